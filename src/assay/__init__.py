@@ -1,0 +1,80 @@
+"""assay: offline evaluation of ranking and NLP systems.
+
+>>> import assay
+>>> qrels = assay.Qrels.from_trec("qrels.txt")              # doctest: +SKIP
+>>> run = assay.Run.from_trec("run.txt")                    # doctest: +SKIP
+>>> assay.evaluate(qrels, run, ["ndcg@10", "map"]).mean()   # doctest: +SKIP
+
+Heavy modules are imported on first use, so ``import assay`` and ``assay --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+from .errors import (
+    AssayError,
+    ConventionError,
+    DuplicateError,
+    EmptyInputError,
+    InputError,
+    MetricError,
+    MissingExtraError,
+    MissingQueryError,
+    ParseError,
+)
+
+if TYPE_CHECKING:
+    from .conventions import Conventions
+    from .data import Qrels, Run
+    from .evaluate import MetricValues, Results, evaluate
+    from .metrics import Metric
+
+_LAZY = {
+    "Qrels": ("assay.data", "Qrels"),
+    "Run": ("assay.data", "Run"),
+    "evaluate": ("assay.evaluate", "evaluate"),
+    "Results": ("assay.evaluate", "Results"),
+    "MetricValues": ("assay.evaluate", "MetricValues"),
+    "Conventions": ("assay.conventions", "Conventions"),
+    "Metric": ("assay.metrics", "Metric"),
+    "metrics": ("assay.metrics", None),
+    "datasets": ("assay.datasets", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        mod = import_module(module)
+        value = mod if attr is None else getattr(mod, attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'assay' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
+
+__all__ = [
+    "AssayError",
+    "ConventionError",
+    "Conventions",
+    "DuplicateError",
+    "EmptyInputError",
+    "InputError",
+    "Metric",
+    "MetricError",
+    "MetricValues",
+    "MissingExtraError",
+    "MissingQueryError",
+    "ParseError",
+    "Qrels",
+    "Results",
+    "Run",
+    "__version__",
+    "evaluate",
+]

@@ -1,0 +1,30 @@
+"""Lazy imports of optional dependencies with an install hint instead of a traceback."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from .errors import MissingExtraError
+
+# module name -> (pip distribution, assay extra)
+_EXTRAS: dict[str, tuple[str, str]] = {
+    "pandas": ("pandas", "frames"),
+    "polars": ("polars", "frames"),
+    "lightgbm": ("lightgbm", "ltr"),
+    "faiss": ("faiss-cpu", "embed"),
+    "matplotlib": ("matplotlib", "plot"),
+}
+
+
+def require(module: str) -> ModuleType:
+    """Import ``module`` or raise :class:`MissingExtraError` naming the extra to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        top = module.split(".")[0]
+        dist, extra = _EXTRAS.get(top, (top, "all"))
+        raise MissingExtraError(
+            f"this feature needs the optional dependency '{dist}', which is not installed; "
+            f"install it with: pip install 'assay[{extra}]' (or: pip install {dist})"
+        ) from exc

@@ -1,0 +1,192 @@
+"""Rendering results: rich table, TSV, CSV, JSON Lines, JSON, Markdown, LaTeX."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .evaluate import Results
+
+FORMATS = ("table", "tsv", "csv", "jsonl", "json", "markdown", "latex")
+
+
+def _num(value: float, integer: bool, digits: int = 4) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if integer and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.{digits}f}"
+
+
+def _json_value(value: float, integer: bool) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if integer and float(value).is_integer():
+        return int(value)
+    return value
+
+
+def _integer(results: Results) -> dict[str, bool]:
+    return {str(m): m.spec.integer for m in results.metrics}
+
+
+def _best(results: Results) -> dict[str, float]:
+    """Best aggregate per metric across runs (direction from the metric's declaration)."""
+    out = {}
+    for m in results.metrics:
+        vals = [results.data[(r, str(m))].aggregate for r in results.runs]
+        vals = [v for v in vals if not math.isnan(v)]
+        if vals and len(results.runs) > 1 and not m.spec.integer:
+            out[str(m)] = max(vals) if m.spec.higher_is_better else min(vals)
+    return out
+
+
+def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, float]]]:
+    """(run, query, {metric: value}) rows; per-query rows first, then 'all'."""
+    rows = []
+    names = results.metric_names
+    for r in results.runs:
+        if per_query:
+            per: dict[str, dict[str, float]] = {}
+            order: list[str] = []
+            for m in names:
+                for q, v in results.data[(r, m)].as_dict().items():
+                    if q not in per:
+                        per[q] = {}
+                        order.append(q)
+                    per[q][m] = v
+            rows.extend((r, q, per[q]) for q in order)
+        rows.append((r, "all", {m: results.data[(r, m)].aggregate for m in names}))
+    return rows
+
+
+def render(results: Results, fmt: str, per_query: bool = False) -> str:
+    integer = _integer(results)
+    if fmt == "tsv":
+        return "".join(
+            f"{x['run']}\t{x['metric']}\t{x['query']}\t{_plain(x['value'], integer[x['metric']])}\n"
+            for x in results.records(per_query)
+        )
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["run", "metric", "query", "value"])
+        for x in results.records(per_query):
+            w.writerow([x["run"], x["metric"], x["query"], _plain(x["value"], integer[x["metric"]])])
+        return buf.getvalue()
+    if fmt == "jsonl":
+        return "".join(
+            json.dumps({**x, "value": _json_value(x["value"], integer[x["metric"]])}) + "\n"
+            for x in results.records(per_query)
+        )
+    if fmt == "json":
+        doc = {
+            "results": [
+                {**x, "value": _json_value(x["value"], integer[x["metric"]])}
+                for x in results.records(per_query)
+            ],
+            "warnings": results.warnings,
+            "provenance": results.provenance,
+        }
+        return json.dumps(doc, indent=2) + "\n"
+    if fmt == "markdown":
+        return _markdown(results, per_query)
+    if fmt == "latex":
+        return _latex(results, per_query)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def _plain(value: float, integer: bool) -> str:
+    """Full precision (shortest round-trip repr) for machine formats; counts as integers."""
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if integer and float(value).is_integer():
+        return str(int(value))
+    return repr(float(value))
+
+
+def _markdown(results: Results, per_query: bool) -> str:
+    names = results.metric_names
+    integer = _integer(results)
+    best = _best(results)
+    head = ["run", *(["query"] if per_query else []), *names]
+    lines = ["| " + " | ".join(_md_escape(h) for h in head) + " |",
+             "|" + "|".join(["---"] * (1 + per_query) + ["---:"] * len(names)) + "|"]
+    for run, query, vals in _rows(results, per_query):
+        cells = []
+        for m in names:
+            text = _num(vals[m], integer[m]) if m in vals else ""
+            if query == "all" and m in best and vals.get(m) == best[m]:
+                text = f"**{text}**"
+            cells.append(text)
+        lines.append("| " + " | ".join([_md_escape(run), *([_md_escape(query)] if per_query else []),
+                                        *cells]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "\\": r"\textbackslash{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def _latex(results: Results, per_query: bool) -> str:
+    names = results.metric_names
+    integer = _integer(results)
+    best = _best(results)
+    cols = "l" + ("l" if per_query else "") + "r" * len(names)
+    out = [f"\\begin{{tabular}}{{{cols}}}", "\\toprule"]
+    head = ["Run", *(["Query"] if per_query else []), *(_tex(m) for m in names)]
+    out.append(" & ".join(head) + " \\\\")
+    out.append("\\midrule")
+    for run, query, vals in _rows(results, per_query):
+        cells = []
+        for m in names:
+            text = _num(vals[m], integer[m]) if m in vals else ""
+            if query == "all" and m in best and vals.get(m) == best[m]:
+                text = f"\\textbf{{{text}}}"
+            cells.append(text)
+        out.append(" & ".join([_tex(run), *([_tex(query)] if per_query else []), *cells]) + " \\\\")
+    out += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(out) + "\n"
+
+
+def rich_table(results: Results, per_query: bool = False) -> Any:
+    from rich.table import Table
+
+    names = results.metric_names
+    integer = _integer(results)
+    best = _best(results)
+    conv = results.conventions
+    table = Table(
+        caption=(f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
+                 f"judged_only={conv.judged_only}"),
+        caption_justify="left",
+    )
+    table.add_column("run", style="bold", no_wrap=True)
+    if per_query:
+        table.add_column("query", no_wrap=True)
+    for m in names:
+        table.add_column(m, justify="right", no_wrap=True, min_width=max(6, min(len(m), 12)),
+                         overflow="fold")
+    for run, query, vals in _rows(results, per_query):
+        cells = []
+        for m in names:
+            text = _num(vals[m], integer[m]) if m in vals else ""
+            if query == "all" and m in best and vals.get(m) == best[m]:
+                text = f"[bold green]{text}[/]"
+            cells.append(text)
+        table.add_row(run, *([query] if per_query else []), *cells,
+                      end_section=per_query and query == "all")
+    return table

@@ -1,0 +1,236 @@
+"""The ``assay`` command line. Heavy modules are imported inside the commands so that
+``assay --help`` answers at once. Bad input prints one line and exits with code 2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._version import __version__
+from .errors import AssayError
+
+app = typer.Typer(
+    name="assay",
+    help="Offline evaluation of ranking and NLP systems: trec_eval-exact metrics, fast.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+DEFAULT_METRICS = ["map", "ndcg@10", "P@10", "RR", "R@100"]
+
+
+class Format(str, Enum):
+    table = "table"
+    tsv = "tsv"
+    csv = "csv"
+    jsonl = "jsonl"
+    json = "json"
+    markdown = "markdown"
+    latex = "latex"
+
+
+class Ties(str, Enum):
+    docno = "docno"
+    input = "input"
+    average = "average"
+
+
+class Missing(str, Enum):
+    zero = "zero"
+    skip = "skip"
+    error = "error"
+
+
+class NoRelevant(str, Enum):
+    zero = "zero"
+    one = "one"
+    skip = "skip"
+    nan = "nan"
+
+
+def _err(message: str) -> None:
+    sys.stderr.write(f"assay: error: {message}\n")
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"assay: warning: {message}\n")
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """AssayError -> one line on stderr and exit code 2; never a traceback for bad input."""
+    try:
+        yield
+    except AssayError as exc:
+        _err(str(exc))
+        raise typer.Exit(2) from None
+    except BrokenPipeError:
+        raise typer.Exit(0) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Offline evaluation of ranking and NLP systems."""
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _show(results: object, fmt: Format | None, per_query: bool, output: Path | None) -> None:
+    from ._format import render, rich_table
+
+    chosen = fmt.value if fmt is not None else ("table" if output is None and sys.stdout.isatty()
+                                                else "tsv")
+    if chosen == "table":
+        from rich.console import Console
+
+        if output is None:
+            console = Console()
+            if not console.is_terminal:
+                console = Console(width=max(console.width, 240))
+            console.print(rich_table(results, per_query))  # type: ignore[arg-type]
+        else:
+            with output.open("w", encoding="utf-8") as fh:
+                Console(file=fh, width=200).print(rich_table(results, per_query))  # type: ignore[arg-type]
+        return
+    _emit(render(results, chosen, per_query), output)  # type: ignore[arg-type]
+
+
+def _unique_names(paths: list[str]) -> list[str]:
+    import os
+
+    names = [os.path.basename(p[:-3] if p.endswith(".gz") else p) or p for p in paths]
+    if len(set(names)) == len(names):
+        return names
+    return paths
+
+
+@app.command()
+def evaluate(
+    qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl); - for stdin.")],
+    runs: Annotated[list[str], typer.Argument(help="One or more run files.")],
+    metric: Annotated[list[str] | None, typer.Option(
+        "-m", "--metric",
+        help="Metric, repeatable: ndcg@10, P(rel=2)@5, map, ndcg_cut.10, P.5,10 ... "
+             f"(default: {' '.join(DEFAULT_METRICS)}). `assay metrics` lists them.")] = None,
+    per_query: Annotated[bool, typer.Option("-q", "--per-query", help="Also print per-query values.")] = False,
+    fmt: Annotated[Format | None, typer.Option(
+        "-f", "--format", help="Output format (default: table on a terminal, else tsv).")] = None,
+    ties: Annotated[Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")] = Ties.docno,
+    missing: Annotated[Missing, typer.Option(
+        help="Qrels queries absent from a run: zero (trec_eval -c), skip, error.")] = Missing.zero,
+    no_relevant: Annotated[NoRelevant, typer.Option(
+        help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan.")] = NoRelevant.zero,
+    judged_only: Annotated[bool, typer.Option(
+        "--judged-only", "-J", help="Drop unjudged documents before ranking (trec_eval -J).")] = False,
+    qrels_format: Annotated[str | None, typer.Option(
+        help="Force the qrels format: trec, csv, tsv, parquet, jsonl.")] = None,
+    run_format: Annotated[str | None, typer.Option(
+        help="Force the run format: trec, csv, tsv, parquet, jsonl.")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
+) -> None:
+    """Evaluate runs against qrels."""
+    with _errors():
+        from .data import Qrels, Run
+        from .evaluate import evaluate as _evaluate
+
+        q = Qrels.read(qrels, format=qrels_format)
+        names = _unique_names(runs)
+        run_objs = [Run.read(p, format=run_format, name=n) for p, n in zip(runs, names, strict=True)]
+        res = _evaluate(q, run_objs, metric or DEFAULT_METRICS, ties=ties.value,
+                        missing=missing.value, no_relevant=no_relevant.value,
+                        judged_only=judged_only)
+        for w in res.warnings:
+            _warn(w)
+        _show(res, fmt, per_query, output)
+
+
+@app.command()
+def metrics(
+    fmt: Annotated[str, typer.Option("-f", "--format", help="table, markdown or json.")] = "table",
+) -> None:
+    """List every metric with its parameters and a one-line description."""
+    with _errors():
+        from .metrics import REGISTRY
+        from .metrics._catalog import describe
+
+        rows = [describe(spec) for spec in REGISTRY.values()]
+        if fmt == "json":
+            import json
+
+            sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+            return
+        if fmt == "markdown":
+            from .metrics._catalog import markdown
+
+            sys.stdout.write(markdown(rows))
+            return
+        if fmt != "table":
+            raise AssayError(f"unknown format {fmt!r}; expected table, markdown or json")
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(show_lines=False)
+        for col in ("metric", "parameters", "@k", "range", "better", "description"):
+            table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(r["name"], r["params_text"], r["cutoff"], r["range"],
+                          "higher" if r["higher_is_better"] else "lower", r["summary"])
+        Console().print(table)
+
+
+@app.command()
+def demo(
+    seed: Annotated[int, typer.Option(help="Seed of the synthetic collection.")] = 0,
+    queries: Annotated[int, typer.Option(help="Number of queries.")] = 200,
+    fmt: Annotated[Format | None, typer.Option("-f", "--format", help="Output format.")] = None,
+) -> None:
+    """Generate a seeded synthetic collection (graded qrels, three runs) and evaluate it."""
+    with _errors():
+        from .datasets import synthetic
+        from .evaluate import evaluate as _evaluate
+
+        qrels, runs = synthetic(n_queries=queries, docs_per_query=100,
+                                noise=(0.5, 1.0, 2.0), run_names=("strong", "medium", "weak"),
+                                judged_fraction=0.8, seed=seed)
+        sys.stderr.write(
+            f"synthetic collection (seed {seed}): {qrels.n_queries} queries, {len(qrels)} "
+            f"judgments (grades 0-{qrels.max_grade}); runs {', '.join(runs)} of decreasing quality\n"
+        )
+        res = _evaluate(qrels, runs, ["map", "ndcg@10", "ndcg(gain='exp')@10", "P@10", "RR",
+                                      "err@10", "bpref", "R@100"])
+        for w in res.warnings:
+            _warn(w)
+        _show(res, fmt or Format.table, False, None)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

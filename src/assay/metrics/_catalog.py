@@ -1,0 +1,44 @@
+"""Human-readable descriptions of the metric declarations (``assay metrics``, docs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._registry import MetricSpec
+
+
+def _range(spec: MetricSpec) -> str:
+    lo = "-inf" if spec.lower is None else f"{spec.lower:g}"
+    hi = "inf" if spec.upper is None else f"{spec.upper:g}"
+    return f"[{lo}, {hi}]" if spec.upper is not None else f"[{lo}, {hi})"
+
+
+def describe(spec: MetricSpec) -> dict[str, Any]:
+    params = [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]
+    return {
+        "name": spec.name,
+        "aliases": list(spec.aliases),
+        "trec_eval": sorted(spec.trec),
+        "params": params,
+        "params_text": ", ".join(f"{p.name}={p.default!r}" for p in spec.params),
+        "cutoff": {"none": "no", "optional": "optional", "required": "required"}[spec.cutoff],
+        "range": _range(spec),
+        "higher_is_better": spec.higher_is_better,
+        "aggregate": spec.aggregate,
+        "ties_average": spec.average_ties,
+        "summary": spec.summary,
+        "doc": " ".join(spec.doc.split()),
+    }
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    out = ["| metric | parameters | @k | range | better | aggregate | aliases / trec_eval | description |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        names = ", ".join([*r["aliases"], *(f"`{t}`" for t in r["trec_eval"])])
+        better = "higher" if r["higher_is_better"] else "lower"
+        out.append(
+            f"| `{r['name']}` | {r['params_text'] or '—'} | {r['cutoff']} | {r['range']} | "
+            f"{better} | {r['aggregate']} | {names or '—'} | {r['doc'].replace('|', '/')} |"
+        )
+    return "\n".join(out) + "\n"

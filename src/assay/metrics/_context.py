@@ -1,0 +1,240 @@
+"""The evaluation context: one run's ranked lists joined with the qrels, in CSR form.
+
+Rows are the retrieved documents of the evaluated queries, ordered by query and then by rank
+(after the tie convention). ``offsets[q]:offsets[q+1]`` is query ``q``'s ranked list. Every
+metric kernel works on whole columns; per-query reductions are ``np.bincount`` over ``qidx``.
+
+Grades follow trec_eval: a judged document has its grade (>= 0); a document absent from the
+qrels is ``NONPOOL`` (-1); a document in the qrels with a negative grade ("pooled but not
+judged") is ``UNJUDGED`` (-2).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..conventions import Conventions
+from ..errors import ConventionError, MetricError
+
+NONPOOL = -1
+UNJUDGED = -2
+
+
+class Ranked:
+    """Ranked lists of one run over the evaluated queries, plus per-query qrels statistics."""
+
+    def __init__(
+        self,
+        *,
+        query_ids: np.ndarray,
+        offsets: np.ndarray,
+        grade: np.ndarray,
+        score: np.ndarray,
+        levels: np.ndarray,
+        level_grades: np.ndarray,
+        ideal_grades: np.ndarray,
+        ideal_offsets: np.ndarray,
+        max_grade: int,
+        conventions: Conventions,
+    ) -> None:
+        self.query_ids = query_ids
+        self.nq = len(query_ids)
+        self.offsets = offsets
+        self.grade = grade
+        self.score = score
+        self.levels = levels  # (nq, L) count of judged qrels documents per grade level
+        self.level_grades = level_grades  # (L,) grade of each level, ascending
+        self.ideal_grades = ideal_grades  # judged grades per query, descending (CSR)
+        self.ideal_offsets = ideal_offsets
+        self.max_grade = max_grade
+        self.conventions = conventions
+        self.ties = conventions.ties
+        self._cache: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ layout
+
+    @cached_property
+    def n_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @cached_property
+    def qidx(self) -> np.ndarray:
+        return np.repeat(np.arange(self.nq, dtype=np.int64), self.n_ret)
+
+    @cached_property
+    def pos(self) -> np.ndarray:
+        """0-based rank of every row within its query."""
+        return np.arange(len(self.grade), dtype=np.int64) - np.repeat(self.offsets[:-1], self.n_ret)
+
+    @cached_property
+    def rank(self) -> np.ndarray:
+        return (self.pos + 1).astype(np.float64)
+
+    def seg_sum(self, x: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per-query sum of a per-row column (optionally over masked rows)."""
+        if mask is None:
+            return np.bincount(self.qidx, weights=x, minlength=self.nq)
+        return np.bincount(self.qidx[mask], weights=x[mask], minlength=self.nq)
+
+    def seg_count(self, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(self.qidx[mask], minlength=self.nq).astype(np.int64)
+
+    def seg_cumcount(self, flag: np.ndarray) -> np.ndarray:
+        """Inclusive running count of ``flag`` within each query (exact integers)."""
+        c = np.cumsum(flag, dtype=np.int64)
+        start = np.concatenate(([0], c))[self.offsets[:-1]]
+        return c - np.repeat(start, self.n_ret)
+
+    def topk(self, k: int | None) -> np.ndarray | None:
+        return None if k is None else self.pos < k
+
+    def depth(self, k: int | None) -> np.ndarray:
+        """Number of ranks considered per query: min(k, n_ret)."""
+        return self.n_ret if k is None else np.minimum(self.n_ret, k)
+
+    # ------------------------------------------------------------------ relevance
+
+    def num_rel(self, rel: int) -> np.ndarray:
+        """Judged relevant documents per query (grade >= rel) — the R of recall and AP."""
+        key = ("num_rel", rel)
+        if key not in self._cache:
+            sel = self.level_grades >= rel
+            self._cache[key] = self.levels[:, sel].sum(axis=1).astype(np.int64)
+        out: np.ndarray = self._cache[key]
+        return out
+
+    def num_nonrel(self, rel: int) -> np.ndarray:
+        """Judged non-relevant documents per query (0 <= grade < rel)."""
+        sel = self.level_grades < rel
+        return self.levels[:, sel].sum(axis=1).astype(np.int64)
+
+    def isrel(self, rel: int) -> np.ndarray:
+        key = ("isrel", rel)
+        if key not in self._cache:
+            self._cache[key] = self.grade >= rel
+        out: np.ndarray = self._cache[key]
+        return out
+
+    @cached_property
+    def judged(self) -> np.ndarray:
+        return self.grade >= 0
+
+    @cached_property
+    def clipped_grade(self) -> np.ndarray:
+        """Grades with unjudged and negative values counted as 0 (for graded metrics)."""
+        return np.maximum(self.grade, 0)
+
+    def gains(self, gain: Any, grades: np.ndarray | None = None) -> np.ndarray:
+        """Gain of each grade: 'linear' g, 'exp' 2^g - 1, or a mapping (negative grades gain 0)."""
+        g = self.clipped_grade if grades is None else np.maximum(grades, 0)
+        if gain == "linear":
+            return g.astype(np.float64)
+        if gain == "exp":
+            return np.exp2(g.astype(np.float64)) - 1.0
+        table = dict(gain)
+        present = np.unique(g)
+        missing = [int(x) for x in present if int(x) not in table and x != 0]
+        if missing:
+            raise MetricError(
+                f"the gain map {table} has no entry for grade(s) {missing} present in the data"
+            )
+        lut_size = int(present.max()) + 1 if len(present) else 1
+        lut = np.zeros(max(lut_size, 1), dtype=np.float64)
+        for grade, value in table.items():
+            if 0 <= grade < lut_size:
+                lut[grade] = value
+        return lut[g]
+
+    # ------------------------------------------------------------------ ties
+
+    def require_average_support(self, name: str, supported: bool) -> None:
+        if self.ties == "average" and not supported:
+            raise ConventionError(
+                f"{name} has no closed form for ties='average'; use ties='docno' or ties='input'"
+            )
+
+    @cached_property
+    def tie_group(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Tie groups of equal score within a query: (group id per row, group starts, sizes)."""
+        n = len(self.score)
+        if n == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty
+        new = np.ones(n, dtype=bool)
+        new[1:] = (self.score[1:] != self.score[:-1]) | (self.qidx[1:] != self.qidx[:-1])
+        starts = np.flatnonzero(new)
+        gid = np.cumsum(new) - 1
+        sizes = np.diff(np.append(starts, n))
+        return gid, starts, sizes
+
+    def tie_mean(self, x: np.ndarray) -> np.ndarray:
+        """Under ties='average', replace each row's value by the mean over its tie group.
+
+        For any metric that is a sum of per-rank terms value(doc) * w(rank), this gives the
+        expected value over all orders of the tied documents (McSherry & Najork 2008).
+        """
+        if self.ties != "average" or len(x) == 0:
+            return x
+        gid, starts, sizes = self.tie_group
+        sums = np.add.reduceat(x.astype(np.float64), starts)
+        return (sums / sizes)[gid]
+
+    # ------------------------------------------------------------------ grade levels
+
+    @cached_property
+    def row_levels(self) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct clipped grades present in the ranked lists, and each row's level index."""
+        values, inverse = np.unique(self.clipped_grade, return_inverse=True)
+        return values, inverse.reshape(-1)
+
+    def level_cumcounts_before(self) -> list[np.ndarray]:
+        """For each grade level, how many rows of that level precede each row in its query."""
+        if "lvl_before" not in self._cache:
+            values, inv = self.row_levels
+            out = []
+            for li in range(len(values)):
+                flag = inv == li
+                out.append(self.seg_cumcount(flag) - flag)
+            self._cache["lvl_before"] = out
+        result: list[np.ndarray] = self._cache["lvl_before"]
+        return result
+
+    # ------------------------------------------------------------------ ideal rankings
+
+    def ideal_dcg(self, k: int | None, gain: Any, disc_key: Any, disc: Any) -> np.ndarray:
+        """DCG of the ideal ranking of all judged documents, truncated at k."""
+        key = ("idcg", k, gain, disc_key)
+        if key not in self._cache:
+            gains = self.gains(gain, self.ideal_grades)
+            counts = np.diff(self.ideal_offsets)
+            qi = np.repeat(np.arange(self.nq, dtype=np.int64), counts)
+            # Sort by gain within query: a custom gain map need not be monotone in grade.
+            order = np.lexsort((-gains, qi))
+            gains = gains[order]
+            pos = np.arange(len(gains), dtype=np.int64) - np.repeat(self.ideal_offsets[:-1], counts)
+            keep = pos < k if k is not None else np.ones(len(pos), dtype=bool)
+            w = gains[keep] * disc(pos[keep])
+            self._cache[key] = np.bincount(qi[keep], weights=w, minlength=self.nq)
+        out: np.ndarray = self._cache[key]
+        return out
+
+
+def seg_rev_cummax(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """Running maximum from the end of each segment (``seg`` non-decreasing), exactly.
+
+    Pointer doubling: O(n log L) whole-array steps for segments of length at most L.
+    """
+    out = values.astype(np.float64, copy=True)
+    n = len(out)
+    step = 1
+    while step < n:
+        same = seg[:-step] == seg[step:]
+        if not same.any():
+            break
+        head = out[:-step]
+        np.maximum(head, np.where(same, out[step:], head), out=head)
+        step *= 2
+    return out
