@@ -47,7 +47,7 @@ def _best(results: Results) -> dict[str, float]:
 
 def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, float]]]:
     """(run, query, {metric: value}) rows; per-query rows first, then 'all'."""
-    rows = []
+    rows: list[tuple[str, str, dict[str, float]]] = []
     names = results.metric_names
     for r in results.runs:
         if per_query:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +28,7 @@ app = typer.Typer(
 DEFAULT_METRICS = ["map", "ndcg@10", "P@10", "RR", "R@100"]
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     tsv = "tsv"
     csv = "csv"
@@ -38,19 +38,19 @@ class Format(str, Enum):
     latex = "latex"
 
 
-class Ties(str, Enum):
+class Ties(StrEnum):
     docno = "docno"
     input = "input"
     average = "average"
 
 
-class Missing(str, Enum):
+class Missing(StrEnum):
     zero = "zero"
     skip = "skip"
     error = "error"
 
 
-class NoRelevant(str, Enum):
+class NoRelevant(StrEnum):
     zero = "zero"
     one = "one"
     skip = "skip"

@@ -236,7 +236,7 @@ class Qrels:
             return cls.from_trec(path)
         reader = {"parquet": cls.from_parquet, "csv": cls.from_csv, "tsv": cls.from_csv,
                   "jsonl": cls.from_jsonl}[fmt]
-        return reader(path, **columns)  # type: ignore[operator]
+        return reader(path, **columns)
 
     # -------------------------------------------------------------- writers
 
@@ -509,7 +509,7 @@ class Run:
             return cls.from_trec(path, name=name)
         reader = {"parquet": cls.from_parquet, "csv": cls.from_csv, "tsv": cls.from_csv,
                   "jsonl": cls.from_jsonl}[fmt]
-        return reader(path, name=name, **columns)  # type: ignore[operator]
+        return reader(path, name=name, **columns)
 
     # -------------------------------------------------------------- writers
 

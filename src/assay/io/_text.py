@@ -201,7 +201,11 @@ def _exact(
     try:
         lines = raw.cast(pa.string())
     except pa.ArrowInvalid:
-        data = src.to_pybytes() if isinstance(src, pa.Buffer) else open(src, "rb").read()
+        if isinstance(src, pa.Buffer):
+            data = src.to_pybytes()
+        else:
+            with open(src, "rb") as fh:
+                data = fh.read()
         raise ParseError(
             "undecodable bytes: the file is not valid UTF-8", source=source,
             line=_locate_bad_utf8(data),

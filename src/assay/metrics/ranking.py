@@ -187,7 +187,7 @@ def reciprocal_rank(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 def _success_at(r: Ranked, rel: int, k: int) -> np.ndarray:
     """P(at least one relevant in the top k) under random orders of tied documents."""
     isrel = r.isrel(rel)
-    gid, starts, sizes = r.tie_group
+    _gid, starts, sizes = r.tie_group
     s_g = np.add.reduceat(isrel.astype(np.int64), starts) if len(starts) else np.zeros(0, np.int64)
     gpos = r.pos[starts]
     gq = r.qidx[starts]
@@ -413,7 +413,7 @@ def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.nda
 
 def _level_products(r: Ranked, factor: np.ndarray) -> np.ndarray:
     """prod_{j above i} factor(level_j) for every row i, from exact per-level counts."""
-    values, _ = r.row_levels
+    _values, _ = r.row_levels
     out = np.ones(len(r.grade))
     for li, before in enumerate(r.level_cumcounts_before()):
         f = factor[li]
@@ -516,7 +516,7 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     mask = np.ones(len(inv), dtype=bool) if k is None else r.pos < k
     n = r.depth(k).astype(np.float64)
     before = r.level_cumcounts_before()
-    gid, starts, sizes = r.tie_group
+    gid, starts, _sizes = r.tie_group
     # Discordant: a higher grade ranked below a lower one. For row j, count the rows above it
     # with a lower grade. Under ties='average' only rows of earlier tie groups count fully.
     lower_above = np.zeros(len(inv))
@@ -542,7 +542,7 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     same_score = np.bincount(gq, weights=gsize_k * (gsize_k - 1) / 2, minlength=r.nq)
     if r.ties == "average":
         # Within a tie group, each pair with distinct grades is discordant with probability 1/2.
-        within = np.zeros(r.nq)
+        within: np.ndarray = np.zeros(r.nq)
         if len(gid):
             g_same = np.zeros(len(starts))
             for li in range(len(values)):
