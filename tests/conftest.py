@@ -1,0 +1,29 @@
+"""Shared fixtures. Real reference data lives in ../shared/data (never copied here):
+under CI=true a missing file is a failure, elsewhere a skip with a reason."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ASSAY_SHARED", ROOT.parent / "shared")) / "data"
+
+
+def shared_file(*parts: str) -> Path:
+    """Path of a file under ../shared/data; fails under CI, skips elsewhere, when absent."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        message = f"shared test data not found: {path}"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message + " (CI=true: ../shared must be present)")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture
+def trec_dir() -> Path:
+    """../shared/data/trec_eval: trec_eval 10.0's own test inputs and expected outputs."""
+    return shared_file("trec_eval", "qrels.test").parent
