@@ -10,7 +10,9 @@ Heavy modules are imported on first use, so ``import assay`` and ``assay --help`
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -43,6 +45,23 @@ _LAZY = {
     "metrics": ("assay.metrics", None),
     "datasets": ("assay.datasets", None),
 }
+
+
+# Names that are both a submodule and the function it defines. Importing the submodule (as
+# ``from assay.evaluate import Results`` or the CLI does) makes the import system set the
+# package attribute to the module; keep it the function, so ``assay.evaluate(...)`` works
+# whatever was imported first.
+_SHADOWED = frozenset({"evaluate"})
+
+
+class _Package(ModuleType):
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -163,6 +163,8 @@ def _latex(results: Results, per_query: bool) -> str:
 
 
 def rich_table(results: Results, per_query: bool = False) -> Any:
+    """A rich table. Names are escaped: a run called ``bm25[bold]`` is shown as is."""
+    from rich.markup import escape
     from rich.table import Table
 
     names = results.metric_names
@@ -178,8 +180,8 @@ def rich_table(results: Results, per_query: bool = False) -> Any:
     if per_query:
         table.add_column("query", no_wrap=True)
     for m in names:
-        table.add_column(m, justify="right", no_wrap=True, min_width=max(6, min(len(m), 12)),
-                         overflow="fold")
+        table.add_column(escape(m), justify="right", no_wrap=True,
+                         min_width=max(6, min(len(m), 12)), overflow="fold")
     for run, query, vals in _rows(results, per_query):
         cells = []
         for m in names:
@@ -187,6 +189,6 @@ def rich_table(results: Results, per_query: bool = False) -> Any:
             if query == "all" and m in best and vals.get(m) == best[m]:
                 text = f"[bold green]{text}[/]"
             cells.append(text)
-        table.add_row(run, *([query] if per_query else []), *cells,
+        table.add_row(escape(run), *([escape(query)] if per_query else []), *cells,
                       end_section=per_query and query == "all")
     return table

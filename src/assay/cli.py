@@ -38,6 +38,14 @@ class Format(StrEnum):
     latex = "latex"
 
 
+class InputFormat(StrEnum):
+    trec = "trec"
+    csv = "csv"
+    tsv = "tsv"
+    parquet = "parquet"
+    jsonl = "jsonl"
+
+
 class Ties(StrEnum):
     docno = "docno"
     input = "input"
@@ -75,6 +83,10 @@ def _errors() -> Iterator[None]:
         raise typer.Exit(2) from None
     except BrokenPipeError:
         raise typer.Exit(0) from None
+    except OSError as exc:  # an unreadable input or an unwritable output file
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        _err(f"{where}{exc.strerror or exc}")
+        raise typer.Exit(2) from None
 
 
 def _version(value: bool) -> None:
@@ -146,10 +158,10 @@ def evaluate(
         help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan.")] = NoRelevant.zero,
     judged_only: Annotated[bool, typer.Option(
         "--judged-only", "-J", help="Drop unjudged documents before ranking (trec_eval -J).")] = False,
-    qrels_format: Annotated[str | None, typer.Option(
-        help="Force the qrels format: trec, csv, tsv, parquet, jsonl.")] = None,
-    run_format: Annotated[str | None, typer.Option(
-        help="Force the run format: trec, csv, tsv, parquet, jsonl.")] = None,
+    qrels_format: Annotated[InputFormat | None, typer.Option(
+        help="Force the qrels format (default: from the file extension, else trec).")] = None,
+    run_format: Annotated[InputFormat | None, typer.Option(
+        help="Force the run format (default: from the file extension, else trec).")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
 ) -> None:
     """Evaluate runs against qrels."""
@@ -157,9 +169,10 @@ def evaluate(
         from .data import Qrels, Run
         from .evaluate import evaluate as _evaluate
 
-        q = Qrels.read(qrels, format=qrels_format)
+        q = Qrels.read(qrels, format=qrels_format.value if qrels_format else None)
         names = _unique_names(runs)
-        run_objs = [Run.read(p, format=run_format, name=n) for p, n in zip(runs, names, strict=True)]
+        run_objs = [Run.read(p, format=run_format.value if run_format else None, name=n)
+                    for p, n in zip(runs, names, strict=True)]
         res = _evaluate(q, run_objs, metric or DEFAULT_METRICS, ties=ties.value,
                         missing=missing.value, no_relevant=no_relevant.value,
                         judged_only=judged_only)
@@ -194,12 +207,16 @@ def metrics(
         from rich.table import Table
 
         table = Table(show_lines=False)
-        for col in ("metric", "parameters", "@k", "range", "better", "description"):
+        table.add_column("metric", no_wrap=True)  # a name must survive grep and copy-paste
+        for col in ("parameters", "@k", "range", "better", "description"):
             table.add_column(col, overflow="fold")
         for r in rows:
             table.add_row(r["name"], r["params_text"], r["cutoff"], r["range"],
                           "higher" if r["higher_is_better"] else "lower", r["summary"])
-        Console().print(table)
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=max(console.width, 200))
+        console.print(table)
 
 
 @app.command()

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._arrow import from_np, to_np
 from .errors import DuplicateError, EmptyInputError, InputError
 
 if TYPE_CHECKING:
@@ -31,30 +32,59 @@ PathLike = str | os.PathLike[str]
 # ---------------------------------------------------------------- id handling
 
 
-def _as_id_array(values: Any, what: str, source: str | None) -> pa.Array:
-    """Any sequence/array of ids -> a pyarrow string array (no nulls)."""
+def _as_array(values: Any) -> pa.Array:
     if isinstance(values, pa.ChunkedArray):
-        arr = values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
-    elif isinstance(values, pa.Array):
-        arr = values
-    else:
-        np_values = np.asarray(values)
-        if np_values.dtype.kind in "iu":
-            arr = pa.array(np_values)
+        return values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+    return values
+
+
+def _first(mask: Any) -> int:
+    """Index of the first true value of a boolean Arrow or NumPy array."""
+    if isinstance(mask, pa.ChunkedArray | pa.Array):
+        mask = to_np(mask, fill=False)
+    return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
+
+
+def _as_id_array(values: Any, what: str, source: str | None,
+                 lines: np.ndarray | None = None) -> pa.Array:
+    """Any sequence/array of ids -> a pyarrow string array (no nulls, no empty ids)."""
+    try:
+        if isinstance(values, pa.ChunkedArray | pa.Array):
+            arr = _as_array(values)
         else:
-            arr = pa.array(np_values.tolist() if np_values.dtype == object else np_values)
+            np_values = np.asarray(values)
+            if np_values.size == 0:
+                arr = pa.array([], pa.string())
+            elif np_values.dtype.kind in "iu":
+                arr = from_np(np_values.astype(np.int64))
+            else:
+                arr = pa.array(np_values.tolist() if np_values.dtype == object else np_values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError) as exc:
+        raise InputError(f"{what} ids must be strings or integers ({str(exc).splitlines()[0]})",
+                         source=source) from None
     if pa.types.is_dictionary(arr.type):
         arr = arr.cast(arr.type.value_type)
     if arr.null_count:
-        i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
-        raise InputError(f"{what} id is missing (null) in row {i + 1}", source=source)
+        i = _first(arr.is_null())
+        raise InputError(f"{what} id is missing (null) at {_row_label(lines, i)}",
+                         **_where(source, lines, i))
+    if pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type):
+        try:
+            arr = arr.cast(pa.string())
+        except pa.ArrowInvalid:
+            raise InputError(f"{what} ids are bytes that are not valid UTF-8",
+                             source=source) from None
     if pa.types.is_large_string(arr.type) or pa.types.is_string_view(arr.type):
         arr = arr.cast(pa.string())
     elif not pa.types.is_string(arr.type):
-        if pa.types.is_floating(arr.type):
-            raise InputError(f"{what} ids must be strings or integers, got floating point",
+        if not pa.types.is_integer(arr.type):
+            raise InputError(f"{what} ids must be strings or integers, got {arr.type}",
                              source=source)
         arr = pc.cast(arr, pa.string())
+    if len(arr) and pc.min(pc.binary_length(arr)).as_py() == 0:
+        i = _first(pc.equal(pc.binary_length(arr), 0))
+        raise InputError(f"{what} id is empty at {_row_label(lines, i)}",
+                         **_where(source, lines, i))
     return arr
 
 
@@ -62,16 +92,16 @@ def _factorize_sorted(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Codes into the distinct values sorted in byte order (strcmp order, as trec_eval)."""
     enc = pc.dictionary_encode(arr)
     dictionary = enc.dictionary
-    order = pc.sort_indices(dictionary).to_numpy()
+    order = to_np(pc.sort_indices(dictionary))
     rank = np.empty(len(order), dtype=np.int32)
     rank[order] = np.arange(len(order), dtype=np.int32)
-    codes = rank[enc.indices.to_numpy(zero_copy_only=False)]
-    return codes, dictionary.take(pa.array(order))
+    codes = rank[to_np(enc.indices)]
+    return codes, dictionary.take(from_np(order))
 
 
 def _factorize(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
     enc = pc.dictionary_encode(arr)
-    return enc.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False), enc.dictionary
+    return to_np(enc.indices).astype(np.int32, copy=False), enc.dictionary
 
 
 def _offsets(codes_sorted: np.ndarray, n_groups: int) -> np.ndarray:
@@ -93,19 +123,33 @@ def _check_duplicates(
     q: np.ndarray, d: np.ndarray, n_docs: int, what: str, doc_dict: pa.Array,
     query_dict: pa.Array, source: str | None, lines: np.ndarray | None,
 ) -> None:
-    key = q.astype(np.int64) * max(n_docs, 1) + d
-    if len(key) == 0 or pc.count_distinct(pa.array(key)).as_py() == len(key):
+    """Raise on a repeated (query, document) pair, naming the earliest repeat in the input
+    and where that pair first occurred."""
+    if len(d) == 0:
         return
-    order = np.argsort(key, kind="stable")
+    # Only documents that occur more than once can repeat a pair: filter by a bincount first,
+    # then compare exact (query, doc) codes of those rows.
+    repeated = np.bincount(d, minlength=n_docs)[d] > 1
+    if not repeated.any():
+        return
+    rows = np.flatnonzero(repeated)
+    sub = q[rows].astype(np.int64) * max(n_docs, 1) + d[rows]
+    sub_sorted = np.sort(sub)
+    if not (sub_sorted[1:] == sub_sorted[:-1]).any():
+        return
+    key = q.astype(np.int64) * max(n_docs, 1) + d
+    order = np.argsort(key, kind="stable")  # stable: input order within equal keys
     ks = key[order]
-    dup = np.flatnonzero(ks[1:] == ks[:-1])
-    first, second = sorted((int(order[dup[0]]), int(order[dup[0] + 1])))
-    n_dup = len(dup)
+    dup = np.flatnonzero(ks[1:] == ks[:-1])  # order[j + 1] repeats order[j]
+    j = int(dup[np.argmin(order[dup + 1])])
+    second = int(order[j + 1])
+    first = int(order[np.searchsorted(ks, ks[j], side="left")])
     query = query_dict[int(q[second])].as_py()
     doc = doc_dict[int(d[second])].as_py()
+    where = "" if lines is not None else f" at {_row_label(lines, second)}"
     raise DuplicateError(
-        f"duplicate {what} entry for query {query!r}, document {doc!r} "
-        f"(first at {_row_label(lines, first)}); {n_dup} duplicate pair(s) in all — "
+        f"duplicate {what} entry for query {query!r}, document {doc!r}{where} "
+        f"(first at {_row_label(lines, first)}); {len(dup)} repeated row(s) in all — "
         "each (query, document) pair must appear once",
         **_where(source, lines, second),
     )
@@ -140,9 +184,9 @@ class Qrels:
     def from_columns(cls, query: Any, doc: Any, relevance: Any, *, source: str | None = None,
                      lines: np.ndarray | None = None) -> Qrels:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
-        qa = _as_id_array(query, "query", source)
-        da = _as_id_array(doc, "document", source)
-        rel = _as_grades(relevance, source)
+        qa = _as_id_array(query, "query", source, lines)
+        da = _as_id_array(doc, "document", source, lines)
+        rel = _as_grades(relevance, source, lines)
         if not (len(qa) == len(da) == len(rel)):
             raise InputError("query, doc and relevance columns differ in length", source=source)
         if len(qa) == 0:
@@ -215,8 +259,8 @@ class Qrels:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
         from .io.tabular import read_delimited
 
-        return cls.from_arrow(read_delimited(path, delimiter), query=query, doc=doc,
-                              relevance=relevance, source=os.fspath(path))
+        return cls.from_arrow(read_delimited(path, delimiter, strings=(query, doc)), query=query,
+                              doc=doc, relevance=relevance, source=os.fspath(path))
 
     @classmethod
     def from_jsonl(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
@@ -231,28 +275,31 @@ class Qrels:
         """Read any supported file, the format chosen by ``format`` or the file extension."""
         from .io.tabular import detect_format
 
-        fmt = format or detect_format(path)
+        fmt = _check_format(format or detect_format(path), path)
         if fmt == "trec":
             return cls.from_trec(path)
-        reader = {"parquet": cls.from_parquet, "csv": cls.from_csv, "tsv": cls.from_csv,
-                  "jsonl": cls.from_jsonl}[fmt]
+        if fmt in ("csv", "tsv"):
+            return cls.from_csv(path, delimiter="\t" if fmt == "tsv" else ",", **columns)
+        reader = {"parquet": cls.from_parquet, "jsonl": cls.from_jsonl}[fmt]
         return reader(path, **columns)
 
     # -------------------------------------------------------------- writers
 
     def to_arrow(self) -> pa.Table:
         return pa.table({
-            "query": self._qids.take(pa.array(self._q)),
-            "doc": self._docs.take(pa.array(self._d)),
-            "relevance": pa.array(self._rel),
+            "query": self._qids.take(from_np(self._q)),
+            "doc": self._docs.take(from_np(self._d)),
+            "relevance": from_np(self._rel),
         })
 
     def to_trec(self, path: PathLike | BinaryIO) -> None:
-        from .io._text import write_text
+        from .io._text import check_writable_ids, write_text
 
+        check_writable_ids(self._qids, "query", first_column=True)
+        check_writable_ids(self._docs, "document", first_column=False)
         t = self.to_arrow()
         write_text(path, pa.table({
-            "query": t["query"], "iter": pa.array(np.zeros(len(self), dtype=np.int8)),
+            "query": t["query"], "iter": from_np(np.zeros(len(self), dtype=np.int8)),
             "doc": t["doc"], "relevance": t["relevance"],
         }))
 
@@ -323,46 +370,94 @@ def _table_key(t: pa.Table) -> list[tuple[Any, ...]]:
     return sorted(zip(*(c.to_pylist() for c in t.columns), strict=True))
 
 
-def _as_grades(values: Any, source: str | None) -> np.ndarray:
+_INT32 = np.iinfo(np.int32)
+
+
+def _numeric_column(values: Any, what: str, kind: str, source: str | None,
+                    lines: np.ndarray | None) -> np.ndarray:
+    """A column of numbers as NumPy: nulls and text that does not parse are errors that name
+    the row (or line)."""
     if isinstance(values, pa.ChunkedArray | pa.Array):
-        if values.null_count:
-            raise InputError("relevance grade is missing (null)", source=source)
-        arr = np.asarray(values.to_numpy(zero_copy_only=False))
-    else:
-        arr = np.asarray(values)
+        arr_pa = _as_array(values)
+        if arr_pa.null_count:
+            i = _first(arr_pa.is_null())
+            raise InputError(f"{what} is missing (null) at {_row_label(lines, i)}",
+                             **_where(source, lines, i))
+        if pa.types.is_string(arr_pa.type) or pa.types.is_large_string(arr_pa.type):
+            from .io._text import first_uncastable
+
+            target = pa.int64() if kind == "an integer" else pa.float64()
+            try:
+                arr_pa = pc.cast(arr_pa, target)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                i = first_uncastable(arr_pa, target)
+                raise InputError(f"{what} {arr_pa[i].as_py()!r} is not {kind} at "
+                                 f"{_row_label(lines, i)}", **_where(source, lines, i)) from None
+        if pa.types.is_integer(arr_pa.type) or pa.types.is_floating(arr_pa.type) or \
+                pa.types.is_boolean(arr_pa.type):
+            return to_np(arr_pa)
+        return np.asarray(arr_pa.to_numpy(zero_copy_only=False))
+    return np.asarray(values)
+
+
+def _as_grades(values: Any, source: str | None, lines: np.ndarray | None = None) -> np.ndarray:
+    arr = _numeric_column(values, "relevance grade", "an integer", source, lines)
     if arr.dtype.kind == "f":
-        if not np.isfinite(arr).all():
-            raise InputError("relevance grades must be finite integers", source=source)
-        if (arr != np.round(arr)).any():
-            i = int(np.flatnonzero(arr != np.round(arr))[0])
-            raise InputError(f"relevance grade {arr[i]!r} in row {i + 1} is not an integer",
-                             source=source)
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if bad.any():
+            i = _first(bad)
+            raise InputError(f"relevance grade {float(arr[i])!r} is not an integer at "
+                             f"{_row_label(lines, i)}", **_where(source, lines, i))
     elif arr.dtype.kind == "b":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind not in "iu":
         raise InputError(f"relevance grades must be integers, got {arr.dtype}", source=source)
+    if len(arr):
+        out = (arr < _INT32.min) | (arr > _INT32.max)
+        if out.any():
+            i = _first(out)
+            raise InputError(f"relevance grade {int(arr[i])} is out of range at "
+                             f"{_row_label(lines, i)} (grades are 32-bit integers)",
+                             **_where(source, lines, i))
     return arr.astype(np.int32)
 
 
 def _as_scores(values: Any, source: str | None, lines: np.ndarray | None) -> np.ndarray:
-    if isinstance(values, pa.ChunkedArray | pa.Array):
-        if values.null_count:
-            raise InputError("score is missing (null)", source=source)
-        arr = np.asarray(values.to_numpy(zero_copy_only=False))
-    else:
-        arr = np.asarray(values)
+    arr = _numeric_column(values, "score", "a number", source, lines)
     if arr.dtype.kind not in "iuf":
         raise InputError(f"scores must be numbers, got {arr.dtype}", source=source)
     arr = arr.astype(np.float64, copy=False)
     bad = ~np.isfinite(arr)
     if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"score {arr[i]!r} is not finite (NaN and infinity are not allowed) "
-                         f"at {_row_label(lines, i)}", **_where(source, lines, i))
+        i = _first(bad)
+        raise InputError(f"score {float(arr[i])!r} is not finite (NaN and infinity are not "
+                         f"allowed) at {_row_label(lines, i)}", **_where(source, lines, i))
     return arr
 
 
 # ---------------------------------------------------------------- Run
+
+
+def _trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
+    """Permutation into trec_eval's order (query, score descending, docno descending), or
+    None when the rows are in that order already."""
+    same_q = q[1:] == q[:-1]
+    in_order = bool((q[1:] >= q[:-1]).all()) and bool(
+        ((score[1:] <= score[:-1]) | ~same_q).all())
+    if in_order:
+        tied = np.flatnonzero(same_q & (score[1:] == score[:-1]))
+        if len(tied) == 0:
+            return None
+        first = docs.take(from_np(tied))
+        second = docs.take(from_np(tied + 1))
+        if pc.all(pc.greater(first, second)).as_py():
+            return None
+    # One multithreaded Arrow sort; docno strings are compared only where (query, score) tie.
+    return to_np(pc.sort_indices(
+        pa.table({"q": from_np(q), "s": from_np(score), "d": docs}),
+        sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
+    ))
+
 
 
 class Run:
@@ -398,8 +493,8 @@ class Run:
                      tag: str | None = None, source: str | None = None,
                      lines: np.ndarray | None = None) -> Run:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
-        qa = _as_id_array(query, "query", source)
-        da = _as_id_array(doc, "document", source)
+        qa = _as_id_array(query, "query", source, lines)
+        da = _as_id_array(doc, "document", source, lines)
         sc = _as_scores(score, source, lines)
         if not (len(qa) == len(da) == len(sc)):
             raise InputError("query, doc and score columns differ in length", source=source)
@@ -408,16 +503,13 @@ class Run:
         q, qids = _factorize_sorted(qa)
         d, docs = _factorize(da)
         _check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
-        # trec_eval's order in one multithreaded Arrow sort: ties on docno compare strings only
-        # where (query, score) tie.
-        order = pc.sort_indices(
-            pa.table({"q": q, "s": sc, "d": da}),
-            sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
-        ).to_numpy()
-        q = q[order]
-        return cls(_qids=qids, _docs=docs, _q=q, _d=d[order], _score=sc[order],
-                   _input_pos=order.astype(np.int64), _offsets=_offsets(q, len(qids)),
-                   name=name, tag=tag, source=source)
+        order = _trec_order(q, sc, da)
+        if order is None:  # already in rank order, as systems usually write runs
+            pos = np.arange(len(q), dtype=np.int64)
+        else:
+            q, d, sc, pos = q[order], d[order], sc[order], order.astype(np.int64)
+        return cls(_qids=qids, _docs=docs, _q=q, _d=d, _score=sc, _input_pos=pos,
+                   _offsets=_offsets(q, len(qids)), name=name, tag=tag, source=source)
 
     # -------------------------------------------------------------- readers
 
@@ -487,8 +579,9 @@ class Run:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
         from .io.tabular import read_delimited
 
-        return cls.from_arrow(read_delimited(path, delimiter), query=query, doc=doc, score=score,
-                              name=name or _default_name(os.fspath(path)), source=os.fspath(path))
+        return cls.from_arrow(read_delimited(path, delimiter, strings=(query, doc)), query=query,
+                              doc=doc, score=score, name=name or _default_name(os.fspath(path)),
+                              source=os.fspath(path))
 
     @classmethod
     def from_jsonl(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
@@ -504,11 +597,13 @@ class Run:
         """Read any supported file, the format chosen by ``format`` or the file extension."""
         from .io.tabular import detect_format
 
-        fmt = format or detect_format(path)
+        fmt = _check_format(format or detect_format(path), path)
         if fmt == "trec":
             return cls.from_trec(path, name=name)
-        reader = {"parquet": cls.from_parquet, "csv": cls.from_csv, "tsv": cls.from_csv,
-                  "jsonl": cls.from_jsonl}[fmt]
+        if fmt in ("csv", "tsv"):
+            return cls.from_csv(path, name=name, delimiter="\t" if fmt == "tsv" else ",",
+                                **columns)
+        reader = {"parquet": cls.from_parquet, "jsonl": cls.from_jsonl}[fmt]
         return reader(path, name=name, **columns)
 
     # -------------------------------------------------------------- writers
@@ -521,16 +616,23 @@ class Run:
     def to_arrow(self) -> pa.Table:
         """Rows in trec_eval order: query, doc, score, rank."""
         return pa.table({
-            "query": self._qids.take(pa.array(self._q)),
-            "doc": self._docs.take(pa.array(self._d)),
-            "score": pa.array(self._score),
-            "rank": pa.array(self.ranks()),
+            "query": self._qids.take(from_np(self._q)),
+            "doc": self._docs.take(from_np(self._d)),
+            "score": from_np(self._score),
+            "rank": from_np(self.ranks()),
         })
 
     def to_trec(self, path: PathLike | BinaryIO, tag: str | None = None) -> None:
-        """Write ``query Q0 doc rank score tag`` lines; scores with 17 significant digits."""
-        from .io._text import write_text
+        """Write ``query Q0 doc rank score tag`` lines. Scores are printed as the shortest
+        decimal that reads back to the same double, so a round trip is exact. White space in
+        the tag becomes ``_``."""
+        import re
 
+        from .io._text import check_writable_ids, write_text
+
+        check_writable_ids(self._qids, "query", first_column=True)
+        check_writable_ids(self._docs, "document", first_column=False)
+        tag = re.sub(r"[ \t\n\r\x0b\x0c]+", "_", tag or self.tag or self.name) or "run"
         t = self.to_arrow()
         n = len(self)
         write_text(path, pa.table({
@@ -540,7 +642,7 @@ class Run:
             "rank": t["rank"],
             # Arrow prints the shortest decimal that reads back to the same double.
             "score": pc.cast(t["score"], pa.string()),
-            "tag": pa.array(np.full(n, tag or self.tag or self.name)),
+            "tag": pa.array([tag] * n, pa.string()),
         }))
 
     def to_dict(self) -> dict[str, dict[str, float]]:
@@ -597,9 +699,11 @@ class Run:
             return None
         if "input" not in self._cache:
             self._cache["input"] = pc.sort_indices(
-                pa.table({"q": self._q, "s": self._score, "i": self._input_pos}),
+                pa.table({"q": from_np(self._q), "s": from_np(self._score),
+                          "i": from_np(self._input_pos)}),
                 sort_keys=[("q", "ascending"), ("s", "descending"), ("i", "ascending")],
-            ).to_numpy()
+            )
+            self._cache["input"] = to_np(self._cache["input"])
         return self._cache["input"]
 
     def __repr__(self) -> str:
@@ -615,8 +719,18 @@ class Run:
     __hash__ = None  # type: ignore[assignment]
 
 
+_FORMATS = ("trec", "csv", "tsv", "parquet", "jsonl")
+
+
+def _check_format(fmt: str, path: PathLike) -> str:
+    if fmt not in _FORMATS:
+        raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(_FORMATS)}",
+                         source=os.fspath(path))
+    return fmt
+
+
 def _default_name(source: str) -> str:
-    base = os.path.basename(source)
+    base = os.path.basename(str(source))
     for ext in (".gz",):
         if base.endswith(ext):
             base = base[: -len(ext)]

@@ -1,13 +1,18 @@
 """Reading whitespace-separated text tables (TREC qrels and runs) with pyarrow.
 
+The rules are trec_eval's: a line ends at ``\\n``; fields are separated by runs of ASCII white
+space (C ``isspace``: space, tab, ``\\v``, ``\\f``, ``\\r``), so CRLF line ends are harmless;
+a line whose first character is ``#`` is a comment (a ``#`` elsewhere is data); blank lines are
+skipped. A UTF-8 byte order mark at the start of the file is ignored.
+
 Two paths give identical results:
 
 * a fast path: pyarrow's multithreaded CSV reader with a single-character delimiter (tab or
-  space) sniffed from the first data line. It is taken only when every line has exactly the
-  sniffed number of non-empty fields and no field contains other white space, so it cannot
-  disagree with splitting on white space.
-* an exact path: every line is read as bytes, checked for UTF-8, comment (``#`` in column 1)
-  and blank lines are set aside, and lines are split on runs of white space. It reports the
+  space) sniffed from the first line. It is taken only when the bytes cannot make it disagree
+  with the exact path: no other white space character anywhere, ``\\r`` only in ``\\r\\n``,
+  every line with exactly the sniffed number of non-empty fields, no comment or blank line.
+* an exact path: the bytes are split into lines at ``\\n``, checked for UTF-8, comment and
+  blank lines are set aside, and lines are split on runs of white space. It reports the
   file's own line number in every error.
 """
 
@@ -17,6 +22,7 @@ import gzip
 import io
 import os
 import sys
+import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -25,10 +31,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from ..errors import EmptyInputError, ParseError
+from .._arrow import from_np, to_np
+from ..errors import EmptyInputError, InputError, ParseError
 
 PathLike = str | os.PathLike[str]
 _GZIP_MAGIC = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
+# ASCII white space other than the delimiter, and "\n" (the line end): if any of these occurs
+# in the bytes, only the exact path splits fields the way trec_eval does.
+_OTHER_SPACE = {" ": (b"\t", b"\x0b", b"\x0c"), "\t": (b" ", b"\x0b", b"\x0c")}
 
 
 @dataclass
@@ -43,12 +54,13 @@ class TextColumns:
 
 def source_name(path: PathLike | BinaryIO) -> str:
     if isinstance(path, str | os.PathLike):
-        return "<stdin>" if str(path) == "-" else os.fspath(path)
-    return getattr(path, "name", "<stream>")
+        return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    name = getattr(path, "name", None)
+    return name if isinstance(name, str) else "<stream>"
 
 
-def _open_bytes(path: PathLike | BinaryIO) -> pa.Buffer | str:
-    """A path pyarrow can read (decompressing .gz itself), or a buffer for stdin/streams."""
+def read_bytes(path: PathLike | BinaryIO, source: str) -> bytes:
+    """The whole input as bytes: gzip decompressed (by content), a leading BOM removed."""
     if isinstance(path, str | os.PathLike):
         p = os.fspath(path)
         if p == "-":
@@ -58,47 +70,48 @@ def _open_bytes(path: PathLike | BinaryIO) -> pa.Buffer | str:
                 raise ParseError("no such file", source=p)
             if os.path.isdir(p):
                 raise ParseError("is a directory, expected a file", source=p)
-            with open(p, "rb") as fh:
-                head = fh.read(2)
-            if head != _GZIP_MAGIC:
-                return p
-            with gzip.open(p, "rb") as fh:
-                data = fh.read()
+            try:
+                with open(p, "rb") as fh:
+                    data = fh.read()
+            except OSError as exc:
+                raise ParseError(f"cannot read the file: {exc.strerror or exc}", source=p) from None
     else:
         data = path.read()
+        if isinstance(data, str):
+            raise InputError("expected a binary stream (open the file with 'rb')", source=source)
     if data[:2] == _GZIP_MAGIC:
-        data = gzip.decompress(data)
-    return pa.py_buffer(data)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
+    if data[:3] == _BOM:
+        data = data[3:]
+    return bytes(data)
 
 
-def _input(src: pa.Buffer | str) -> pa.NativeFile | str:
-    return pa.BufferReader(src) if isinstance(src, pa.Buffer) else src
+def _sniff(data: bytes) -> tuple[str, int] | None:
+    """Delimiter and field count of the first line, if the fast path may apply."""
+    end = data.find(b"\n", 0, 1 << 16)
+    line = (data[:end] if end >= 0 else data[: 1 << 16]).rstrip(b"\r")
+    if not line.strip() or line.startswith(b"#"):
+        return None  # comments and blank lines need the exact path's line bookkeeping
+    delim = "\t" if b"\t" in line else " "
+    return delim, line.count(delim.encode()) + 1
 
 
-def _head(src: pa.Buffer | str, n: int = 1 << 16) -> bytes:
-    if isinstance(src, pa.Buffer):
-        return src.to_pybytes()[:n]
-    with open(src, "rb") as fh:
-        return fh.read(n)
+def _fast_safe(data: bytes, delim: str) -> bool:
+    """Whether splitting at ``delim`` and ``\\n``/``\\r\\n`` equals splitting on white space."""
+    if any(ch in data for ch in _OTHER_SPACE[delim]):
+        return False
+    # pyarrow's CSV reader also ends a line at a bare "\r"; trec_eval does not.
+    return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
 
 
-def _sniff(head: bytes) -> tuple[str, int] | None:
-    """Delimiter and field count of the first data line, if the fast path may apply."""
-    for raw in head.split(b"\n")[:-1] or [head]:
-        line = raw.rstrip(b"\r")
-        if not line.strip() or line.startswith(b"#"):
-            return None  # comments and blank lines need the exact path's line bookkeeping
-        if b"\t" in line:
-            return "\t", line.count(b"\t") + 1
-        return " ", line.count(b" ") + 1
-    return None
-
-
-def _fast(src: pa.Buffer | str, ncols: int, delim: str) -> list[pa.Array] | None:
+def _fast(data: bytes, ncols: int, delim: str) -> list[pa.Array] | None:
     names = [f"c{i}" for i in range(ncols)]
     try:
         table = pcsv.read_csv(
-            _input(src),
+            pa.BufferReader(data),
             read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 24),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim,
@@ -113,32 +126,44 @@ def _fast(src: pa.Buffer | str, ncols: int, delim: str) -> list[pa.Array] | None
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None  # ragged lines, blank lines, invalid UTF-8: the exact path says where
+    if table.num_rows == 0:
         return None
-    other = " " if delim == "\t" else "\t"
     cols = []
     for name in names:
         col = table.column(name).combine_chunks()
-        if pc.any(pc.equal(pc.binary_length(col), 0)).as_py():
-            return None
-        if pc.any(pc.match_substring(col, other)).as_py() or pc.any(
-            pc.match_substring(col, "\r")
-        ).as_py():
-            return None
+        if pc.min(pc.binary_length(col)).as_py() == 0:
+            return None  # runs of delimiters, or a leading/trailing one
         cols.append(col)
-    if table.num_rows == 0:
-        return None
     if pc.any(pc.starts_with(cols[0], "#")).as_py():
         return None
     return cols
 
 
-def _locate_bad_utf8(data: bytes) -> int:
-    for i, raw in enumerate(data.split(b"\n"), start=1):
+def _split_lines(data: bytes) -> pa.Array:
+    """Lines (each with its own trailing ``\\n``, if any) as a zero-copy binary array."""
+    nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
+    ends = nl + 1
+    if len(data) and (len(nl) == 0 or ends[-1] != len(data)):
+        ends = np.append(ends, len(data))
+    offsets = np.concatenate([[0], ends]).astype(np.int64)
+    return pa.Array.from_buffers(
+        pa.large_binary(), len(offsets) - 1, [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
+
+
+def _locate_bad_utf8(lines: pa.Array) -> int:
+    for i, raw in enumerate(lines.to_pylist(), start=1):
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:
             return i
-    return 1
+    return 1  # pragma: no cover
+
+
+def _show_line(text: str, limit: int = 120) -> str:
+    text = text.rstrip("\r\n")
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def read_text_table(
@@ -155,23 +180,24 @@ def read_text_table(
     (``None``: no upper bound; extra fields are ignored).
     """
     source = source_name(path)
-    src = _open_bytes(path)
-    sniff = _sniff(_head(src))
+    data = read_bytes(path, source)
+    sniff = _sniff(data)
     if sniff is not None:
         delim, ncols = sniff
-        if min_cols <= ncols and (max_cols is None or ncols <= max_cols):
-            cols = _fast(src, ncols, delim)
+        if (min_cols <= ncols and (max_cols is None or ncols <= max_cols)
+                and _fast_safe(data, delim)):
+            cols = _fast(data, ncols, delim)
             if cols is not None:
                 n = len(cols[0])
                 last = [c[n - 1].as_py() for c in cols]
                 return TextColumns(
                     [cols[i] for i in want], np.arange(1, n + 1, dtype=np.int64), last, source
                 )
-    return _exact(src, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
+    return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
 
 
 def _exact(
-    src: pa.Buffer | str,
+    data: bytes,
     source: str,
     *,
     min_cols: int,
@@ -179,53 +205,28 @@ def _exact(
     want: list[int],
     what: str,
 ) -> TextColumns:
+    raw = _split_lines(data)
     try:
-        table = pcsv.read_csv(
-            _input(src),
-            read_options=pcsv.ReadOptions(column_names=["line"], block_size=1 << 24),
-            parse_options=pcsv.ParseOptions(
-                delimiter="\x1f",  # unit separator: not expected in TREC text
-                quote_char=False,
-                escape_char=False,
-                double_quote=False,
-                newlines_in_values=False,
-                ignore_empty_lines=False,
-            ),
-            convert_options=pcsv.ConvertOptions(
-                column_types={"line": pa.binary()}, strings_can_be_null=False
-            ),
-        )
-    except pa.ArrowInvalid as exc:
-        raise ParseError(f"cannot read {what}: {exc}", source=source) from None
-    raw = table.column("line").combine_chunks() if table.num_rows else pa.array([], pa.binary())
-    try:
-        lines = raw.cast(pa.string())
+        lines = raw.cast(pa.large_string())
     except pa.ArrowInvalid:
-        if isinstance(src, pa.Buffer):
-            data = src.to_pybytes()
-        else:
-            with open(src, "rb") as fh:
-                data = fh.read()
         raise ParseError(
             "undecodable bytes: the file is not valid UTF-8", source=source,
-            line=_locate_bad_utf8(data),
+            line=_locate_bad_utf8(raw),
         ) from None
-    lines = pc.utf8_rtrim(lines, characters="\r")
-    line_no = np.arange(1, len(lines) + 1, dtype=np.int64)
-    blank = pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(lines)), 0)
-    comment = pc.starts_with(lines, "#")
-    keep = pc.invert(pc.or_(blank, comment))
-    keep_np = keep.to_numpy(zero_copy_only=False)
-    lines = lines.filter(keep)
-    line_no = line_no[keep_np]
-    if len(lines) == 0:
+    trimmed = pc.ascii_trim_whitespace(lines)
+    keep_np = ~to_np(pc.starts_with(lines, "#")) & (to_np(pc.binary_length(trimmed)) > 0)
+    keep = from_np(keep_np)
+    parts = pc.ascii_split_whitespace(trimmed)
+    counts = pc.list_value_length(parts)
+    line_no = np.flatnonzero(keep_np).astype(np.int64) + 1
+    if len(line_no) == 0:
         raise EmptyInputError(f"no {what} lines found (the file is empty or only comments)",
                               source=source)
-    parts = pc.utf8_split_whitespace(lines)
-    counts = pc.list_value_length(parts).to_numpy()
-    bad = counts < min_cols
+    parts = parts.filter(keep)
+    n_fields = to_np(counts.filter(keep))
+    bad = n_fields < min_cols
     if max_cols is not None:
-        bad |= counts > max_cols
+        bad |= n_fields > max_cols
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         expect = (
@@ -234,38 +235,76 @@ def _exact(
             else f"{min_cols} to {max_cols}"
         )
         raise ParseError(
-            f"expected {expect} white-space separated fields for {what}, found {counts[i]}: "
-            f"{lines[i].as_py()!r}",
+            f"expected {expect} white-space separated fields for {what}, found {n_fields[i]}: "
+            f"{_show_line(lines[int(line_no[i]) - 1].as_py())}",
             source=source, line=int(line_no[i]),
         )
-    cols = [pc.list_element(parts, i) for i in want]
+    # Element i of every row, read through the list offsets, which index the child array
+    # directly (pc.list_element would need a Scalar, and Scalars import pandas).
+    starts = to_np(parts.offsets).astype(np.int64)[:-1]
+    cols = [parts.values.take(from_np(starts + i)).cast(pa.string()) for i in want]
     last = [str(x) for x in parts[len(parts) - 1].as_py()]
     return TextColumns(cols, line_no, last, source)
+
+
+def _casts(col: pa.Array, dtype: pa.DataType) -> bool:
+    try:
+        pc.cast(col, dtype)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return False
+    return True
+
+
+def first_uncastable(col: pa.Array, dtype: pa.DataType) -> int:
+    """Index of the first value that does not parse (bisection: O(n) work, no Python loop)."""
+    lo, hi = 0, len(col)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _casts(col.slice(lo, mid - lo), dtype):
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def parse_numbers(
     col: pa.Array, dtype: pa.DataType, tc: TextColumns, what: str, *, finite: bool = True
 ) -> np.ndarray:
     """Cast a string column to numbers; on failure name the first bad line."""
+    if pa.types.is_integer(dtype) and not _casts(col, dtype):
+        # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
+        col = pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
     try:
-        out = pc.cast(col, dtype).to_numpy(zero_copy_only=False)
+        out = to_np(pc.cast(col, dtype))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        out = None
-    if out is not None and (not finite or np.isfinite(out).all()):
-        return np.asarray(out)
-    # Error path: find the first offending row with a per-value check.
-    values = col.to_pylist()
-    for i, v in enumerate(values):
-        try:
-            x = pc.cast(pa.array([v]), dtype)[0].as_py()
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            kind = "an integer" if pa.types.is_integer(dtype) else "a number"
-            raise ParseError(f"{what} {v!r} is not {kind}", source=tc.source,
-                             line=int(tc.line[i])) from None
-        if finite and isinstance(x, float) and not np.isfinite(x):
-            raise ParseError(f"{what} {v!r} is not finite (NaN and infinity are not allowed)",
-                             source=tc.source, line=int(tc.line[i]))
-    raise ParseError(f"cannot parse {what} column", source=tc.source)  # pragma: no cover
+        i = first_uncastable(col, dtype)
+        kind = "an integer" if pa.types.is_integer(dtype) else "a number"
+        raise ParseError(f"{what} {col[i].as_py()!r} is not {kind}", source=tc.source,
+                         line=int(tc.line[i])) from None
+    if finite and out.dtype.kind == "f":
+        bad = ~np.isfinite(out)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ParseError(
+                f"{what} {col[i].as_py()!r} is not finite (NaN and infinity are not allowed)",
+                source=tc.source, line=int(tc.line[i]))
+    return out
+
+
+def check_writable_ids(values: pa.Array, what: str, *, first_column: bool) -> None:
+    """Ids written to TREC text must read back as the same ids: non-empty, no white space,
+    and (in the first column) not starting with '#', which would make the line a comment."""
+    bad = pc.match_substring_regex(values, r"[ \t\n\r\x0b\x0c]")
+    bad = pc.or_(bad, pc.equal(pc.binary_length(values), 0))
+    if first_column:
+        bad = pc.or_(bad, pc.starts_with(values, "#"))
+    if pc.any(bad).as_py():
+        i = int(np.flatnonzero(bad.to_numpy(zero_copy_only=False))[0])
+        raise InputError(
+            f"{what} id {values[i].as_py()!r} cannot be written as TREC text: ids must be "
+            "non-empty and free of white space"
+            + (", and query ids must not start with '#'" if first_column else "")
+        )
 
 
 def write_text(path: PathLike | BinaryIO, table: pa.Table, *, sep: str = " ") -> None:

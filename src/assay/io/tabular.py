@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -33,18 +34,35 @@ def _check_file(path: PathLike) -> str:
     p = os.fspath(path)
     if not os.path.exists(p):
         raise ParseError("no such file", source=p)
+    if os.path.isdir(p):
+        raise ParseError("is a directory, expected a file", source=p)
+    if not os.access(p, os.R_OK):
+        raise ParseError("cannot read the file: permission denied", source=p)
     return p
 
 
-def read_delimited(path: PathLike, delimiter: str | None = None) -> pa.Table:
+def read_delimited(path: PathLike, delimiter: str | None = None,
+                   strings: Sequence[str] = ()) -> pa.Table:
+    """A CSV/TSV file with a header row. Columns named in ``strings`` (the ids) are read as
+    text, never inferred as numbers (``007`` stays ``007``); an empty cell is a missing value."""
     import pyarrow.csv as pcsv
 
     p = _check_file(path)
     if delimiter is None:
         delimiter = "\t" if detect_format(p) == "tsv" else ","
     try:
-        table = pcsv.read_csv(p, parse_options=pcsv.ParseOptions(delimiter=delimiter))
-    except pa.ArrowInvalid as exc:
+        table = pcsv.read_csv(
+            p,
+            parse_options=pcsv.ParseOptions(delimiter=delimiter),
+            convert_options=pcsv.ConvertOptions(
+                column_types={name: pa.string() for name in strings},
+                strings_can_be_null=True,
+                null_values=[""],
+            ),
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        if "Empty CSV file" in str(exc):
+            raise EmptyInputError("the file is empty (no header, no data rows)", source=p) from None
         raise ParseError(f"cannot parse as delimited text: {_arrow_msg(exc)}", source=p) from None
     if table.num_rows == 0:
         raise EmptyInputError("no data rows", source=p)
@@ -70,11 +88,59 @@ def read_jsonl(path: PathLike) -> pa.Table:
     p = _check_file(path)
     try:
         table = pj.read_json(p)
-    except pa.ArrowInvalid as exc:
+    except (pa.ArrowInvalid, OSError) as exc:
+        found = _locate_json_error(p)
+        if found is not None:
+            raise ParseError(found[1], source=p, line=found[0]) from None
         raise ParseError(f"cannot parse as JSON Lines: {_arrow_msg(exc)}", source=p) from None
     if table.num_rows == 0:
         raise EmptyInputError("no data rows", source=p)
     return table
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _locate_json_error(p: str) -> tuple[int, str] | None:
+    """Error path only: the 1-based line of the first JSON Lines problem, and what it is."""
+    import gzip
+    import json
+
+    kinds: dict[str, tuple[str, int]] = {}
+    try:
+        fh = gzip.open(p, "rb") if p.endswith(".gz") else open(p, "rb")  # noqa: SIM115
+        with fh:
+            for no, raw in enumerate(fh, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    obj = json.loads(raw)
+                except UnicodeDecodeError:
+                    return no, "undecodable bytes: the file is not valid UTF-8"
+                except ValueError as exc:
+                    return no, f"invalid JSON: {exc}"
+                if not isinstance(obj, dict):
+                    return no, f"expected a JSON object, got a {_json_kind(obj)}"
+                for key, value in obj.items():
+                    kind = _json_kind(value)
+                    if kind == "null":
+                        continue
+                    prev = kinds.setdefault(key, (kind, no))
+                    if prev[0] != kind:
+                        return no, (f"field {key!r} is a {kind} here but a {prev[0]} on line "
+                                    f"{prev[1]}; a field must have one type in every line")
+    except (OSError, EOFError):
+        return None
+    return None
 
 
 def _arrow_msg(exc: Exception) -> str:

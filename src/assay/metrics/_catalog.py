@@ -42,3 +42,13 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"{better} | {r['aggregate']} | {names or '—'} | {r['doc'].replace('|', '/')} |"
         )
     return "\n".join(out) + "\n"
+
+
+def document() -> str:
+    """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
+    from ._registry import REGISTRY
+
+    head = ("# Metric catalogue\n\nGenerated from the metric declarations in "
+            "`src/assay/metrics/ranking.py` by `make docs`; a test keeps it in sync. "
+            "Conventions that apply to every metric: [conventions.md](conventions.md).\n\n")
+    return head + markdown([describe(spec) for spec in REGISTRY.values()])

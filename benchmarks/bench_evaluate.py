@@ -1,0 +1,166 @@
+"""End-to-end evaluation benchmark: assay vs pytrec_eval vs ranx, from the same TREC files.
+
+Each tool runs in a fresh subprocess that reads the qrels and the run from disk and computes
+MAP, NDCG@10, RR@10, P@10 and R@100; the parent records wall time (median of the runs) and the
+child's peak resident memory. Tools run in turn (A B C A B C ...) so that drift in machine
+speed affects them alike; ratios are reported against assay.
+
+    python benchmarks/bench_evaluate.py                 # both sizes, 3 runs each
+    python benchmarks/bench_evaluate.py --sizes small --runs 5
+
+Data are seeded synthetic collections written to benchmarks/data/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+
+SIZES = {
+    "small": (10_000, 100),  # 10k queries x 100 docs = 1M rows
+    "large": (6_980, 1_000),  # 6,980 queries x 1,000 docs = 6.98M rows (MS MARCO dev size)
+}
+
+
+def make_data(nq: int, nd: int, seed: int = 42) -> tuple[Path, Path]:
+    """Write a seeded qrels (about 20 graded judgments per query) and a run (nd per query)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    qrels_path = DATA / f"qrels.{nq}x{nd}.txt"
+    run_path = DATA / f"run.{nq}x{nd}.txt"
+    if qrels_path.exists() and run_path.exists():
+        return qrels_path, run_path
+    rng = np.random.default_rng(seed)
+    n = nq * nd
+    qnum = np.repeat(np.arange(nq), nd)
+    # Each query retrieves nd distinct documents of its own pool of 10 * nd.
+    slot = np.tile(np.arange(nd), nq)
+    dnum = qnum.astype(np.int64) * (10 * nd) + slot * 10 + rng.integers(0, 10, size=n)
+    grade = rng.choice(5, size=n, p=[0.90, 0.05, 0.03, 0.015, 0.005])
+    score = np.round(grade * 0.5 + rng.standard_normal(n), 4)
+    # Rank order within query (as a system would write it).
+    o = np.lexsort((-score, qnum))
+    qnum, dnum, score, grade = qnum[o], dnum[o], score[o], grade[o]
+    rank = np.arange(n) - np.searchsorted(qnum, qnum) + 1
+    qid = pc.cast(pa.array(qnum), pa.string())
+    did = pc.binary_join_element_wise("D", pc.cast(pa.array(dnum), pa.string()), "")
+    opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    pcsv.write_csv(pa.table({"q": qid, "z": pa.array(np.full(n, "Q0")), "d": did, "r": rank,
+                             "s": score, "t": pa.array(np.full(n, "bench"))}), run_path,
+                   write_options=opts)
+    # Judge about 20 documents per query: every relevant retrieved one plus a sample.
+    judged = (grade > 0) | (rng.random(n) < 20 / nd)
+    pcsv.write_csv(pa.table({"q": qid.filter(pa.array(judged)),
+                             "z": pa.array(np.zeros(int(judged.sum()), dtype=np.int8)),
+                             "d": did.filter(pa.array(judged)),
+                             "g": pa.array(grade[judged])}), qrels_path, write_options=opts)
+    return qrels_path, run_path
+
+
+ASSAY = """
+import time, json, resource, sys
+t = time.perf_counter()
+import assay
+q = assay.Qrels.from_trec(sys.argv[1]); r = assay.Run.from_trec(sys.argv[2])
+res = assay.evaluate(q, r, ["map", "ndcg@10", "RR@10", "P@10", "R@100"])
+m = res.mean()[r.name]
+print(json.dumps({"seconds": time.perf_counter() - t, "map": m["AP"], "ndcg@10": m["ndcg@10"],
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+PYTREC = """
+import time, json, resource, sys
+t = time.perf_counter()
+import pytrec_eval
+with open(sys.argv[1]) as f: qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f: run = pytrec_eval.parse_run(f)
+ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "recip_rank", "P.10", "recall.100"})
+res = ev.evaluate(run)
+n = len(res)
+mean = lambda k: sum(v[k] for v in res.values()) / n
+print(json.dumps({"seconds": time.perf_counter() - t, "map": mean("map"),
+                  "ndcg@10": mean("ndcg_cut_10"),
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+RANX = """
+import time, json, resource, sys
+t = time.perf_counter()
+from ranx import Qrels, Run, evaluate
+qrels = Qrels.from_file(sys.argv[1], kind="trec"); run = Run.from_file(sys.argv[2], kind="trec")
+m = evaluate(qrels, run, ["map", "ndcg@10", "mrr@10", "precision@10", "recall@100"])
+print(json.dumps({"seconds": time.perf_counter() - t, "map": m["map"], "ndcg@10": m["ndcg@10"],
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+TOOLS = {"assay": ASSAY, "pytrec_eval": PYTREC, "ranx": RANX}
+
+
+def run_tool(code: str, qrels: Path, run: Path) -> dict[str, float]:
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)],
+                         capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "failed")
+    info = json.loads(out.stdout.strip().splitlines()[-1])
+    info["wall"] = wall
+    return info
+
+
+def available(tool: str) -> bool:
+    mod = {"assay": "assay", "pytrec_eval": "pytrec_eval", "ranx": "ranx"}[tool]
+    return subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True,
+                          check=False).returncode == 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES))
+    ap.add_argument("--runs", type=int, default=3, help="timed runs per tool (after one warm-up)")
+    ap.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
+    args = ap.parse_args()
+    tools = [t for t in args.tools if available(t)]
+    missing = sorted(set(args.tools) - set(tools))
+    print(f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+          f"tools: {', '.join(tools)}" + (f" (not installed: {', '.join(missing)})" if missing else ""))
+    print("| size | rows | tool | wall s (median) | min-max | peak RSS MB | wall / assay | RSS / assay | MAP | NDCG@10 |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for size in args.sizes:
+        nq, nd = SIZES[size]
+        qrels, run = make_data(nq, nd)
+        samples: dict[str, list[dict[str, float]]] = {t: [] for t in tools}
+        for t in tools:  # warm-up: file cache, numba cache
+            run_tool(TOOLS[t], qrels, run)
+        for _ in range(args.runs):
+            for t in tools:
+                samples[t].append(run_tool(TOOLS[t], qrels, run))
+        base_wall = statistics.median(s["wall"] for s in samples["assay"]) if "assay" in samples else None
+        base_rss = statistics.median(s["rss_mb"] for s in samples["assay"]) if "assay" in samples else None
+        for t in tools:
+            walls = [s["wall"] for s in samples[t]]
+            rss = statistics.median(s["rss_mb"] for s in samples[t])
+            wall = statistics.median(walls)
+            ratio = f"{wall / base_wall:.2f}" if base_wall else "-"
+            rratio = f"{rss / base_rss:.2f}" if base_rss else "-"
+            last = samples[t][-1]
+            print(f"| {size} | {nq * nd:,} | {t} | {wall:.2f} | {min(walls):.2f}-{max(walls):.2f} | "
+                  f"{rss:.0f} | {ratio} | {rratio} | {last['map']:.4f} | {last['ndcg@10']:.4f} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

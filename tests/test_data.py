@@ -1,0 +1,54 @@
+"""Data-model internals: the canonical row order and the duplicate check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import assay
+from assay.data import Run
+
+
+def _rows(run: Run) -> list[tuple[str, str, float]]:
+    t = run.to_arrow()
+    return list(zip(t["query"].to_pylist(), t["doc"].to_pylist(), t["score"].to_pylist(),
+                    strict=True))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_presorted_and_shuffled_input_give_the_same_run(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 400
+    q = rng.integers(0, 7, n).astype(str)
+    d = np.array([f"d{i}" for i in rng.permutation(n)])
+    s = rng.integers(0, 5, n).astype(float)  # many ties: docno decides
+    shuffled = Run.from_columns(q, d, s)
+    canonical = shuffled.to_arrow()
+    presorted = Run.from_columns(canonical["query"], canonical["doc"], canonical["score"])
+    assert _rows(shuffled) == _rows(presorted)
+    # The stored order is trec_eval's: query, score descending, docno descending (bytes).
+    rows = _rows(shuffled)
+    by_doc = sorted(rows, key=lambda r: r[1].encode(), reverse=True)
+    assert rows == sorted(by_doc, key=lambda r: (r[0].encode(), -r[2]))
+
+
+def test_presorted_input_keeps_input_positions_for_ties_input() -> None:
+    run = Run.from_columns(["q"] * 3, ["a", "c", "b"], [1.0, 1.0, 1.0])
+    # trec order: c, b, a ; input order: a, c, b
+    assert run.to_arrow()["doc"].to_pylist() == ["c", "b", "a"]
+    order = run.order("input")
+    assert order is not None
+    assert [run.to_arrow()["doc"][int(i)].as_py() for i in order] == ["a", "c", "b"]
+
+
+def test_duplicate_detected_even_when_scores_differ_and_rows_far_apart() -> None:
+    q = ["q1"] * 1000
+    d = [f"d{i}" for i in range(1000)]
+    d[999] = "d3"
+    with pytest.raises(assay.DuplicateError, match="'d3'"):
+        Run.from_columns(q, d, np.arange(1000.0))
+
+
+def test_same_doc_in_different_queries_is_not_a_duplicate() -> None:
+    run = Run.from_columns(["q1", "q2", "q3"], ["d", "d", "d"], [1.0, 2.0, 3.0])
+    assert len(run) == 3
