@@ -230,7 +230,7 @@ def demo(
         from .datasets import synthetic
         from .evaluate import evaluate as _evaluate
 
-        qrels, runs = synthetic(n_queries=queries, docs_per_query=100,
+        qrels, runs = synthetic(n_queries=queries, docs_per_query=200, depth=100,
                                 noise=(0.5, 1.0, 2.0), run_names=("strong", "medium", "weak"),
                                 judged_fraction=0.8, seed=seed)
         sys.stderr.write(

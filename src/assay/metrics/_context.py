@@ -11,6 +11,7 @@ judged") is ``UNJUDGED`` (-2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -128,8 +129,13 @@ class Ranked:
         return np.maximum(self.grade, 0)
 
     def gains(self, gain: Any, grades: np.ndarray | None = None) -> np.ndarray:
-        """Gain of each grade: 'linear' g, 'exp' 2^g - 1, or a mapping (negative grades gain 0)."""
-        g = self.clipped_grade if grades is None else np.maximum(grades, 0)
+        """Gain of each grade: 'linear' g, 'exp' 2^g - 1, or a mapping (negative grades gain 0).
+
+        Documents without a judgment (NONPOOL, UNJUDGED) gain 0 even when a gain map gives
+        the judged grade 0 a gain (trec_eval: levels absent from the gain table gain 0).
+        """
+        raw = self.grade if grades is None else grades
+        g = np.maximum(raw, 0)
         if gain == "linear":
             return g.astype(np.float64)
         if gain == "exp":
@@ -146,7 +152,7 @@ class Ranked:
         for grade, value in table.items():
             if 0 <= grade < lut_size:
                 lut[grade] = value
-        return lut[g]
+        return np.where(raw >= 0, lut[g], 0.0)
 
     # ------------------------------------------------------------------ ties
 
@@ -206,7 +212,9 @@ class Ranked:
 
     def ideal_dcg(self, k: int | None, gain: Any, disc_key: Any, disc: Any) -> np.ndarray:
         """DCG of the ideal ranking of all judged documents, truncated at k."""
-        key = ("idcg", k, gain, disc_key)
+        # A gain map arrives as a dict (Metric.kwargs); key the cache on a hashable copy.
+        gain_key = tuple(sorted(gain.items())) if isinstance(gain, Mapping) else gain
+        key = ("idcg", k, gain_key, disc_key)
         if key not in self._cache:
             gains = self.gains(gain, self.ideal_grades)
             counts = np.diff(self.ideal_offsets)

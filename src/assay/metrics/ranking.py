@@ -73,6 +73,7 @@ def recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     "F",
     params=(REL, Param("beta", 1.0, positive_float("beta"), "weight of recall vs precision")),
     aliases=("f1", "fmeasure"),
+    trec={"set_F": ""},
 )
 def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     """F-measure at k: (1 + b^2) P R / (b^2 P + R) = (1 + b^2) relret / (b^2 R + k).
@@ -83,8 +84,9 @@ def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     relret = _relret(r, k, rel)
     depth = r.n_ret if k is None else np.full(r.nq, k)
     b2 = beta * beta
-    out = _div((1 + b2) * relret, b2 * r.num_rel(rel) + depth)
-    out[(relret == 0) & (r.num_rel(rel) > 0)] = 0.0
+    big_r = r.num_rel(rel)
+    out = _div((1 + b2) * relret, b2 * big_r + depth)
+    out[big_r == 0] = _NAN  # undefined, as recall; no_relevant decides
     return out
 
 
@@ -212,6 +214,8 @@ def _success_at(r: Ranked, rel: int, k: int) -> np.ndarray:
 def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Success (hit rate): 1 if a relevant document is in the top k, else 0.
 
+    success@k = min(1, sum_{i<=k} rel_i); under ties='average' the probability of a hit.
+
     Reference: Craswell & Hawking (2004), TREC web track; trec_eval's success.
     """
     if r.ties == "average" and k is not None:
@@ -223,7 +227,7 @@ def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 @metric("num_ret", cutoff="none", bounds=(0, None), aggregate="sum", integer=True, trec={"num_ret": ""})
 def num_ret(r: Ranked, k: int | None) -> np.ndarray:
-    """Number of documents retrieved for the query (summed over queries)."""
+    """Number of documents retrieved for the query (summed over queries): n = list length."""
     return r.n_ret.astype(np.float64)
 
 
@@ -232,7 +236,10 @@ def num_ret(r: Ranked, k: int | None) -> np.ndarray:
     trec={"num_rel": ""}, from_qrels=True,
 )
 def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
-    """Number of judged relevant documents of the query, R (summed over queries)."""
+    """Number of judged relevant documents of the query (summed over queries).
+
+    R = #{judged documents with grade >= rel}, retrieved or not.
+    """
     return r.num_rel(rel).astype(np.float64)
 
 
@@ -241,7 +248,7 @@ def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     trec={"num_rel_ret": ""},
 )
 def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
-    """Number of relevant documents retrieved (summed over queries)."""
+    """Number of relevant documents retrieved (summed over queries): num_rel_ret = sum_i rel_i."""
     return r.seg_count(r.isrel(rel)).astype(np.float64)
 
 
@@ -379,7 +386,19 @@ _DISCOUNT = Param(
     "discount", "log2", choice("discount", "log2", "jk"),
     "'log2': 1/log2(i+1); 'jk': Järvelin-Kekäläinen's original, 1/max(1, log_b i)",
 )
-_BASE = Param("b", 2.0, positive_float("b"), "log base of the 'jk' discount")
+
+
+def _log_base(value: Any) -> float:
+    """The 'jk' discount's log base: a number > 1 (log_b is not a discount for b <= 1)."""
+    b = positive_float("b")(value)
+    if not b > 1.0:
+        from ..errors import MetricError
+
+        raise MetricError(f"b (log base of the 'jk' discount) must be > 1, got {value!r}")
+    return b
+
+
+_BASE = Param("b", 2.0, _log_base, "log base of the 'jk' discount (> 1)")
 
 
 def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
@@ -393,7 +412,8 @@ def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.nda
 def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Discounted cumulative gain: DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
 
-    With discount='jk', Järvelin & Kekäläinen's original: g_1 + sum_{i>=2} g_i / log_b(i).
+    With discount='jk', Järvelin & Kekäläinen's original: sum_{i<=k} g_i / max(1, log_b(i)),
+    no discount before rank b.
     Reference: Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR
     techniques", TOIS 20(4).
     """
@@ -423,13 +443,15 @@ def _level_products(r: Ranked, factor: np.ndarray) -> np.ndarray:
 
 
 def _gmax(r: Ranked, gmax: int | None, name: str) -> int:
-    top = r.max_grade if gmax is None else gmax
+    # Default: the qrels' maximum grade, at least 1. When no grade is positive every
+    # (clipped) grade is 0 and so is every stop probability; 1 only avoids 0 / 0.
+    top = max(int(r.max_grade), 1) if gmax is None else int(gmax)
     values, _ = r.row_levels
     if len(values) and values.max() > top:
         from ..errors import MetricError
 
         raise MetricError(f"{name}: grade {int(values.max())} exceeds gmax={top}")
-    return max(int(top), 1) if gmax is None else int(top)
+    return top
 
 
 _GMAX = Param("gmax", None, optional(positive_int("gmax")), "highest grade (default: the qrels' maximum)")
@@ -614,7 +636,8 @@ def mse(r: Ranked, k: int | None) -> np.ndarray:
 def rmse(r: Ranked, k: int | None) -> np.ndarray:
     """Root mean squared error of scores against grades, per query: sqrt(mse).
 
-    The aggregate is the mean of the per-query values.
+    rmse = sqrt((1/n) sum_i (score_i - g_i)^2). The aggregate is the mean of the per-query
+    values.
     """
     return np.sqrt(mse(r, k))
 
