@@ -629,10 +629,11 @@ def apply_conventions(raw: Mapping[str, tuple[bool, Mapping[Setting, float]]], s
 
 
 def aggregate(values: Sequence[float], how: str) -> float:
-    if not values:
-        return NAN
+    """Mean, floored geometric mean, or sum; the mean over no queries is undefined, a sum is 0."""
     if how == "sum":
         return math.fsum(values)
+    if not values:
+        return NAN
     if how == "gmean":
         return math.exp(sum(math.log(max(v, 1e-5)) for v in values) / len(values))
     return math.fsum(values) / len(values)

@@ -10,9 +10,7 @@ Heavy modules are imported on first use, so ``import assay`` and ``assay --help`
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -31,37 +29,20 @@ from .errors import (
 if TYPE_CHECKING:
     from .conventions import Conventions
     from .data import Qrels, Run
-    from .evaluate import MetricValues, Results, evaluate
+    from .evaluation import MetricValues, Results, evaluate
     from .metrics import Metric
 
 _LAZY = {
     "Qrels": ("assay.data", "Qrels"),
     "Run": ("assay.data", "Run"),
-    "evaluate": ("assay.evaluate", "evaluate"),
-    "Results": ("assay.evaluate", "Results"),
-    "MetricValues": ("assay.evaluate", "MetricValues"),
+    "evaluate": ("assay.evaluation", "evaluate"),
+    "Results": ("assay.evaluation", "Results"),
+    "MetricValues": ("assay.evaluation", "MetricValues"),
     "Conventions": ("assay.conventions", "Conventions"),
     "Metric": ("assay.metrics", "Metric"),
     "metrics": ("assay.metrics", None),
     "datasets": ("assay.datasets", None),
 }
-
-
-# Names that are both a submodule and the function it defines. Importing the submodule (as
-# ``from assay.evaluate import Results`` or the CLI does) makes the import system set the
-# package attribute to the module; keep it the function, so ``assay.evaluate(...)`` works
-# whatever was imported first.
-_SHADOWED = frozenset({"evaluate"})
-
-
-class _Package(ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, ModuleType):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -9,7 +9,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .evaluate import Results
+    from .evaluation import Results
 
 FORMATS = ("table", "tsv", "csv", "jsonl", "json", "markdown", "latex")
 

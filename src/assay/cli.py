@@ -167,7 +167,7 @@ def evaluate(
     """Evaluate runs against qrels."""
     with _errors():
         from .data import Qrels, Run
-        from .evaluate import evaluate as _evaluate
+        from .evaluation import evaluate as _evaluate
 
         q = Qrels.read(qrels, format=qrels_format.value if qrels_format else None)
         names = _unique_names(runs)
@@ -228,7 +228,7 @@ def demo(
     """Generate a seeded synthetic collection (graded qrels, three runs) and evaluate it."""
     with _errors():
         from .datasets import synthetic
-        from .evaluate import evaluate as _evaluate
+        from .evaluation import evaluate as _evaluate
 
         qrels, runs = synthetic(n_queries=queries, docs_per_query=200, depth=100,
                                 noise=(0.5, 1.0, 2.0), run_names=("strong", "medium", "weak"),

@@ -1,4 +1,4 @@
-"""``assay.evaluate``: qrels x runs x metrics -> :class:`Results`."""
+"""Evaluation: qrels x runs x metrics -> :class:`Results` (``assay.evaluate``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ._arrow import from_np, to_np
 from ._version import __version__
 from .conventions import Conventions
 from .data import Qrels, Run
@@ -38,8 +39,8 @@ class RankInfo:
 def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, RankInfo]:
     """Join a run with the qrels and order every query's list under the conventions."""
     nq_all = qrels.n_queries
-    qmap = pc.index_in(run._qids, value_set=qrels._qids).fill_null(-1).to_numpy()
-    dmap = pc.index_in(run._docs, value_set=qrels._docs).fill_null(-1).to_numpy()
+    qmap = to_np(pc.index_in(run._qids, value_set=qrels._qids), fill=-1)
+    dmap = to_np(pc.index_in(run._docs, value_set=qrels._docs), fill=-1)
     order = run.order(conventions.ties)
     rq, rd, rs = run._q, run._d, run._score
     if order is not None:
@@ -47,7 +48,7 @@ def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, Rank
     qq = qmap[rq]
     keep = qq >= 0
     unknown = np.flatnonzero(qmap < 0)
-    unknown_queries = run._qids.take(pa.array(unknown)).to_pylist() if len(unknown) else []
+    unknown_queries = run._qids.take(from_np(unknown)).to_pylist() if len(unknown) else []
     unknown_rows = int(len(keep) - np.count_nonzero(keep))
     if unknown_rows:
         qq, rd, rs = qq[keep], rd[keep], rs[keep]
@@ -76,7 +77,7 @@ def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, Rank
         qq, grade, rs = qq[j], grade[j], rs[j]
 
     missing_codes = np.flatnonzero(~present)
-    missing_queries = qrels._qids.take(pa.array(missing_codes)).to_pylist() if len(missing_codes) else []
+    missing_queries = qrels._qids.take(from_np(missing_codes)).to_pylist() if len(missing_codes) else []
     if conventions.missing == "error" and missing_queries:
         shown = ", ".join(repr(q) for q in missing_queries[:5])
         more = f" and {len(missing_queries) - 5} more" if len(missing_queries) > 5 else ""
@@ -112,7 +113,7 @@ def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, Rank
     np.cumsum(np.bincount(jq, minlength=len(eval_q)), out=ideal_offsets[1:])
 
     ranked = Ranked(
-        query_ids=np.asarray(qrels._qids.take(pa.array(eval_q)).to_pylist(), dtype=object),
+        query_ids=np.asarray(qrels._qids.take(from_np(eval_q)).to_pylist(), dtype=object),
         offsets=offsets,
         grade=grade,
         score=rs,
@@ -151,10 +152,10 @@ class MetricValues:
 
 def aggregate(values: np.ndarray, how: str) -> float:
     """A metric's declared aggregate: arithmetic mean, geometric mean (floored) or sum."""
-    if len(values) == 0:
-        return float("nan")
     if how == "sum":
         return float(values.sum())
+    if len(values) == 0:
+        return float("nan")
     if how == "gmean":
         return float(np.exp(np.mean(np.log(np.maximum(values, GM_FLOOR)))))
     return float(values.mean())
