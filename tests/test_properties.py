@@ -455,14 +455,15 @@ def test_seed_worked_examples() -> None:
     """q1 = [1,0,1,0,1], q2 = [0,0,1,1,0].
 
     AP@5(q1) = (1/1 + 2/3 + 3/5) / 3 = 0.7556; AP@5(q2) = (1/3 + 2/4) / 2 = 0.4167;
-    MAP@5 = 0.5861. P@5(q1) = 3/5 = 0.6: three of the five documents are relevant. (The seed
-    text says 0.5, which is P@4 and P@2 of q1, not P@5.) P@5(q2) = 2/5.
+    MAP@5 = 0.5861 (the seed rounds the APs first and gets 0.587). P@5(q1) = 3/5, P@5(q2) =
+    2/5, so the mean P@5 is 0.5, the seed's figure.
     """
     qrels, run = _ranked_lists(SEED_LISTS)
     res = assay.evaluate(qrels, run, ["P@5", "P@4", "P@2", "AP@5"])
     p5 = res.per_query("run", "P@5")
     assert p5["q1"] == pytest.approx(3 / 5, abs=1e-12)
     assert p5["q2"] == pytest.approx(2 / 5, abs=1e-12)
+    assert res.aggregate("run", "P@5") == pytest.approx(0.5, abs=1e-12)
     assert res.per_query("run", "P@4")["q1"] == pytest.approx(0.5, abs=1e-12)
     assert res.per_query("run", "P@2")["q1"] == pytest.approx(0.5, abs=1e-12)
     ap = res.per_query("run", "AP@5")

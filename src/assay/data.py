@@ -523,7 +523,8 @@ class Run:
         """
         from .io._text import parse_numbers, read_text_table
 
-        tc = read_text_table(path, min_cols=6, max_cols=None, want=[0, 2, 4], what="run")
+        tc = read_text_table(path, min_cols=6, max_cols=None, want=[0, 2, 4], what="run",
+                             numeric={4: pa.float64()})
         score = parse_numbers(tc.columns[2], pa.float64(), tc, "score")
         if name is None:
             name = _default_name(tc.source)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import mmap
 import os
 import sys
 import zlib
@@ -99,19 +100,35 @@ def _sniff(data: bytes) -> tuple[str, int] | None:
     return delim, line.count(delim.encode()) + 1
 
 
-def _fast_safe(data: bytes, delim: str) -> bool:
-    """Whether splitting at ``delim`` and ``\\n``/``\\r\\n`` equals splitting on white space."""
-    if any(ch in data for ch in _OTHER_SPACE[delim]):
+def _fast_safe(data: bytes | mmap.mmap, delim: str) -> bool:
+    """Whether splitting at ``delim`` and ``\\n``/``\\r\\n`` can equal splitting on white space:
+    no other white space character anywhere (single-byte searches only). Empty fields, comment
+    and blank lines are caught by :func:`_fast` on the parsed columns."""
+    if any(data.find(ch) >= 0 for ch in _OTHER_SPACE[delim]):
         return False
+    if data.find(b"\r") < 0:
+        return True
     # pyarrow's CSV reader also ends a line at a bare "\r"; trec_eval does not.
-    return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")
+    return isinstance(data, bytes) and data.count(b"\r") == data.count(b"\r\n")
 
 
-def _fast(data: bytes, ncols: int, delim: str) -> list[pa.Array] | None:
+def _last_line(data: bytes | mmap.mmap, delim: str) -> list[str]:
+    tail = bytes(data[max(0, len(data) - (1 << 16)):]).rstrip(b"\r\n")
+    line = tail.rsplit(b"\n", 1)[-1].rstrip(b"\r")
+    return line.decode("utf-8", "replace").split(delim)
+
+
+def _fast(source: pa.NativeFile | str, ncols: int, delim: str, want: list[int],
+          numeric: dict[int, pa.DataType]) -> list[pa.Array] | None:
+    """The wanted columns (``numeric`` ones already parsed), or None where the exact path must
+    decide. Columns that are not wanted are dictionary-encoded while parsing (they hold few
+    distinct values, such as "Q0", ranks and the run tag), which is enough to check that no
+    field is empty."""
     names = [f"c{i}" for i in range(ncols)]
+    skipped = pa.dictionary(pa.int32(), pa.string())
     try:
         table = pcsv.read_csv(
-            pa.BufferReader(data),
+            source,
             read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 24),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim,
@@ -122,22 +139,61 @@ def _fast(data: bytes, ncols: int, delim: str) -> list[pa.Array] | None:
                 ignore_empty_lines=False,
             ),
             convert_options=pcsv.ConvertOptions(
-                column_types={n: pa.string() for n in names}, strings_can_be_null=False
+                column_types={n: numeric.get(i, pa.string()) if i in want else skipped
+                              for i, n in enumerate(names)},
+                strings_can_be_null=False,
+                null_values=[],  # "NaN", "NA" are not nulls here: the checks see them
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None  # ragged lines, blank lines, invalid UTF-8: the exact path says where
+        return None  # ragged or blank lines, bad numbers, invalid UTF-8: the exact path says where
     if table.num_rows == 0:
         return None
-    cols = []
-    for name in names:
-        col = table.column(name).combine_chunks()
-        if pc.min(pc.binary_length(col)).as_py() == 0:
-            return None  # runs of delimiters, or a leading/trailing one
-        cols.append(col)
-    if pc.any(pc.starts_with(cols[0], "#")).as_py():
+    for i, name in enumerate(names):
+        col = table.column(name)
+        if i in numeric and i in want:
+            if pa.types.is_floating(numeric[i]) and not np.isfinite(to_np(col)).all():
+                return None  # the exact path quotes the offending text and its line
+            continue
+        values = [c.dictionary for c in col.chunks] if i not in want else [col]
+        if any(len(v) and pc.min(pc.binary_length(v)).as_py() == 0 for v in values):
+            return None  # doubled, leading or trailing delimiters
+    if pc.any(pc.starts_with(table.column(names[0]).cast(pa.string()), "#")).as_py():
+        return None  # comment lines
+    return [table.column(names[i]).combine_chunks() for i in want]
+
+
+def _plain_file(path: PathLike | BinaryIO) -> str | None:
+    """A regular, non-empty, uncompressed file without a BOM: readable by mmap and Arrow."""
+    if not isinstance(path, str | os.PathLike):
         return None
-    return cols
+    p = os.fspath(path)
+    try:
+        if p == "-" or not os.path.isfile(p) or os.path.getsize(p) == 0:
+            return None
+        with open(p, "rb") as fh:
+            head = fh.read(3)
+    except OSError:
+        return None
+    return None if head[:2] == _GZIP_MAGIC or head[:3] == _BOM else p
+
+
+def _try_fast(data: bytes | mmap.mmap, source: pa.NativeFile | str, min_cols: int,
+              max_cols: int | None, want: list[int], numeric: dict[int, pa.DataType]
+              ) -> tuple[list[pa.Array], list[str]] | None:
+    sniff = _sniff(bytes(data[: 1 << 16]))
+    if sniff is None:
+        return None
+    delim, ncols = sniff
+    if ncols < min_cols or (max_cols is not None and ncols > max_cols):
+        return None
+    if not _fast_safe(data, delim):
+        return None
+    last = _last_line(data, delim)
+    if len(last) != ncols:
+        return None
+    cols = _fast(source, ncols, delim, want, numeric)
+    return None if cols is None else (cols, last)
 
 
 def _split_lines(data: bytes) -> pa.Array:
@@ -173,26 +229,35 @@ def read_text_table(
     max_cols: int | None,
     want: list[int],
     what: str,
+    numeric: dict[int, pa.DataType] | None = None,
 ) -> TextColumns:
     """Read the white-space separated columns ``want`` (0-based) of a text table.
 
     Every data line must have at least ``min_cols`` and at most ``max_cols`` fields
-    (``None``: no upper bound; extra fields are ignored).
+    (``None``: no upper bound; extra fields are ignored). Columns in ``numeric`` may come back
+    already parsed (fast path); :func:`parse_numbers` accepts either form.
     """
     source = source_name(path)
-    data = read_bytes(path, source)
-    sniff = _sniff(data)
-    if sniff is not None:
-        delim, ncols = sniff
-        if (min_cols <= ncols and (max_cols is None or ncols <= max_cols)
-                and _fast_safe(data, delim)):
-            cols = _fast(data, ncols, delim)
-            if cols is not None:
-                n = len(cols[0])
-                last = [c[n - 1].as_py() for c in cols]
-                return TextColumns(
-                    [cols[i] for i in want], np.arange(1, n + 1, dtype=np.int64), last, source
-                )
+    numeric = numeric or {}
+    plain = _plain_file(path)
+    fast = None
+    if plain is not None:
+        # Checks on a memory map, then Arrow reads the file itself: the file is never held
+        # in memory whole.
+        # CRLF files take the in-memory route, where "\r" can be counted.
+        with open(plain, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            if mm.find(b"\r") >= 0:
+                plain = None
+            else:
+                fast = _try_fast(mm, plain, min_cols, max_cols, want, numeric)
+    if fast is None:
+        data = read_bytes(path, source)
+        if plain is None:
+            fast = _try_fast(data, pa.BufferReader(data), min_cols, max_cols, want, numeric)
+    if fast is not None:
+        cols, last = fast
+        n = len(cols[0])
+        return TextColumns(cols, np.arange(1, n + 1, dtype=np.int64), last, source)
     return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
 
 
@@ -270,7 +335,15 @@ def first_uncastable(col: pa.Array, dtype: pa.DataType) -> int:
 def parse_numbers(
     col: pa.Array, dtype: pa.DataType, tc: TextColumns, what: str, *, finite: bool = True
 ) -> np.ndarray:
-    """Cast a string column to numbers; on failure name the first bad line."""
+    """Cast a string column to numbers (or take an already parsed one); on failure name the
+    first bad line."""
+    if col.type == dtype:
+        out = to_np(col)
+        if finite and out.dtype.kind == "f" and not np.isfinite(out).all():
+            i = int(np.flatnonzero(~np.isfinite(out))[0])
+            raise ParseError(f"{what} {col[i].as_py()!r} is not finite (NaN and infinity are "
+                             "not allowed)", source=tc.source, line=int(tc.line[i]))
+        return out
     if pa.types.is_integer(dtype) and not _casts(col, dtype):
         # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
         col = pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
