@@ -127,12 +127,37 @@ def available(tool: str) -> bool:
                           check=False).returncode == 0
 
 
+def startup(runs: int) -> None:
+    """Whole-process time of `assay --help` and of a small evaluation (trec_eval's test files)."""
+    exe = Path(sys.executable).with_name("assay")
+    shared = HERE.parent.parent / "shared" / "data" / "trec_eval"
+    cmds = {"assay --help": [str(exe), "--help"]}
+    if (shared / "results.test").exists():
+        cmds["assay evaluate (trec_eval test files, 1,500 rows)"] = [
+            str(exe), "evaluate", str(shared / "qrels.test"), str(shared / "results.test"),
+            "-m", "map", "-m", "ndcg@10", "-f", "tsv"]
+    print("| command | wall s (median of %d) | min-max |" % runs)
+    print("|---|---:|---:|")
+    for label, cmd in cmds.items():
+        subprocess.run(cmd, capture_output=True, check=True)
+        walls = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=True)
+            walls.append(time.perf_counter() - t)
+        print(f"| `{label}` | {statistics.median(walls):.3f} | {min(walls):.3f}-{max(walls):.3f} |")
+    print()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES))
     ap.add_argument("--runs", type=int, default=3, help="timed runs per tool (after one warm-up)")
     ap.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
+    ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
     args = ap.parse_args()
+    if not args.no_startup:
+        startup(max(args.runs, 5))
     tools = [t for t in args.tools if available(t)]
     missing = sorted(set(args.tools) - set(tools))
     print(f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
