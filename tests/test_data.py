@@ -52,3 +52,10 @@ def test_duplicate_detected_even_when_scores_differ_and_rows_far_apart() -> None
 def test_same_doc_in_different_queries_is_not_a_duplicate() -> None:
     run = Run.from_columns(["q1", "q2", "q3"], ["d", "d", "d"], [1.0, 2.0, 3.0])
     assert len(run) == 3
+
+
+def test_dict_keys_equal_as_strings_are_duplicates() -> None:
+    with pytest.raises(assay.DuplicateError):
+        Run.from_dict({"q": {1: 1.0, "1": 2.0}})
+    with pytest.raises(assay.DuplicateError):
+        assay.Qrels.from_dict({"q": {b"d".decode(): 1, "d ".strip(): 0}} | {"q2": {7: 1, "7": 0}})

@@ -63,6 +63,11 @@ def _as_id_array(values: Any, what: str, source: str | None,
         raise InputError(f"{what} ids must be strings or integers ({str(exc).splitlines()[0]})",
                          source=source) from None
     if pa.types.is_dictionary(arr.type):
+        if (pa.types.is_string(arr.type.value_type) and arr.null_count == 0
+                and arr.dictionary.null_count == 0 and len(arr.dictionary)
+                and pc.min(pc.binary_length(arr.dictionary)).as_py() > 0
+                and pc.count_distinct(arr.dictionary).as_py() == len(arr.dictionary)):
+            return arr  # distinct, valid ids with codes: factorised without re-hashing
         arr = arr.cast(arr.type.value_type)
     if arr.null_count:
         i = _first(arr.is_null())
@@ -90,7 +95,7 @@ def _as_id_array(values: Any, what: str, source: str | None,
 
 def _factorize_sorted(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Codes into the distinct values sorted in byte order (strcmp order, as trec_eval)."""
-    enc = pc.dictionary_encode(arr)
+    enc = arr if pa.types.is_dictionary(arr.type) else pc.dictionary_encode(arr)
     dictionary = enc.dictionary
     order = to_np(pc.sort_indices(dictionary))
     rank = np.empty(len(order), dtype=np.int32)
@@ -182,7 +187,7 @@ class Qrels:
 
     @classmethod
     def from_columns(cls, query: Any, doc: Any, relevance: Any, *, source: str | None = None,
-                     lines: np.ndarray | None = None) -> Qrels:
+                     lines: np.ndarray | None = None, _unique: bool = False) -> Qrels:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
         qa = _as_id_array(query, "query", source, lines)
         da = _as_id_array(doc, "document", source, lines)
@@ -193,7 +198,8 @@ class Qrels:
             raise EmptyInputError("the qrels hold no judgments", source=source)
         q, qids = _factorize_sorted(qa)
         d, docs = _factorize(da)
-        _check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
+        if not _unique:  # dict input with string keys cannot repeat a pair
+            _check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
         order = np.lexsort((d, q))
         q, d, rel = q[order], d[order], rel[order]
         return cls(_qids=qids, _docs=docs, _q=q, _d=d, _rel=rel,
@@ -218,8 +224,8 @@ class Qrels:
         """From ``{query: {doc: grade}}`` (pytrec_eval, ranx, BEIR)."""
         from .io.frames import nested_to_columns
 
-        q, d, v = nested_to_columns(data, "qrels")
-        return cls.from_columns(q, d, v, source="<dict>")
+        q, d, v, unique = nested_to_columns(data, "qrels")
+        return cls.from_columns(q, d, v, source="<dict>", _unique=unique)
 
     @classmethod
     def from_arrow(cls, table: pa.Table, *, query: str = "query", doc: str = "doc",
@@ -491,7 +497,7 @@ class Run:
     @classmethod
     def from_columns(cls, query: Any, doc: Any, score: Any, *, name: str = "run",
                      tag: str | None = None, source: str | None = None,
-                     lines: np.ndarray | None = None) -> Run:
+                     lines: np.ndarray | None = None, _unique: bool = False) -> Run:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
         qa = _as_id_array(query, "query", source, lines)
         da = _as_id_array(doc, "document", source, lines)
@@ -502,7 +508,8 @@ class Run:
             raise EmptyInputError("the run holds no results", source=source)
         q, qids = _factorize_sorted(qa)
         d, docs = _factorize(da)
-        _check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
+        if not _unique:  # dict input with string keys cannot repeat a pair
+            _check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
         order = _trec_order(q, sc, da)
         if order is None:  # already in rank order, as systems usually write runs
             pos = np.arange(len(q), dtype=np.int64)
@@ -537,8 +544,8 @@ class Run:
         """From ``{query: {doc: score}}`` (pytrec_eval, ranx, BEIR)."""
         from .io.frames import nested_to_columns
 
-        q, d, v = nested_to_columns(data, "run")
-        return cls.from_columns(q, d, v, name=name, source="<dict>")
+        q, d, v, unique = nested_to_columns(data, "run")
+        return cls.from_columns(q, d, v, name=name, source="<dict>", _unique=unique)
 
     @classmethod
     def from_arrow(cls, table: pa.Table, *, query: str = "query", doc: str = "doc",

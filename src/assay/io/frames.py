@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from itertools import chain
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from .._arrow import from_np
 from .._compat import require
 from ..errors import InputError
 
@@ -56,23 +58,38 @@ def _bad_value(value: Any, what: str) -> str | None:
 
 
 def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
-                      ) -> tuple[list[str], list[str], np.ndarray]:
-    """Flatten ``{query: {doc: value}}``. Python dicts cannot be read without a Python loop;
-    this is one pass building three flat lists, then everything is columnar."""
+                      ) -> tuple[pa.Array, pa.Array, np.ndarray, bool]:
+    """Flatten ``{query: {doc: value}}`` into (query, doc, value) columns.
+
+    Python dicts cannot be read without Python-level iteration; this chains the inner keys and
+    values once (C-level iteration, no per-item Python code) and gives the query column as a
+    dictionary array (distinct queries + one code per row), so no per-row query string is made.
+    The flag says whether (query, doc) pairs are known to be distinct: true when every doc key
+    is a string, since keys of one dict are distinct (``str`` could merge 1 and "1").
+    """
     if not isinstance(data, Mapping):
         raise InputError(f"{what} must be a mapping {{query: {{doc: value}}}}, "
                          f"got {type(data).__name__}", source="<dict>")
-    queries: list[str] = []
-    docs: list[str] = []
-    values: list[Any] = []
-    for q, inner in data.items():
+    inners = list(data.values())
+    for q, inner in zip(data.keys(), inners, strict=True):
         if not isinstance(inner, Mapping):
             raise InputError(f"{what}[{q!r}] must be a mapping {{doc: value}}, "
                              f"got {type(inner).__name__}", source="<dict>")
-        qs = str(q)
-        queries.extend([qs] * len(inner))
-        docs.extend(map(str, inner.keys()))
-        values.extend(inner.values())
+    counts = np.fromiter(map(len, inners), dtype=np.int64, count=len(inners))
+    qids = [str(q) for q in data]
+    if len(set(qids)) != len(qids):
+        raise InputError(f"{what} has query ids that are equal as strings "
+                         "(e.g. 1 and '1')", source="<dict>")
+    queries = pa.DictionaryArray.from_arrays(
+        from_np(np.repeat(np.arange(len(qids), dtype=np.int32), counts)),
+        pa.array(qids, pa.string()))
+    keys = list(chain.from_iterable(inners))
+    unique = set(map(type, keys)) <= {str}
+    if unique:
+        docs = pa.array(keys, pa.string())
+    else:
+        docs = pa.array([str(k) for k in keys], pa.string())
+    values = list(chain.from_iterable(inner.values() for inner in inners))
     arr = np.asarray(values) if values else np.zeros(0, dtype=np.float64)
     ok = arr.dtype.kind in "iuf" if what == "run" else arr.dtype.kind in "iub"
     if ok and arr.dtype.kind == "f":
@@ -88,7 +105,7 @@ def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
             arr = np.asarray(values, dtype=np.float64)
     if what != "run" and arr.dtype.kind == "f":
         arr = arr.astype(np.int64)
-    return queries, docs, arr
+    return queries, docs, arr, unique
 
 
 def columns_to_nested(query: pa.Array, doc: pa.Array, value: pa.Array) -> dict[str, dict[str, Any]]:
