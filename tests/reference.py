@@ -172,6 +172,50 @@ def m_judged(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
     return n_judged / k
 
 
+def m_relative_p(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
+    big_r = q.num_rel(rel)
+    if big_r == 0:
+        return NAN
+    hits = sum(1 for _, g in top(items, k) if g >= rel)
+    best = min(len(items) if k is None else k, big_r)
+    return hits / best if best else 0.0
+
+
+def m_set_map(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
+    big_r = q.num_rel(rel)
+    if big_r == 0:
+        return NAN
+    if not items:
+        return 0.0
+    hits = sum(1 for _, g in items if g >= rel)
+    return (hits / len(items)) * (hits / big_r)
+
+
+def m_num_nonrel_judged_ret(items: Sequence[Item], q: QueryFacts, k: int | None,
+                            rel: int) -> float:
+    return float(sum(1 for _, g in items if 0 <= g < rel))
+
+
+def m_unjudged(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
+    n_unjudged = sum(1 for _, g in top(items, k) if g < 0)
+    if k is None:
+        return n_unjudged / len(items) if items else 0.0
+    return n_unjudged / k
+
+
+def m_bing(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
+    big_r = q.num_rel(rel)
+    if big_r == 0:
+        return NAN
+    total, not_relevant_above = 0.0, 0
+    for _, g in items:
+        if g >= rel:
+            total += 1.0 / math.log2(2 + not_relevant_above)
+        else:
+            not_relevant_above += 1
+    return total / big_r
+
+
 def m_bpref(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
     """(1/R) sum over retrieved judged relevant r of 1 - min(n_r, R) / min(N, R)."""
     big_r = q.num_rel(rel)
@@ -404,6 +448,12 @@ REFERENCE: dict[str, RefMetric] = {
     "num_rel": RefMetric(m_num_rel, {"rel": 1}, False, True, aggregate="sum", from_qrels=True),
     "num_rel_ret": RefMetric(m_num_rel_ret, {"rel": 1}, False, True, aggregate="sum"),
     "judged": RefMetric(m_judged, {}, True, True),
+    "relative_P": RefMetric(m_relative_p, {"rel": 1}, True, True),
+    "set_map": RefMetric(m_set_map, {"rel": 1}, False, True),
+    "num_nonrel_judged_ret": RefMetric(m_num_nonrel_judged_ret, {"rel": 1}, False, True,
+                                       aggregate="sum"),
+    "unjudged": RefMetric(m_unjudged, {}, True, True),
+    "binG": RefMetric(m_bing, {"rel": 1}, False, False),
     "bpref": RefMetric(m_bpref, {"rel": 1}, False, False),
     "infAP": RefMetric(m_infap, {"rel": 1}, False, False),
     "iprec": RefMetric(m_iprec, {"recall": 0.0, "rel": 1}, False, False),

@@ -219,6 +219,25 @@ def metrics(
         console.print(table)
 
 
+@app.command(
+    "trec-eval",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
+                      "help_option_names": []},
+    add_help_option=False,
+)
+def trec_eval(ctx: typer.Context) -> None:
+    """trec_eval 10.0 byte for byte: [-q] [-c] [-n] [-J] [-l N] [-M N] [-m MEASURE[.PARAMS]]...
+    QRELS RUN. `assay trec-eval -h` lists flags and measures."""
+    # trec_eval's own flag syntax (-mP.5, -M100, -qc, options after the files) is parsed by
+    # assay.compat.trec_eval, so every argument is passed through untouched.
+    with _errors():
+        from .compat.trec_eval import main as trec_eval_main
+
+        code = trec_eval_main(list(ctx.args))
+    if code:
+        raise typer.Exit(code)
+
+
 @app.command()
 def demo(
     seed: Annotated[int, typer.Option(help="Seed of the synthetic collection.")] = 0,

@@ -289,6 +289,19 @@ class Qrels:
         reader = {"parquet": cls.from_parquet, "jsonl": cls.from_jsonl}[fmt]
         return reader(path, **columns)
 
+    def restrict(self, queries: Any) -> Qrels:
+        """The judgments of the given queries only (ids not in the qrels are ignored)."""
+        wanted = pa.array([str(q) for q in queries], pa.string())
+        codes = to_np(pc.index_in(wanted, value_set=self._qids), fill=-1)
+        keep_q = np.zeros(self.n_queries, dtype=bool)
+        keep_q[codes[codes >= 0]] = True
+        remap = np.cumsum(keep_q) - 1
+        rows = keep_q[self._q]
+        q = remap[self._q[rows]].astype(np.int32)
+        return Qrels(_qids=self._qids.filter(from_np(keep_q)), _docs=self._docs, _q=q,
+                     _d=self._d[rows], _rel=self._rel[rows],
+                     _offsets=_offsets(q, int(keep_q.sum())), source=self.source)
+
     # -------------------------------------------------------------- writers
 
     def to_arrow(self) -> pa.Table:
@@ -310,10 +323,11 @@ class Qrels:
         }))
 
     def to_dict(self) -> dict[str, dict[str, int]]:
-        from .io.frames import columns_to_nested
+        """``{query: {doc: grade}}`` (pytrec_eval, ranx, BEIR)."""
+        from .io.frames import grouped_to_nested
 
-        t = self.to_arrow()
-        return columns_to_nested(t["query"], t["doc"], t["relevance"])
+        docs = self._docs.take(from_np(self._d)).to_pylist()
+        return grouped_to_nested(self.queries, self._offsets, docs, self._rel.tolist())
 
     def to_pandas(self) -> pd.DataFrame:
         from ._compat import require
@@ -507,8 +521,12 @@ class Run:
         if len(qa) == 0:
             raise EmptyInputError("the run holds no results", source=source)
         q, qids = _factorize_sorted(qa)
-        d, docs = _factorize(da)
-        if not _unique:  # dict input with string keys cannot repeat a pair
+        if _unique:
+            # Pairs known distinct (dict input): codes index the exact per-row strings, which
+            # is all the join needs; hashing every document id would only find no repeats.
+            d, docs = np.arange(len(da), dtype=np.int32), da
+        else:
+            d, docs = _factorize(da)
             _check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
         order = _trec_order(q, sc, da)
         if order is None:  # already in rank order, as systems usually write runs
@@ -654,10 +672,11 @@ class Run:
         }))
 
     def to_dict(self) -> dict[str, dict[str, float]]:
-        from .io.frames import columns_to_nested
+        """``{query: {doc: score}}`` (pytrec_eval, ranx, BEIR); inner dicts in rank order."""
+        from .io.frames import grouped_to_nested
 
-        t = self.to_arrow()
-        return columns_to_nested(t["query"], t["doc"], t["score"])
+        docs = self._docs.take(from_np(self._d)).to_pylist()
+        return grouped_to_nested(self.queries, self._offsets, docs, self._score.tolist())
 
     def to_pandas(self) -> pd.DataFrame:
         from ._compat import require

@@ -36,8 +36,16 @@ class RankInfo:
     dropped_unjudged: int = 0
 
 
-def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, RankInfo]:
-    """Join a run with the qrels and order every query's list under the conventions."""
+def rank(qrels: Qrels, run: Run, conventions: Conventions,
+         max_docs: int | None = None) -> tuple[Ranked, RankInfo]:
+    """Join a run with the qrels and order every query's list under the conventions.
+
+    ``max_docs`` keeps only the first ``max_docs`` documents of every query's ranking (after
+    ordering, before ``judged_only`` drops unjudged ones; trec_eval's ``-M``). A query whose
+    results are all cut off still counts as present.
+    """
+    if max_docs is not None and max_docs < 0:
+        raise ConventionError(f"max_docs must be >= 0, got {max_docs}")
     nq_all = qrels.n_queries
     qmap = to_np(pc.index_in(run._qids, value_set=qrels._qids), fill=-1)
     dmap = to_np(pc.index_in(run._docs, value_set=qrels._docs), fill=-1)
@@ -71,6 +79,14 @@ def rank(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[Ranked, Rank
     present = np.zeros(nq_all, dtype=bool)
     present[qq] = True
     dropped = 0
+    if max_docs is not None and len(qq):
+        # Rows are grouped by query in rank order: keep the first max_docs of each group.
+        new = np.ones(len(qq), dtype=bool)
+        new[1:] = qq[1:] != qq[:-1]
+        starts = np.flatnonzero(new)
+        within = np.arange(len(qq)) - np.repeat(starts, np.diff(np.append(starts, len(qq))))
+        top = within < max_docs
+        qq, grade, rs = qq[top], grade[top], rs[top]
     if conventions.judged_only:
         j = grade >= 0
         dropped = int(len(j) - np.count_nonzero(j))

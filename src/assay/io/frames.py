@@ -108,11 +108,11 @@ def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
     return queries, docs, arr, unique
 
 
-def columns_to_nested(query: pa.Array, doc: pa.Array, value: pa.Array) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for q, d, v in zip(query.to_pylist(), doc.to_pylist(), value.to_pylist(), strict=True):
-        inner = out.get(q)
-        if inner is None:
-            inner = out[q] = {}
-        inner[d] = v
-    return out
+def grouped_to_nested(query_ids: list[str], offsets: np.ndarray, docs: list[str],
+                      values: list[Any]) -> dict[str, dict[str, Any]]:
+    """``{query: {doc: value}}`` from rows grouped by query (CSR offsets): one C-level
+    ``dict(zip(...))`` per query instead of Python code per row."""
+    bounds = offsets.tolist()
+    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]],
+                        strict=True))
+            for i, q in enumerate(query_ids)}

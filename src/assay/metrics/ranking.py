@@ -89,6 +89,38 @@ def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     return out
 
 
+@metric(
+    "relative_P", params=(REL,), aliases=("relative_precision",),
+    trec={"relative_P": "k", "set_relative_P": ""},
+)
+def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
+    """Relative precision: relevant in the top k over the most possible, sum_{i<=k} rel_i / min(k, R).
+
+    Precision up to rank R, recall beyond. Without k, k = the list length (trec_eval's
+    set_relative_P; 0 for an empty list). Undefined when R = 0. trec_eval's relative_P.
+    """
+    big_r = r.num_rel(rel)
+    depth = r.n_ret if k is None else np.full(r.nq, k)
+    den = np.minimum(depth, big_r)
+    out = _div(_relret(r, k, rel), den)
+    out[(big_r > 0) & (den == 0)] = 0.0  # an empty list retrieves nothing
+    return out
+
+
+@metric("set_map", params=(REL,), cutoff="none", trec={"set_map": ""})
+def set_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
+    """Unranked AP of the retrieved set: set precision x set recall = relret^2 / (n R).
+
+    relret = sum_i rel_i over the whole list of n documents. Undefined when R = 0; 0 for an
+    empty list. trec_eval's set_map (formerly exact_unranked_avg_prec).
+    """
+    big_r = r.num_rel(rel)
+    relret = _relret(r, None, rel)
+    out = _div(relret * relret, r.n_ret.astype(np.float64) * big_r)
+    out[(big_r > 0) & (r.n_ret == 0)] = 0.0
+    return out
+
+
 def _ap_terms(r: Ranked, rel: int) -> np.ndarray:
     """Per-row term of AP: rel_i * (relevant in top i) / i, in expectation under tied scores."""
     isrel = r.isrel(rel)
@@ -255,6 +287,19 @@ def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return r.seg_count(r.isrel(rel)).astype(np.float64)
 
 
+@metric(
+    "num_nonrel_judged_ret", params=(REL,), cutoff="none", bounds=(0, None), aggregate="sum",
+    integer=True, higher_is_better=False, trec={"num_nonrel_judged_ret": ""},
+)
+def num_nonrel_judged_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
+    """Judged non-relevant documents retrieved (summed over queries): sum_i [0 <= g_i < rel].
+
+    Documents outside the qrels or pooled but unjudged are not counted. trec_eval's
+    num_nonrel_judged_ret.
+    """
+    return r.seg_count(r.judged & ~r.isrel(rel)).astype(np.float64)
+
+
 @metric("judged", aliases=("judged_at",))
 def judged(r: Ranked, k: int | None) -> np.ndarray:
     """Judged@k: fraction of the top k that has a judgment (any grade >= 0), divided by k.
@@ -262,6 +307,21 @@ def judged(r: Ranked, k: int | None) -> np.ndarray:
     Without k, the fraction of the whole list. Reference: Sakai (2007), "Alternatives to Bpref".
     """
     x = r.tie_mean(r.judged.astype(np.float64))
+    num = r.seg_sum(x, r.topk(k))
+    if k is None:
+        return np.where(r.n_ret > 0, _div(num, r.n_ret), 0.0)
+    return num / k
+
+
+@metric("unjudged", aliases=("unjudged_at",), higher_is_better=False, trec={"unj": "k"})
+def unjudged(r: Ranked, k: int | None) -> np.ndarray:
+    """Unjudged@k: fraction of the top k without a judgment, sum_{i<=k} [g_i < 0] / k.
+
+    Counts documents outside the qrels and pooled-but-unjudged ones; a list shorter than k
+    is padded with judged documents (divided by k). Without k, the fraction of the whole list
+    (0 for an empty list). trec_eval's unj, a "red flag" for poorly covered runs.
+    """
+    x = r.tie_mean((~r.judged).astype(np.float64))
     num = r.seg_sum(x, r.topk(k))
     if k is None:
         return np.where(r.n_ret > 0, _div(num, r.n_ret), 0.0)
@@ -314,6 +374,21 @@ def inf_ap(r: Ranked, k: int | None, rel: int) -> np.ndarray:
         (rel_above + _INFAP_EPS) / (rel_above + non_above + 2 * _INFAP_EPS)
     )
     term = np.where(j == 0, 1.0, term)
+    return _div(r.seg_sum(term, isrel), r.num_rel(rel))
+
+
+@metric("binG", params=(REL,), cutoff="none", average_ties=False, trec={"binG": ""})
+def bin_g(r: Ranked, k: int | None, rel: int) -> np.ndarray:
+    """Binary G: (1/R) sum_{relevant r} 1 / log2(2 + n_r), n_r = documents above r not relevant.
+
+    Unjudged documents count as not relevant. Undefined when R = 0. trec_eval's
+    experimental binG (Buckley, 2008): gain 1 per relevant document, discounted by the
+    non-relevant ones read before it.
+    """
+    r.require_average_support("binG", False)
+    isrel = r.isrel(rel)
+    nonrel_above = r.pos - (r.seg_cumcount(isrel) - 1)
+    term = 1.0 / np.log2(2.0 + nonrel_above)
     return _div(r.seg_sum(term, isrel), r.num_rel(rel))
 
 

@@ -1,0 +1,8 @@
+"""Compatibility layers: other evaluation tools' exact behaviour on assay's columnar engine.
+
+- :mod:`assay.compat.trec_eval`: trec_eval 10.0 reproduced byte for byte (``assay trec-eval``;
+  :func:`~assay.compat.trec_eval.evaluate_trec`, :func:`~assay.compat.trec_eval.format_trec`).
+- :mod:`assay.compat.pytrec_eval`: a drop-in for pytrec_eval built on the former.
+
+Nothing is imported here: ``import assay.compat.trec_eval`` loads only what it needs.
+"""

@@ -1,0 +1,189 @@
+"""A drop-in for ``pytrec_eval`` (pytrec-eval-terrier) on assay's columnar engine.
+
+Code written for pytrec_eval (BEIR and many others) runs unchanged after swapping the import::
+
+    from assay.compat import pytrec_eval
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10"})
+    per_query = evaluator.evaluate(run)          # {query: {"map": ..., "ndcg_cut_10": ...}}
+
+Measure names, nicknames (``official``, ``set``, ``all_trec``), parameter syntax (``P.5,10``,
+``P_5``), output names and per-query semantics are pytrec_eval's, which are trec_eval 9.0.8's:
+only queries present in both the qrels and the run are evaluated, ``gm_map``/``gm_bpref`` are
+reported per query as logarithms, and interpolated precision turns recall levels into
+document counts as ``(long)(level * R + 0.9)``. Two differences, both deliberate: scores are
+kept as doubles (pytrec_eval rounds them to float32, which can reorder close scores), and bad
+input raises :class:`assay.AssayError` subclasses (which are ``ValueError``\\ s) naming the
+problem instead of a C++ assertion.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..data import Qrels, Run
+from ..errors import MetricError
+from .trec_eval import SUPPORTED, evaluate_trec
+
+__all__ = [
+    "RelevanceEvaluator",
+    "compute_aggregated_measure",
+    "parse_qrel",
+    "parse_run",
+    "supported_measures",
+    "supported_nicknames",
+]
+
+# pytrec_eval's measure set is trec_eval 9.0.8's; assay's engine (trec_eval 10) has a few more.
+_PYTREC_MEASURES = {
+    "11pt_avg", "G", "P", "Rndcg", "Rprec", "Rprec_mult", "binG", "bpref", "gm_bpref",
+    "gm_map", "infAP", "iprec_at_recall", "map", "map_cut", "ndcg", "ndcg_cut", "ndcg_rel",
+    "num_nonrel_judged_ret", "num_q", "num_rel", "num_rel_ret", "num_ret", "recall",
+    "recip_rank", "relative_P", "relstring", "runid", "set_F", "set_P", "set_map",
+    "set_recall", "set_relative_P", "success", "utility",
+}
+supported_measures: set[str] = {m for m in _PYTREC_MEASURES if m in SUPPORTED}
+
+supported_nicknames: dict[str, set[str]] = {
+    "official": {"num_ret", "num_q", "num_rel", "recip_rank", "bpref", "P", "map", "gm_map",
+                 "iprec_at_recall", "runid", "num_rel_ret", "Rprec"},
+    "set": {"set_P", "set_map", "num_ret", "num_q", "num_rel", "utility", "set_F", "runid",
+            "set_relative_P", "num_rel_ret", "set_recall"},
+    "all_trec": {m for m in _PYTREC_MEASURES},
+}
+for _nick in supported_nicknames.values():
+    _nick &= supported_measures
+
+_PARAMS = re.compile(r"[._]([0-9]+(?:\.[0-9]+)?(?:,[0-9]+(?:\.[0-9]+)?)*)$")
+_GM = {"gm_map": "map", "gm_bpref": "bpref"}
+
+
+def _normalise(measures: Iterable[str]) -> list[str]:
+    """Nicknames expanded; ``P``, ``P.5``, ``P_5,10`` merged per measure into trec_eval specs.
+
+    As pytrec_eval: explicit parameters of a measure replace its defaults.
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    wanted: dict[str, set[str]] = {}
+    for raw in measures:
+        name = str(raw)
+        if name in supported_nicknames:
+            for m in supported_nicknames[name]:
+                wanted.setdefault(m, set())
+            continue
+        if name in supported_measures:
+            wanted.setdefault(name, set())
+            continue
+        base = None
+        for candidate in sorted(supported_measures, key=len, reverse=True):
+            if name.startswith(candidate) and _PARAMS.fullmatch(name[len(candidate):]):
+                base = candidate
+                break
+        if base is None:
+            raise MetricError(f"unsupported measure {name!r}; supported: "
+                              f"{', '.join(sorted(supported_measures))}")
+        found = _PARAMS.fullmatch(name[len(base):])
+        if found is not None:
+            wanted.setdefault(base, set()).update(found.group(1).split(","))
+    specs = []
+    for base, params in wanted.items():
+        specs.append(f"{base}.{','.join(sorted(params))}" if params else base)
+    return specs
+
+
+class RelevanceEvaluator:
+    """pytrec_eval's evaluator: judgments and measures fixed once, runs evaluated many times."""
+
+    def __init__(
+        self,
+        query_relevance: Mapping[str, Mapping[str, int]],
+        measures: Iterable[str],
+        relevance_level: int = 1,
+        judged_docs_only_flag: bool = False,
+    ) -> None:
+        specs = _normalise(measures)
+        self._gm = {spec: _GM[spec] for spec in specs if spec in _GM}
+        engine = [s for s in specs if s not in _GM]
+        for base in self._gm.values():
+            if not any(s.split(".")[0] == base for s in engine):
+                engine.append(base)
+        self._runid = "runid" in engine
+        self._num_q = "num_q" in engine
+        self._specs = [s for s in engine if s not in ("runid", "num_q")]
+        self._report_gm_only = {b for g, b in self._gm.items()
+                                if not any(s.split(".")[0] == b for s in specs)}
+        # pytrec_eval drops queries without judgments before evaluating.
+        judged = {q: d for q, d in query_relevance.items() if len(d) > 0}
+        self._qrels = Qrels.from_dict(judged) if judged else None
+        self.relevance_level = int(relevance_level)
+        self.judged_docs_only_flag = bool(judged_docs_only_flag)
+
+    def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+        """``{query: {measure: value}}`` for the queries present in both qrels and run."""
+        if not scores or self._qrels is None:
+            return {}
+        nonempty = {q: d for q, d in scores.items() if len(d) > 0}
+        if not nonempty:
+            return {}
+        run = Run.from_dict(nonempty)
+        shared = sorted(set(run.queries) & set(self._qrels.queries))
+        if not shared:
+            return {}
+        qrels = self._qrels.restrict(shared)
+        res = evaluate_trec(qrels, run, self._specs, relevance_level=self.relevance_level,
+                            complete=False, judged_only=self.judged_docs_only_flag,
+                            iprec_rounding="trec9")
+        out: dict[str, dict[str, float]] = {}
+        for q, values in res.per_query.items():
+            row: dict[str, float] = {}
+            for name, value in values.items():
+                if name in self._report_gm_only:
+                    continue
+                row[name] = float(value) if not isinstance(value, str) else 0.0
+            for gm, base in self._gm.items():
+                row[gm] = math.log(max(float(values[base]), 1e-5))
+            # Summary-only lines in trec_eval; pytrec_eval reports them per query.
+            if self._runid:
+                row["runid"] = 0.0
+            if self._num_q:
+                row["num_q"] = 1.0
+            out[q] = row
+        return out
+
+
+def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
+    """``{query: {doc: score}}`` from the lines of a TREC run (read by assay's parser)."""
+    run = Run.from_trec(_as_stream(f_run))
+    return run.to_dict()
+
+
+def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
+    """``{query: {doc: grade}}`` from the lines of a TREC qrels file."""
+    return Qrels.from_trec(_as_stream(f_qrel)).to_dict()
+
+
+def _as_stream(lines: Iterable[str]) -> Any:
+    import io
+    import os
+
+    name = getattr(lines, "name", None)
+    if isinstance(name, str) and os.path.isfile(name):
+        return name  # an open file: let assay's reader take the path (fast path, line numbers)
+    data = "".join(lines)
+    return io.BytesIO(data.encode("utf-8"))
+
+
+def compute_aggregated_measure(measure: str, values: list[float]) -> float:
+    """Aggregate per-query values as pytrec_eval: sums for ``num_*``, geometric means (of the
+    logged values) for ``gm_*``, arithmetic means otherwise."""
+    arr = np.asarray(values, dtype=np.float64)
+    if measure.startswith("num_"):
+        return float(arr.sum())
+    if measure.startswith("gm_"):
+        return float(np.exp(arr.sum() / len(arr)))
+    return float(arr.mean())

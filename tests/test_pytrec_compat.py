@@ -1,0 +1,121 @@
+"""assay.compat.pytrec_eval against pytrec-eval-terrier (a test-only dependency).
+
+Random collections whose scores are exact in float32 (pytrec_eval stores float32), so both see
+the same ranking; every supported measure must agree per query to 1e-9, with the same keys.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assay.compat import pytrec_eval as compat
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+
+@st.composite
+def collections(draw: st.DrawFn) -> tuple[dict, dict]:
+    n_queries = draw(st.integers(1, 5))
+    docs = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for qi in range(n_queries):
+        q = f"q{qi}"
+        if draw(st.booleans()) or qi == 0:
+            judged = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True))
+            grades = draw(st.lists(st.integers(-1, 4), min_size=len(judged), max_size=len(judged)))
+            if all(g < 0 for g in grades):
+                grades[0] = 0  # a query judged only "unjudged" is undefined in trec_eval 9
+            qrels[q] = dict(zip(judged, grades, strict=True))
+        if draw(st.booleans()) or qi == 0:
+            ranked = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True))
+            # Multiples of 1/8 below 2^10: exact in float32, with many ties.
+            scores = draw(st.lists(st.integers(0, 40), min_size=len(ranked), max_size=len(ranked)))
+            run[q] = {d: s / 8 for d, s in zip(ranked, scores, strict=True)}
+    if "q0" not in qrels:
+        qrels["q0"] = {docs[0]: 1}
+    return qrels, run
+
+
+MEASURE_SETS = [
+    {"all_trec"},
+    {"official"},
+    {"P.3,7", "recall_2", "ndcg_cut.1,4", "map_cut.5", "success.1,2", "iprec_at_recall.0.15"},
+    {"P", "P_5", "ndcg", "gm_map", "gm_bpref", "relstring", "runid", "num_q"},
+]
+
+
+def _compare(qrels: dict, run: dict, measures: set[str], **kwargs: object) -> None:
+    expected = pytrec_eval.RelevanceEvaluator(qrels, measures, **kwargs).evaluate(run)
+    got = compat.RelevanceEvaluator(qrels, measures, **kwargs).evaluate(run)
+    assert set(got) == set(expected)
+    for q, values in expected.items():
+        assert set(got[q]) == set(values), (q, set(got[q]) ^ set(values))
+        for name, value in values.items():
+            if math.isnan(value):  # trec_eval's 0/0 (e.g. iprec of an empty judged-only list)
+                assert math.isnan(got[q][name]), (q, name, got[q][name])
+                continue
+            assert math.isclose(got[q][name], value, rel_tol=1e-9, abs_tol=1e-9), (
+                q, name, got[q][name], value)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=collections(), which=st.integers(0, len(MEASURE_SETS) - 1),
+       level=st.integers(1, 3), judged_only=st.booleans())
+def test_matches_pytrec_eval(data: tuple[dict, dict], which: int, level: int,
+                             judged_only: bool) -> None:
+    qrels, run = data
+    if not any(q in qrels for q in run):
+        return  # pytrec_eval returns {} too; covered below
+    _compare(qrels, run, MEASURE_SETS[which], relevance_level=level,
+             judged_docs_only_flag=judged_only)
+
+
+def test_fixed_case_with_ties_and_partial_overlap() -> None:
+    qrels = {"q1": {"a": 2, "b": 0, "c": 1, "z": 3}, "q2": {"x": 1}, "q3": {"y": 0}}
+    run = {"q1": {"a": 0.5, "b": 0.5, "c": 0.25, "d": 1.0}, "q2": {"x": 1.0, "y": 1.0},
+           "q9": {"a": 1.0}}
+    _compare(qrels, run, {"all_trec"})
+    _compare(qrels, run, {"all_trec"}, relevance_level=2)
+    _compare(qrels, run, {"all_trec"}, judged_docs_only_flag=True)
+
+
+def test_empty_and_disjoint_inputs() -> None:
+    qrels = {"q1": {"a": 1}}
+    assert compat.RelevanceEvaluator(qrels, {"map"}).evaluate({}) == {}
+    assert compat.RelevanceEvaluator(qrels, {"map"}).evaluate({"q2": {"a": 1.0}}) == \
+        pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate({"q2": {"a": 1.0}})
+
+
+def test_supported_measures_and_errors() -> None:
+    assert compat.supported_measures == set(pytrec_eval.supported_measures)
+    for nick in ("official", "set", "all_trec"):
+        assert compat.supported_nicknames[nick] == set(pytrec_eval.supported_nicknames[nick])
+    with pytest.raises(ValueError, match="unsupported measure"):
+        compat.RelevanceEvaluator({"q": {"d": 1}}, {"bogus"})
+
+
+def test_double_precision_scores_keep_their_order() -> None:
+    # 1 + 1e-9 and 1 collapse to the same float32: pytrec_eval ties them (docno decides),
+    # assay keeps the order the scores give.
+    qrels = {"q": {"a": 1, "b": 0}}
+    run = {"q": {"a": 1.0 + 1e-9, "b": 1.0}}
+    assert compat.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"]["recip_rank"] == 1.0
+    assert pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"][
+        "recip_rank"] == 0.5
+
+
+def test_parse_helpers_and_aggregation(tmp_path: pytest.TempPathFactory) -> None:
+    path = tmp_path / "run.txt"  # type: ignore[operator]
+    path.write_text("q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 c 1 0.5 r\n")
+    with open(path) as fh:
+        assert compat.parse_run(fh) == {"q1": {"a": 2.5, "b": 1.5}, "q2": {"c": 0.5}}
+    assert compat.parse_qrel(["q1 0 a 1\n", "q1 0 b 0\n"]) == {"q1": {"a": 1, "b": 0}}
+    vals = [0.5, 0.25]
+    for m in ("map", "num_ret", "gm_map"):
+        assert compat.compute_aggregated_measure(m, vals) == pytest.approx(
+            pytrec_eval.compute_aggregated_measure(m, vals))
