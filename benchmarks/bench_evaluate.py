@@ -136,7 +136,7 @@ def startup(runs: int) -> None:
         cmds["assay evaluate (trec_eval test files, 1,500 rows)"] = [
             str(exe), "evaluate", str(shared / "qrels.test"), str(shared / "results.test"),
             "-m", "map", "-m", "ndcg@10", "-f", "tsv"]
-    print("| command | wall s (median of %d) | min-max |" % runs)
+    print(f"| command | wall s (median of {runs}) | min-max |")
     print("|---|---:|---:|")
     for label, cmd in cmds.items():
         subprocess.run(cmd, capture_output=True, check=True)
