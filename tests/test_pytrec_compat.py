@@ -119,3 +119,37 @@ def test_parse_helpers_and_aggregation(tmp_path: pytest.TempPathFactory) -> None
     for m in ("map", "num_ret", "gm_map"):
         assert compat.compute_aggregated_measure(m, vals) == pytest.approx(
             pytrec_eval.compute_aggregated_measure(m, vals))
+
+
+def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFactory) -> None:
+    import copy
+    import pickle
+
+    from assay.compat._tracked import columnar_of
+
+    qpath = tmp_path / "qrels.txt"  # type: ignore[operator]
+    rpath = tmp_path / "run.txt"  # type: ignore[operator]
+    qpath.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\n")
+    rpath.write_text("q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 c 1 0.5 r\nq2 Q0 d 2 0.25 r\n")
+    with open(qpath) as fh:
+        qrels = compat.parse_qrel(fh)
+    with open(rpath) as fh:
+        run = compat.parse_run(fh)
+    assert columnar_of(run) is not None and columnar_of(qrels) is not None
+    ev = compat.RelevanceEvaluator(qrels, {"recip_rank", "P.1"})
+    assert ev.evaluate(run) == pytrec_eval.RelevanceEvaluator(
+        dict(qrels), {"recip_rank", "P.1"}).evaluate({k: dict(v) for k, v in run.items()})
+    # Copies and pickles are plain dicts; mutations of inner or outer dicts forget the columns.
+    assert type(copy.copy(run)) is dict and type(copy.deepcopy(run)["q1"]) is dict
+    assert type(pickle.loads(pickle.dumps(run))) is dict
+    run["q1"]["a"] = 0.0  # a now ranks below b
+    assert columnar_of(run) is None
+    assert ev.evaluate(run)["q1"]["recip_rank"] == 0.5
+    with open(rpath) as fh:
+        run2 = compat.parse_run(fh)
+    del run2["q2"]
+    assert columnar_of(run2) is None and set(ev.evaluate(run2)) == {"q1"}
+    with open(rpath) as fh:
+        run3 = compat.parse_run(fh)
+    run3.setdefault("q3", {"z": 1.0})
+    assert columnar_of(run3) is None

@@ -291,7 +291,8 @@ class Qrels:
 
     def restrict(self, queries: Any) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored)."""
-        wanted = pa.array([str(q) for q in queries], pa.string())
+        wanted = queries if isinstance(queries, pa.Array) else pa.array(
+            [str(q) for q in queries], pa.string())
         codes = to_np(pc.index_in(wanted, value_set=self._qids), fill=-1)
         keep_q = np.zeros(self.n_queries, dtype=bool)
         keep_q[codes[codes >= 0]] = True

@@ -250,7 +250,9 @@ class TrecContext:
 
     def relret_top(self, k: int | np.ndarray) -> np.ndarray:
         """Relevant documents among the first k (k a number or one per topic)."""
-        kk = k if np.isscalar(k) else np.asarray(k)[self.qidx]
+        if np.isscalar(k):
+            return self.r.seg_count(self.isrel, self.r.topk(int(k)))  # type: ignore[arg-type]
+        kk = np.asarray(k)[self.qidx]
         return self.r.seg_count(self.isrel & (self.pos < kk))
 
     @property
@@ -761,7 +763,7 @@ def k_map_cut(ctx: TrecContext, params: Sequence[int]) -> Values:
     r = ctx.r
     c = r.seg_cumcount(ctx.isrel)
     terms = np.where(ctx.isrel, c / r.rank, 0.0)
-    return [_div0(r.seg_sum(terms, ctx.pos < k), ctx.num_rel) for k in params]
+    return [_div0(r.seg_sum(terms, r.topk(k)), ctx.num_rel) for k in params]
 
 
 def k_relative_P(ctx: TrecContext, params: Sequence[int]) -> Values:

@@ -18,15 +18,16 @@ problem instead of a C++ assertion.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
+from .._arrow import from_np
 from ..data import Qrels, Run
 from ..errors import MetricError
+from ._tracked import Tracked, columnar_of
 from .trec_eval import SUPPORTED, evaluate_trec
 
 __all__ = [
@@ -59,7 +60,6 @@ for _nick in supported_nicknames.values():
     _nick &= supported_measures
 
 _PARAMS = re.compile(r"[._]([0-9]+(?:\.[0-9]+)?(?:,[0-9]+(?:\.[0-9]+)?)*)$")
-_GM = {"gm_map": "map", "gm_bpref": "bpref"}
 
 
 def _normalise(measures: Iterable[str]) -> list[str]:
@@ -106,20 +106,14 @@ class RelevanceEvaluator:
         relevance_level: int = 1,
         judged_docs_only_flag: bool = False,
     ) -> None:
-        specs = _normalise(measures)
-        self._gm = {spec: _GM[spec] for spec in specs if spec in _GM}
-        engine = [s for s in specs if s not in _GM]
-        for base in self._gm.values():
-            if not any(s.split(".")[0] == base for s in engine):
-                engine.append(base)
-        self._runid = "runid" in engine
-        self._num_q = "num_q" in engine
-        self._specs = [s for s in engine if s not in ("runid", "num_q")]
-        self._report_gm_only = {b for g, b in self._gm.items()
-                                if not any(s.split(".")[0] == b for s in specs)}
+        self._specs = _normalise(measures)
         # pytrec_eval drops queries without judgments before evaluating.
-        judged = {q: d for q, d in query_relevance.items() if len(d) > 0}
-        self._qrels = Qrels.from_dict(judged) if judged else None
+        cached = columnar_of(query_relevance)
+        if cached is not None:
+            self._qrels: Qrels | None = cached  # read by parse_qrel and unchanged since
+        else:
+            judged = {q: d for q, d in query_relevance.items() if len(d) > 0}
+            self._qrels = Qrels.from_dict(judged) if judged else None
         self.relevance_level = int(relevance_level)
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
 
@@ -127,44 +121,48 @@ class RelevanceEvaluator:
         """``{query: {measure: value}}`` for the queries present in both qrels and run."""
         if not scores or self._qrels is None:
             return {}
-        nonempty = {q: d for q, d in scores.items() if len(d) > 0}
-        if not nonempty:
+        run = columnar_of(scores)  # read by parse_run and unchanged since
+        if run is None:
+            nonempty = {q: d for q, d in scores.items() if len(d) > 0}
+            if not nonempty:
+                return {}
+            run = Run.from_dict(nonempty)
+        qrels = self._qrels.restrict(run._qids)  # only topics with results, as pytrec_eval
+        if qrels.n_queries == 0:
             return {}
-        run = Run.from_dict(nonempty)
-        shared = sorted(set(run.queries) & set(self._qrels.queries))
-        if not shared:
-            return {}
-        qrels = self._qrels.restrict(shared)
         res = evaluate_trec(qrels, run, self._specs, relevance_level=self.relevance_level,
                             complete=False, judged_only=self.judged_docs_only_flag,
                             iprec_rounding="trec9")
-        out: dict[str, dict[str, float]] = {}
-        for q, values in res.per_query.items():
-            row: dict[str, float] = {}
-            for name, value in values.items():
-                if name in self._report_gm_only:
-                    continue
-                row[name] = float(value) if not isinstance(value, str) else 0.0
-            for gm, base in self._gm.items():
-                row[gm] = math.log(max(float(values[base]), 1e-5))
-            # Summary-only lines in trec_eval; pytrec_eval reports them per query.
-            if self._runid:
-                row["runid"] = 0.0
-            if self._num_q:
-                row["num_q"] = 1.0
-            out[q] = row
-        return out
+        # The values trec_eval keeps per topic (gm_* as logs, num_q 1, runid and relstring 0)
+        # are exactly pytrec_eval's per-query dictionaries.
+        return res.raw_per_query
 
 
 def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
-    """``{query: {doc: score}}`` from the lines of a TREC run (read by assay's parser)."""
+    """``{query: {doc: score}}`` from the lines of a TREC run (read by assay's parser).
+
+    The dict remembers the columns it was read into; :class:`RelevanceEvaluator` uses them
+    while the dict is unchanged instead of converting it again.
+    """
     run = Run.from_trec(_as_stream(f_run))
-    return run.to_dict()
+    return Tracked(_groups(run.queries, run._offsets, run._docs.take(from_np(run._d)),
+                           run._score), run)
 
 
 def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
-    """``{query: {doc: grade}}`` from the lines of a TREC qrels file."""
-    return Qrels.from_trec(_as_stream(f_qrel)).to_dict()
+    """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`)."""
+    qrels = Qrels.from_trec(_as_stream(f_qrel))
+    return Tracked(_groups(qrels.queries, qrels._offsets, qrels._docs.take(from_np(qrels._d)),
+                           qrels._rel), qrels)
+
+
+def _groups(queries: list[str], offsets: np.ndarray, docs: Any, values: np.ndarray) -> Any:
+    doc_list = docs.to_pylist()
+    value_list = values.tolist()
+    bounds = offsets.tolist()
+    return ((q, zip(doc_list[bounds[i]:bounds[i + 1]], value_list[bounds[i]:bounds[i + 1]],
+                    strict=True))
+            for i, q in enumerate(queries))
 
 
 def _as_stream(lines: Iterable[str]) -> Any:

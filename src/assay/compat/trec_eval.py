@@ -34,6 +34,7 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TextIO
 
 import numpy as np
@@ -257,14 +258,29 @@ class TrecResult:
     :func:`format_trec` has both.
     """
 
-    per_query: dict[str, dict[str, Any]]
     summary: dict[str, Any]
     queries: list[str]
     measures: list[str]
     runid: str
-    raw_per_query: dict[str, dict[str, float]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     _slots: list[_Slot] = field(default_factory=list, repr=False)
+    # Column-wise values; the per-topic dictionaries are built on first use.
+    _pq: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
+    _raw: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
+
+    def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
+        n = len(self.queries)
+        rows = zip(*cols, strict=True) if cols else iter([()] * n)
+        return {q: dict(zip(names, row, strict=True))
+                for q, row in zip(self.queries, rows, strict=True)}
+
+    @cached_property
+    def per_query(self) -> dict[str, dict[str, Any]]:
+        return self._nested(*self._pq)
+
+    @cached_property
+    def raw_per_query(self) -> dict[str, dict[str, float]]:
+        return self._nested(*self._raw)
 
     def __repr__(self) -> str:
         return (f"TrecResult(runid={self.runid!r}, {len(self.queries)} topics, "
@@ -465,12 +481,6 @@ def evaluate_trec(
                                else raw_cols[-1])
         if s.summary and s.total is not None:
             summary[s.name] = _pyvalue(s.kind, s.total)
-    per_query = {q: dict(zip(pq_names, row, strict=True))
-                 for q, row in zip(queries, zip(*pq_cols, strict=True) if pq_cols
-                                   else ((),) * n, strict=True)}
-    raw = {q: dict(zip(raw_names, row, strict=True))
-           for q, row in zip(queries, zip(*raw_cols, strict=True) if raw_cols
-                             else ((),) * n, strict=True)}
     options = {
         "relevance_level": int(relevance_level), "complete": bool(complete),
         "max_docs": max_docs, "judged_only": bool(judged_only),
@@ -478,8 +488,8 @@ def evaluate_trec(
         "measures": list(measures) if measures is not None and not isinstance(measures, str)
         else measures,
     }
-    return TrecResult(per_query, summary, queries, [s.name for s in slots], runid, raw,
-                      options, slots)
+    return TrecResult(summary, queries, [s.name for s in slots], runid, options, slots,
+                      (pq_names, pq_cols), (raw_names, raw_cols))
 
 
 # ---------------------------------------------------------------- output

@@ -74,13 +74,17 @@ class Ranked:
     def rank(self) -> np.ndarray:
         return (self.pos + 1).astype(np.float64)
 
-    def seg_sum(self, x: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """Per-query sum of a per-row column (optionally over masked rows)."""
-        if mask is None:
+    def seg_sum(self, x: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Per-query sum of a per-row column, over all rows or the selected ``rows`` (a
+        boolean mask or an index array, e.g. from :meth:`topk`). Sums run in rank order."""
+        if rows is None:
             return np.bincount(self.qidx, weights=x, minlength=self.nq)
-        return np.bincount(self.qidx[mask], weights=x[mask], minlength=self.nq)
+        return np.bincount(self.qidx[rows], weights=x[rows], minlength=self.nq)
 
-    def seg_count(self, mask: np.ndarray) -> np.ndarray:
+    def seg_count(self, mask: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Per-query count of true values of ``mask`` (optionally among ``rows`` only)."""
+        if rows is not None:
+            return np.bincount(self.qidx[rows][mask[rows]], minlength=self.nq).astype(np.int64)
         return np.bincount(self.qidx[mask], minlength=self.nq).astype(np.int64)
 
     def seg_cumcount(self, flag: np.ndarray) -> np.ndarray:
@@ -90,7 +94,22 @@ class Ranked:
         return c - np.repeat(start, self.n_ret)
 
     def topk(self, k: int | None) -> np.ndarray | None:
-        return None if k is None else self.pos < k
+        """Index of the rows ranked in the top k of their query (None: every row).
+
+        Built from the CSR offsets in time proportional to the rows selected, so small cutoffs
+        over long lists touch only what they keep.
+        """
+        if k is None or len(self.n_ret) == 0 or k >= int(self.n_ret.max()):
+            return None
+        key = ("topk", k)
+        if key not in self._cache:
+            lens = np.minimum(self.n_ret, k)
+            total = int(lens.sum())
+            first = np.concatenate(([0], np.cumsum(lens)))[:-1]
+            self._cache[key] = (np.arange(total, dtype=np.int64)
+                                + np.repeat(self.offsets[:-1] - first, lens))
+        out: np.ndarray = self._cache[key]
+        return out
 
     def depth(self, k: int | None) -> np.ndarray:
         """Number of ranks considered per query: min(k, n_ret)."""
