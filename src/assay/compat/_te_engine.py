@@ -452,13 +452,18 @@ def k_num_rel_ret(ctx: TrecContext, params: Any) -> Values:
     return [ctx.num_rel_ret.astype(np.float64)]
 
 
+def _once(ctx: TrecContext, key: str, compute: Any) -> np.ndarray:
+    """A per-topic column computed once per context (shared by map/gm_map, bpref/gm_bpref)."""
+    if key not in ctx._cache:
+        ctx._cache[key] = compute()
+    out: np.ndarray = ctx._cache[key]
+    return out
+
+
 def _ap(ctx: TrecContext) -> np.ndarray:
     # assay's AP kernel: rel_so_far / rank summed in rank order, divided by R (NaN when R = 0,
     # where trec_eval has nothing to sum and leaves 0).
-    if "ap" not in ctx._cache:
-        ctx._cache["ap"] = _nan0(average_precision(ctx.r, None, ctx.rel))
-    out: np.ndarray = ctx._cache["ap"]
-    return out
+    return _once(ctx, "ap", lambda: _nan0(average_precision(ctx.r, None, ctx.rel)))
 
 
 def k_map(ctx: TrecContext, params: Any) -> Values:
@@ -475,10 +480,7 @@ def k_Rprec(ctx: TrecContext, params: Any) -> Values:
 
 
 def _bpref(ctx: TrecContext) -> np.ndarray:
-    if "bpref" not in ctx._cache:
-        ctx._cache["bpref"] = _nan0(bpref(ctx.r, None, ctx.rel))
-    out: np.ndarray = ctx._cache["bpref"]
-    return out
+    return _once(ctx, "bpref", lambda: _nan0(bpref(ctx.r, None, ctx.rel)))
 
 
 def k_bpref(ctx: TrecContext, params: Any) -> Values:
