@@ -29,6 +29,7 @@ from .errors import (
 if TYPE_CHECKING:
     from .conventions import Conventions
     from .data import Qrels, Run
+    from .comparison import Comparison, compare
     from .evaluation import MetricValues, Results, evaluate
     from .metrics import Metric
 
@@ -42,6 +43,9 @@ _LAZY = {
     "Metric": ("assay.metrics", "Metric"),
     "metrics": ("assay.metrics", None),
     "datasets": ("assay.datasets", None),
+    "compare": ("assay.comparison", "compare"),
+    "Comparison": ("assay.comparison", "Comparison"),
+    "stats": ("assay.stats", None),
 }
 
 
@@ -61,6 +65,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "AssayError",
+    "Comparison",
     "ConventionError",
     "Conventions",
     "DuplicateError",
@@ -76,5 +81,6 @@ __all__ = [
     "Results",
     "Run",
     "__version__",
+    "compare",
     "evaluate",
 ]

@@ -192,3 +192,114 @@ def rich_table(results: Results, per_query: bool = False) -> Any:
         table.add_row(escape(run), *([escape(query)] if per_query else []), *cells,
                       end_section=per_query and query == "all")
     return table
+
+
+# ---------------------------------------------------------------- comparisons
+
+_COMPARE_COLUMNS = ("run", "metric", "query", "value", "baseline", "ci_low", "ci_high",
+                    "p_value", "p_adjusted")
+
+
+def _cell(x: Any) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, float):
+        return "nan" if math.isnan(x) else repr(x)
+    return str(x)
+
+
+def render_comparison(cmp: Any, fmt: str) -> str:
+    """Machine formats: the rows of ``Comparison.records()`` (summaries, then comparisons)."""
+    rows = list(cmp.records())
+    if fmt == "jsonl":
+        return "".join(json.dumps({k: _json_num(v) for k, v in r.items()}) + "\n" for r in rows)
+    if fmt == "json":
+        doc = {"records": [{k: _json_num(v) for k, v in r.items()} for r in rows],
+               "settings": cmp.settings, "warnings": cmp.results.warnings,
+               "provenance": cmp.results.provenance}
+        return json.dumps(doc, indent=2) + "\n"
+    if fmt == "tsv":
+        return "".join("\t".join(_cell(r.get(c)) for c in _COMPARE_COLUMNS) + "\n" for r in rows)
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(_COMPARE_COLUMNS)
+        for r in rows:
+            w.writerow([_cell(r.get(c)) for c in _COMPARE_COLUMNS])
+        return buf.getvalue()
+    if fmt == "markdown":
+        return _compare_markdown(cmp)
+    if fmt == "latex":
+        return _compare_latex(cmp)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def _json_num(v: Any) -> Any:
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
+def _compare_legend(cmp: Any) -> str:
+    if cmp.baseline is not None:
+        return (f"▲/▼: significantly better/worse than {cmp.baseline} ({cmp.test} test, "
+                f"{cmp.correction} correction per metric, alpha={cmp.alpha})")
+    letters = ", ".join(f"{v}={k}" for k, v in cmp.letters().items())
+    return (f"letters: significantly better than that run ({letters}; {cmp.test} test, "
+            f"{cmp.correction} correction per metric, alpha={cmp.alpha})")
+
+
+def _compare_markdown(cmp: Any) -> str:
+    names = cmp.metrics
+    lines = ["| run | " + " | ".join(_md_escape(m) for m in names) + " |",
+             "|---|" + "|".join(["---:"] * len(names)) + "|"]
+    letters = cmp.letters()
+    for r in cmp.runs:
+        cells = []
+        for m in names:
+            s = cmp.summary(r, m)
+            mark = cmp.markers(r, m)
+            cells.append(f"{s.mean:.4f}{('<sup>' + mark + '</sup>') if mark else ''}")
+        label = r if cmp.baseline is not None else f"({letters[r]}) {r}"
+        lines.append("| " + " | ".join([_md_escape(label), *cells]) + " |")
+    return "\n".join(lines) + "\n\n" + _compare_legend(cmp) + "\n"
+
+
+def _compare_latex(cmp: Any) -> str:
+    names = cmp.metrics
+    letters = cmp.letters()
+    out = [f"\\begin{{tabular}}{{l{'r' * len(names)}}}", "\\toprule",
+           " & ".join(["Run", *(_tex(m) for m in names)]) + " \\\\", "\\midrule"]
+    for r in cmp.runs:
+        cells = []
+        for m in names:
+            s = cmp.summary(r, m)
+            mark = cmp.markers(r, m).replace("▲", "\\blacktriangle").replace(
+                "▼", "\\blacktriangledown")
+            cells.append(f"{s.mean:.4f}" + (f"$^{{{mark}}}$" if mark else ""))
+        label = _tex(r) if cmp.baseline is not None else f"({letters[r]}) {_tex(r)}"
+        out.append(" & ".join([label, *cells]) + " \\\\")
+    out += ["\\bottomrule", "\\end{tabular}", "% " + _compare_legend(cmp)]
+    return "\n".join(out) + "\n"
+
+
+def rich_comparison_table(cmp: Any) -> Any:
+    from rich.markup import escape
+    from rich.table import Table
+
+    letters = cmp.letters()
+    table = Table(caption=_compare_legend(cmp), caption_justify="left")
+    table.add_column("run", style="bold", no_wrap=True)
+    for m in cmp.metrics:
+        table.add_column(escape(m), justify="right", no_wrap=True)
+    for r in cmp.runs:
+        cells = []
+        for m in cmp.metrics:
+            s = cmp.summary(r, m)
+            mark = cmp.markers(r, m)
+            text = f"{s.mean:.4f} [dim][{s.ci_low:.4f}, {s.ci_high:.4f}][/]"
+            if mark:
+                color = "green" if mark in ("▲",) or cmp.baseline is None else "red"
+                text += f" [bold {color}]{escape(mark)}[/]"
+            cells.append(text)
+        label = escape(r) if cmp.baseline is not None else f"({letters[r]}) {escape(r)}"
+        table.add_row(label, *cells)
+    return table

@@ -181,6 +181,86 @@ def evaluate(
         _show(res, fmt, per_query, output)
 
 
+class Test(StrEnum):
+    randomization = "randomization"
+    t = "t"
+    wilcoxon = "wilcoxon"
+    sign = "sign"
+    bootstrap = "bootstrap"
+    tukey = "tukey"
+
+
+class Correction(StrEnum):
+    holm = "holm"
+    bonferroni = "bonferroni"
+    bh = "bh"
+    none = "none"
+
+
+class CIMethod(StrEnum):
+    bca = "bca"
+    percentile = "percentile"
+    basic = "basic"
+    t = "t"
+
+
+@app.command()
+def compare(
+    qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl).")],
+    runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
+    metric: Annotated[list[str] | None, typer.Option(
+        "-m", "--metric", help=f"Metric, repeatable (default: {' '.join(DEFAULT_METRICS)}).")] = None,
+    baseline: Annotated[str | None, typer.Option(
+        help="Compare every run with this one (a run name: the file name); default: all pairs.")] = None,
+    test: Annotated[Test, typer.Option(help="Paired test.")] = Test.randomization,
+    n_resamples: Annotated[int, typer.Option(help="Resamples for randomization/bootstrap/tukey.")] = 10000,
+    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
+    correction: Annotated[Correction, typer.Option(help="Multiple-comparison correction, per metric.")] = Correction.holm,
+    alpha: Annotated[float, typer.Option(help="Significance level for the markers.")] = 0.05,
+    ci: Annotated[CIMethod, typer.Option(help="Confidence intervals of means and differences.")] = CIMethod.bca,
+    fmt: Annotated[Format | None, typer.Option(
+        "-f", "--format", help="Output format (default: table on a terminal, else tsv).")] = None,
+    ties: Annotated[Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")] = Ties.docno,
+    missing: Annotated[Missing, typer.Option(help="Qrels queries absent from a run.")] = Missing.zero,
+    no_relevant: Annotated[NoRelevant, typer.Option(help="Queries where a metric is undefined.")] = NoRelevant.zero,
+    judged_only: Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
+) -> None:
+    """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
+    with _errors():
+        from .comparison import compare as _compare
+        from .data import Qrels, Run
+
+        q = Qrels.read(qrels)
+        names = _unique_names(runs)
+        run_objs = [Run.read(p, name=n) for p, n in zip(runs, names, strict=True)]
+        cmp = _compare(q, run_objs, metric or DEFAULT_METRICS, baseline=baseline, test=test.value,
+                       n_resamples=n_resamples, seed=seed, correction=correction.value,
+                       alpha=alpha, ci=ci.value, ties=ties.value, missing=missing.value,
+                       no_relevant=no_relevant.value, judged_only=judged_only)
+        for w in cmp.results.warnings:
+            _warn(w)
+        chosen = fmt.value if fmt is not None else (
+            "table" if output is None and sys.stdout.isatty() else "tsv")
+        if chosen == "table":
+            from rich.console import Console
+
+            from ._format import rich_comparison_table
+
+            if output is None:
+                console = Console()
+                if not console.is_terminal:
+                    console = Console(width=max(console.width, 240))
+                console.print(rich_comparison_table(cmp))
+            else:
+                with output.open("w", encoding="utf-8") as fh:
+                    Console(file=fh, width=240).print(rich_comparison_table(cmp))
+            return
+        from ._format import render_comparison
+
+        _emit(render_comparison(cmp, chosen), output)
+
+
 @app.command()
 def metrics(
     fmt: Annotated[str, typer.Option("-f", "--format", help="table, markdown or json.")] = "table",

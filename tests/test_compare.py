@@ -1,0 +1,153 @@
+"""assay.compare and `assay compare`: structure, agreement with the single tests, markers,
+corrections, reproducibility, CLI formats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import assay
+from assay.cli import app
+from assay.stats import correct, paired_pvalues, randomization_test
+
+
+@pytest.fixture(scope="module")
+def collection() -> tuple[assay.Qrels, dict[str, assay.Run]]:
+    return assay.datasets.synthetic(n_queries=40, docs_per_query=30, noise=(0.3, 0.6, 3.0),
+                                    run_names=("good", "mid", "bad"), seed=7)
+
+
+def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:
+    qrels, runs = collection
+    cmp = assay.compare(qrels, runs, ["ndcg@10", "map"], baseline="bad", n_resamples=2000,
+                        seed=3)
+    assert cmp.baseline == "bad" and {p.baseline for p in cmp.pairs} == {"bad"}
+    assert len(cmp.pairs) == 2 * 2  # two runs vs the baseline, two metrics
+    res = assay.evaluate(qrels, runs, ["ndcg@10", "map"])
+    for metric in ("ndcg@10", "AP"):
+        raw = []
+        for run in ("good", "mid"):
+            a = res[run, metric].values
+            b = res["bad", metric].values
+            p = cmp.pair(run, "bad", metric)
+            d = a - b
+            assert p.diff == pytest.approx(d.mean(), abs=1e-12)
+            assert (p.wins, p.ties, p.losses) == (int((d > 0).sum()), int((d == 0).sum()),
+                                                  int((d < 0).sum()))
+            assert p.n == len(d) == 40
+            single = randomization_test(a, b, n_resamples=2000, seed=3)
+            assert p.p_value == pytest.approx(single.pvalue, abs=1e-12)
+            assert p.effect_size == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
+            assert p.ci_low <= p.diff <= p.ci_high
+            raw.append(p.p_value)
+        adjusted = correct(np.array(raw), method="holm")
+        assert [cmp.pair(r, "bad", metric).p_adjusted for r in ("good", "mid")] == \
+            pytest.approx(list(adjusted), abs=1e-15)
+    # The good run is far better than the bad one: marked, and its mean CI holds its mean.
+    assert cmp.markers("good", "ndcg@10") == "▲"
+    s = cmp.summary("good", "ndcg@10")
+    assert s.ci_low <= s.mean <= s.ci_high and s.n == 40
+
+
+def test_all_pairs_letters_and_reproducibility(collection: tuple) -> None:
+    qrels, runs = collection
+    a = assay.compare(qrels, runs, "ndcg@10", n_resamples=1000, seed=11)
+    b = assay.compare(qrels, runs, "ndcg@10", n_resamples=1000, seed=11)
+    assert len(a.pairs) == 3
+    assert [p.p_value for p in a.pairs] == [p.p_value for p in b.pairs]
+    assert a.letters() == {"good": "a", "mid": "b", "bad": "c"}
+    assert "c" in a.markers("good", "ndcg@10")
+    assert a.markers("bad", "ndcg@10") == ""
+    # Batch p-values equal the stand-alone batch function on the same differences.
+    res = a.results
+    d = np.vstack([res["mid", "ndcg@10"].values - res["good", "ndcg@10"].values])
+    assert a.pair("mid", "good", "ndcg@10").p_value == pytest.approx(
+        float(paired_pvalues(d, n_resamples=1000, seed=11)[0]), abs=1e-12)
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "bootstrap", "tukey"])
+def test_every_test_runs(collection: tuple, test: str) -> None:
+    qrels, runs = collection
+    cmp = assay.compare(qrels, runs, ["P@10"], test=test, n_resamples=500, seed=1)
+    for p in cmp.pairs:
+        assert 0.0 <= p.p_value <= 1.0 and 0.0 <= p.p_adjusted <= 1.0
+        assert p.p_adjusted >= p.p_value - 1e-15
+
+
+def test_lower_is_better_metric_markers_follow_direction(collection: tuple) -> None:
+    qrels, runs = collection
+    cmp = assay.compare(qrels, runs, ["discordant_pairs"], baseline="bad", n_resamples=1000)
+    # Fewer discordant pairs is better: the good run has fewer, and is marked better.
+    p = cmp.pair("good", "bad", "discordant_pairs")
+    assert p.diff < 0 and p.significant
+    assert cmp.markers("good", "discordant_pairs") == "▲"
+
+
+def test_different_query_sets_are_paired_on_the_intersection() -> None:
+    qrels = assay.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}, "q3": {"c": 1}})
+    r1 = assay.Run.from_dict({"q1": {"a": 1.0}, "q2": {"b": 1.0}, "q3": {"x": 1.0}}, name="r1")
+    r2 = assay.Run.from_dict({"q1": {"x": 1.0}, "q2": {"b": 1.0}}, name="r2")
+    cmp = assay.compare(qrels, [r1, r2], "RR", missing="skip", n_resamples=100)
+    assert cmp.pair("r2", "r1", "RR").n == 2
+
+
+def test_bad_arguments() -> None:
+    qrels, runs = assay.datasets.synthetic(n_queries=5, docs_per_query=5)
+    with pytest.raises(assay.InputError, match="baseline"):
+        assay.compare(qrels, runs, "P@5", baseline="nope")
+    with pytest.raises(assay.ConventionError, match="test"):
+        assay.compare(qrels, runs, "P@5", test="magic")
+    with pytest.raises(assay.ConventionError, match="correction"):
+        assay.compare(qrels, runs, "P@5", correction="magic")
+    with pytest.raises(assay.InputError, match="two runs"):
+        assay.compare(qrels, runs["run1"], "P@5")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory, collection: tuple) -> tuple[Path, list[Path]]:
+    qrels, runs = collection
+    d = tmp_path_factory.mktemp("cmp")
+    qp = d / "qrels.txt"
+    qrels.to_trec(qp)
+    paths = []
+    for name, run in runs.items():
+        p = d / f"{name}.run"
+        run.to_trec(p)
+        paths.append(p)
+    return qp, paths
+
+
+def test_cli_jsonl_records(files: tuple[Path, list[Path]]) -> None:
+    qp, paths = files
+    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "-m", "ndcg@10",
+                                      "--baseline", "bad.run", "--n-resamples", "500",
+                                      "-f", "jsonl"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    keys = {"run", "metric", "query", "value", "baseline", "p_value", "p_adjusted", "ci_low",
+            "ci_high"}
+    assert all(keys <= set(r) for r in rows)
+    pairs = [r for r in rows if r["baseline"] is not None]
+    assert {r["run"] for r in pairs} == {"good.run", "mid.run"}
+    assert all(r["baseline"] == "bad.run" and 0 <= r["p_adjusted"] <= 1 for r in pairs)
+
+
+@pytest.mark.parametrize("fmt", ["table", "tsv", "csv", "json", "markdown", "latex"])
+def test_cli_formats(files: tuple[Path, list[Path]], fmt: str) -> None:
+    qp, paths = files
+    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "-m", "P@10",
+                                      "-m", "map", "--n-resamples", "300", "-f", fmt])
+    assert result.exit_code == 0, result.output
+    assert "good.run" in result.stdout
+
+
+def test_cli_bad_baseline_exits_2(files: tuple[Path, list[Path]]) -> None:
+    qp, paths = files
+    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths),
+                                      "--baseline", "nope"])
+    assert result.exit_code == 2
+    assert "baseline" in result.stderr and "Traceback" not in result.output

@@ -1,0 +1,512 @@
+"""Correlations (assay.stats._correlation): oracles, hand-worked examples, differential tests
+against scipy.stats, bootstrap reproducibility, interval coverage by simulation, and input
+validation."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from assay.errors import AssayError, ConventionError, EmptyInputError, InputError
+from assay.stats import _correlation as corr
+from assay.stats import kendall, pearson, spearman, system_rank_correlation, tau_ap
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+def random_pairs(seed: int, n: int, ties: bool) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    y = 0.6 * x + rng.normal(size=n)
+    if ties:
+        x = np.round(x * 2)
+        y = np.round(y)
+    return x, y
+
+
+# --------------------------------------------------------------------------- oracles
+
+
+def test_pearson_oracle() -> None:
+    res = pearson(np.arange(1, 8), [10, 9, 2.5, 6, 4, 3, 2])
+    assert round(res.statistic, 4) == -0.8285
+    assert round(res.pvalue, 4) == 0.0213
+    assert res.ci is not None
+    assert (round(res.ci[0], 4), round(res.ci[1], 4)) == (-0.9739, -0.2006)
+    assert res.details["n"] == 7
+    assert res.details["ci_method"] == "fisher"
+    assert res.details["se"] == 0.5  # 1/sqrt(7 - 3)
+
+
+def test_spearman_oracle() -> None:
+    res = spearman([1, 2, 3, 4, 5], [5, 6, 7, 8, 7])
+    assert round(res.statistic, 4) == 0.8208
+    assert res.details["ties"] == "mid-ranks"
+
+
+def test_kendall_tau_b_hand_example_with_ties() -> None:
+    # x = (1, 2, 2, 3), y = (1, 3, 2, 2). Pairs (i, j):
+    # (1,2) C, (1,3) C, (1,4) C, (2,3) tied in x, (2,4) D (x up, y down), (3,4) tied in y.
+    # C - D = 2, n0 = 6, n1 = 1 (x ties), n2 = 1 (y ties): tau-b = 2 / sqrt(5 * 5) = 0.4.
+    res = kendall([1, 2, 2, 3], [1, 3, 2, 2], confidence=None)
+    assert res.statistic == pytest.approx(0.4, abs=1e-15)
+    assert res.ci is None
+    d = res.details
+    assert (d["n_discordant"], d["n_tied_x"], d["n_tied_y"], d["n_tied_xy"]) == (1, 1, 1, 0)
+    assert d["pvalue_method"] == "asymptotic"  # ties: no exact p-value
+    # tau-c: m = min(3 distinct x, 3 distinct y) = 3: 2 * 2 / (16 * 2/3) = 0.375.
+    assert kendall([1, 2, 2, 3], [1, 3, 2, 2], confidence=None,
+                   variant="c").statistic == pytest.approx(0.375, abs=1e-15)
+
+
+# --------------------------------------------------------------------------- tau_AP
+
+
+def naive_tau_ap(x: np.ndarray, y: np.ndarray) -> float:
+    """Yilmaz et al.'s formula, literally: items in y's order, C(i) checked against x."""
+    order = np.argsort(-np.asarray(y), kind="stable")
+    n = len(order)
+    total = 0.0
+    for i in range(1, n):
+        item = order[i]
+        c = sum(1 for j in range(i) if x[order[j]] > x[item])
+        total += c / i
+    return 2.0 * total / (n - 1) - 1.0
+
+
+def test_tau_ap_identical_and_reversed() -> None:
+    x = np.array([0.3, 0.9, 0.1, 0.5, 0.7])
+    assert tau_ap(x, x).statistic == pytest.approx(1.0, abs=1e-15)
+    assert tau_ap(x, -x).statistic == pytest.approx(-1.0, abs=1e-15)
+    assert tau_ap(x, 2 * x + 1, symmetric=True).statistic == pytest.approx(1.0, abs=1e-15)
+    res = tau_ap(x, x)
+    assert math.isnan(res.pvalue) and res.ci is None
+    assert float(res) == res.statistic
+
+
+def test_tau_ap_worked_four_items() -> None:
+    # Items A, B, C, D; the reference x ranks them A > B > C > D.
+    x = [4, 3, 2, 1]
+    # y ranks B, A, C, D (a swap at the top). In y's order:
+    #   i=2 (A): above it B, which x puts below A          -> C(2) = 0, 0/1
+    #   i=3 (C): above it B, A, both above C in x          -> C(3) = 2, 2/2
+    #   i=4 (D): above it B, A, C, all above D in x        -> C(4) = 3, 3/3
+    # tau_AP = 2/3 * (0 + 1 + 1) - 1 = 1/3 (Kendall's tau: 2/3).
+    assert tau_ap(x, [3, 4, 2, 1]).statistic == pytest.approx(1 / 3, abs=1e-15)
+    # y ranks A, B, D, C (the same swap at the bottom): 2/3 * (1/1 + 2/2 + 2/3) - 1 = 7/9.
+    assert tau_ap(x, [4, 3, 1, 2]).statistic == pytest.approx(7 / 9, abs=1e-15)
+    assert kendall(x, [3, 4, 2, 1], confidence=None).statistic == pytest.approx(2 / 3)
+
+
+def test_tau_ap_ircor_oracle_and_asymmetry() -> None:
+    # Example of tauAP / tauAP_a in the R package ircor (Urbano): 0.3928571, and with y
+    # rounded to one decimal (ties in y), tauAP_a = 0.39903.
+    x = np.array([0.67, 0.45, 0.29, 0.12, 0.57, 0.24, 0.94, 0.75, 0.08, 0.54])
+    y = np.array([0.48, 0.68, 0.32, 0.09, 0.06, 0.61, 0.87, 0.22, 0.44, 0.84])
+    forward = tau_ap(x, y).statistic
+    assert round(forward, 7) == 0.3928571
+    backward = tau_ap(y, x).statistic
+    assert backward != pytest.approx(forward)  # not symmetric
+    assert backward == pytest.approx(naive_tau_ap(y, x), abs=1e-12)
+    sym = tau_ap(x, y, symmetric=True)
+    assert sym.statistic == pytest.approx((forward + backward) / 2, abs=1e-15)
+    assert sym.details["reference"] == "both (mean)"
+    y_rounded = np.array([0.5, 0.7, 0.3, 0.1, 0.1, 0.6, 0.9, 0.2, 0.4, 0.8])
+    assert round(tau_ap(x, y_rounded, ties="average").statistic, 5) == 0.39903
+
+
+def test_tau_ap_matches_naive_formula() -> None:
+    rng = np.random.default_rng(7)
+    for n in (3, 4, 10, 57):
+        for _ in range(5):
+            x = rng.permutation(n).astype(float)
+            y = x + rng.normal(scale=n / 3, size=n)
+            assert tau_ap(x, y).statistic == pytest.approx(naive_tau_ap(x, y), abs=1e-12)
+
+
+def tie_breakings(v: np.ndarray) -> list[np.ndarray]:
+    """Every strict score vector obtained by ordering the tied items of v in all ways."""
+    groups = [np.flatnonzero(v == u) for u in np.unique(v)]
+    out = []
+    for perms in itertools.product(*(itertools.permutations(g) for g in groups)):
+        scores = v.astype(float).copy()
+        for perm in perms:
+            for k, item in enumerate(perm):
+                scores[item] += k * 1e-3  # within the group, below the next value
+        out.append(scores)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tau_ap_average_ties_is_expectation_over_tie_breakings(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 4, size=7).astype(float)  # ties in the reference too
+    y = rng.integers(0, 4, size=7).astype(float)
+    if len(np.unique(x)) == 1 or len(np.unique(y)) == 1:
+        pytest.skip("constant draw")
+    values = [naive_tau_ap(xs, ys) for xs in tie_breakings(x) for ys in tie_breakings(y)]
+    got = tau_ap(x, y, ties="average")
+    assert got.statistic == pytest.approx(float(np.mean(values)), abs=1e-12)
+    assert got.details["ties"] == "average"
+
+
+def test_tau_ap_ties_error_and_constant() -> None:
+    with pytest.raises(InputError, match="y hold tied values"):
+        tau_ap([1, 2, 3, 4], [1, 1, 2, 3])
+    with pytest.raises(InputError, match="x and y hold tied values"):
+        tau_ap([1, 1, 3, 4], [1, 1, 2, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for ties in ("error", "average"):
+            res = tau_ap([1, 2, 3, 4], [5, 5, 5, 5], ties=ties)
+            assert math.isnan(res.statistic) and res.details["constant_input"]
+    with pytest.raises(ConventionError):
+        tau_ap([1, 2, 3], [1, 2, 3], ties="first")
+    with pytest.raises(ConventionError):
+        tau_ap([1, 2, 3], [1, 2, 3], symmetric="yes")
+
+
+# --------------------------------------------------------------------------- vs scipy
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_pearson_matches_scipy(ties: bool) -> None:
+    for seed, n in enumerate((4, 5, 9, 30, 200, 1000)):
+        x, y = random_pairs(seed, n, ties)
+        for alt in ALTERNATIVES:
+            ref = sps.pearsonr(x, y, alternative=alt)
+            got = pearson(x, y, confidence=0.9, alternative=alt)
+            assert got.statistic == pytest.approx(ref.statistic, abs=1e-12)
+            assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
+            lo, hi = ref.confidence_interval(confidence_level=0.9)
+            assert got.ci == pytest.approx((lo, hi), abs=1e-12)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_spearman_matches_scipy(ties: bool) -> None:
+    for seed, n in enumerate((3, 5, 9, 30, 200, 1000)):
+        x, y = random_pairs(100 + seed, n, ties)
+        for alt in ALTERNATIVES:
+            ref = sps.spearmanr(x, y, alternative=alt)
+            got = spearman(x, y, confidence=None, alternative=alt)
+            assert got.statistic == pytest.approx(ref.statistic, abs=1e-12)
+            assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("variant", ["b", "c"])
+def test_kendall_matches_scipy(ties: bool, variant: str) -> None:
+    for seed, n in enumerate((3, 4, 8, 20, 33, 34, 100, 3000)):
+        x, y = random_pairs(200 + seed, n, ties)
+        for alt in ALTERNATIVES:
+            ref = sps.kendalltau(x, y, alternative=alt, variant=variant)
+            got = kendall(x, y, confidence=None, alternative=alt, variant=variant)
+            assert got.statistic == pytest.approx(ref.statistic, abs=1e-12)
+            assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
+            assert got.details["pvalue_method"] == (
+                "exact" if not ties and n <= 33 else "asymptotic")
+
+
+def test_kendall_exact_pvalue_large_n_near_perfect() -> None:
+    # scipy uses the exact distribution for any n when at most one pair is (dis)concordant.
+    x = np.arange(50.0)
+    for y in (x.copy(), x[::-1].copy(), np.r_[1.0, 0.0, x[2:]], np.r_[x[:-2], x[-1], x[-2]]):
+        for alt in ALTERNATIVES:
+            ref = sps.kendalltau(x, y, alternative=alt)
+            got = kendall(x, y, confidence=None, alternative=alt)
+            assert got.details["pvalue_method"] == "exact"
+            assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
+    for alt in ALTERNATIVES:  # forcing each p-value method
+        x, y = random_pairs(5, 12, ties=False)
+        for method in ("exact", "asymptotic"):
+            ref = sps.kendalltau(x, y, alternative=alt, method=method)
+            got = kendall(x, y, confidence=None, alternative=alt, pvalue_method=method)
+            assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
+    with pytest.raises(ConventionError, match="without ties"):
+        kendall([1, 1, 2, 3], [1, 2, 3, 4], confidence=None, pvalue_method="exact")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3)), min_size=3, max_size=40))
+def test_kendall_spearman_heavy_ties_match_scipy(pairs: list[tuple[int, int]]) -> None:
+    x = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs], dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns on constant input; assay does not
+        ref_k = sps.kendalltau(x, y)
+        ref_s = sps.spearmanr(x, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got_k = kendall(x, y, confidence=None)
+        got_s = spearman(x, y, confidence=None)
+    if np.isnan(ref_k.statistic):
+        assert math.isnan(got_k.statistic) and math.isnan(got_k.pvalue)
+        assert math.isnan(got_s.statistic) and math.isnan(got_s.pvalue)
+        return
+    assert got_k.statistic == pytest.approx(ref_k.statistic, abs=1e-12)
+    assert got_k.pvalue == pytest.approx(ref_k.pvalue, abs=1e-9)
+    assert got_s.statistic == pytest.approx(ref_s.statistic, abs=1e-12)
+    if len(x) == 3 and abs(ref_s.statistic) > 1 - 1e-12:
+        # Perfectly monotone, n = 3: assay's rho is exactly ±1 (p = 0); scipy's float sums may
+        # give 1 - 2**-52, and sqrt-shaped p-value (t with 1 df) turns that into ~1e-8.
+        assert abs(got_s.statistic) == 1.0 and got_s.pvalue == 0.0
+        assert ref_s.pvalue < 1e-7
+    else:
+        assert got_s.pvalue == pytest.approx(ref_s.pvalue, abs=1e-9)
+
+
+def test_spearman_perfectly_monotone_is_exactly_one() -> None:
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        n = int(rng.integers(3, 40))
+        x = rng.integers(0, 6, size=n).astype(float)
+        if len(np.unique(x)) == 1:
+            continue
+        assert spearman(x, np.exp(x), confidence=None).statistic == 1.0
+        res = spearman(x, -3 * x, confidence=None)
+        assert res.statistic == -1.0 and res.pvalue == 0.0
+
+
+def test_count_greater_before_matches_brute_force() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 7, 16, 33):
+        v = rng.integers(0, 5, size=(4, n))
+        want = np.array([[int((row[:j] > row[j]).sum()) for j in range(n)] for row in v])
+        np.testing.assert_array_equal(corr._count_greater_before(v), want)
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+def test_perfect_correlation_no_warnings() -> None:
+    x = np.arange(10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for f in (pearson, spearman, kendall):
+            res = f(x, 3 * x + 1)
+            assert res.statistic == pytest.approx(1.0)
+            assert res.pvalue < 1e-5
+            assert res.ci == pytest.approx((1.0, 1.0))
+            res = f(x, -x)
+            assert res.statistic == pytest.approx(-1.0)
+            assert res.ci == pytest.approx((-1.0, -1.0))
+
+
+def test_one_sided_fisher_intervals() -> None:
+    x, y = random_pairs(11, 40, ties=False)
+    for f in (spearman, kendall):
+        two = f(x, y, confidence=0.9)
+        less = f(x, y, confidence=0.95, alternative="less")
+        greater = f(x, y, confidence=0.95, alternative="greater")
+        assert less.ci == pytest.approx((-1.0, two.ci[1]), abs=1e-12)
+        assert greater.ci == pytest.approx((two.ci[0], 1.0), abs=1e-12)
+
+
+def test_bonett_wright_and_fieller_standard_errors() -> None:
+    x, y = random_pairs(12, 25, ties=False)
+    rho = spearman(x, y)
+    se = math.sqrt((1 + rho.statistic**2 / 2) / 22)
+    assert rho.details["se"] == pytest.approx(se, abs=1e-15)
+    z = math.atanh(rho.statistic)
+    h = sps.norm.ppf(0.975)
+    assert rho.ci == pytest.approx((math.tanh(z - h * se), math.tanh(z + h * se)), abs=1e-12)
+    tau = kendall(x, y)
+    se = math.sqrt(0.437 / 21)
+    assert tau.details["se"] == pytest.approx(se, abs=1e-15)
+    z = math.atanh(tau.statistic)
+    assert tau.ci == pytest.approx((math.tanh(z - h * se), math.tanh(z + h * se)), abs=1e-12)
+
+
+def naive_bootstrap(x: np.ndarray, y: np.ndarray, stat: str, n_resamples: int, seed: int,
+                    confidence: float) -> tuple[float, float]:
+    idx = np.random.default_rng(seed).integers(0, len(x), size=(n_resamples, len(x)))
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for row in idx:
+            if stat == "spearman":
+                v = sps.spearmanr(x[row], y[row]).statistic
+            else:
+                v = sps.kendalltau(x[row], y[row], variant=stat[-1]).statistic
+            values.append(v)
+    arr = np.array(values)
+    arr = arr[~np.isnan(arr)]
+    lo, hi = np.quantile(arr, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(lo), float(hi)
+
+
+@pytest.mark.parametrize("stat", ["spearman", "kendall-b", "kendall-c"])
+def test_bootstrap_matches_naive_resampling(stat: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    x, y = random_pairs(21, 12, ties=True)
+    want = naive_bootstrap(x, y, stat, 300, 5, 0.9)
+
+    def run() -> tuple[float, float] | None:
+        if stat == "spearman":
+            return spearman(x, y, 0.9, ci_method="bootstrap", n_resamples=300, seed=5).ci
+        return kendall(x, y, 0.9, variant=stat[-1], ci_method="bootstrap", n_resamples=300,
+                       seed=5).ci
+
+    assert run() == pytest.approx(want, abs=1e-12)
+    # The chunking of the resamples does not change the result.
+    monkeypatch.setattr(corr, "_CHUNK_ELEMENTS", 7 * 12 + 5)
+    assert run() == pytest.approx(want, abs=1e-12)
+
+
+def test_bootstrap_reproducible_with_seed() -> None:
+    x, y = random_pairs(31, 40, ties=False)
+    for f in (spearman, kendall):
+        a = f(x, y, ci_method="bootstrap", n_resamples=500, seed=3)
+        b = f(x, y, ci_method="bootstrap", n_resamples=500, seed=3)
+        c = f(x, y, ci_method="bootstrap", n_resamples=500, seed=4)
+        assert a.ci == b.ci
+        assert a.ci != c.ci
+        assert a.ci[0] < a.statistic < a.ci[1]
+        assert a.details["seed"] == 3 and a.details["n_resamples"] == 500
+        assert a.details["ci_method"] == "bootstrap" and a.details["n_degenerate"] == 0
+        one = f(x, y, ci_method="bootstrap", n_resamples=500, seed=3, alternative="greater")
+        assert one.ci[1] == 1.0 and one.ci[0] < a.statistic
+
+
+def test_bootstrap_degenerate_resamples_are_counted() -> None:
+    # With n = 3, about 1/9 of resamples draw a single pair three times (constant).
+    res = kendall([1, 2, 3], [1, 3, 2], ci_method="bootstrap", n_resamples=900, seed=0)
+    assert 0 < res.details["n_degenerate"] < 900
+    assert res.ci is not None and -1 <= res.ci[0] <= res.ci[1] <= 1
+
+
+def test_fisher_interval_coverage_bivariate_normal() -> None:
+    """95% intervals for rho = 0.5 bivariate normal data, n = 50, 1500 seeded repetitions:
+    coverage of the population Pearson r, Spearman rho = 6/pi asin(rho/2) and Kendall tau =
+    2/pi asin(rho) within 0.95 ± 0.02 (binomial sd about 0.006)."""
+    rho, n, reps = 0.5, 50, 1500
+    truth = {"pearson": rho, "spearman": 6 / math.pi * math.asin(rho / 2),
+             "kendall": 2 / math.pi * math.asin(rho)}
+    rng = np.random.default_rng(2024)
+    cov = np.array([[1.0, rho], [rho, 1.0]])
+    hits = dict.fromkeys(truth, 0)
+    funcs = {"pearson": pearson, "spearman": spearman, "kendall": kendall}
+    for _ in range(reps):
+        xy = rng.multivariate_normal([0.0, 0.0], cov, size=n)
+        for name, f in funcs.items():
+            lo, hi = f(xy[:, 0], xy[:, 1]).ci
+            hits[name] += lo <= truth[name] <= hi
+    for name, h in hits.items():
+        assert 0.93 <= h / reps <= 0.97, (name, h / reps)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def test_constant_input_gives_nan_without_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for f in (pearson, spearman, kendall):
+            res = f([1, 2, 3, 4, 5], [2, 2, 2, 2, 2])
+            assert math.isnan(res.statistic) and math.isnan(res.pvalue)
+            assert res.ci is not None and all(math.isnan(v) for v in res.ci)
+            assert res.details["constant_input"] is True
+        for f in (spearman, kendall):
+            res = f([3, 3, 3, 3, 3], [1, 2, 3, 4, 5], ci_method="bootstrap", n_resamples=50)
+            assert res.ci is not None
+            assert math.isnan(res.statistic) and all(math.isnan(v) for v in res.ci)
+
+
+def test_input_errors() -> None:
+    for f in (pearson, spearman, kendall, tau_ap):
+        with pytest.raises(InputError, match="differ in length"):
+            f([1, 2, 3], [1, 2, 3, 4])
+        with pytest.raises(InputError, match=r"y\[1\] is nan"):
+            f([1, 2, 3], [1, float("nan"), 3])
+        with pytest.raises(InputError, match=r"x\[0\] is inf"):
+            f([float("inf"), 2, 3], [1, 2, 3])
+        with pytest.raises(InputError, match="at least 3 pairs"):
+            f([1, 2], [2, 1])
+        with pytest.raises(EmptyInputError):
+            f([], [])
+        with pytest.raises(InputError, match="one-dimensional"):
+            f([[1, 2, 3]], [[1, 2, 3]])
+        with pytest.raises(InputError, match="real numbers"):
+            f(["a", "b", "c"], [1, 2, 3])
+
+
+def test_small_samples_need_confidence_none_for_fisher() -> None:
+    with pytest.raises(InputError, match="at least 4 pairs"):
+        pearson([1, 2, 3], [1, 3, 2])
+    with pytest.raises(InputError, match="at least 4 pairs"):
+        spearman([1, 2, 3], [1, 3, 2])
+    with pytest.raises(InputError, match="at least 5 pairs"):
+        kendall([1, 2, 3, 4], [1, 3, 2, 4])
+    assert pearson([1, 2, 3], [1, 3, 2], confidence=None).ci is None
+    assert spearman([1, 2, 3], [1, 3, 2], confidence=None).statistic == pytest.approx(0.5)
+    assert kendall([1, 2, 3, 4], [1, 3, 2, 4], ci_method="bootstrap",
+                   n_resamples=100).ci is not None
+
+
+def test_option_errors() -> None:
+    x, y = [1, 2, 3, 4, 5], [2, 1, 4, 3, 5]
+    bad = [
+        lambda: pearson(x, y, alternative="two_sided"),
+        lambda: pearson(x, y, confidence=1.0),
+        lambda: pearson(x, y, confidence=0),
+        lambda: spearman(x, y, ci_method="bca"),
+        lambda: spearman(x, y, ci_method="bootstrap", n_resamples=0),
+        lambda: spearman(x, y, ci_method="bootstrap", seed=-1),
+        lambda: kendall(x, y, variant="a"),
+        lambda: kendall(x, y, ci_method="fisher"),
+        lambda: kendall(x, y, pvalue_method="permutation"),
+        lambda: system_rank_correlation(x, y, method="pearson"),
+    ]
+    for call in bad:
+        with pytest.raises(ConventionError):
+            call()
+    assert issubclass(ConventionError, AssayError) and issubclass(InputError, AssayError)
+
+
+# --------------------------------------------------------------------------- system rankings
+
+
+def test_system_rank_correlation_mappings_and_arrays() -> None:
+    a = {"bm25": 0.21, "dense": 0.30, "splade": 0.33, "rm3": 0.24, "qld": 0.19, "colbert": 0.35}
+    b = {"dense": 0.41, "bm25": 0.37, "qld": 0.30, "colbert": 0.52, "splade": 0.50, "rm3": 0.36}
+    names = list(a)
+    va = np.array([a[k] for k in names])
+    vb = np.array([b[k] for k in names])
+    res = system_rank_correlation(a, b)
+    ref = kendall(va, vb)
+    assert (res.statistic, res.pvalue, res.ci) == (ref.statistic, ref.pvalue, ref.ci)
+    assert res.details["runs"] == names and res.details["system_method"] == "kendall"
+    assert system_rank_correlation(va, vb).statistic == ref.statistic
+    assert system_rank_correlation(va, vb).details["runs"] is None
+    sp = system_rank_correlation(a, b, method="spearman")
+    assert sp.statistic == pytest.approx(sps.spearmanr(va, vb).statistic, abs=1e-12)
+    ap = system_rank_correlation(a, b, method="tau_ap")
+    assert math.isnan(ap.pvalue)
+    assert ap.statistic == pytest.approx(naive_tau_ap(va, vb), abs=1e-12)
+    # options are passed on
+    few = system_rank_correlation({"r1": 1.0, "r2": 2.0, "r3": 3.0, "r4": 0.5},
+                                  {"r1": 1.0, "r2": 3.0, "r3": 2.0, "r4": 0.1},
+                                  confidence=None)
+    assert few.ci is None and few.statistic == pytest.approx(2 / 3)
+    tied = system_rank_correlation(a, {**b, "rm3": 0.41}, method="tau_ap", ties="average")
+    assert tied.details["ties"] == "average"
+
+
+def test_system_rank_correlation_errors() -> None:
+    with pytest.raises(InputError, match=r"missing from scores_b: c; missing from scores_a: d"):
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 2, "d": 3})
+    with pytest.raises(InputError, match="both be mappings"):
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, [1, 2, 3])
+    with pytest.raises(InputError, match=r"scores_b\['b'\] is nan"):
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": float("nan"), "c": 3})
+    with pytest.raises(InputError, match="not a number"):
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": "x", "c": 3})
+    with pytest.raises(InputError, match="tied values"):
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 1, "c": 3},
+                                method="tau_ap")
