@@ -200,10 +200,12 @@ def test_wilcoxon_matches_scipy(seed: int) -> None:
     for zero_method in ("wilcox", "pratt", "zsplit"):
         for correction in (False, True):
             for alt in ALTS:
-                ref = st.wilcoxon(a, b, zero_method=zero_method, correction=correction,
-                                  alternative=alt)
-                res = S.wilcoxon(a, b, zero_method=zero_method, correction=correction,
-                                 alternative=alt)
+                ref = st.wilcoxon(
+                    a, b, zero_method=zero_method, correction=correction, alternative=alt
+                )
+                res = S.wilcoxon(
+                    a, b, zero_method=zero_method, correction=correction, alternative=alt
+                )
                 assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
                 assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
@@ -227,16 +229,29 @@ def test_randomization_matches_scipy_permutation_test_exactly(n: int) -> None:
     a, b = rng.normal(size=n), rng.normal(0.3, 1, size=n)
     median_diff = lambda x, y, axis=-1: np.median(x - y, axis=axis)  # noqa: E731
     for alt in ALTS:
-        ref = st.permutation_test((a, b), mean_diff, permutation_type="samples",
-                                  vectorized=True, n_resamples=10000, alternative=alt)
+        ref = st.permutation_test(
+            (a, b),
+            mean_diff,
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=10000,
+            alternative=alt,
+        )
         assert S.randomization_test(a, b, alternative=alt).pvalue == ref.pvalue
         assert S.randomization_test(a, b, statistic=np.mean, alternative=alt).pvalue == ref.pvalue
         assert S.paired_pvalues([a - b], alternative=alt)[0] == ref.pvalue
-        ref_med = st.permutation_test((a, b), median_diff, permutation_type="samples",
-                                      vectorized=True, n_resamples=10000, alternative=alt)
+        ref_med = st.permutation_test(
+            (a, b),
+            median_diff,
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=10000,
+            alternative=alt,
+        )
         p_med = S.randomization_test(a, b, statistic=np.median, alternative=alt).pvalue
-        p_loop = S.randomization_test(a, b, statistic=lambda v: float(np.median(v)),
-                                      alternative=alt).pvalue
+        p_loop = S.randomization_test(
+            a, b, statistic=lambda v: float(np.median(v)), alternative=alt
+        ).pvalue
         if alt == "two-sided":  # scipy doubles the smaller one-sided p; we compare |T|
             assert p_med == p_loop == pytest.approx(ref_med.pvalue, abs=1 / 2**n)
         else:
@@ -244,8 +259,14 @@ def test_randomization_matches_scipy_permutation_test_exactly(n: int) -> None:
 
 
 def _scipy_bootstrap(data, statistic, seed, method, n_resamples, paired=False):
-    res = st.bootstrap(data, statistic, n_resamples=n_resamples, method=method, paired=paired,
-                       rng=np.random.default_rng(seed))
+    res = st.bootstrap(
+        data,
+        statistic,
+        n_resamples=n_resamples,
+        method=method,
+        paired=paired,
+        rng=np.random.default_rng(seed),
+    )
     return res.confidence_interval.low, res.confidence_interval.high
 
 
@@ -289,6 +310,8 @@ def test_bootstrap_degenerate_and_standard_error() -> None:
     assert res.ci == (0.3, 0.3) and res.statistic == pytest.approx(0.3)
     lo, hi = S.bootstrap_mean_ci(np.zeros((2, 5)))
     assert lo.tolist() == [0.0, 0.0] and hi.tolist() == [0.0, 0.0]
+    lo, hi = S.bootstrap_mean_ci(np.ones((3, 1)))  # one item: no interval
+    assert np.isnan(lo).all() and np.isnan(hi).all() and lo.shape == (3,)
     x = np.random.default_rng(0).normal(size=100)
     se = S.bootstrap_ci(x, n_resamples=5000).details["standard_error"]
     assert se == pytest.approx(np.std(x) / 10, rel=0.05)
@@ -390,8 +413,10 @@ def test_power_under_a_shift() -> None:
     rng = np.random.default_rng(7)
     reps, n = 400, 30
     d = rng.normal(0.5, 1, size=(reps, n))  # true power of the t test ≈ 0.75
-    rates = {t: float(np.mean(S.paired_pvalues(d, t, n_resamples=2000) <= 0.05))
-             for t in ("randomization", "t", "wilcoxon", "sign", "bootstrap")}
+    rates = {
+        t: float(np.mean(S.paired_pvalues(d, t, n_resamples=2000) <= 0.05))
+        for t in ("randomization", "t", "wilcoxon", "sign", "bootstrap")
+    }
     assert 0.62 < rates["t"] < 0.88, rates
     assert abs(rates["randomization"] - rates["t"]) < 0.05, rates
     assert rates["sign"] < rates["t"] and rates["sign"] > 0.3, rates
@@ -404,7 +429,7 @@ def test_power_under_a_shift() -> None:
 def test_tukey_two_systems_is_the_randomization_test() -> None:
     """With k = 2 a within-item permutation is a swap: range* = |mean of sign-flipped d|."""
     rng = np.random.default_rng(4)
-    x = rng.normal(size=(30, 2)) + [0.0, 0.4]
+    x = rng.normal(size=(30, 2)) + np.array([0.0, 0.4])
     res = S.tukey_hsd(x, n_resamples=20000, seed=1)
     p = S.randomization_test(x[:, 0], x[:, 1], n_resamples=20000, seed=2).pvalue
     assert res.pvalues[0, 1] == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / 20000) + 1e-3)
@@ -496,7 +521,7 @@ def test_stratified_shuffling() -> None:
     assert res.details["statistic_a"] == pytest.approx(a.mean())
     # corpus F1 from per-item (tp, fp, fn): list-of-records path, row loop, vectorised path
     ca = rng.integers(0, 5, size=(n, 3))
-    cb = rng.integers(0, 5, size=(n, 3)) + [1, 0, 0]
+    cb = rng.integers(0, 5, size=(n, 3)) + np.array([1, 0, 0])
     p_list = S.stratified_shuffling_test([tuple(r) for r in ca], [tuple(r) for r in cb], _f1, **kw)
     p_loop = S.stratified_shuffling_test(ca, cb, _f1, **kw)
     p_vec = S.stratified_shuffling_test(ca, cb, _f1_axis, **kw)
@@ -550,8 +575,9 @@ def _run_with_threads(threads: int) -> dict[str, list[str]]:
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = str(threads)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
-    proc = subprocess.run([sys.executable, "-c", _THREAD_SCRIPT], capture_output=True,
-                          text=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _THREAD_SCRIPT], capture_output=True, text=True, env=env, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     result: dict[str, list[str]] = json.loads(proc.stdout)
     return result
@@ -593,16 +619,18 @@ def test_exact_slices_give_exact_products() -> None:
         (lambda: S.randomization_test([1, 2], n_resamples=0), InputError, "n_resamples"),
         (lambda: S.randomization_test([1, 2], n_resamples=2.5), InputError, "integer"),
         (lambda: S.randomization_test([1, 2], seed=-1), InputError, "seed"),
-        (lambda: S.randomization_test([1, 2], alternative="both"), ConventionError,
-         "alternative"),
+        (lambda: S.randomization_test([1, 2], alternative="both"), ConventionError, "alternative"),
         (lambda: S.randomization_test([[1, 2]]), InputError, "one-dimensional"),
-        (lambda: S.randomization_test([1, 2, 3, 4, 5, 6], n_resamples=10,
-                                    statistic=lambda v, axis=-1: np.mean(v)),
-         InputError, "expected"),
+        (
+            lambda: S.randomization_test(
+                [1, 2, 3, 4, 5, 6], n_resamples=10, statistic=lambda v, axis=-1: np.mean(v)
+            ),
+            InputError,
+            "expected",
+        ),
         (lambda: S.ttest([1], [2]), InputError, "at least 2"),
         (lambda: S.ttest([1, 2], [2, 3], confidence=1.5), InputError, "confidence"),
-        (lambda: S.wilcoxon([1, 2], [2, 3], zero_method="drop"), ConventionError,
-         "zero_method"),
+        (lambda: S.wilcoxon([1, 2], [2, 3], zero_method="drop"), ConventionError, "zero_method"),
         (lambda: S.wilcoxon([1, 2], [2, 3], method="perm"), ConventionError, "method"),
         (lambda: S.sign_test(["a"], [1]), InputError, "numeric"),
         (lambda: S.paired_pvalues([1, 2, 3]), InputError, "two-dimensional"),
@@ -614,12 +642,13 @@ def test_exact_slices_give_exact_products() -> None:
         (lambda: S.bootstrap_ci([1]), InputError, "at least 2"),
         (lambda: S.bootstrap_ci([1, 2], statistic="mean"), InputError, "callable"),
         (lambda: S.bootstrap_mean_ci([1, 2, 3]), InputError, "two-dimensional"),
-        (lambda: S.paired_bootstrap_test([1, 2], [1, 2], n_resamples=-5), InputError,
-         "at least 1"),
+        (lambda: S.paired_bootstrap_test([1, 2], [1, 2], n_resamples=-5), InputError, "at least 1"),
         (lambda: S.tukey_hsd([[1, 2, 3]], names=["a", "b"]), InputError, "names"),
         (lambda: S.tukey_hsd([[1], [2]]), InputError, "at least 2 systems"),
         (lambda: S.tukey_hsd({"a": [1, 2], "b": [1]}), InputError, "one score per item"),
         (lambda: S.tukey_hsd([[1, 2]], names=["a", "a"]), InputError, "distinct"),
+        (lambda: S.tukey_hsd([[1, 2]], n_resamples=5).pvalue("0", "x"), InputError, "unknown"),
+        (lambda: S.bootstrap_ci((1.0, 2.0, 3.0)), InputError, "paired samples"),
         (lambda: S.stratified_shuffling_test([1, 2], [1], len), InputError, "one record"),
         (lambda: S.stratified_shuffling_test([1, 2], [1, 2], None), InputError, "callable"),
         (lambda: S.correct([0.1, 1.2]), InputError, "[0, 1]"),

@@ -13,12 +13,16 @@ Conventions shared by every function here:
   ``rng.integers(0, n, (B, n))`` (the stream ``scipy.stats.bootstrap`` uses for the same seed).
 - Resampled statistics are compared with the observed one with a tolerance of
   ``8 · n · eps`` times the scale of the statistic (``eps`` = float64 machine epsilon), the
-  worst-case rounding error of a sum of ``n`` terms in any order. A count therefore cannot be
-  flipped by the order of floating-point summation (number of BLAS threads), and resamples
-  that tie with the observed statistic mathematically (common with discrete metrics) count as
-  ties. For the mean the scale is ``mean(|d|)`` rather than ``|observed|`` as in
+  worst-case rounding error of a sum of ``n`` terms in any order. The scale is ``mean(|d|)``
+  for the sign-flip test of the mean (rather than ``|observed|`` as in
   ``scipy.stats.permutation_test``, so that an observed mean that is zero up to rounding is
-  handled as zero.
+  handled as zero), ``max|d|`` for bootstrap means, and ``max(|T|, |T(|d|)|)`` for a user
+  statistic T. A count therefore cannot be flipped by the order of floating-point summation
+  (BLAS kernel, number of threads), and resamples that tie with the observed statistic
+  mathematically (common with discrete metrics) count as ties.
+- Bootstrap means, whose values are returned as interval endpoints, are computed as exact
+  sums before one final rounding (:func:`_exact_slices`), so they do not depend on the BLAS
+  or its threads either: the same seed gives the same bits.
 - Monte Carlo p-values are ``(c + 1) / (N + 1)`` (Phipson & Smyth 2010, "Permutation p-values
   should never be zero"); exact enumerations give ``c / N``.
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 import inspect
 import math
 import operator
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,9 +128,7 @@ def _seed(value: Any, where: str) -> int:
     try:
         number = operator.index(value)
     except TypeError:
-        raise InputError(
-            f"{where}: seed must be a non-negative integer (got {value!r})"
-        ) from None
+        raise InputError(f"{where}: seed must be a non-negative integer (got {value!r})") from None
     if number < 0:
         raise InputError(f"{where}: seed must be a non-negative integer (got {number})")
     return number
@@ -135,7 +138,9 @@ def _confidence(value: Any, where: str) -> float:
     try:
         level = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"{where}: confidence must be a number in (0, 1) (got {value!r})") from None
+        raise InputError(
+            f"{where}: confidence must be a number in (0, 1) (got {value!r})"
+        ) from None
     if not 0.0 < level < 1.0:
         raise InputError(f"{where}: confidence must be in (0, 1) (got {value!r})")
     return level
@@ -264,9 +269,7 @@ def _exact(n: int, n_resamples: int) -> bool:
     return n < 63 and (1 << n) <= n_resamples
 
 
-def _exceed(
-    values: Any, observed: Any, tol: Any, alternative: str
-) -> NDArray[np.int64]:
+def _exceed(values: Any, observed: Any, tol: Any, alternative: str) -> NDArray[np.int64]:
     """Number of resampled ``values`` (first axis) at least as extreme as ``observed``."""
     if alternative == "two-sided":
         hit = np.abs(values) >= np.abs(observed) - tol
@@ -296,8 +299,8 @@ def _signflip_pvalues(
         flipped = bits.astype(np.float64) @ dt
         counts += _exceed(total - 2.0 * flipped, total, tol, alternative)
     if exact:
-        return counts / float(1 << n), True
-    return (counts + 1.0) / (n_resamples + 1.0), False
+        return np.asarray(counts / float(1 << n), dtype=np.float64), True
+    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64), False
 
 
 def _exact_slices(x: FloatArray) -> list[FloatArray]:
@@ -329,14 +332,15 @@ def _bootstrap_means(x: FloatArray, n_resamples: int, seed: int) -> FloatArray:
     resample-index matrix: means = counts @ x.T / n, the product computed exactly slice by
     slice (:func:`_exact_slices`) so that the values do not depend on the BLAS, its number of
     threads or the number of rows m."""
-    n = x.shape[1]
+    m, n = x.shape
     slices = _exact_slices(x)
+    stacked = np.concatenate(slices[::-1], axis=1)  # (n, K·m), smallest slice first
     parts = []
     for idx in _index_blocks(seed, n, n_resamples):
-        counts = _resample_counts(idx, n)
-        sums = counts @ slices[-1]
-        for part in slices[-2::-1]:
-            sums += counts @ part
+        exact = _resample_counts(idx, n) @ stacked  # every entry exact: one product for all
+        sums = exact[:, :m].copy()
+        for k in range(1, len(slices)):
+            sums += exact[:, k * m : (k + 1) * m]
         parts.append(sums)
     return np.concatenate(parts, axis=0) / n
 
@@ -351,7 +355,7 @@ def _bootstrap_null_pvalues(
     observed = diffs.mean(axis=1)
     tol = _tolerance(n, np.abs(diffs).max(axis=1))
     counts = _exceed(means - observed, observed, tol, alternative)
-    return (counts + 1.0) / (n_resamples + 1.0), means
+    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64), means
 
 
 def _quantile_sorted(srt: FloatArray, q: FloatArray) -> FloatArray:
@@ -483,8 +487,8 @@ def randomization_test(
         flipped = d * (1.0 - 2.0 * bits)
         values = _apply_rows(statistic, [flipped], vectorised, where)
         count += int(_exceed(values, observed, tol, alternative))
-    p = count / float(1 << n) if exact else (count + 1.0) / (n_resamples + 1.0)
-    return TestResult(observed, float(p), None, "paired randomization test", details)
+    pvalue = count / float(1 << n) if exact else (count + 1.0) / (n_resamples + 1.0)
+    return TestResult(observed, pvalue, None, "paired randomization test", details)
 
 
 def ttest(
@@ -504,8 +508,10 @@ def ttest(
     d = _difference(a, b, where, min_n=2)
     confidence = _confidence(confidence, where)
     alternative = _choice(alternative, ALTERNATIVES, "alternative", where)
-    res = stats.ttest_1samp(d, 0.0, alternative=alternative)
-    ci = res.confidence_interval(confidence_level=confidence)
+    with warnings.catch_warnings():  # constant d: scipy warns, and returns ±inf or NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = stats.ttest_1samp(d, 0.0, alternative=alternative)
+        ci = res.confidence_interval(confidence_level=confidence)
     details = {
         "df": int(res.df),
         "mean_difference": float(np.mean(d)),
@@ -546,10 +552,16 @@ def _wilcoxon_rows(
     for rows in groups:
         if rows.shape[0] == 0:
             continue
-        res = stats.wilcoxon(
-            d[rows], zero_method=zero_method, correction=correction, method=method,
-            alternative=alternative, axis=1,
-        )
+        with warnings.catch_warnings():  # all-zero rows: 0/0 in scipy's z, p as scipy
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = stats.wilcoxon(
+                d[rows],
+                zero_method=zero_method,
+                correction=correction,
+                method=method,
+                alternative=alternative,
+                axis=1,
+            )
         statistic[rows] = res.statistic
         pvalue[rows] = res.pvalue
     return statistic, pvalue
@@ -692,7 +704,9 @@ def paired_pvalues(
     if test == "bootstrap":
         return _bootstrap_null_pvalues(d, n_resamples, seed, alternative)[0]
     if test == "t":
-        res = stats.ttest_1samp(d, 0.0, axis=1, alternative=alternative)
+        with warnings.catch_warnings():  # constant rows: ±inf or NaN, as ttest
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = stats.ttest_1samp(d, 0.0, axis=1, alternative=alternative)
         return np.asarray(res.pvalue, dtype=np.float64).reshape(d.shape[0])
     if test == "wilcoxon":
         return _wilcoxon_rows(d, "wilcox", False, "auto", alternative)[1]
@@ -737,6 +751,11 @@ def bootstrap_ci(
     if not callable(statistic):
         raise InputError(f"{where}: statistic must be callable (got {statistic!r})")
     if isinstance(x, tuple):
+        if x and all(np.ndim(s) == 0 for s in x):
+            raise InputError(
+                f"{where}: a tuple is read as paired samples, but its elements are numbers; "
+                "pass one sample as a list or an array"
+            )
         if not x:
             raise InputError(f"{where}: x is an empty tuple; give one sample or a tuple of samples")
         samples = [_vector(s, f"x[{i}]", where, min_n=2) for i, s in enumerate(x)]
@@ -817,16 +836,20 @@ def bootstrap_mean_ci(
     ``bootstrap_ci(x[j], np.mean, n_resamples, seed, method, confidence).ci``. BCa uses the
     closed-form jackknife of the mean, θ_(i) = (Σx - x_i) / (n - 1).
 
-    Returns ``(low, high)``, two arrays of length m.
+    Returns ``(low, high)``, two arrays of length m. With a single item (n = 1) no interval
+    is defined and both are NaN (:func:`bootstrap_ci` raises instead), so that a batch of
+    rows grouped by length can be passed as it comes.
     """
     where = "bootstrap_mean_ci"
-    data = _matrix(x, "x", where, min_n=2)
+    data = _matrix(x, "x", where, min_n=1)
     n_resamples = _count(n_resamples, "n_resamples", where)
     seed = _seed(seed, where)
     method = _choice(method, BOOTSTRAP_METHODS, "method", where)
     confidence = _confidence(confidence, where)
     if data.shape[0] == 0:
         return np.zeros(0), np.zeros(0)
+    if data.shape[1] == 1:
+        return np.full(data.shape[0], np.nan), np.full(data.shape[0], np.nan)
     theta = data.mean(axis=1)
     dist = _bootstrap_means(data, n_resamples, seed)
     accel = _acceleration(_mean_jackknife(data)) if method == "bca" else None
@@ -837,7 +860,7 @@ def bootstrap_mean_ci(
 # ----------------------------------------------------------------------------- many systems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TukeyHSDResult:
     """Result of :func:`tukey_hsd`.
 
@@ -889,9 +912,7 @@ def _permutation_digit_groups(k: int) -> list[list[int]]:
     return groups
 
 
-def _permuted_column_sums(
-    x: FloatArray, n_resamples: int, seed: int
-) -> Iterator[FloatArray]:
+def _permuted_column_sums(x: FloatArray, n_resamples: int, seed: int) -> Iterator[FloatArray]:
     """Blocks (rows, k) of column sums of ``x`` (n, k) after independently permuting every row,
     by a vectorised Fisher–Yates shuffle (position j swapped with a uniform position ≤ j)."""
     n, k = x.shape
