@@ -27,9 +27,9 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from .comparison import Comparison, compare
     from .conventions import Conventions
     from .data import Qrels, Run
-    from .comparison import Comparison, compare
     from .evaluation import MetricValues, Results, evaluate
     from .metrics import Metric
 
