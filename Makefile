@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint docs venv clean
+.PHONY: demo test bench bench-full lint docs venv clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_evaluate.py
+	$(BIN)/python benchmarks/bench_pytrec_compat.py
+	$(BIN)/python benchmarks/bench_compare.py --tools assay
+
+# ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
+bench-full: bench
+	$(BIN)/python benchmarks/bench_compare.py --tools assay ranx --runs 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -30,8 +30,9 @@ def make_data() -> tuple[Path, list[Path]]:
     if qrels_path.exists() and all(p.exists() for p in paths):
         return qrels_path, paths
     noise = [0.8 + 0.05 * i for i in range(N_RUNS)]  # close systems: a realistic mix of p-values
-    qrels, runs = assay.datasets.synthetic(n_queries=N_QUERIES, docs_per_query=DEPTH,
-                                           noise=noise, judged_fraction=0.3, seed=2026)
+    qrels, runs = assay.datasets.synthetic(
+        n_queries=N_QUERIES, docs_per_query=DEPTH, noise=noise, judged_fraction=0.3, seed=2026
+    )
     qrels.to_trec(qrels_path)
     for p, run in zip(paths, runs.values(), strict=True):
         run.to_trec(p)
@@ -72,8 +73,12 @@ print(json.dumps({"load": load, "compare": sec}))
 
 
 def run_tool(code: str, qrels: Path, runs: list[Path]) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", code, str(qrels), *map(str, runs)],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(qrels), *map(str, runs)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode:
         raise RuntimeError(out.stderr.strip().splitlines()[-1])
     info: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -81,8 +86,9 @@ def run_tool(code: str, qrels: Path, runs: list[Path]) -> dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tools", nargs="+", default=["assay", "ranx"])
     args = ap.parse_args()
@@ -92,8 +98,10 @@ def main() -> None:
     for _ in range(args.runs):
         for t in args.tools:
             samples[t].append(run_tool(codes[t], qrels, paths))
-    print(f"# {N_RUNS} runs x 5 metrics x {N_QUERIES:,} queries ({DEPTH} docs each), all pairs, "
-          f"10,000 resamples; Python {sys.version.split()[0]}")
+    print(
+        f"# {N_RUNS} runs x 5 metrics x {N_QUERIES:,} queries ({DEPTH} docs each), all pairs, "
+        f"10,000 resamples; Python {sys.version.split()[0]}"
+    )
     print("| tool | compare s (median) | min-max | load s (median) | ratio to assay |")
     print("|---|---:|---:|---:|---:|")
     base = statistics.median(s["compare"] for s in samples["assay"]) if "assay" in samples else None
@@ -101,7 +109,9 @@ def main() -> None:
         c = [s["compare"] for s in samples[t]]
         ld = statistics.median(s["load"] for s in samples[t])
         ratio = f"{statistics.median(c) / base:.2f}" if base else "-"
-        print(f"| {t} | {statistics.median(c):.2f} | {min(c):.2f}-{max(c):.2f} | {ld:.2f} | {ratio} |")
+        print(
+            f"| {t} | {statistics.median(c):.2f} | {min(c):.2f}-{max(c):.2f} | {ld:.2f} | {ratio} |"
+        )
     if "assay" in samples:
         s = samples["assay"][-1]
         print(f"\nassay: {s['significant']} of {s['tests']} comparisons significant after Holm.")

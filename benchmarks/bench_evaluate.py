@@ -58,15 +58,34 @@ def make_data(nq: int, nd: int, seed: int = 42) -> tuple[Path, Path]:
     qid = pc.cast(pa.array(qnum), pa.string())
     did = pc.binary_join_element_wise("D", pc.cast(pa.array(dnum), pa.string()), "")
     opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
-    pcsv.write_csv(pa.table({"q": qid, "z": pa.array(np.full(n, "Q0")), "d": did, "r": rank,
-                             "s": score, "t": pa.array(np.full(n, "bench"))}), run_path,
-                   write_options=opts)
+    pcsv.write_csv(
+        pa.table(
+            {
+                "q": qid,
+                "z": pa.array(np.full(n, "Q0")),
+                "d": did,
+                "r": rank,
+                "s": score,
+                "t": pa.array(np.full(n, "bench")),
+            }
+        ),
+        run_path,
+        write_options=opts,
+    )
     # Judge about 20 documents per query: every relevant retrieved one plus a sample.
     judged = (grade > 0) | (rng.random(n) < 20 / nd)
-    pcsv.write_csv(pa.table({"q": qid.filter(pa.array(judged)),
-                             "z": pa.array(np.zeros(int(judged.sum()), dtype=np.int8)),
-                             "d": did.filter(pa.array(judged)),
-                             "g": pa.array(grade[judged])}), qrels_path, write_options=opts)
+    pcsv.write_csv(
+        pa.table(
+            {
+                "q": qid.filter(pa.array(judged)),
+                "z": pa.array(np.zeros(int(judged.sum()), dtype=np.int8)),
+                "d": did.filter(pa.array(judged)),
+                "g": pa.array(grade[judged]),
+            }
+        ),
+        qrels_path,
+        write_options=opts,
+    )
     return qrels_path, run_path
 
 
@@ -111,8 +130,12 @@ TOOLS = {"assay": ASSAY, "pytrec_eval": PYTREC, "ranx": RANX}
 
 def run_tool(code: str, qrels: Path, run: Path) -> dict[str, float]:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)],
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(qrels), str(run)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     wall = time.perf_counter() - start
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "failed")
@@ -123,8 +146,12 @@ def run_tool(code: str, qrels: Path, run: Path) -> dict[str, float]:
 
 def available(tool: str) -> bool:
     mod = {"assay": "assay", "pytrec_eval": "pytrec_eval", "ranx": "ranx"}[tool]
-    return subprocess.run([sys.executable, "-c", f"import {mod}"], capture_output=True,
-                          check=False).returncode == 0
+    return (
+        subprocess.run(
+            [sys.executable, "-c", f"import {mod}"], capture_output=True, check=False
+        ).returncode
+        == 0
+    )
 
 
 def startup(runs: int) -> None:
@@ -134,8 +161,17 @@ def startup(runs: int) -> None:
     cmds = {"assay --help": [str(exe), "--help"]}
     if (shared / "results.test").exists():
         cmds["assay evaluate (trec_eval test files, 1,500 rows)"] = [
-            str(exe), "evaluate", str(shared / "qrels.test"), str(shared / "results.test"),
-            "-m", "map", "-m", "ndcg@10", "-f", "tsv"]
+            str(exe),
+            "evaluate",
+            str(shared / "qrels.test"),
+            str(shared / "results.test"),
+            "-m",
+            "map",
+            "-m",
+            "ndcg@10",
+            "-f",
+            "tsv",
+        ]
     print(f"| command | wall s (median of {runs}) | min-max |")
     print("|---|---:|---:|")
     for label, cmd in cmds.items():
@@ -150,7 +186,9 @@ def startup(runs: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES))
     ap.add_argument("--runs", type=int, default=3, help="timed runs per tool (after one warm-up)")
     ap.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
@@ -160,9 +198,14 @@ def main() -> None:
         startup(max(args.runs, 5))
     tools = [t for t in args.tools if available(t)]
     missing = sorted(set(args.tools) - set(tools))
-    print(f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
-          f"tools: {', '.join(tools)}" + (f" (not installed: {', '.join(missing)})" if missing else ""))
-    print("| size | rows | tool | wall s (median) | min-max | peak RSS MB | wall / assay | RSS / assay | MAP | NDCG@10 |")
+    print(
+        f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
+        f"tools: {', '.join(tools)}"
+        + (f" (not installed: {', '.join(missing)})" if missing else "")
+    )
+    print(
+        "| size | rows | tool | wall s (median) | min-max | peak RSS MB | wall / assay | RSS / assay | MAP | NDCG@10 |"
+    )
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
         nq, nd = SIZES[size]
@@ -173,8 +216,12 @@ def main() -> None:
         for _ in range(args.runs):
             for t in tools:
                 samples[t].append(run_tool(TOOLS[t], qrels, run))
-        base_wall = statistics.median(s["wall"] for s in samples["assay"]) if "assay" in samples else None
-        base_rss = statistics.median(s["rss_mb"] for s in samples["assay"]) if "assay" in samples else None
+        base_wall = (
+            statistics.median(s["wall"] for s in samples["assay"]) if "assay" in samples else None
+        )
+        base_rss = (
+            statistics.median(s["rss_mb"] for s in samples["assay"]) if "assay" in samples else None
+        )
         for t in tools:
             walls = [s["wall"] for s in samples[t]]
             rss = statistics.median(s["rss_mb"] for s in samples[t])
@@ -182,9 +229,11 @@ def main() -> None:
             ratio = f"{wall / base_wall:.2f}" if base_wall else "-"
             rratio = f"{rss / base_rss:.2f}" if base_rss else "-"
             last = samples[t][-1]
-            print(f"| {size} | {nq * nd:,} | {t} | {wall:.2f} | {min(walls):.2f}-{max(walls):.2f} | "
-                  f"{rss:.0f} | {ratio} | {rratio} | {last['map']:.4f} | {last['ndcg@10']:.4f} |",
-                  flush=True)
+            print(
+                f"| {size} | {nq * nd:,} | {t} | {wall:.2f} | {min(walls):.2f}-{max(walls):.2f} | "
+                f"{rss:.0f} | {ratio} | {rratio} | {last['map']:.4f} | {last['ndcg@10']:.4f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ from bench_evaluate import make_data  # noqa: E402
 MEASURE_SETS = {
     "5 measures": ["map", "ndcg_cut.10", "recip_rank", "P.10", "recall.100"],
     # What BEIR's EvaluateRetrieval.evaluate asks pytrec_eval for (k = 1, 3, 5, 10, 100, 1000).
-    "BEIR set": ["map_cut.1,3,5,10,100,1000", "ndcg_cut.1,3,5,10,100,1000",
-                 "recall.1,3,5,10,100,1000", "P.1,3,5,10,100,1000"],
+    "BEIR set": [
+        "map_cut.1,3,5,10,100,1000",
+        "ndcg_cut.1,3,5,10,100,1000",
+        "recall.1,3,5,10,100,1000",
+        "P.1,3,5,10,100,1000",
+    ],
 }
 
 DICTS = """
@@ -76,8 +80,9 @@ print(json.dumps({"seconds": time.perf_counter() - t, "map": m}))
 
 
 def _run(code: str, *args: str) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False
+    )
     if out.returncode:
         raise RuntimeError(out.stderr.strip().splitlines()[-1])
     info: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -85,27 +90,34 @@ def _run(code: str, *args: str) -> dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     qrels, run = make_data(10_000, 100)
     tools = ["assay", "pytrec_eval"]
     print(f"# 1,000,000-line run (10,000 queries x 100); Python {sys.version.split()[0]}")
-    print("| measures | scenario | tool | seconds (median) | min-max | ratio to pytrec_eval | "
-          "mean of first output |")
+    print(
+        "| measures | scenario | tool | seconds (median) | min-max | ratio to pytrec_eval | "
+        "mean of first output |"
+    )
     print("|---|---|---|---:|---:|---:|---:|")
     for label, measures in MEASURE_SETS.items():
         meas = json.dumps(measures)
         for kind in ("parsed", "plain"):
-            dicts = {t: _run(DICTS, str(qrels), str(run), t, meas, str(args.runs), kind)
-                     for t in tools}
+            dicts = {
+                t: _run(DICTS, str(qrels), str(run), t, meas, str(args.runs), kind) for t in tools
+            }
             for t in tools:
                 d = dicts[t]
                 ratio = d["seconds"] / dicts["pytrec_eval"]["seconds"]
-                print(f"| {label} | {kind} dicts: construct + evaluate | {t} | "
-                      f"{d['seconds']:.3f} | {d['min']:.3f}-{d['max']:.3f} | {ratio:.2f} | "
-                      f"{d['map']:.6f} |", flush=True)
+                print(
+                    f"| {label} | {kind} dicts: construct + evaluate | {t} | "
+                    f"{d['seconds']:.3f} | {d['min']:.3f}-{d['max']:.3f} | {ratio:.2f} | "
+                    f"{d['map']:.6f} |",
+                    flush=True,
+                )
         files: dict[str, list[float]] = {t: [] for t in tools}
         maps = {}
         for t in tools:
@@ -119,9 +131,12 @@ def main() -> None:
         base = statistics.median(files["pytrec_eval"])
         for t in tools:
             w = files[t]
-            print(f"| {label} | files: process, parse + evaluate | {t} | "
-                  f"{statistics.median(w):.3f} | {min(w):.3f}-{max(w):.3f} | "
-                  f"{statistics.median(w) / base:.2f} | {maps[t]:.6f} |", flush=True)
+            print(
+                f"| {label} | files: process, parse + evaluate | {t} | "
+                f"{statistics.median(w):.3f} | {min(w):.3f}-{max(w):.3f} | "
+                f"{statistics.median(w) / base:.2f} | {maps[t]:.6f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -191,8 +191,7 @@ def m_set_map(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> 
     return (hits / len(items)) * (hits / big_r)
 
 
-def m_num_nonrel_judged_ret(items: Sequence[Item], q: QueryFacts, k: int | None,
-                            rel: int) -> float:
+def m_num_nonrel_judged_ret(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
     return float(sum(1 for _, g in items if 0 <= g < rel))
 
 
@@ -229,7 +228,9 @@ def m_bpref(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> fl
             continue  # unjudged documents are ignored
         if g >= rel:
             # n_r > 0 implies N > 0, so the denominator is positive whenever it is used.
-            total += 1.0 if nonrel_above == 0 else 1.0 - min(nonrel_above, big_r) / min(big_n, big_r)
+            total += (
+                1.0 if nonrel_above == 0 else 1.0 - min(nonrel_above, big_r) / min(big_n, big_r)
+            )
         else:
             nonrel_above += 1
     return total / big_r
@@ -314,14 +315,18 @@ def discount_of(i: int, discount: str, b: float) -> float:
     return 1.0 / (math.log(i) / math.log(b))
 
 
-def m_dcg(items: Sequence[Item], q: QueryFacts, k: int | None, gain: Any, discount: str,
-          b: float) -> float:
-    return sum(gain_of(g, gain) * discount_of(i, discount, b)
-               for i, (_, g) in enumerate(top(items, k), start=1))
+def m_dcg(
+    items: Sequence[Item], q: QueryFacts, k: int | None, gain: Any, discount: str, b: float
+) -> float:
+    return sum(
+        gain_of(g, gain) * discount_of(i, discount, b)
+        for i, (_, g) in enumerate(top(items, k), start=1)
+    )
 
 
-def m_ndcg(items: Sequence[Item], q: QueryFacts, k: int | None, gain: Any, discount: str,
-           b: float) -> float:
+def m_ndcg(
+    items: Sequence[Item], q: QueryFacts, k: int | None, gain: Any, discount: str, b: float
+) -> float:
     ideal_gains = sorted((gain_of(g, gain) for g in q.judged), reverse=True)
     if k is not None:
         ideal_gains = ideal_gains[:k]
@@ -349,8 +354,9 @@ def m_err(items: Sequence[Item], q: QueryFacts, k: int | None, gmax: int | None)
     return value
 
 
-def m_pfound(items: Sequence[Item], q: QueryFacts, k: int | None, pbreak: float,
-             gmax: int | None) -> float:
+def m_pfound(
+    items: Sequence[Item], q: QueryFacts, k: int | None, pbreak: float, gmax: int | None
+) -> float:
     top_grade = default_gmax(q, gmax)
     value = 0.0
     look = 1.0
@@ -362,8 +368,9 @@ def m_pfound(items: Sequence[Item], q: QueryFacts, k: int | None, pbreak: float,
 
 
 def m_rbp(items: Sequence[Item], q: QueryFacts, k: int | None, p: float, rel: int) -> float:
-    return (1 - p) * sum(p ** (i - 1) for i, (_, g) in enumerate(top(items, k), start=1)
-                         if g >= rel)
+    return (1 - p) * sum(
+        p ** (i - 1) for i, (_, g) in enumerate(top(items, k), start=1) if g >= rel
+    )
 
 
 def m_rbp_resid(items: Sequence[Item], q: QueryFacts, k: int | None, p: float) -> float:
@@ -450,8 +457,9 @@ REFERENCE: dict[str, RefMetric] = {
     "judged": RefMetric(m_judged, {}, True, True),
     "relative_P": RefMetric(m_relative_p, {"rel": 1}, True, True),
     "set_map": RefMetric(m_set_map, {"rel": 1}, False, True),
-    "num_nonrel_judged_ret": RefMetric(m_num_nonrel_judged_ret, {"rel": 1}, False, True,
-                                       aggregate="sum"),
+    "num_nonrel_judged_ret": RefMetric(
+        m_num_nonrel_judged_ret, {"rel": 1}, False, True, aggregate="sum"
+    ),
     "unjudged": RefMetric(m_unjudged, {}, True, True),
     "binG": RefMetric(m_bing, {"rel": 1}, False, False),
     "bpref": RefMetric(m_bpref, {"rel": 1}, False, False),
@@ -583,8 +591,14 @@ def ranked_items(rows: Sequence[Row], ties: str) -> list[Item]:
     return [(s, encode_grade(g)) for _, s, g in rank_rows(rows, ties)]
 
 
-def raw_values(rows: Sequence[Row], q: QueryFacts, settings: Sequence[Setting], ties: str,
-               *, distinct: bool = True) -> dict[Setting, float]:
+def raw_values(
+    rows: Sequence[Row],
+    q: QueryFacts,
+    settings: Sequence[Setting],
+    ties: str,
+    *,
+    distinct: bool = True,
+) -> dict[Setting, float]:
     """Metric values of one query's list before the missing / no_relevant conventions."""
     if ties != "average":
         items = ranked_items(rows, ties)
@@ -619,12 +633,17 @@ class Conv:
     judged_only: bool = False
 
     def kwargs(self) -> dict[str, Any]:
-        return {"ties": self.ties, "missing": self.missing, "no_relevant": self.no_relevant,
-                "judged_only": self.judged_only}
+        return {
+            "ties": self.ties,
+            "missing": self.missing,
+            "no_relevant": self.no_relevant,
+            "judged_only": self.judged_only,
+        }
 
 
-def query_rows(qrels: Mapping[str, Mapping[str, int]], run: Sequence[tuple[str, str, float]],
-               query: str) -> list[Row]:
+def query_rows(
+    qrels: Mapping[str, Mapping[str, int]], run: Sequence[tuple[str, str, float]], query: str
+) -> list[Row]:
     judged = qrels[query]
     return [(d, s, judged.get(d)) for q, d, s in run if q == query]
 
@@ -634,9 +653,13 @@ def facts(qrels: Mapping[str, Mapping[str, int]], query: str) -> QueryFacts:
     return QueryFacts(tuple(g for g in qrels[query].values() if g >= 0), qmax)
 
 
-def raw_collection(qrels: Mapping[str, Mapping[str, int]], run: Sequence[tuple[str, str, float]],
-                   settings: Sequence[Setting], ties: str, judged_only: bool,
-                   ) -> dict[str, tuple[bool, dict[Setting, float]]]:
+def raw_collection(
+    qrels: Mapping[str, Mapping[str, int]],
+    run: Sequence[tuple[str, str, float]],
+    settings: Sequence[Setting],
+    ties: str,
+    judged_only: bool,
+) -> dict[str, tuple[bool, dict[Setting, float]]]:
     """Per qrels query: (has results in the run, raw metric values).
 
     A query "has results" when the run holds rows for it, before judged_only drops the
@@ -653,8 +676,9 @@ def raw_collection(qrels: Mapping[str, Mapping[str, int]], run: Sequence[tuple[s
     return out
 
 
-def apply_conventions(raw: Mapping[str, tuple[bool, Mapping[Setting, float]]], setting: Setting,
-                      conv: Conv) -> dict[str, float]:
+def apply_conventions(
+    raw: Mapping[str, tuple[bool, Mapping[Setting, float]]], setting: Setting, conv: Conv
+) -> dict[str, float]:
     """Per-query values after the missing and no_relevant conventions.
 
     missing='zero': a qrels query without results scores 0 — except num_rel, which comes from
@@ -689,8 +713,12 @@ def aggregate(values: Sequence[float], how: str) -> float:
     return math.fsum(values) / len(values)
 
 
-def evaluate(qrels: Mapping[str, Mapping[str, int]], run: Sequence[tuple[str, str, float]],
-             settings: Sequence[Setting], conv: Conv) -> dict[Setting, dict[str, float]]:
+def evaluate(
+    qrels: Mapping[str, Mapping[str, int]],
+    run: Sequence[tuple[str, str, float]],
+    settings: Sequence[Setting],
+    conv: Conv,
+) -> dict[Setting, dict[str, float]]:
     """Reference per-query values for every setting under one set of conventions."""
     raw = raw_collection(qrels, run, settings, conv.ties, conv.judged_only)
     return {s: apply_conventions(raw, s, conv) for s in settings}

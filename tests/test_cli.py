@@ -85,8 +85,16 @@ def test_help() -> None:
             assert command in out
     code, out, _ = cli("evaluate", "--help")
     assert code == 0
-    for option in ("--metric", "--per-query", "--format", "--ties", "--missing",
-                   "--no-relevant", "--judged-only", "--output"):
+    for option in (
+        "--metric",
+        "--per-query",
+        "--format",
+        "--ties",
+        "--missing",
+        "--no-relevant",
+        "--judged-only",
+        "--output",
+    ):
         assert option in out
 
 
@@ -129,23 +137,49 @@ def test_metrics_bad_format() -> None:
 # ---------------------------------------------------------------- evaluate
 
 
-TREC_MEASURES = ["map", "P_5", "P_10", "ndcg_cut_10", "recip_rank", "num_ret", "num_rel_ret",
-                 "bpref"]
+TREC_MEASURES = [
+    "map",
+    "P_5",
+    "P_10",
+    "ndcg_cut_10",
+    "recip_rank",
+    "num_ret",
+    "num_rel_ret",
+    "bpref",
+]
 
 
-def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path,
-                                    trec_dir: Path) -> None:
+def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
     # trec_eval syntax (P.5,10 expands) next to assay syntax.
-    code, out, err = cli("evaluate", qrels_test, results_test, "-m", "P.5,10",
-                         "-m", "ndcg_cut.10", "-m", "map", "-m", "recip_rank", "-m", "num_ret",
-                         "-m", "num_rel_ret", "-m", "bpref", "-f", "tsv")
+    code, out, err = cli(
+        "evaluate",
+        qrels_test,
+        results_test,
+        "-m",
+        "P.5,10",
+        "-m",
+        "ndcg_cut.10",
+        "-m",
+        "map",
+        "-m",
+        "recip_rank",
+        "-m",
+        "num_ret",
+        "-m",
+        "num_rel_ret",
+        "-m",
+        "bpref",
+        "-f",
+        "tsv",
+    )
     assert code == 0 and err == ""
     rows = tsv_rows(out)
     assert {r[0] for r in rows} == {"results.test"}
     assert {r[2] for r in rows} == {"all"}
     values = {metric: value for _, metric, _, value in rows}
-    assert list(values) == [label(m) for m in ("P@5", "P@10", "ndcg@10", "map", "RR",
-                                               "num_ret", "num_rel_ret", "bpref")]
+    assert list(values) == [
+        label(m) for m in ("P@5", "P@10", "ndcg@10", "map", "RR", "num_ret", "num_rel_ret", "bpref")
+    ]
     expected = trec_eval_output(trec_dir / "out.test.a")
     for measure in TREC_MEASURES:
         got = float(values[label(measure)])
@@ -157,12 +191,35 @@ def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path,
 
 
 def test_assay_and_trec_syntax_agree(qrels_test: Path, results_test: Path) -> None:
-    _, a, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-m", "P@10",
-                  "-m", "ndcg@10", "-f", "tsv")
-    _, b, _ = cli("evaluate", qrels_test, results_test, "-m", "P.5,10", "-m", "ndcg_cut.10",
-                  "-f", "tsv")
-    _, c, _ = cli("evaluate", qrels_test, results_test, "-m", "P_5", "-m", "P_10",
-                  "-m", "ndcg_cut_10", "-f", "tsv")
+    _, a, _ = cli(
+        "evaluate",
+        qrels_test,
+        results_test,
+        "-m",
+        "P@5",
+        "-m",
+        "P@10",
+        "-m",
+        "ndcg@10",
+        "-f",
+        "tsv",
+    )
+    _, b, _ = cli(
+        "evaluate", qrels_test, results_test, "-m", "P.5,10", "-m", "ndcg_cut.10", "-f", "tsv"
+    )
+    _, c, _ = cli(
+        "evaluate",
+        qrels_test,
+        results_test,
+        "-m",
+        "P_5",
+        "-m",
+        "P_10",
+        "-m",
+        "ndcg_cut_10",
+        "-f",
+        "tsv",
+    )
     assert a == b == c != ""
 
 
@@ -175,14 +232,19 @@ def test_default_metrics(qrels_test: Path, results_test: Path) -> None:
 
 
 def test_per_query_tsv(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-m", "map",
-                       "--per-query", "-f", "tsv")
+    code, out, _ = cli(
+        "evaluate", qrels_test, results_test, "-m", "P@5", "-m", "map", "--per-query", "-f", "tsv"
+    )
     assert code == 0
     rows = tsv_rows(out)
     assert [(r[1], r[2]) for r in rows] == [
-        (label("P@5"), "301"), (label("P@5"), "302"), (label("P@5"), "303"),
+        (label("P@5"), "301"),
+        (label("P@5"), "302"),
+        (label("P@5"), "303"),
         (label("P@5"), "all"),
-        (label("map"), "301"), (label("map"), "302"), (label("map"), "303"),
+        (label("map"), "301"),
+        (label("map"), "302"),
+        (label("map"), "303"),
         (label("map"), "all"),
     ]
     expected = trec_eval_output(trec_dir / "out.test.aq")
@@ -192,8 +254,9 @@ def test_per_query_tsv(qrels_test: Path, results_test: Path, trec_dir: Path) -> 
 
 
 def test_csv_format(qrels_test: Path, results_test: Path) -> None:
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-m", "num_ret",
-                       "-q", "-f", "csv")
+    code, out, _ = cli(
+        "evaluate", qrels_test, results_test, "-m", "P@5", "-m", "num_ret", "-q", "-f", "csv"
+    )
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["run", "metric", "query", "value"]
@@ -203,8 +266,18 @@ def test_csv_format(qrels_test: Path, results_test: Path) -> None:
 
 
 def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-m", "num_ret",
-                       "--per-query", "--format", "jsonl")
+    code, out, _ = cli(
+        "evaluate",
+        qrels_test,
+        results_test,
+        "-m",
+        "P@5",
+        "-m",
+        "num_ret",
+        "--per-query",
+        "--format",
+        "jsonl",
+    )
     assert code == 0
     objs = [json.loads(line) for line in out.splitlines()]
     assert len(objs) == 8
@@ -213,19 +286,28 @@ def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
         assert obj["run"] == "results.test"
     aggregates = [o for o in objs if o["query"] == "all"]
     assert [(o["metric"], o["value"]) for o in aggregates] == [
-        (label("P@5"), 0.8 / 3), ("num_ret", 1500)]
+        (label("P@5"), 0.8 / 3),
+        ("num_ret", 1500),
+    ]
     assert isinstance(aggregates[1]["value"], int)
     assert {o["query"] for o in objs} == {"301", "302", "303", "all"}
 
 
 def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
-    code, out, err = cli("evaluate", qrels_test, trec_dir / "results.trunc", "-m", "P@5",
-                         "-f", "json")
+    code, out, err = cli(
+        "evaluate", qrels_test, trec_dir / "results.trunc", "-m", "P@5", "-f", "json"
+    )
     assert code == 0
     doc = json.loads(out)
     assert set(doc) == {"results", "warnings", "provenance"}
-    assert doc["results"] == [{"run": "results.trunc", "metric": label("P@5"), "query": "all",
-                               "value": doc["results"][0]["value"]}]
+    assert doc["results"] == [
+        {
+            "run": "results.trunc",
+            "metric": label("P@5"),
+            "query": "all",
+            "value": doc["results"][0]["value"],
+        }
+    ]
     assert f"{doc['results'][0]['value']:6.4f}" == "0.2000"
     assert len(doc["warnings"]) == 1 and "'302'" in doc["warnings"][0]
     assert doc["warnings"][0] in err  # also on stderr
@@ -234,8 +316,18 @@ def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
 
 
 def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, _ = cli("evaluate", qrels_test, results_test, trec_dir / "results.trunc",
-                       "-m", "P@5", "-m", "num_ret", "-f", "markdown")
+    code, out, _ = cli(
+        "evaluate",
+        qrels_test,
+        results_test,
+        trec_dir / "results.trunc",
+        "-m",
+        "P@5",
+        "-m",
+        "num_ret",
+        "-f",
+        "markdown",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == f"| run | {label('P@5')} | num_ret |"
@@ -249,8 +341,19 @@ def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -
 def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     run = tmp_path / "my_run&co"
     shutil.copy(results_test, run)
-    code, out, _ = cli("evaluate", qrels_test, run, results_test, "-m", "P@5",
-                       "-m", "ndcg_cut.10", "-q", "-f", "latex")
+    code, out, _ = cli(
+        "evaluate",
+        qrels_test,
+        run,
+        results_test,
+        "-m",
+        "P@5",
+        "-m",
+        "ndcg_cut.10",
+        "-q",
+        "-f",
+        "latex",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "\\begin{tabular}{llrr}"
@@ -261,17 +364,33 @@ def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> N
     assert all(line.endswith("\\\\") for line in lines[2:-2] if line != "\\midrule")
 
 
-def test_table_format(qrels_test: Path, results_test: Path, trec_dir: Path,
-                      tmp_path: Path) -> None:
+def test_table_format(qrels_test: Path, results_test: Path, trec_dir: Path, tmp_path: Path) -> None:
     odd = tmp_path / "bm25[bold]"
     shutil.copy(results_test, odd)
-    code, out, _ = cli("evaluate", qrels_test, odd, trec_dir / "results.trunc", "-m", "P@5",
-                       "-m", "ndcg@10", "-f", "table")
+    code, out, _ = cli(
+        "evaluate",
+        qrels_test,
+        odd,
+        trec_dir / "results.trunc",
+        "-m",
+        "P@5",
+        "-m",
+        "ndcg@10",
+        "-f",
+        "table",
+    )
     assert code == 0
     assert "bm25[bold]" in out  # not taken for rich markup
     assert "results.trunc" in out
-    for text in (label("P@5"), label("ndcg@10"), "0.2667", "0.3016", "0.2000", "0.1717",
-                 "ties=docno"):
+    for text in (
+        label("P@5"),
+        label("ndcg@10"),
+        "0.2667",
+        "0.3016",
+        "0.2000",
+        "0.1717",
+        "ties=docno",
+    ):
         assert text in out
     code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "table")
     assert code == 0
@@ -288,8 +407,9 @@ def test_default_format_off_a_terminal_is_tsv(qrels_test: Path, results_test: Pa
 def test_output_file(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     _, expected, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv")
     target = tmp_path / "out.csv"
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv",
-                       "-o", target)
+    code, out, _ = cli(
+        "evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv", "-o", target
+    )
     assert code == 0 and out == ""
     assert target.read_text() == expected
     # Without --format, a file gets TSV; --format table writes the table.
@@ -300,8 +420,9 @@ def test_output_file(qrels_test: Path, results_test: Path, tmp_path: Path) -> No
 
 
 def test_multiple_runs(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, err = cli("evaluate", qrels_test, results_test, trec_dir / "results.trunc",
-                         "-m", "P@5", "-f", "tsv")
+    code, out, err = cli(
+        "evaluate", qrels_test, results_test, trec_dir / "results.trunc", "-m", "P@5", "-f", "tsv"
+    )
     assert code == 0
     assert tsv_rows(out) == [
         ("results.test", label("P@5"), "all", repr(0.8 / 3)),
@@ -311,22 +432,32 @@ def test_multiple_runs(qrels_test: Path, results_test: Path, trec_dir: Path) -> 
     assert "results.trunc" in err and "1 qrels query without results" in err
 
 
-def test_runs_with_the_same_file_name(qrels_test: Path, results_test: Path,
-                                      tmp_path: Path) -> None:
+def test_runs_with_the_same_file_name(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     for sub in ("a", "b"):
         (tmp_path / sub).mkdir()
         shutil.copy(results_test, tmp_path / sub / "run.txt")
-    code, out, _ = cli("evaluate", qrels_test, tmp_path / "a" / "run.txt",
-                       tmp_path / "b" / "run.txt", "-m", "P@5", "-f", "tsv")
+    code, out, _ = cli(
+        "evaluate",
+        qrels_test,
+        tmp_path / "a" / "run.txt",
+        tmp_path / "b" / "run.txt",
+        "-m",
+        "P@5",
+        "-f",
+        "tsv",
+    )
     assert code == 0
-    assert [r[0] for r in tsv_rows(out)] == [str(tmp_path / "a" / "run.txt"),
-                                             str(tmp_path / "b" / "run.txt")]
+    assert [r[0] for r in tsv_rows(out)] == [
+        str(tmp_path / "a" / "run.txt"),
+        str(tmp_path / "b" / "run.txt"),
+    ]
 
 
 def test_qrels_from_stdin(qrels_test: Path, results_test: Path) -> None:
     _, expected, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "tsv")
-    code, out, _ = cli("evaluate", "-", results_test, "-m", "P@5", "-f", "tsv",
-                       input=qrels_test.read_bytes())
+    code, out, _ = cli(
+        "evaluate", "-", results_test, "-m", "P@5", "-f", "tsv", input=qrels_test.read_bytes()
+    )
     assert code == 0 and out == expected
 
 
@@ -335,8 +466,19 @@ def test_forced_formats(tmp_path: Path) -> None:
     qrels.write_text("query\tdoc\trelevance\n1\ta\t1\n1\tb\t0\n")
     run = tmp_path / "run.data"
     run.write_text("query,doc,score\n1,a,0.5\n1,b,0.75\n")
-    code, out, _ = cli("evaluate", qrels, run, "--qrels-format", "tsv", "--run-format", "csv",
-                       "-m", "RR", "-f", "tsv")
+    code, out, _ = cli(
+        "evaluate",
+        qrels,
+        run,
+        "--qrels-format",
+        "tsv",
+        "--run-format",
+        "csv",
+        "-m",
+        "RR",
+        "-f",
+        "tsv",
+    )
     assert code == 0
     assert tsv_rows(out) == [("run.data", label("RR"), "all", "0.5")]
     code, _, err = cli("evaluate", qrels, run, "--qrels-format", "xml")
@@ -349,8 +491,9 @@ def test_forced_formats(tmp_path: Path) -> None:
 def test_missing_convention(qrels_test: Path, trec_dir: Path) -> None:
     trunc = trec_dir / "results.trunc"
     _, zero, _ = cli("evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv")
-    _, skip, err = cli("evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv",
-                       "--missing", "skip")
+    _, skip, err = cli(
+        "evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv", "--missing", "skip"
+    )
     zero_rows, skip_rows = tsv_rows(zero), tsv_rows(skip)
     assert [r[2] for r in zero_rows] == ["301", "302", "303", "all"]
     assert [r[2] for r in skip_rows] == ["301", "303", "all"]
@@ -359,8 +502,11 @@ def test_missing_convention(qrels_test: Path, trec_dir: Path) -> None:
     assert float(skip_rows[2][3]) == pytest.approx(sum(per_query) / 2)
     assert float(zero_rows[3][3]) == pytest.approx(sum(per_query) / 3)
     assert "skipped" in err
-    assert_one_line_error(*cli("evaluate", qrels_test, trunc, "-m", "P@5", "--missing", "error"),
-                          "'302'", "missing='error'")
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, trunc, "-m", "P@5", "--missing", "error"),
+        "'302'",
+        "missing='error'",
+    )
 
 
 def test_ties_convention(tmp_path: Path) -> None:
@@ -387,8 +533,9 @@ def test_no_relevant_and_judged_only(tmp_path: Path) -> None:
     results = {}
     for flag in ("zero", "one", "skip", "nan"):
         # Query 2 has no relevant document: AP is undefined there.
-        code, out, _ = cli("evaluate", qrels, run, "-m", "map", "-q", "--no-relevant", flag,
-                           "-f", "jsonl")
+        code, out, _ = cli(
+            "evaluate", qrels, run, "-m", "map", "-q", "--no-relevant", flag, "-f", "jsonl"
+        )
         assert code == 0
         results[flag] = {o["query"]: o["value"] for o in map(json.loads, out.splitlines())}
     assert results["zero"] == {"1": 0.5, "2": 0.0, "all": 0.25}
@@ -411,25 +558,32 @@ def test_missing_run_file(qrels_test: Path, tmp_path: Path) -> None:
 
 
 def test_bad_metric(qrels_test: Path, results_test: Path) -> None:
-    assert_one_line_error(*cli("evaluate", qrels_test, results_test, "-m", "nDGC@10"),
-                          "unknown metric 'nDGC'", "did you mean 'ndcg'")
-    assert_one_line_error(*cli("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"),
-                          "strictly between 0 and 1")
-    assert_one_line_error(*cli("evaluate", qrels_test, results_test, "-m", "P@0"),
-                          "positive integer")
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, results_test, "-m", "nDGC@10"),
+        "unknown metric 'nDGC'",
+        "did you mean 'ndcg'",
+    )
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"), "strictly between 0 and 1"
+    )
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, results_test, "-m", "P@0"), "positive integer"
+    )
 
 
 def test_bad_file(qrels_test: Path, results_test: Path) -> None:
     # A run where the qrels should be: line 1 has 6 fields.
-    assert_one_line_error(*cli("evaluate", results_test, results_test),
-                          f"{results_test}:1:", "expected exactly 4")
+    assert_one_line_error(
+        *cli("evaluate", results_test, results_test), f"{results_test}:1:", "expected exactly 4"
+    )
 
 
 def test_duplicate_lines(qrels_test: Path, tmp_path: Path) -> None:
     run = tmp_path / "dup.run"
     run.write_text("301 Q0 a 1 2.0 t\n301 Q0 b 2 1.0 t\n301 Q0 a 3 0.5 t\n")
-    assert_one_line_error(*cli("evaluate", qrels_test, run), f"{run}:3:", "first at line 1",
-                          "duplicate")
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, run), f"{run}:3:", "first at line 1", "duplicate"
+    )
 
 
 def test_bad_bytes(qrels_test: Path, tmp_path: Path) -> None:
@@ -440,13 +594,15 @@ def test_bad_bytes(qrels_test: Path, tmp_path: Path) -> None:
 
 def test_unwritable_output(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such" / "dir" / "out.tsv"
-    assert_one_line_error(*cli("evaluate", qrels_test, results_test, "-m", "P@5", "-o", target),
-                          str(target))
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, results_test, "-m", "P@5", "-o", target), str(target)
+    )
 
 
 def test_bad_convention_combination(qrels_test: Path, results_test: Path) -> None:
-    assert_one_line_error(*cli("evaluate", qrels_test, results_test, "-m", "bpref",
-                               "--ties", "average"), "bpref")
+    assert_one_line_error(
+        *cli("evaluate", qrels_test, results_test, "-m", "bpref", "--ties", "average"), "bpref"
+    )
 
 
 # ---------------------------------------------------------------- demo
@@ -500,8 +656,7 @@ def test_help_imports_no_heavy_modules() -> None:
         "{'numpy', 'pyarrow', 'pandas', 'polars', 'scipy', 'rich'})\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "HEAVY []" in proc.stderr, proc.stderr
 
 
@@ -517,6 +672,5 @@ def test_evaluate_function_survives_submodule_import() -> None:
         "assert isinstance(assay.evaluate(qrels, runs, 'P@5'), Results)\n"
         "print('OK')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.endswith("OK\n"), proc.stderr

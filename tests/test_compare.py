@@ -17,14 +17,18 @@ from assay.stats import correct, paired_pvalues, randomization_test
 
 @pytest.fixture(scope="module")
 def collection() -> tuple[assay.Qrels, dict[str, assay.Run]]:
-    return assay.datasets.synthetic(n_queries=40, docs_per_query=30, noise=(0.3, 0.6, 3.0),
-                                    run_names=("good", "mid", "bad"), seed=7)
+    return assay.datasets.synthetic(
+        n_queries=40,
+        docs_per_query=30,
+        noise=(0.3, 0.6, 3.0),
+        run_names=("good", "mid", "bad"),
+        seed=7,
+    )
 
 
 def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:
     qrels, runs = collection
-    cmp = assay.compare(qrels, runs, ["ndcg@10", "map"], baseline="bad", n_resamples=2000,
-                        seed=3)
+    cmp = assay.compare(qrels, runs, ["ndcg@10", "map"], baseline="bad", n_resamples=2000, seed=3)
     assert cmp.baseline == "bad" and {p.baseline for p in cmp.pairs} == {"bad"}
     assert len(cmp.pairs) == 2 * 2  # two runs vs the baseline, two metrics
     res = assay.evaluate(qrels, runs, ["ndcg@10", "map"])
@@ -36,8 +40,11 @@ def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:
             p = cmp.pair(run, "bad", metric)
             d = a - b
             assert p.diff == pytest.approx(d.mean(), abs=1e-12)
-            assert (p.wins, p.ties, p.losses) == (int((d > 0).sum()), int((d == 0).sum()),
-                                                  int((d < 0).sum()))
+            assert (p.wins, p.ties, p.losses) == (
+                int((d > 0).sum()),
+                int((d == 0).sum()),
+                int((d < 0).sum()),
+            )
             assert p.n == len(d) == 40
             single = randomization_test(a, b, n_resamples=2000, seed=3)
             assert p.p_value == pytest.approx(single.pvalue, abs=1e-12)
@@ -45,8 +52,9 @@ def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:
             assert p.ci_low <= p.diff <= p.ci_high
             raw.append(p.p_value)
         adjusted = correct(np.array(raw), method="holm")
-        assert [cmp.pair(r, "bad", metric).p_adjusted for r in ("good", "mid")] == \
-            pytest.approx(list(adjusted), abs=1e-15)
+        assert [cmp.pair(r, "bad", metric).p_adjusted for r in ("good", "mid")] == pytest.approx(
+            list(adjusted), abs=1e-15
+        )
     # The good run is far better than the bad one: marked, and its mean CI holds its mean.
     assert cmp.markers("good", "ndcg@10") == "▲"
     s = cmp.summary("good", "ndcg@10")
@@ -66,7 +74,8 @@ def test_all_pairs_letters_and_reproducibility(collection: tuple) -> None:
     res = a.results
     d = np.vstack([res["mid", "ndcg@10"].values - res["good", "ndcg@10"].values])
     assert a.pair("mid", "good", "ndcg@10").p_value == pytest.approx(
-        float(paired_pvalues(d, n_resamples=1000, seed=11)[0]), abs=1e-12)
+        float(paired_pvalues(d, n_resamples=1000, seed=11)[0]), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "bootstrap", "tukey"])
@@ -123,13 +132,35 @@ def files(tmp_path_factory: pytest.TempPathFactory, collection: tuple) -> tuple[
 
 def test_cli_jsonl_records(files: tuple[Path, list[Path]]) -> None:
     qp, paths = files
-    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "-m", "ndcg@10",
-                                      "--baseline", "bad.run", "--n-resamples", "500",
-                                      "-f", "jsonl"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            str(qp),
+            *map(str, paths),
+            "-m",
+            "ndcg@10",
+            "--baseline",
+            "bad.run",
+            "--n-resamples",
+            "500",
+            "-f",
+            "jsonl",
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    keys = {"run", "metric", "query", "value", "baseline", "p_value", "p_adjusted", "ci_low",
-            "ci_high"}
+    keys = {
+        "run",
+        "metric",
+        "query",
+        "value",
+        "baseline",
+        "p_value",
+        "p_adjusted",
+        "ci_low",
+        "ci_high",
+    }
     assert all(keys <= set(r) for r in rows)
     pairs = [r for r in rows if r["baseline"] is not None]
     assert {r["run"] for r in pairs} == {"good.run", "mid.run"}
@@ -139,15 +170,28 @@ def test_cli_jsonl_records(files: tuple[Path, list[Path]]) -> None:
 @pytest.mark.parametrize("fmt", ["table", "tsv", "csv", "json", "markdown", "latex"])
 def test_cli_formats(files: tuple[Path, list[Path]], fmt: str) -> None:
     qp, paths = files
-    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "-m", "P@10",
-                                      "-m", "map", "--n-resamples", "300", "-f", fmt])
+    result = CliRunner().invoke(
+        app,
+        [
+            "compare",
+            str(qp),
+            *map(str, paths),
+            "-m",
+            "P@10",
+            "-m",
+            "map",
+            "--n-resamples",
+            "300",
+            "-f",
+            fmt,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "good.run" in result.stdout
 
 
 def test_cli_bad_baseline_exits_2(files: tuple[Path, list[Path]]) -> None:
     qp, paths = files
-    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths),
-                                      "--baseline", "nope"])
+    result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "--baseline", "nope"])
     assert result.exit_code == 2
     assert "baseline" in result.stderr and "Traceback" not in result.output

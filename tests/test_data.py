@@ -11,8 +11,9 @@ from assay.data import Run
 
 def _rows(run: Run) -> list[tuple[str, str, float]]:
     t = run.to_arrow()
-    return list(zip(t["query"].to_pylist(), t["doc"].to_pylist(), t["score"].to_pylist(),
-                    strict=True))
+    return list(
+        zip(t["query"].to_pylist(), t["doc"].to_pylist(), t["score"].to_pylist(), strict=True)
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -33,8 +33,9 @@ def write(tmp_path: Path, name: str, data: bytes | str) -> Path:
     return path
 
 
-def check(exc: pytest.ExceptionInfo[InputError], path: Path | str, line: int | None,
-          *needles: str) -> str:
+def check(
+    exc: pytest.ExceptionInfo[InputError], path: Path | str, line: int | None, *needles: str
+) -> str:
     """The message starts with ``path:line:`` and contains every needle."""
     message = str(exc.value)
     assert isinstance(exc.value, AssayError)
@@ -56,45 +57,113 @@ GOOD_RUN = "1 Q0 a 1 2.5 t\n1 Q0 b 2 1.5 t\n2 Q0 a 1 0.5 t\n"
 
 # (reader, file text, error type, line, fragments of the message)
 TEXT_CASES = {
-    "qrels-3-fields": (Qrels, GOOD_QRELS + "3 0 c\n", ParseError, 4,
-                       ["expected exactly 4", "found 3", "'3 0 c'"]),
-    "qrels-5-fields": (Qrels, "1 0 a 1 extra\n" + GOOD_QRELS, ParseError, 1,
-                       ["expected exactly 4", "found 5"]),
-    "qrels-5-fields-later": (Qrels, GOOD_QRELS + "3 0 c 1 extra\n", ParseError, 4,
-                             ["expected exactly 4", "found 5"]),
+    "qrels-3-fields": (
+        Qrels,
+        GOOD_QRELS + "3 0 c\n",
+        ParseError,
+        4,
+        ["expected exactly 4", "found 3", "'3 0 c'"],
+    ),
+    "qrels-5-fields": (
+        Qrels,
+        "1 0 a 1 extra\n" + GOOD_QRELS,
+        ParseError,
+        1,
+        ["expected exactly 4", "found 5"],
+    ),
+    "qrels-5-fields-later": (
+        Qrels,
+        GOOD_QRELS + "3 0 c 1 extra\n",
+        ParseError,
+        4,
+        ["expected exactly 4", "found 5"],
+    ),
     "qrels-run-given": (Qrels, GOOD_RUN, ParseError, 1, ["expected exactly 4", "found 6"]),
-    "run-5-fields": (Run, GOOD_RUN + "3 Q0 c 1 0.5\n", ParseError, 4,
-                     ["expected at least 6", "found 5"]),
+    "run-5-fields": (
+        Run,
+        GOOD_RUN + "3 Q0 c 1 0.5\n",
+        ParseError,
+        4,
+        ["expected at least 6", "found 5"],
+    ),
     "run-qrels-given": (Run, GOOD_QRELS, ParseError, 1, ["expected at least 6", "found 4"]),
-    "score-text": (Run, GOOD_RUN + "3 Q0 c 1 high t\n", ParseError, 4,
-                   ["score 'high' is not a number"]),
-    "score-comma": (Run, "# c\n" + GOOD_RUN + "3 Q0 c 1 0,5 t\n", ParseError, 5,
-                    ["score '0,5' is not a number"]),
+    "score-text": (
+        Run,
+        GOOD_RUN + "3 Q0 c 1 high t\n",
+        ParseError,
+        4,
+        ["score 'high' is not a number"],
+    ),
+    "score-comma": (
+        Run,
+        "# c\n" + GOOD_RUN + "3 Q0 c 1 0,5 t\n",
+        ParseError,
+        5,
+        ["score '0,5' is not a number"],
+    ),
     "score-nan": (Run, GOOD_RUN + "3 Q0 c 1 nan t\n", ParseError, 4, ["'nan'", "not finite"]),
     "score-inf": (Run, GOOD_RUN + "3 Q0 c 1 inf t\n", ParseError, 4, ["'inf'", "not finite"]),
-    "score-minus-inf": (Run, "3 Q0 c 1 -Infinity t\n" + GOOD_RUN, ParseError, 1,
-                        ["not finite"]),
-    "score-overflow": (Run, GOOD_RUN + "3 Q0 c 1 1e400 t\n", ParseError, 4,
-                       ["'1e400'", "not finite"]),
-    "grade-fraction": (Qrels, GOOD_QRELS + "3 0 c 1.5\n", ParseError, 4,
-                       ["relevance grade '1.5' is not an integer"]),
-    "grade-text": (Qrels, GOOD_QRELS + "\n3 0 c yes\n", ParseError, 5,
-                   ["relevance grade 'yes' is not an integer"]),
-    "grade-too-big": (Qrels, GOOD_QRELS + "3 0 c 3000000000\n", InputError, 4,
-                      ["3000000000", "out of range"]),
-    "qrels-duplicate": (Qrels, GOOD_QRELS + "2 0 b 0\n1 0 a 0\n", DuplicateError, 5,
-                        ["query '1', document 'a'", "first at line 1"]),
-    "run-duplicate": (Run, GOOD_RUN + "1 Q0 b 9 0.1 t\n", DuplicateError, 4,
-                      ["query '1', document 'b'", "first at line 2"]),
+    "score-minus-inf": (Run, "3 Q0 c 1 -Infinity t\n" + GOOD_RUN, ParseError, 1, ["not finite"]),
+    "score-overflow": (
+        Run,
+        GOOD_RUN + "3 Q0 c 1 1e400 t\n",
+        ParseError,
+        4,
+        ["'1e400'", "not finite"],
+    ),
+    "grade-fraction": (
+        Qrels,
+        GOOD_QRELS + "3 0 c 1.5\n",
+        ParseError,
+        4,
+        ["relevance grade '1.5' is not an integer"],
+    ),
+    "grade-text": (
+        Qrels,
+        GOOD_QRELS + "\n3 0 c yes\n",
+        ParseError,
+        5,
+        ["relevance grade 'yes' is not an integer"],
+    ),
+    "grade-too-big": (
+        Qrels,
+        GOOD_QRELS + "3 0 c 3000000000\n",
+        InputError,
+        4,
+        ["3000000000", "out of range"],
+    ),
+    "qrels-duplicate": (
+        Qrels,
+        GOOD_QRELS + "2 0 b 0\n1 0 a 0\n",
+        DuplicateError,
+        5,
+        ["query '1', document 'a'", "first at line 1"],
+    ),
+    "run-duplicate": (
+        Run,
+        GOOD_RUN + "1 Q0 b 9 0.1 t\n",
+        DuplicateError,
+        4,
+        ["query '1', document 'b'", "first at line 2"],
+    ),
     "empty-qrels": (Qrels, "", EmptyInputError, None, ["no qrels lines"]),
     "empty-run": (Run, "", EmptyInputError, None, ["no run lines"]),
-    "only-comments": (Run, "# one\n# two\n", EmptyInputError, None,
-                      ["no run lines", "only comments"]),
+    "only-comments": (
+        Run,
+        "# one\n# two\n",
+        EmptyInputError,
+        None,
+        ["no run lines", "only comments"],
+    ),
     "only-blank": (Qrels, "\n  \n\t\r\n", EmptyInputError, None, ["no qrels lines"]),
-    "bad-utf8": (Qrels, b"1 0 a 1\n1 0 b 0\n1 0 \xff\xfe 1\n", ParseError, 3,
-                 ["not valid UTF-8"]),
-    "bad-utf8-after-comments": (Run, b"# c\r\n\r\n" + GOOD_RUN.encode() + b"2 Q0 \xc3( 1 1 t\n",
-                                ParseError, 6, ["not valid UTF-8"]),
+    "bad-utf8": (Qrels, b"1 0 a 1\n1 0 b 0\n1 0 \xff\xfe 1\n", ParseError, 3, ["not valid UTF-8"]),
+    "bad-utf8-after-comments": (
+        Run,
+        b"# c\r\n\r\n" + GOOD_RUN.encode() + b"2 Q0 \xc3( 1 1 t\n",
+        ParseError,
+        6,
+        ["not valid UTF-8"],
+    ),
     # trec_eval ends lines at "\n" only: a bare "\r" is white space inside a line.
     "bare-cr": (Qrels, "1 0 a 1\r1 0 b 0\n", ParseError, 1, ["found 8"]),
     "vertical-tab": (Qrels, "1 0 a\x0bb 1\n", ParseError, 1, ["found 5"]),
@@ -110,10 +179,13 @@ def test_text_errors(case: str, tmp_path: Path) -> None:
     check(exc, path, line, *needles)
 
 
-@pytest.mark.parametrize("case", ["qrels-3-fields", "qrels-duplicate", "grade-text",
-                                  "score-nan", "run-duplicate", "bad-utf8"])
-def test_text_errors_same_through_gzip_and_stdin(case: str, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "case",
+    ["qrels-3-fields", "qrels-duplicate", "grade-text", "score-nan", "run-duplicate", "bad-utf8"],
+)
+def test_text_errors_same_through_gzip_and_stdin(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reader, text, error, line, needles = TEXT_CASES[case]
     data = text.encode() if isinstance(text, str) else text
     path = write(tmp_path, "in.gz", gzip.compress(data))
@@ -155,8 +227,15 @@ def test_duplicate_reports_the_earliest_repeat(tmp_path: Path) -> None:
 
 def test_missing_file_and_directory(tmp_path: Path) -> None:
     missing = tmp_path / "nope.txt"
-    for reader in (Qrels.from_trec, Run.from_trec, Qrels.read, Run.read, Run.from_csv,
-                   Run.from_parquet, Qrels.from_jsonl):
+    for reader in (
+        Qrels.from_trec,
+        Run.from_trec,
+        Qrels.read,
+        Run.read,
+        Run.from_csv,
+        Run.from_parquet,
+        Qrels.from_jsonl,
+    ):
         with pytest.raises(InputError) as exc:
             reader(missing)
         check(exc, missing, None, "no such file")
@@ -192,23 +271,30 @@ def test_csv_missing_column_names_the_columns(tmp_path: Path) -> None:
     path = write(tmp_path, "run.csv", "qid,docno,sim\n1,a,0.5\n")
     with pytest.raises(InputError) as exc:
         Run.from_csv(path, query="qid", doc="doc", score="sim")
-    check(exc, path, None, "no column 'doc' for the doc", "columns: qid, docno, sim",
-          "doc='<column>'")
+    check(
+        exc, path, None, "no column 'doc' for the doc", "columns: qid, docno, sim", "doc='<column>'"
+    )
     with pytest.raises(InputError) as exc:
         Qrels.from_csv(path)
     check(exc, path, None, "no column 'query'")
 
 
-@pytest.mark.parametrize(("text", "needles"), [
-    ("query,doc,score\n1,a,0.5\n,b,0.25\n", ["query id is missing", "row 2"]),
-    ("query,doc,score\n1,a,0.5\n1,,0.25\n", ["document id is missing", "row 2"]),
-    ("query,doc,score\n1,a,0.5\n1,b,\n", ["score is missing", "row 2"]),
-    ("query,doc,score\n1,a,0.5\n1,b,n/a\n1,c,1\n", ["score 'n/a' is not a number", "row 2"]),
-    ("query,doc,score\n1,a,0.5\n1,b,nan\n", ["not finite", "row 2"]),
-    ("query,doc,score\n1,a,0.5\n1,b,0.25\n1,a,1\n", ["duplicate", "at row 3", "first at row 1"]),
-    ("query,doc,score\n", ["no data rows"]),
-    ("", ["empty"]),
-])
+@pytest.mark.parametrize(
+    ("text", "needles"),
+    [
+        ("query,doc,score\n1,a,0.5\n,b,0.25\n", ["query id is missing", "row 2"]),
+        ("query,doc,score\n1,a,0.5\n1,,0.25\n", ["document id is missing", "row 2"]),
+        ("query,doc,score\n1,a,0.5\n1,b,\n", ["score is missing", "row 2"]),
+        ("query,doc,score\n1,a,0.5\n1,b,n/a\n1,c,1\n", ["score 'n/a' is not a number", "row 2"]),
+        ("query,doc,score\n1,a,0.5\n1,b,nan\n", ["not finite", "row 2"]),
+        (
+            "query,doc,score\n1,a,0.5\n1,b,0.25\n1,a,1\n",
+            ["duplicate", "at row 3", "first at row 1"],
+        ),
+        ("query,doc,score\n", ["no data rows"]),
+        ("", ["empty"]),
+    ],
+)
 def test_csv_run_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     path = write(tmp_path, "run.csv", text)
     with pytest.raises(InputError) as exc:
@@ -216,13 +302,20 @@ def test_csv_run_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     check(exc, path, None, *needles)
 
 
-@pytest.mark.parametrize(("text", "needles"), [
-    ("query,doc,relevance\n1,a,1\n1,b,0.5\n", ["relevance grade 0.5 is not an integer",
-                                               "row 2"]),
-    ("query,doc,relevance\n1,a,1\n1,b,high\n", ["relevance grade 'high' is not an integer",
-                                                "row 2"]),
-    ("query,doc,relevance\n1,a,1\n1,b,\n", ["relevance grade is missing", "row 2"]),
-])
+@pytest.mark.parametrize(
+    ("text", "needles"),
+    [
+        (
+            "query,doc,relevance\n1,a,1\n1,b,0.5\n",
+            ["relevance grade 0.5 is not an integer", "row 2"],
+        ),
+        (
+            "query,doc,relevance\n1,a,1\n1,b,high\n",
+            ["relevance grade 'high' is not an integer", "row 2"],
+        ),
+        ("query,doc,relevance\n1,a,1\n1,b,\n", ["relevance grade is missing", "row 2"]),
+    ],
+)
 def test_csv_qrels_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     path = write(tmp_path, "qrels.csv", text)
     with pytest.raises(InputError) as exc:
@@ -231,8 +324,11 @@ def test_csv_qrels_errors(text: str, needles: list[str], tmp_path: Path) -> None
 
 
 def test_jsonl_errors_name_the_line(tmp_path: Path) -> None:
-    path = write(tmp_path, "r.jsonl", '{"query": "1", "doc": "a", "score": 1}\n'
-                                      '{"query": "1", "doc": 7, "score": 2}\n')
+    path = write(
+        tmp_path,
+        "r.jsonl",
+        '{"query": "1", "doc": "a", "score": 1}\n{"query": "1", "doc": 7, "score": 2}\n',
+    )
     with pytest.raises(ParseError) as exc:
         Run.from_jsonl(path)
     check(exc, path, 2, "field 'doc' is a number here but a string on line 1")
@@ -254,13 +350,14 @@ def test_pandas_null_and_bad_values() -> None:
     cases = [
         ({"query": ["a", None], "doc": ["x", "y"], "score": [1.0, 2.0]}, "query id is missing"),
         ({"query": [1, None], "doc": ["x", "y"], "score": [1.0, 2.0]}, "query id is missing"),
-        ({"query": ["a", "a"], "doc": ["x", None], "score": [1.0, 2.0]},
-         "document id is missing"),
+        ({"query": ["a", "a"], "doc": ["x", None], "score": [1.0, 2.0]}, "document id is missing"),
         ({"query": ["a", "a"], "doc": ["x", "y"], "score": [1.0, np.nan]}, "score is missing"),
         ({"query": ["a", "a"], "doc": ["x", "y"], "score": [1.0, np.inf]}, "not finite"),
         ({"query": ["a", "a"], "doc": ["x", ""], "score": [1.0, 2.0]}, "document id is empty"),
-        ({"query": ["a", "a"], "doc": ["x", "y"], "score": ["1", "many"]},
-         "score 'many' is not a number"),
+        (
+            {"query": ["a", "a"], "doc": ["x", "y"], "score": ["1", "many"]},
+            "score 'many' is not a number",
+        ),
         ({"query": ["a", "a"], "doc": ["x", "x"], "score": [1.0, 2.0]}, "duplicate"),
     ]
     for data, needle in cases:
@@ -280,12 +377,16 @@ def test_pandas_null_and_bad_values() -> None:
 def test_polars_null_ids() -> None:
     pl = pytest.importorskip("polars")
     with pytest.raises(InputError) as exc:
-        Qrels.from_polars(pl.DataFrame({"query": ["a", None, "b"], "doc": ["x", "y", "z"],
-                                        "relevance": [1, 0, 2]}))
+        Qrels.from_polars(
+            pl.DataFrame(
+                {"query": ["a", None, "b"], "doc": ["x", "y", "z"], "relevance": [1, 0, 2]}
+            )
+        )
     check(exc, "<polars>", None, "query id is missing (null) at row 2")
     with pytest.raises(InputError) as exc:
-        Qrels.from_polars(pl.DataFrame({"query": ["a", "b"], "doc": ["x", "y"],
-                                        "relevance": [1, None]}))
+        Qrels.from_polars(
+            pl.DataFrame({"query": ["a", "b"], "doc": ["x", "y"], "relevance": [1, None]})
+        )
     check(exc, "<polars>", None, "relevance grade is missing (null) at row 2")
 
 
@@ -323,9 +424,11 @@ def test_columns_length_mismatch() -> None:
 
 def test_unwritable_ids_are_refused_not_mangled(tmp_path: Path) -> None:
     # Written as TREC text, these would read back as other ids, or as a comment line.
-    for data, needle in [({"q 1": {"d": 1.0}}, "query id 'q 1'"),
-                         ({"q": {"d\t1": 1.0}}, "document id 'd\\t1'"),
-                         ({"#q": {"d": 1.0}}, "query id '#q'")]:
+    for data, needle in [
+        ({"q 1": {"d": 1.0}}, "query id 'q 1'"),
+        ({"q": {"d\t1": 1.0}}, "document id 'd\\t1'"),
+        ({"#q": {"d": 1.0}}, "query id '#q'"),
+    ]:
         with pytest.raises(InputError, match=re.escape(needle)):
             Run.from_dict(data).to_trec(tmp_path / "out")
     with pytest.raises(InputError, match="white space"):
@@ -354,24 +457,27 @@ def test_unknown_metric_suggests(data: tuple[Qrels, Run]) -> None:
         assay.evaluate(*data, "precison@5")
 
 
-@pytest.mark.parametrize(("name", "needle"), [
-    ("P@0", "positive integer"),
-    ("ndcg@-3", "positive integer"),
-    ("P@2.5", "positive integer"),
-    ("P.0", "positive integer"),
-    ("rbp(p=1.5)", "strictly between 0 and 1, got 1.5"),
-    ("rbp(p=0)", "strictly between 0 and 1, got 0"),
-    ("rbp(p=1)", "strictly between 0 and 1"),
-    ("ndcg(foo=1)@10", "ndcg has no parameter foo"),
-    ("ndcg(gain={1: -1})@10", "non-negative"),
-    ("ndcg(gain={'a': 1})@10", "integer grades"),
-    ("ndcg(gain={})@10", "empty"),
-    ("ndcg(gain='cubic')@10", "gain must be"),
-    ("P(rel=-1)@5", ">= 0"),
-    ("num_ret@5", "takes no cutoff"),
-    ("P(1)@5", "name=value"),
-    ("", "non-empty"),
-])
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [
+        ("P@0", "positive integer"),
+        ("ndcg@-3", "positive integer"),
+        ("P@2.5", "positive integer"),
+        ("P.0", "positive integer"),
+        ("rbp(p=1.5)", "strictly between 0 and 1, got 1.5"),
+        ("rbp(p=0)", "strictly between 0 and 1, got 0"),
+        ("rbp(p=1)", "strictly between 0 and 1"),
+        ("ndcg(foo=1)@10", "ndcg has no parameter foo"),
+        ("ndcg(gain={1: -1})@10", "non-negative"),
+        ("ndcg(gain={'a': 1})@10", "integer grades"),
+        ("ndcg(gain={})@10", "empty"),
+        ("ndcg(gain='cubic')@10", "gain must be"),
+        ("P(rel=-1)@5", ">= 0"),
+        ("num_ret@5", "takes no cutoff"),
+        ("P(1)@5", "name=value"),
+        ("", "non-empty"),
+    ],
+)
 def test_bad_metric_parameters(name: str, needle: str, data: tuple[Qrels, Run]) -> None:
     with pytest.raises(MetricError) as exc:
         assay.evaluate(*data, name)
@@ -386,11 +492,13 @@ def test_bad_cutoff_programmatic() -> None:
 
 
 def test_bad_conventions(data: tuple[Qrels, Run]) -> None:
-    for kwargs, needle in [({"ties": "random"}, "ties='random' is not a valid convention"),
-                           ({"missing": "ignore"}, "zero, skip, error"),
-                           ({"no_relevant": "half"}, "zero, one, skip, nan"),
-                           ({"judged_only": "yes"}, "judged_only must be True or False"),
-                           ({"tie": "docno"}, "unknown convention(s): tie")]:
+    for kwargs, needle in [
+        ({"ties": "random"}, "ties='random' is not a valid convention"),
+        ({"missing": "ignore"}, "zero, skip, error"),
+        ({"no_relevant": "half"}, "zero, one, skip, nan"),
+        ({"judged_only": "yes"}, "judged_only must be True or False"),
+        ({"tie": "docno"}, "unknown convention(s): tie"),
+    ]:
         with pytest.raises(ConventionError) as exc:
             assay.evaluate(*data, "P@5", **kwargs)
         assert needle in str(exc.value)
@@ -421,8 +529,9 @@ def test_bad_evaluate_arguments(data: tuple[Qrels, Run]) -> None:
 
 def test_run_queries_absent_from_qrels_are_counted(data: tuple[Qrels, Run]) -> None:
     qrels, _ = data
-    run = Run.from_dict({"1": {"a": 1.0}, "2": {"a": 1.0}, "x": {"a": 1.0, "b": 2.0},
-                         "y": {"c": 0.5}}, name="extra")
+    run = Run.from_dict(
+        {"1": {"a": 1.0}, "2": {"a": 1.0}, "x": {"a": 1.0, "b": 2.0}, "y": {"c": 0.5}}, name="extra"
+    )
     res = assay.evaluate(qrels, run, "P@5")
     warnings = [w for w in res.warnings if "not in the qrels" in w]
     assert len(warnings) == 1
@@ -448,8 +557,16 @@ def test_no_warnings_when_all_match(data: tuple[Qrels, Run]) -> None:
 
 
 def test_error_hierarchy() -> None:
-    for cls in (InputError, ParseError, DuplicateError, EmptyInputError, MetricError,
-                ConventionError, MissingQueryError, assay.MissingExtraError):
+    for cls in (
+        InputError,
+        ParseError,
+        DuplicateError,
+        EmptyInputError,
+        MetricError,
+        ConventionError,
+        MissingQueryError,
+        assay.MissingExtraError,
+    ):
         assert issubclass(cls, AssayError)
     for cls in (ParseError, DuplicateError, EmptyInputError):
         assert issubclass(cls, InputError) and issubclass(cls, ValueError)

@@ -81,8 +81,13 @@ def assert_same_qrels(a: Qrels, b: Qrels) -> None:
 
 
 QRELS_ROWS = [("1", "d1", 1), ("1", "d2", 0), ("1", "#d3", 2), ("2", "d1", -1), ("10", "x#y", 3)]
-RUN_ROWS = [("1", "d1", 2.5), ("1", "d2", 2.5), ("1", "d3", -1.25), ("2", "d9", 1e-7),
-            ("10", "a#b", 3.0)]
+RUN_ROWS = [
+    ("1", "d1", 2.5),
+    ("1", "d2", 2.5),
+    ("1", "d3", -1.25),
+    ("2", "d9", 1e-7),
+    ("10", "a#b", 3.0),
+]
 
 
 def qrels_text(sep: str = " ", eol: str = "\n") -> str:
@@ -165,8 +170,9 @@ def test_comment_test_files_with_hash_in_docnos(trec_dir: Path) -> None:
     assert all("#" in d for _, d, _ in qrels)
 
 
-def test_real_qrels_fast_and_exact_paths_agree(trec_dir: Path, tmp_path: Path,
-                                               spy: PathSpy) -> None:
+def test_real_qrels_fast_and_exact_paths_agree(
+    trec_dir: Path, tmp_path: Path, spy: PathSpy
+) -> None:
     data = (trec_dir / "qrels.test").read_bytes()
     fast = Qrels.from_trec(trec_dir / "qrels.test")
     assert spy.path == "fast"
@@ -176,8 +182,7 @@ def test_real_qrels_fast_and_exact_paths_agree(trec_dir: Path, tmp_path: Path,
     assert_same_qrels(fast, exact)
 
 
-def test_real_run_fast_and_exact_paths_agree(trec_dir: Path, tmp_path: Path,
-                                             spy: PathSpy) -> None:
+def test_real_run_fast_and_exact_paths_agree(trec_dir: Path, tmp_path: Path, spy: PathSpy) -> None:
     # results.test has padded scores, so it needs the exact path; re-joined with single
     # spaces the same rows take the fast path.
     exact = Run.from_trec(trec_dir / "results.test")
@@ -199,17 +204,29 @@ VARIANTS = {
     "crlf": (qrels_text(eol="\r\n"), run_text(eol="\r\n"), "fast"),
     "tab-crlf": (qrels_text("\t", "\r\n"), run_text("\t", "\r\n"), "fast"),
     "extra-column": (qrels_text(), run_text(extra=" 7"), "fast"),
-    "extra-columns-with-spaces": (qrels_text("\t", "\r\n") + "# c\n",
-                                  run_text("\t", extra="\tjunk  after the tag"), "exact"),
+    "extra-columns-with-spaces": (
+        qrels_text("\t", "\r\n") + "# c\n",
+        run_text("\t", extra="\tjunk  after the tag"),
+        "exact",
+    ),
     "runs-of-spaces": (qrels_text("   "), run_text("  "), "exact"),
     "mixed-tabs-spaces": (qrels_text(" \t "), run_text("\t "), "exact"),
-    "leading-trailing": ("  " + qrels_text().replace("\n", "  \n  "),
-                         "\t" + run_text().replace("\n", " \t\n\t"), "exact"),
+    "leading-trailing": (
+        "  " + qrels_text().replace("\n", "  \n  "),
+        "\t" + run_text().replace("\n", " \t\n\t"),
+        "exact",
+    ),
     "comment-first": ("# header\n" + qrels_text(), "#\n" + run_text(), "exact"),
-    "comment-middle": (qrels_text().replace("\n", "\n# c c c\n", 1),
-                       run_text().replace("\n", "\n# 1 Q0 d 1 1 t\n", 1), "exact"),
-    "blank-lines": ("\n" + qrels_text().replace("\n", "\n\n"),
-                    run_text().replace("\n", "\n \t \n") + "\n\n", "exact"),
+    "comment-middle": (
+        qrels_text().replace("\n", "\n# c c c\n", 1),
+        run_text().replace("\n", "\n# 1 Q0 d 1 1 t\n", 1),
+        "exact",
+    ),
+    "blank-lines": (
+        "\n" + qrels_text().replace("\n", "\n\n"),
+        run_text().replace("\n", "\n \t \n") + "\n\n",
+        "exact",
+    ),
     "no-final-newline": (qrels_text().rstrip("\n"), run_text().rstrip("\n"), "fast"),
     "bom": ("\ufeff" + qrels_text(), "\ufeff" + run_text(), "fast"),
     "bom-comment": ("\ufeff# c\n" + qrels_text(), "\ufeff# c\n" + run_text(), "exact"),
@@ -240,8 +257,9 @@ def test_hash_inside_fields_is_data(tmp_path: Path) -> None:
 
 def test_line_numbers_count_comments_and_blank_lines(tmp_path: Path) -> None:
     text = "# c\n\n1 0 a 1\r\n\n# d\n2 0 b 0\n"
-    tc = _text.read_text_table(write(tmp_path, "q", text), min_cols=4, max_cols=4,
-                               want=[0, 2, 3], what="qrels")
+    tc = _text.read_text_table(
+        write(tmp_path, "q", text), min_cols=4, max_cols=4, want=[0, 2, 3], what="qrels"
+    )
     assert tc.line.tolist() == [3, 6]
     assert [c.to_pylist() for c in tc.columns] == [["1", "2"], ["a", "b"], ["1", "0"]]
 
@@ -297,12 +315,14 @@ def test_binary_stream() -> None:
 # ---------------------------------------------------------------- property: fast == exact
 
 _ID = st.text(alphabet="abcXYZ019-_.:#/é\u00a0", min_size=1, max_size=6).filter(
-    lambda s: not s.startswith("#"))
+    lambda s: not s.startswith("#")
+)
 _SCORE = st.floats(allow_nan=False, allow_infinity=False, width=64)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     rows=st.dictionaries(st.tuples(_ID, _ID), _SCORE, min_size=1, max_size=25),
     sep=st.sampled_from([" ", "\t", "  ", " \t"]),
@@ -310,11 +330,17 @@ _SCORE = st.floats(allow_nan=False, allow_infinity=False, width=64)
     comment_at=st.none() | st.integers(0, 30),
     blank_at=st.none() | st.integers(0, 30),
 )
-def test_reader_matches_columns(rows: dict[tuple[str, str], float], sep: str, eol: str,
-                                comment_at: int | None, blank_at: int | None,
-                                tmp_path: Path) -> None:
-    lines = [sep.join([q, "Q0", d, str(i), repr(s), "t"]) for i, ((q, d), s) in
-             enumerate(rows.items())]
+def test_reader_matches_columns(
+    rows: dict[tuple[str, str], float],
+    sep: str,
+    eol: str,
+    comment_at: int | None,
+    blank_at: int | None,
+    tmp_path: Path,
+) -> None:
+    lines = [
+        sep.join([q, "Q0", d, str(i), repr(s), "t"]) for i, ((q, d), s) in enumerate(rows.items())
+    ]
     if comment_at is not None:
         lines.insert(min(comment_at, len(lines)), "# " + sep.join(["q", "Q0", "d", "1", "1", "t"]))
     if blank_at is not None:
@@ -325,8 +351,10 @@ def test_reader_matches_columns(rows: dict[tuple[str, str], float], sep: str, eo
     want = Run.from_columns(list(q), list(d), list(rows.values()), tag="t")
     assert_same_run(got, want)
     # Score bits survive the text (repr is exact).
-    np.testing.assert_array_equal(got.to_arrow()["score"].to_numpy().view(np.uint64),
-                                  want.to_arrow()["score"].to_numpy().view(np.uint64))
+    np.testing.assert_array_equal(
+        got.to_arrow()["score"].to_numpy().view(np.uint64),
+        want.to_arrow()["score"].to_numpy().view(np.uint64),
+    )
 
 
 # ---------------------------------------------------------------- TREC round trips
@@ -335,11 +363,25 @@ def test_reader_matches_columns(rows: dict[tuple[str, str], float], sep: str, eo
 def _hard_doubles(n: int, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     bits = rng.integers(0, 2**63, n, dtype=np.uint64) | (
-        rng.integers(0, 2, n, dtype=np.uint64) << np.uint64(63))
+        rng.integers(0, 2, n, dtype=np.uint64) << np.uint64(63)
+    )
     x = bits.view(np.float64)
     x = x[np.isfinite(x)]
-    special = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
-               0.1, 0.1 + 0.2, 1 / 3, 1e22, 2.0**53 + 2, 123456789.123456789, -1e-300]
+    special = [
+        0.0,
+        -0.0,
+        5e-324,
+        -5e-324,
+        2.2250738585072014e-308,
+        1.7976931348623157e308,
+        0.1,
+        0.1 + 0.2,
+        1 / 3,
+        1e22,
+        2.0**53 + 2,
+        123456789.123456789,
+        -1e-300,
+    ]
     return np.concatenate([x, special])
 
 
@@ -361,8 +403,9 @@ def test_run_to_trec_round_trip_is_bit_exact(target: str, tmp_path: Path) -> Non
         raw = path.read_bytes()
         text = (gzip.decompress(raw) if target == "gz" else raw).decode()
     a, b = run.to_arrow(), back.to_arrow()
-    np.testing.assert_array_equal(a["score"].to_numpy().view(np.uint64),
-                                  b["score"].to_numpy().view(np.uint64))
+    np.testing.assert_array_equal(
+        a["score"].to_numpy().view(np.uint64), b["score"].to_numpy().view(np.uint64)
+    )
     assert a.equals(b)
     # The rank column written is the rank in trec_eval order.
     first = text.splitlines()[:3]
@@ -373,12 +416,18 @@ def test_run_to_trec_round_trip_is_bit_exact(target: str, tmp_path: Path) -> Non
 
 def test_run_round_trip_keeps_ranks_and_tie_order(tmp_path: Path) -> None:
     # Ties on score are ordered by docno descending (trec_eval); the order survives writing.
-    run = Run.from_columns(["q"] * 5, ["a", "c", "b", "e", "d"], [1.0, 2.0, 2.0, 0.5, 2.0],
-                           name="r")
+    run = Run.from_columns(
+        ["q"] * 5, ["a", "c", "b", "e", "d"], [1.0, 2.0, 2.0, 0.5, 2.0], name="r"
+    )
     run.to_trec(tmp_path / "r.txt")
     lines = (tmp_path / "r.txt").read_text().splitlines()
-    assert [ln.split()[2:4] for ln in lines] == [["d", "1"], ["c", "2"], ["b", "3"], ["a", "4"],
-                                                  ["e", "5"]]
+    assert [ln.split()[2:4] for ln in lines] == [
+        ["d", "1"],
+        ["c", "2"],
+        ["b", "3"],
+        ["a", "4"],
+        ["e", "5"],
+    ]
     back = Run.from_trec(tmp_path / "r.txt")
     np.testing.assert_array_equal(back.ranks(), run.ranks())
     assert back.to_arrow().equals(run.to_arrow())
@@ -438,8 +487,9 @@ def test_ids_that_look_alike_stay_distinct() -> None:
 
 
 def test_integer_ids_become_strings() -> None:
-    run = Run.from_columns(np.array([1, 1, 20], dtype=np.int64),
-                           np.array([7, 8, 7], dtype=np.int32), [1.0, 2.0, 3.0])
+    run = Run.from_columns(
+        np.array([1, 1, 20], dtype=np.int64), np.array([7, 8, 7], dtype=np.int32), [1.0, 2.0, 3.0]
+    )
     assert run.to_dict() == {"1": {"7": 1.0, "8": 2.0}, "20": {"7": 3.0}}
     assert run.queries == ["1", "20"]
     qrels = Qrels.from_dict({301: {1: 1, 2: 0}})
@@ -457,8 +507,9 @@ def test_query_ids_in_byte_order() -> None:
 
 
 def test_csv_with_column_mapping(tmp_path: Path) -> None:
-    path = write(tmp_path, "run.csv",
-                 "qid,docno,sim,other\n007,1e5,1.5,x\n007,0042,2,y\n8,d,-0.25,z\n")
+    path = write(
+        tmp_path, "run.csv", "qid,docno,sim,other\n007,1e5,1.5,x\n007,0042,2,y\n8,d,-0.25,z\n"
+    )
     run = Run.from_csv(path, query="qid", doc="docno", score="sim")
     # Ids are read as text: no "7" for "007", no 100000.0 for "1e5".
     assert run.to_dict() == {"007": {"1e5": 1.5, "0042": 2.0}, "8": {"d": -0.25}}
@@ -477,15 +528,20 @@ def test_tsv_and_read_dispatch(tmp_path: Path) -> None:
     assert Run.read(txt, format="tsv").to_dict() == {"1": {"a,b": 0.5}}
     csv = write(tmp_path, "qrels.data", "q,d,r\n1,a,1\n")
     assert Qrels.read(csv, format="csv", query="q", doc="d", relevance="r").to_dict() == {
-        "1": {"a": 1}}
+        "1": {"a": 1}
+    }
     gz = tmp_path / "run.csv.gz"
     gz.write_bytes(gzip.compress(b"query,doc,score\n1,a,0.5\n"))
     assert Run.read(gz).to_dict() == {"1": {"a": 0.5}}
 
 
 def test_csv_round_trip(tmp_path: Path) -> None:
-    run = Run.from_columns(["q1"] * 1000 + ["q2"] * 1000, [f"d{i}" for i in range(2000)],
-                           _hard_doubles(3000, seed=3)[:2000], name="r")
+    run = Run.from_columns(
+        ["q1"] * 1000 + ["q2"] * 1000,
+        [f"d{i}" for i in range(2000)],
+        _hard_doubles(3000, seed=3)[:2000],
+        name="r",
+    )
     run.to_csv(tmp_path / "r.csv")
     back = Run.from_csv(tmp_path / "r.csv")
     assert back.to_arrow().equals(run.to_arrow())
@@ -504,16 +560,18 @@ def test_parquet(tmp_path: Path) -> None:
     qrels.to_parquet(tmp_path / "q.parquet")
     assert_same_qrels(Qrels.from_parquet(tmp_path / "q.parquet"), qrels)
     # Mapped names and integer ids.
-    pq.write_table(pa.table({"qid": [1, 1], "pid": [10, 11], "s": [0.5, 0.25]}),
-                   tmp_path / "m.pq")
+    pq.write_table(pa.table({"qid": [1, 1], "pid": [10, 11], "s": [0.5, 0.25]}), tmp_path / "m.pq")
     mapped = Run.from_parquet(tmp_path / "m.pq", query="qid", doc="pid", score="s")
     assert mapped.to_dict() == {"1": {"10": 0.5, "11": 0.25}}
     assert mapped.name == "m.pq"
 
 
 def test_jsonl(tmp_path: Path) -> None:
-    rows = [{"qid": "001", "docid": 5, "sim": 1}, {"qid": "001", "docid": 6, "sim": 0.5},
-            {"qid": "002", "docid": 5, "sim": -2.5, "extra": [1, 2]}]
+    rows = [
+        {"qid": "001", "docid": 5, "sim": 1},
+        {"qid": "001", "docid": 6, "sim": 0.5},
+        {"qid": "002", "docid": 5, "sim": -2.5, "extra": [1, 2]},
+    ]
     path = write(tmp_path, "r.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
     run = Run.from_jsonl(path, query="qid", doc="docid", score="sim")
     assert run.to_dict() == {"001": {"5": 1.0, "6": 0.5}, "002": {"5": -2.5}}
@@ -535,8 +593,9 @@ def test_pandas_both_directions() -> None:
     qrels = expected_qrels()
     assert_same_qrels(Qrels.from_pandas(qrels.to_pandas()), qrels)
     # Mapping, integer and categorical ids.
-    df = pd.DataFrame({"qid": [3, 3, 4], "docno": pd.Categorical(["x", "y", "x"]),
-                       "sim": [0.5, 0.75, 1.0]})
+    df = pd.DataFrame(
+        {"qid": [3, 3, 4], "docno": pd.Categorical(["x", "y", "x"]), "sim": [0.5, 0.75, 1.0]}
+    )
     run = Run.from_pandas(df, query="qid", doc="docno", score="sim", name="pd")
     assert run.to_dict() == {"3": {"x": 0.5, "y": 0.75}, "4": {"x": 1.0}}
     assert run.name == "pd"
@@ -554,11 +613,14 @@ def test_polars_both_directions() -> None:
     qrels = expected_qrels()
     assert_same_qrels(Qrels.from_polars(qrels.to_polars()), qrels)
     df = pl.DataFrame({"q": [1, 1], "d": ["a", "b"], "g": [2, 0]}).with_columns(
-        pl.col("d").cast(pl.Categorical))
+        pl.col("d").cast(pl.Categorical)
+    )
     assert Qrels.from_polars(df, query="q", doc="d", relevance="g").to_dict() == {
-        "1": {"a": 2, "b": 0}}
+        "1": {"a": 2, "b": 0}
+    }
     assert Qrels.from_polars(df.lazy(), query="q", doc="d", relevance="g").to_dict() == {
-        "1": {"a": 2, "b": 0}}
+        "1": {"a": 2, "b": 0}
+    }
 
 
 # ---------------------------------------------------------------- dicts
@@ -576,12 +638,15 @@ def test_dict_both_directions() -> None:
     # Integral floats and bools are grades; numpy scalars are numbers.
     assert Qrels.from_dict({"q": {"a": 2.0, "b": True}}).to_dict() == {"q": {"a": 2, "b": 1}}
     assert Run.from_dict({"q": {"a": np.float32(0.5), "b": np.int64(2)}}).to_dict() == {
-        "q": {"a": 0.5, "b": 2.0}}
+        "q": {"a": 0.5, "b": 2.0}
+    }
 
 
 def test_dict_round_trip_through_trec(tmp_path: Path) -> None:
-    data = {str(q): {f"d{q}-{i}": float(np.float64(q) / (i + 1)) for i in range(7)}
-            for q in range(1, 40)}
+    data = {
+        str(q): {f"d{q}-{i}": float(np.float64(q) / (i + 1)) for i in range(7)}
+        for q in range(1, 40)
+    }
     Run.from_dict(data).to_trec(tmp_path / "r")
     assert Run.from_trec(tmp_path / "r").to_dict() == data
 

@@ -45,8 +45,9 @@ def S(name: str, k: int | None = None, **params: Any) -> Setting:
     return Setting(name, k, params)
 
 
-def per_query(qrels: assay.Qrels, run: assay.Run, metrics: Sequence[Setting],
-              **conv: Any) -> dict[Setting, dict[str, float]]:
+def per_query(
+    qrels: assay.Qrels, run: assay.Run, metrics: Sequence[Setting], **conv: Any
+) -> dict[Setting, dict[str, float]]:
     res = assay.evaluate(qrels, run, [to_metric(s) for s in metrics], **conv)
     return {s: res["run", to_metric(s)].as_dict() for s in metrics}
 
@@ -73,17 +74,34 @@ PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=collections(), ties=st.sampled_from(TIES), missing=st.sampled_from(MISSING),
-       no_relevant=st.sampled_from(NO_RELEVANT), judged_only=st.booleans())
-def test_values_within_declared_bounds(group: str, data: tuple[Qrels, RunRows], ties: str,
-                                       missing: str, no_relevant: str,
-                                       judged_only: bool) -> None:
+@given(
+    data=collections(),
+    ties=st.sampled_from(TIES),
+    missing=st.sampled_from(MISSING),
+    no_relevant=st.sampled_from(NO_RELEVANT),
+    judged_only=st.booleans(),
+)
+def test_values_within_declared_bounds(
+    group: str,
+    data: tuple[Qrels, RunRows],
+    ties: str,
+    missing: str,
+    no_relevant: str,
+    judged_only: bool,
+) -> None:
     metrics = [s for s in GROUPS[group] if ties != "average" or average_ok(s)]
     if not metrics:
         return
     aq, ar = build(*data)
-    res = assay.evaluate(aq, ar, [to_metric(s) for s in metrics], ties=ties, missing=missing,
-                         no_relevant=no_relevant, judged_only=judged_only)
+    res = assay.evaluate(
+        aq,
+        ar,
+        [to_metric(s) for s in metrics],
+        ties=ties,
+        missing=missing,
+        no_relevant=no_relevant,
+        judged_only=judged_only,
+    )
     for s in metrics:
         spec = REGISTRY[s.name]
         mv = res["run", to_metric(s)]
@@ -185,13 +203,38 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
     """
     qrels, rows, grades = data
     aq, ar = build(qrels, rows)
-    ndcgs = [S("ndcg"), S("ndcg", 1), S("ndcg", 3), S("ndcg", gain="exp"),
-             S("ndcg", discount="jk", b=3.0)]
-    base = [S("AP"), S("Rprec"), S("R"), S("bpref"), S("RR"), S("success"), S("11pt_avg"),
-            S("infAP"), S("iprec", recall=0.0), S("iprec", recall=0.3), S("iprec", recall=1.0),
-            S("AP", rel=3), S("pairwise_accuracy"), S("kendall_tau"), S("discordant_pairs"),
-            S("pairwise_accuracy", 3), S("kendall_tau", 3), S("mse"), S("rmse"), S("judged"),
-            S("num_rel_ret"), S("num_rel"), *ndcgs]
+    ndcgs = [
+        S("ndcg"),
+        S("ndcg", 1),
+        S("ndcg", 3),
+        S("ndcg", gain="exp"),
+        S("ndcg", discount="jk", b=3.0),
+    ]
+    base = [
+        S("AP"),
+        S("Rprec"),
+        S("R"),
+        S("bpref"),
+        S("RR"),
+        S("success"),
+        S("11pt_avg"),
+        S("infAP"),
+        S("iprec", recall=0.0),
+        S("iprec", recall=0.3),
+        S("iprec", recall=1.0),
+        S("AP", rel=3),
+        S("pairwise_accuracy"),
+        S("kendall_tau"),
+        S("discordant_pairs"),
+        S("pairwise_accuracy", 3),
+        S("kendall_tau", 3),
+        S("mse"),
+        S("rmse"),
+        S("judged"),
+        S("num_rel_ret"),
+        S("num_rel"),
+        *ndcgs,
+    ]
     base += [S(m, k) for k in KS for m in ("AP", "R", "P", "RR", "success", "judged")]
     metrics = [s for s in base if ties != "average" or average_ok(s)]
     v = per_query(aq, ar, metrics, ties=ties, no_relevant="nan")
@@ -207,8 +250,16 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
                 return
             assert same(v[s][q], expected), (s, q, v[s][q], expected)
 
-        for s in (S("AP"), S("Rprec"), S("R"), S("bpref"), S("11pt_avg"), S("iprec", recall=0.0),
-                  S("iprec", recall=0.3), S("iprec", recall=1.0)):
+        for s in (
+            S("AP"),
+            S("Rprec"),
+            S("R"),
+            S("bpref"),
+            S("11pt_avg"),
+            S("iprec", recall=0.0),
+            S("iprec", recall=0.3),
+            S("iprec", recall=1.0),
+        ):
             check(s, 1.0 if big_r else math.nan)
         check(S("RR"), 1.0 if big_r else 0.0)
         check(S("success"), 1.0 if big_r else 0.0)
@@ -225,8 +276,12 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
             assert v[S("infAP")][q] <= 1.0
         for s in ndcgs:
             check(s, 1.0 if big_r else math.nan)
-        for s, top in ((S("pairwise_accuracy"), ordered), (S("kendall_tau"), ordered),
-                       (S("pairwise_accuracy", 3), ordered[:3]), (S("kendall_tau", 3), ordered[:3])):
+        for s, top in (
+            (S("pairwise_accuracy"), ordered),
+            (S("kendall_tau"), ordered),
+            (S("pairwise_accuracy", 3), ordered[:3]),
+            (S("kendall_tau", 3), ordered[:3]),
+        ):
             check(s, 1.0 if len(set(top)) > 1 else math.nan)
         check(S("discordant_pairs"), 0.0)
         check(S("mse"), 0.0)
@@ -237,8 +292,9 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
 
 @PROPS
 @given(data=perfect_collections(), seed=st.randoms(use_true_random=False))
-def test_perfect_ranking_dominates(data: tuple[Qrels, RunRows, dict[str, list[int]]],
-                                   seed: Any) -> None:
+def test_perfect_ranking_dominates(
+    data: tuple[Qrels, RunRows, dict[str, list[int]]], seed: Any
+) -> None:
     """No order of the same documents beats the grade order on the gain-based measures: for
     DCG by the rearrangement inequality (discounts are non-increasing); for ERR, pFound, RBP
     and AP by an exchange argument (swapping an adjacent pair ranked against its grades never
@@ -247,11 +303,26 @@ def test_perfect_ranking_dominates(data: tuple[Qrels, RunRows, dict[str, list[in
     shuffled = [(q, d, float(seed.random())) for q, d, _ in rows]  # an arbitrary ranking
     aq, perfect_run = build(qrels, rows)
     _, other_run = build(qrels, shuffled)
-    metrics = [S("dcg"), S("dcg", 3), S("dcg", gain="exp"), S("dcg", discount="jk", b=3.0),
-               S("ndcg", 3), S("err", gmax=4), S("err", 2, gmax=4), S("pfound", gmax=4),
-               S("pfound", 3, pbreak=0.5, gmax=4), S("rbp"), S("rbp", rel=3), S("AP"),
-               S("RR"), S("P", 3), S("Rprec"), S("bpref"), S("pairwise_accuracy"),
-               S("kendall_tau")]
+    metrics = [
+        S("dcg"),
+        S("dcg", 3),
+        S("dcg", gain="exp"),
+        S("dcg", discount="jk", b=3.0),
+        S("ndcg", 3),
+        S("err", gmax=4),
+        S("err", 2, gmax=4),
+        S("pfound", gmax=4),
+        S("pfound", 3, pbreak=0.5, gmax=4),
+        S("rbp"),
+        S("rbp", rel=3),
+        S("AP"),
+        S("RR"),
+        S("P", 3),
+        S("Rprec"),
+        S("bpref"),
+        S("pairwise_accuracy"),
+        S("kendall_tau"),
+    ]
     best = per_query(aq, perfect_run, metrics)
     other = per_query(aq, other_run, metrics)
     for s in metrics:
@@ -268,8 +339,11 @@ def _values(qrels: Qrels, rows: RunRows, ties: str) -> dict[Setting, dict[str, f
     return per_query(aq, ar, metrics, ties=ties, no_relevant="nan")
 
 
-def _assert_same(a: Mapping[Setting, Mapping[str, float]], b: Mapping[Setting, Mapping[str, float]],
-                 qmap: Mapping[str, str] | None = None) -> None:
+def _assert_same(
+    a: Mapping[Setting, Mapping[str, float]],
+    b: Mapping[Setting, Mapping[str, float]],
+    qmap: Mapping[str, str] | None = None,
+) -> None:
     for s, values in a.items():
         renamed = {(qmap or {}).get(q, q): x for q, x in values.items()}
         assert set(renamed) == set(b[s]), s
@@ -291,8 +365,11 @@ def test_invariant_to_query_order(data: tuple[Qrels, RunRows], ties: str, order:
 
 
 @PROPS
-@given(data=collections(), ties=st.sampled_from(("docno", "average")),
-       order=st.randoms(use_true_random=False))
+@given(
+    data=collections(),
+    ties=st.sampled_from(("docno", "average")),
+    order=st.randoms(use_true_random=False),
+)
 def test_invariant_to_row_order(data: tuple[Qrels, RunRows], ties: str, order: Any) -> None:
     """With ties='docno' (and 'average') the ranking depends on scores and ids only, not on
     the order of the input rows."""
@@ -302,8 +379,12 @@ def test_invariant_to_row_order(data: tuple[Qrels, RunRows], ties: str, order: A
     _assert_same(_values(qrels, rows, ties), _values(qrels, shuffled, ties))
 
 
-def _rename(qrels: Qrels, rows: RunRows, qmap: Mapping[str, str], dmap: Mapping[str, str],
-            ) -> tuple[Qrels, RunRows]:
+def _rename(
+    qrels: Qrels,
+    rows: RunRows,
+    qmap: Mapping[str, str],
+    dmap: Mapping[str, str],
+) -> tuple[Qrels, RunRows]:
     new_qrels = {qmap.get(q, q): {dmap[d]: g for d, g in docs.items()} for q, docs in qrels.items()}
     new_rows = [(qmap.get(q, q), dmap[d], s) for q, d, s in rows]
     return new_qrels, new_rows
@@ -320,8 +401,9 @@ def test_invariant_to_renaming_ids(data: tuple[Qrels, RunRows], ties: str, rng: 
     targets = [f"Q{i}-{rng.randrange(10**6)}" for i in range(len(queries))]
     rng.shuffle(targets)
     qmap = dict(zip(queries, targets, strict=True))
-    docs = sorted({d for q in qrels.values() for d in q} | {d for _, d, _ in rows},
-                  key=lambda d: d.encode())
+    docs = sorted(
+        {d for q in qrels.values() for d in q} | {d for _, d, _ in rows}, key=lambda d: d.encode()
+    )
     if ties == "docno":
         # Order-preserving: zero-padded positions in byte order (prefix "x" on top, so that
         # the new ids share nothing with the old ones).
@@ -349,10 +431,12 @@ def test_docno_renaming_that_breaks_byte_order_matters() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(grades=st.lists(st.integers(-1, 3), min_size=1, max_size=40),
-       extra_relevant=st.integers(0, 3), k=st.integers(1, 45))
-def test_random_ranking_exact_expectations(grades: list[int], extra_relevant: int,
-                                           k: int) -> None:
+@given(
+    grades=st.lists(st.integers(-1, 3), min_size=1, max_size=40),
+    extra_relevant=st.integers(0, 3),
+    k=st.integers(1, 45),
+)
+def test_random_ranking_exact_expectations(grades: list[int], extra_relevant: int, k: int) -> None:
     """Every score tied + ties='average' is the expectation over uniformly random rankings.
     Closed forms from the literature (lists far too long for brute force):
 
@@ -372,10 +456,20 @@ def test_random_ranking_exact_expectations(grades: list[int], extra_relevant: in
         qrels["q"]["r-none"] = 0
     rows = [("q", f"d{i}", 0.25) for i in range(n)]
     aq, ar = build(qrels, rows)
-    metrics = [S("P", k), S("AP"), S("RR", k), S("success", k), S("dcg", k), S("rbp", k, p=0.7),
-               S("discordant_pairs"), S("pairwise_accuracy"), S("kendall_tau")]
-    v = {s: x["q"] for s, x in per_query(aq, ar, metrics, ties="average",
-                                         no_relevant="nan").items()}
+    metrics = [
+        S("P", k),
+        S("AP"),
+        S("RR", k),
+        S("success", k),
+        S("dcg", k),
+        S("rbp", k, p=0.7),
+        S("discordant_pairs"),
+        S("pairwise_accuracy"),
+        S("kendall_tau"),
+    ]
+    v = {
+        s: x["q"] for s, x in per_query(aq, ar, metrics, ties="average", no_relevant="nan").items()
+    }
 
     s_rel = sum(g >= 1 for g in grades)
     big_r = s_rel + extra_relevant
@@ -386,8 +480,11 @@ def test_random_ranking_exact_expectations(grades: list[int], extra_relevant: in
         if n == 1:
             e_ap = s_rel / big_r
         else:
-            e_ap = s_rel / (big_r * n) * sum((1 + (i - 1) * (s_rel - 1) / (n - 1)) / i
-                                            for i in range(1, n + 1))
+            e_ap = (
+                s_rel
+                / (big_r * n)
+                * sum((1 + (i - 1) * (s_rel - 1) / (n - 1)) / i for i in range(1, n + 1))
+            )
         assert v[S("AP")] == pytest.approx(e_ap, abs=1e-12)
     else:
         assert math.isnan(v[S("AP")])
@@ -396,13 +493,16 @@ def test_random_ranking_exact_expectations(grades: list[int], extra_relevant: in
     else:
         e_rr = 0.0
     assert v[S("RR", k)] == pytest.approx(e_rr, abs=1e-12)
-    assert v[S("success", k)] == pytest.approx(1 - math.comb(n - s_rel, m) / math.comb(n, m),
-                                               abs=1e-12)
+    assert v[S("success", k)] == pytest.approx(
+        1 - math.comb(n - s_rel, m) / math.comb(n, m), abs=1e-12
+    )
     mean_gain = sum(clipped) / n
     assert v[S("dcg", k)] == pytest.approx(
-        mean_gain * sum(1 / math.log2(i + 1) for i in range(1, m + 1)), abs=1e-12)
+        mean_gain * sum(1 / math.log2(i + 1) for i in range(1, m + 1)), abs=1e-12
+    )
     assert v[S("rbp", k, p=0.7)] == pytest.approx(
-        0.3 * s_rel / n * sum(0.7 ** (i - 1) for i in range(1, m + 1)), abs=1e-12)
+        0.3 * s_rel / n * sum(0.7 ** (i - 1) for i in range(1, m + 1)), abs=1e-12
+    )
     distinct = sum(1 for i in range(n) for j in range(i + 1, n) if clipped[i] != clipped[j])
     assert v[S("discordant_pairs")] == pytest.approx(distinct / 2, abs=1e-12)
     if distinct:
@@ -416,8 +516,9 @@ def test_random_ranking_sanity_on_synthetic_data() -> None:
     """Scores drowned in noise rank at random: mean P@10 is the share of relevant candidates
     (grade >= 1: 0.4 by the generator's grade probabilities), mean AP is the random-ranking
     expectation, and better systems (less noise) score higher on every measure."""
-    qrels, runs = assay.datasets.synthetic(n_queries=300, docs_per_query=40,
-                                           noise=(0.3, 1.5, 1e6), seed=11)
+    qrels, runs = assay.datasets.synthetic(
+        n_queries=300, docs_per_query=40, noise=(0.3, 1.5, 1e6), seed=11
+    )
     res = assay.evaluate(qrels, runs, ["P@10", "AP", "ndcg@10", "RR", "kendall_tau"])
     good, mid, rand = "run1", "run2", "run3"
     # Random P@10 ~ 0.4 with a standard error of about sqrt(0.24 / 3000) ~ 0.009.
@@ -428,14 +529,17 @@ def test_random_ranking_sanity_on_synthetic_data() -> None:
     for docs in qrels.to_dict().values():
         s = sum(g >= 1 for g in docs.values())
         if s:
-            expected.append(s / (s * n) * sum((1 + (i - 1) * (s - 1) / (n - 1)) / i
-                                              for i in range(1, n + 1)))
+            expected.append(
+                s / (s * n) * sum((1 + (i - 1) * (s - 1) / (n - 1)) / i for i in range(1, n + 1))
+            )
         else:
             expected.append(0.0)  # AP undefined -> no_relevant='zero'
     assert abs(res.aggregate(rand, "AP") - sum(expected) / len(expected)) < 0.02
     assert abs(res.aggregate(rand, "kendall_tau")) < 0.03
     for metric in ("P@10", "AP", "ndcg@10", "RR", "kendall_tau"):
-        assert res.aggregate(good, metric) > res.aggregate(mid, metric) > res.aggregate(rand, metric)
+        assert (
+            res.aggregate(good, metric) > res.aggregate(mid, metric) > res.aggregate(rand, metric)
+        )
 
 
 # ---------------------------------------------------------------- the seeds' worked examples

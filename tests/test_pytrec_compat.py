@@ -26,13 +26,17 @@ def collections(draw: st.DrawFn) -> tuple[dict, dict]:
     for qi in range(n_queries):
         q = f"q{qi}"
         if draw(st.booleans()) or qi == 0:
-            judged = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True))
+            judged = draw(
+                st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True)
+            )
             grades = draw(st.lists(st.integers(-1, 4), min_size=len(judged), max_size=len(judged)))
             if all(g < 0 for g in grades):
                 grades[0] = 0  # a query judged only "unjudged" is undefined in trec_eval 9
             qrels[q] = dict(zip(judged, grades, strict=True))
         if draw(st.booleans()) or qi == 0:
-            ranked = draw(st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True))
+            ranked = draw(
+                st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True)
+            )
             # Multiples of 1/8 below 2^10: exact in float32, with many ties.
             scores = draw(st.lists(st.integers(0, 40), min_size=len(ranked), max_size=len(ranked)))
             run[q] = {d: s / 8 for d, s in zip(ranked, scores, strict=True)}
@@ -60,25 +64,38 @@ def _compare(qrels: dict, run: dict, measures: set[str], **kwargs: object) -> No
                 assert math.isnan(got[q][name]), (q, name, got[q][name])
                 continue
             assert math.isclose(got[q][name], value, rel_tol=1e-9, abs_tol=1e-9), (
-                q, name, got[q][name], value)
+                q,
+                name,
+                got[q][name],
+                value,
+            )
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=collections(), which=st.integers(0, len(MEASURE_SETS) - 1),
-       level=st.integers(1, 3), judged_only=st.booleans())
-def test_matches_pytrec_eval(data: tuple[dict, dict], which: int, level: int,
-                             judged_only: bool) -> None:
+@given(
+    data=collections(),
+    which=st.integers(0, len(MEASURE_SETS) - 1),
+    level=st.integers(1, 3),
+    judged_only=st.booleans(),
+)
+def test_matches_pytrec_eval(
+    data: tuple[dict, dict], which: int, level: int, judged_only: bool
+) -> None:
     qrels, run = data
     if not any(q in qrels for q in run):
         return  # pytrec_eval returns {} too; covered below
-    _compare(qrels, run, MEASURE_SETS[which], relevance_level=level,
-             judged_docs_only_flag=judged_only)
+    _compare(
+        qrels, run, MEASURE_SETS[which], relevance_level=level, judged_docs_only_flag=judged_only
+    )
 
 
 def test_fixed_case_with_ties_and_partial_overlap() -> None:
     qrels = {"q1": {"a": 2, "b": 0, "c": 1, "z": 3}, "q2": {"x": 1}, "q3": {"y": 0}}
-    run = {"q1": {"a": 0.5, "b": 0.5, "c": 0.25, "d": 1.0}, "q2": {"x": 1.0, "y": 1.0},
-           "q9": {"a": 1.0}}
+    run = {
+        "q1": {"a": 0.5, "b": 0.5, "c": 0.25, "d": 1.0},
+        "q2": {"x": 1.0, "y": 1.0},
+        "q9": {"a": 1.0},
+    }
     _compare(qrels, run, {"all_trec"})
     _compare(qrels, run, {"all_trec"}, relevance_level=2)
     _compare(qrels, run, {"all_trec"}, judged_docs_only_flag=True)
@@ -87,8 +104,9 @@ def test_fixed_case_with_ties_and_partial_overlap() -> None:
 def test_empty_and_disjoint_inputs() -> None:
     qrels = {"q1": {"a": 1}}
     assert compat.RelevanceEvaluator(qrels, {"map"}).evaluate({}) == {}
-    assert compat.RelevanceEvaluator(qrels, {"map"}).evaluate({"q2": {"a": 1.0}}) == \
-        pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate({"q2": {"a": 1.0}})
+    assert compat.RelevanceEvaluator(qrels, {"map"}).evaluate(
+        {"q2": {"a": 1.0}}
+    ) == pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate({"q2": {"a": 1.0}})
 
 
 def test_supported_measures_and_errors() -> None:
@@ -105,8 +123,10 @@ def test_double_precision_scores_keep_their_order() -> None:
     qrels = {"q": {"a": 1, "b": 0}}
     run = {"q": {"a": 1.0 + 1e-9, "b": 1.0}}
     assert compat.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"]["recip_rank"] == 1.0
-    assert pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"][
-        "recip_rank"] == 0.5
+    assert (
+        pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"]["recip_rank"]
+        == 0.5
+    )
 
 
 def test_parse_helpers_and_aggregation(tmp_path: pytest.TempPathFactory) -> None:
@@ -118,7 +138,8 @@ def test_parse_helpers_and_aggregation(tmp_path: pytest.TempPathFactory) -> None
     vals = [0.5, 0.25]
     for m in ("map", "num_ret", "gm_map"):
         assert compat.compute_aggregated_measure(m, vals) == pytest.approx(
-            pytrec_eval.compute_aggregated_measure(m, vals))
+            pytrec_eval.compute_aggregated_measure(m, vals)
+        )
 
 
 def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFactory) -> None:
@@ -138,7 +159,8 @@ def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFacto
     assert columnar_of(run) is not None and columnar_of(qrels) is not None
     ev = compat.RelevanceEvaluator(qrels, {"recip_rank", "P.1"})
     assert ev.evaluate(run) == pytrec_eval.RelevanceEvaluator(
-        dict(qrels), {"recip_rank", "P.1"}).evaluate({k: dict(v) for k, v in run.items()})
+        dict(qrels), {"recip_rank", "P.1"}
+    ).evaluate({k: dict(v) for k, v in run.items()})
     # Copies and pickles are plain dicts; mutations of inner or outer dicts forget the columns.
     assert type(copy.copy(run)) is dict and type(copy.deepcopy(run)["q1"]) is dict
     assert type(pickle.loads(pickle.dumps(run))) is dict

@@ -34,36 +34,65 @@ def S(name: str, k: int | None = None, **params: Any) -> Setting:
 
 
 GROUPS: dict[str, list[Setting]] = {
-    "P": [S("P"), S("P", 1), S("P", 3), S("P", 5), S("P", 20), S("P", 3, rel=2),
-          S("P", 5, rel=0)],
+    "P": [S("P"), S("P", 1), S("P", 3), S("P", 5), S("P", 20), S("P", 3, rel=2), S("P", 5, rel=0)],
     "R": [S("R"), S("R", 3), S("R", 20), S("R", 5, rel=2)],
     "F": [S("F"), S("F", 3), S("F", 5, beta=0.5), S("F", beta=2.0, rel=2), S("F", 20)],
     "AP": [S("AP"), S("AP", 1), S("AP", 3), S("AP", 10), S("AP", rel=2), S("AP", 5, rel=0)],
     "gm_map": [S("gm_map"), S("gm_map", rel=2)],
     "Rprec": [S("Rprec"), S("Rprec", rel=2)],
     "RR": [S("RR"), S("RR", 1), S("RR", 3), S("RR", 5, rel=2)],
-    "success": [S("success"), S("success", 1), S("success", 3), S("success", 5),
-                S("success", 3, rel=3)],
+    "success": [
+        S("success"),
+        S("success", 1),
+        S("success", 3),
+        S("success", 5),
+        S("success", 3, rel=3),
+    ],
     "num_ret": [S("num_ret")],
     "num_rel": [S("num_rel"), S("num_rel", rel=2)],
     "num_rel_ret": [S("num_rel_ret"), S("num_rel_ret", rel=3)],
     "judged": [S("judged"), S("judged", 1), S("judged", 5), S("judged", 20)],
-    "relative_P": [S("relative_P"), S("relative_P", 1), S("relative_P", 3),
-                   S("relative_P", 20), S("relative_P", 3, rel=2)],
+    "relative_P": [
+        S("relative_P"),
+        S("relative_P", 1),
+        S("relative_P", 3),
+        S("relative_P", 20),
+        S("relative_P", 3, rel=2),
+    ],
     "set_map": [S("set_map"), S("set_map", rel=2)],
     "num_nonrel_judged_ret": [S("num_nonrel_judged_ret"), S("num_nonrel_judged_ret", rel=2)],
     "unjudged": [S("unjudged"), S("unjudged", 1), S("unjudged", 5), S("unjudged", 20)],
     "binG": [S("binG"), S("binG", rel=2)],
     "bpref": [S("bpref"), S("bpref", rel=2)],
     "infAP": [S("infAP"), S("infAP", rel=2)],
-    "iprec": [S("iprec"), S("iprec", recall=0.1), S("iprec", recall=0.3),
-              S("iprec", recall=0.5), S("iprec", recall=1.0), S("iprec", recall=0.5, rel=2)],
+    "iprec": [
+        S("iprec"),
+        S("iprec", recall=0.1),
+        S("iprec", recall=0.3),
+        S("iprec", recall=0.5),
+        S("iprec", recall=1.0),
+        S("iprec", recall=0.5, rel=2),
+    ],
     "11pt_avg": [S("11pt_avg"), S("11pt_avg", rel=2)],
-    "dcg": [S("dcg"), S("dcg", 3), S("dcg", 5, gain="exp"), S("dcg", 5, gain=GAIN_MAP),
-            S("dcg", 10, discount="jk"), S("dcg", discount="jk", b=3.0)],
-    "ndcg": [S("ndcg"), S("ndcg", 1), S("ndcg", 3), S("ndcg", 10), S("ndcg", gain="exp"),
-             S("ndcg", 3, gain="exp"), S("ndcg", discount="jk"),
-             S("ndcg", 5, discount="jk", b=3.0), S("ndcg", gain="exp", discount="jk", b=10.0)],
+    "dcg": [
+        S("dcg"),
+        S("dcg", 3),
+        S("dcg", 5, gain="exp"),
+        S("dcg", 5, gain=GAIN_MAP),
+        S("dcg", 10, discount="jk"),
+        S("dcg", discount="jk", b=3.0),
+    ],
+    "ndcg": [
+        S("ndcg"),
+        S("ndcg", 1),
+        S("ndcg", 3),
+        S("ndcg", 10),
+        S("ndcg", gain="exp"),
+        S("ndcg", 3, gain="exp"),
+        S("ndcg", discount="jk"),
+        S("ndcg", 5, discount="jk", b=3.0),
+        S("ndcg", gain="exp", discount="jk", b=10.0),
+    ],
     # Some settings are kept in groups of their own so that a failure there does not hide
     # failures of the other settings of the metric: custom gain maps, custom gain maps that
     # give grade 0 a gain, and err / pfound with an explicit gmax.
@@ -121,8 +150,11 @@ def collections(draw: st.DrawFn, max_docs: int = 12) -> tuple[Qrels, RunRows]:
         qrels[q] = {d: draw(grade) for d in docs}
     # A small palette of scores per collection, so that ties are frequent.
     palette = draw(st.lists(st.sampled_from(SCORES), min_size=1, max_size=4, unique=True))
-    run_queries = draw(st.lists(st.sampled_from(queries + list(RUN_ONLY_QUERIES)),
-                                min_size=1, max_size=4, unique=True))
+    run_queries = draw(
+        st.lists(
+            st.sampled_from(queries + list(RUN_ONLY_QUERIES)), min_size=1, max_size=4, unique=True
+        )
+    )
     rows: RunRows = []
     for q in run_queries:
         docs = draw(st.lists(st.sampled_from(DOCS), min_size=0, max_size=max_docs, unique=True))
@@ -133,13 +165,17 @@ def collections(draw: st.DrawFn, max_docs: int = 12) -> tuple[Qrels, RunRows]:
     return qrels, rows
 
 
-def build(qrels: Mapping[str, Mapping[str, int]], rows: Sequence[tuple[str, str, float]],
-          ) -> tuple[assay.Qrels, assay.Run]:
+def build(
+    qrels: Mapping[str, Mapping[str, int]],
+    rows: Sequence[tuple[str, str, float]],
+) -> tuple[assay.Qrels, assay.Run]:
     qcols = [(q, d, g) for q, docs in qrels.items() for d, g in docs.items()]
-    aq = assay.Qrels.from_columns([x[0] for x in qcols], [x[1] for x in qcols],
-                                  [x[2] for x in qcols])
-    ar = assay.Run.from_columns([x[0] for x in rows], [x[1] for x in rows],
-                                [x[2] for x in rows], name="run")
+    aq = assay.Qrels.from_columns(
+        [x[0] for x in qcols], [x[1] for x in qcols], [x[2] for x in qcols]
+    )
+    ar = assay.Run.from_columns(
+        [x[0] for x in rows], [x[1] for x in rows], [x[2] for x in rows], name="run"
+    )
     return aq, ar
 
 
@@ -172,9 +208,13 @@ def compare(qrels: Qrels, rows: RunRows, group: Sequence[Setting], ties: str) ->
                 got = mv.as_dict()
                 where = f"{s} under {conv}"
                 if set(got) != set(expected):
-                    problems.append(f"{where}: queries {sorted(got)} != expected {sorted(expected)}")
+                    problems.append(
+                        f"{where}: queries {sorted(got)} != expected {sorted(expected)}"
+                    )
                     continue
-                bad_q = {q: (got[q], expected[q]) for q in expected if not same(got[q], expected[q])}
+                bad_q = {
+                    q: (got[q], expected[q]) for q in expected if not same(got[q], expected[q])
+                }
                 if bad_q:
                     problems.append(f"{where}: per query (got, expected) {bad_q}")
                     continue
@@ -186,8 +226,11 @@ def compare(qrels: Qrels, rows: RunRows, group: Sequence[Setting], ties: str) ->
 
 # ~60 settings x 16 convention combinations per example; the budget is ~60 s for the files.
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-AVERAGE = settings(max_examples=25, deadline=None,
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+AVERAGE = settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 MAX_ARRANGEMENTS = 400
 
 
@@ -205,8 +248,9 @@ def test_matches_reference(group: str, ties: str, data: tuple[Qrels, RunRows]) -
 def test_matches_reference_average(group: str, data: tuple[Qrels, RunRows]) -> None:
     qrels, rows = data
     # Brute force: keep the number of tied orders to enumerate small.
-    assume(all(ref.n_arrangements(ref.query_rows(qrels, rows, q)) <= MAX_ARRANGEMENTS
-               for q in qrels))
+    assume(
+        all(ref.n_arrangements(ref.query_rows(qrels, rows, q)) <= MAX_ARRANGEMENTS for q in qrels)
+    )
     compare(qrels, rows, GROUPS[group], "average")
 
 
@@ -230,10 +274,13 @@ def test_every_metric_has_a_reference_and_settings() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(grades=st.lists(st.integers(-2, 3), max_size=6),
-       scores=st.lists(st.sampled_from((0.0, 1.0)), min_size=6, max_size=6))
-def test_distinct_arrangements_average_like_all_permutations(grades: list[int],
-                                                             scores: list[float]) -> None:
+@given(
+    grades=st.lists(st.integers(-2, 3), max_size=6),
+    scores=st.lists(st.sampled_from((0.0, 1.0)), min_size=6, max_size=6),
+)
+def test_distinct_arrangements_average_like_all_permutations(
+    grades: list[int], scores: list[float]
+) -> None:
     """The multiset shortcut of reference.arrangements equals enumerating all m! orders."""
     rows = [(f"d{i}", scores[i], None if g == -1 else g) for i, g in enumerate(grades)]
     q = ref.QueryFacts(judged=(0, 1, 2, 3, 1), qrels_max=3)
@@ -249,9 +296,22 @@ def test_reference_hand_values() -> None:
     # Ranked grades: 2, 0, unpooled, 1, 0 ; the query judges grades {2, 0, 1, 0, 3}: R = 3.
     items = [(5.0, 2), (4.0, 0), (3.0, ref.NONPOOL), (2.0, 1), (1.0, 0)]
     q = ref.QueryFacts(judged=(2, 0, 1, 0, 3), qrels_max=3)
-    v = {s: s.value(items, q) for s in [S("P", 2), S("AP"), S("RR"), S("Rprec"), S("R", 4),
-                                         S("bpref"), S("ndcg", 2), S("err"), S("rbp", p=0.5),
-                                         S("discordant_pairs"), S("iprec", recall=0.5)]}
+    v = {
+        s: s.value(items, q)
+        for s in [
+            S("P", 2),
+            S("AP"),
+            S("RR"),
+            S("Rprec"),
+            S("R", 4),
+            S("bpref"),
+            S("ndcg", 2),
+            S("err"),
+            S("rbp", p=0.5),
+            S("discordant_pairs"),
+            S("iprec", recall=0.5),
+        ]
+    }
     assert v[S("P", 2)] == 0.5
     assert v[S("AP")] == pytest.approx((1 / 1 + 2 / 4) / 3)
     assert v[S("RR")] == 1.0
@@ -276,8 +336,9 @@ def test_reference_hand_values() -> None:
 def test_average_ties_refused_where_declared() -> None:
     """average_ties=False metrics, and pairwise metrics with a cutoff, raise ConventionError
     under ties='average'; the others evaluate."""
-    qrels, run = build({"q1": {"a": 1, "b": 0, "c": 2}}, [("q1", "a", 1.0), ("q1", "b", 1.0),
-                                                           ("q1", "c", 0.5)])
+    qrels, run = build(
+        {"q1": {"a": 1, "b": 0, "c": 2}}, [("q1", "a", 1.0), ("q1", "b", 1.0), ("q1", "c", 0.5)]
+    )
     for name, spec in REGISTRY.items():
         cases = [S(name)] + ([S(name, 3)] if spec.cutoff != "none" else [])
         for s in cases:
@@ -297,4 +358,5 @@ def test_missing_error_convention() -> None:
     with pytest.raises(assay.MissingQueryError):
         assay.evaluate(qrels, run, "P@5", missing="error")
     assert assay.evaluate(qrels, run, "P@5", missing="skip").per_query("run", "P@5") == {
-        "q1": pytest.approx(0.2)}
+        "q1": pytest.approx(0.2)
+    }

@@ -62,8 +62,9 @@ def test_kendall_tau_b_hand_example_with_ties() -> None:
     assert (d["n_discordant"], d["n_tied_x"], d["n_tied_y"], d["n_tied_xy"]) == (1, 1, 1, 0)
     assert d["pvalue_method"] == "asymptotic"  # ties: no exact p-value
     # tau-c: m = min(3 distinct x, 3 distinct y) = 3: 2 * 2 / (16 * 2/3) = 0.375.
-    assert kendall([1, 2, 2, 3], [1, 3, 2, 2], confidence=None,
-                   variant="c").statistic == pytest.approx(0.375, abs=1e-15)
+    assert kendall(
+        [1, 2, 2, 3], [1, 3, 2, 2], confidence=None, variant="c"
+    ).statistic == pytest.approx(0.375, abs=1e-15)
 
 
 # --------------------------------------------------------------------------- tau_AP
@@ -211,7 +212,8 @@ def test_kendall_matches_scipy(ties: bool, variant: str) -> None:
             assert got.statistic == pytest.approx(ref.statistic, abs=1e-12)
             assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
             assert got.details["pvalue_method"] == (
-                "exact" if not ties and n <= 33 else "asymptotic")
+                "exact" if not ties and n <= 33 else "asymptotic"
+            )
 
 
 def test_kendall_exact_pvalue_large_n_near_perfect() -> None:
@@ -324,8 +326,9 @@ def test_bonett_wright_and_fieller_standard_errors() -> None:
     assert tau.ci == pytest.approx((math.tanh(z - h * se), math.tanh(z + h * se)), abs=1e-12)
 
 
-def naive_bootstrap(x: np.ndarray, y: np.ndarray, stat: str, n_resamples: int, seed: int,
-                    confidence: float) -> tuple[float, float]:
+def naive_bootstrap(
+    x: np.ndarray, y: np.ndarray, stat: str, n_resamples: int, seed: int, confidence: float
+) -> tuple[float, float]:
     idx = np.random.default_rng(seed).integers(0, len(x), size=(n_resamples, len(x)))
     values = []
     with warnings.catch_warnings():
@@ -350,8 +353,9 @@ def test_bootstrap_matches_naive_resampling(stat: str, monkeypatch: pytest.Monke
     def run() -> tuple[float, float] | None:
         if stat == "spearman":
             return spearman(x, y, 0.9, ci_method="bootstrap", n_resamples=300, seed=5).ci
-        return kendall(x, y, 0.9, variant=stat[-1], ci_method="bootstrap", n_resamples=300,
-                       seed=5).ci
+        return kendall(
+            x, y, 0.9, variant=stat[-1], ci_method="bootstrap", n_resamples=300, seed=5
+        ).ci
 
     assert run() == pytest.approx(want, abs=1e-12)
     # The chunking of the resamples does not change the result.
@@ -386,8 +390,11 @@ def test_fisher_interval_coverage_bivariate_normal() -> None:
     coverage of the population Pearson r, Spearman rho = 6/pi asin(rho/2) and Kendall tau =
     2/pi asin(rho) within 0.95 ± 0.02 (binomial sd about 0.006)."""
     rho, n, reps = 0.5, 50, 1500
-    truth = {"pearson": rho, "spearman": 6 / math.pi * math.asin(rho / 2),
-             "kendall": 2 / math.pi * math.asin(rho)}
+    truth = {
+        "pearson": rho,
+        "spearman": 6 / math.pi * math.asin(rho / 2),
+        "kendall": 2 / math.pi * math.asin(rho),
+    }
     rng = np.random.default_rng(2024)
     cov = np.array([[1.0, rho], [rho, 1.0]])
     hits = dict.fromkeys(truth, 0)
@@ -445,8 +452,9 @@ def test_small_samples_need_confidence_none_for_fisher() -> None:
         kendall([1, 2, 3, 4], [1, 3, 2, 4])
     assert pearson([1, 2, 3], [1, 3, 2], confidence=None).ci is None
     assert spearman([1, 2, 3], [1, 3, 2], confidence=None).statistic == pytest.approx(0.5)
-    assert kendall([1, 2, 3, 4], [1, 3, 2, 4], ci_method="bootstrap",
-                   n_resamples=100).ci is not None
+    assert (
+        kendall([1, 2, 3, 4], [1, 3, 2, 4], ci_method="bootstrap", n_resamples=100).ci is not None
+    )
 
 
 def test_option_errors() -> None:
@@ -490,9 +498,11 @@ def test_system_rank_correlation_mappings_and_arrays() -> None:
     assert math.isnan(ap.pvalue)
     assert ap.statistic == pytest.approx(naive_tau_ap(va, vb), abs=1e-12)
     # options are passed on
-    few = system_rank_correlation({"r1": 1.0, "r2": 2.0, "r3": 3.0, "r4": 0.5},
-                                  {"r1": 1.0, "r2": 3.0, "r3": 2.0, "r4": 0.1},
-                                  confidence=None)
+    few = system_rank_correlation(
+        {"r1": 1.0, "r2": 2.0, "r3": 3.0, "r4": 0.5},
+        {"r1": 1.0, "r2": 3.0, "r3": 2.0, "r4": 0.1},
+        confidence=None,
+    )
     assert few.ci is None and few.statistic == pytest.approx(2 / 3)
     tied = system_rank_correlation(a, {**b, "rm3": 0.41}, method="tau_ap", ties="average")
     assert tied.details["ties"] == "average"
@@ -508,5 +518,4 @@ def test_system_rank_correlation_errors() -> None:
     with pytest.raises(InputError, match="not a number"):
         system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": "x", "c": 3})
     with pytest.raises(InputError, match="tied values"):
-        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 1, "c": 3},
-                                method="tau_ap")
+        system_rank_correlation({"a": 1, "b": 2, "c": 3}, {"a": 1, "b": 1, "c": 3}, method="tau_ap")

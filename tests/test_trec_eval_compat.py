@@ -86,7 +86,9 @@ def one_line_error(code: int, out: str, err: str, *needles: str) -> None:
 # ---------------------------------------------------------------- the README table
 
 
-@pytest.mark.parametrize(("out_file", "args"), COMMANDS, ids=[f"{o}:{a.split()[-2]}" for o, a in COMMANDS])
+@pytest.mark.parametrize(
+    ("out_file", "args"), COMMANDS, ids=[f"{o}:{a.split()[-2]}" for o, a in COMMANDS]
+)
 def test_output_is_byte_identical(out_file: str, args: str) -> None:
     code, out, err = cli(*argv(args))
     assert code == 0, err
@@ -121,8 +123,11 @@ def test_missing_topic_without_c_is_an_error() -> None:
 def test_n_suppresses_the_summary() -> None:
     code, out, _ = cli(*argv("-n -q -m all_trec qrels.test results.test"))
     assert code == 0
-    want = "".join(line for line in expected("out.test.aq").splitlines(keepends=True)
-                   if line.split("\t")[1] != "all")
+    want = "".join(
+        line
+        for line in expected("out.test.aq").splitlines(keepends=True)
+        if line.split("\t")[1] != "all"
+    )
     assert out == want and out
     code, out, _ = cli(*argv("-n -m all_trec qrels.test results.test"))
     assert code == 0 and out == ""
@@ -141,12 +146,22 @@ def test_J_agrees_with_assays_judged_only_evaluation() -> None:
     qrels = assay.Qrels.from_trec(data("qrels.rel_level"))
     run = assay.Run.from_trec(data("results.test"))
     pairs = {
-        "map": "map", "P_5": "P@5", "P_10": "P@10", "recall_10": "R@10", "Rprec": "Rprec",
-        "bpref": "bpref", "recip_rank": "RR", "ndcg_cut_10": "ndcg@10", "num_ret": "num_ret",
-        "num_rel_ret": "num_rel_ret", "success_5": "success@5", "infAP": "infAP",
+        "map": "map",
+        "P_5": "P@5",
+        "P_10": "P@10",
+        "recall_10": "R@10",
+        "Rprec": "Rprec",
+        "bpref": "bpref",
+        "recip_rank": "RR",
+        "ndcg_cut_10": "ndcg@10",
+        "num_ret": "num_ret",
+        "num_rel_ret": "num_rel_ret",
+        "success_5": "success@5",
+        "infAP": "infAP",
     }
-    res = evaluate_trec(qrels, run, ["official", "recall.10", "ndcg_cut.10", "success.5",
-                                     "infAP"], judged_only=True)
+    res = evaluate_trec(
+        qrels, run, ["official", "recall.10", "ndcg_cut.10", "success.5", "infAP"], judged_only=True
+    )
     mine = assay.evaluate(qrels, run, list(pairs.values()), judged_only=True, missing="skip")
     compared = 0
     for trec_name, assay_name in pairs.items():
@@ -276,17 +291,20 @@ def test_evaluate_trec_directly() -> None:
     assert "gm_map" not in res.per_query["301"] and "runid" not in res.per_query["301"]
     assert res.raw_per_query["301"]["num_q"] == 1.0
     assert res.raw_per_query["301"]["gm_map"] == pytest.approx(
-        __import__("math").log(max(res.per_query["301"]["map"], 1e-5)))
+        __import__("math").log(max(res.per_query["301"]["map"], 1e-5))
+    )
     assert res.measures[:5] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret"]
     assert set(ALL_TREC) <= SUPPORTED and {"dcg", "ideal_dcg", "yaap"} <= SUPPORTED
     # The flags as keyword arguments.
     trunc = assay.Run.from_trec(data("results.trunc"))
-    assert format_trec(evaluate_trec(qrels, trunc, ["all_trec"], complete=True, max_docs=100),
-                       per_query=True) == expected("out.test.aqcM")
+    assert format_trec(
+        evaluate_trec(qrels, trunc, ["all_trec"], complete=True, max_docs=100), per_query=True
+    ) == expected("out.test.aqcM")
     graded = assay.Qrels.from_trec(data("qrels.rel_level"))
     official = format_trec(evaluate_trec(graded, run, "official", relevance_level=2))
-    aql_all = [line for line in expected("out.test.aql").splitlines(keepends=True)
-               if "\tall\t" in line]
+    aql_all = [
+        line for line in expected("out.test.aql").splitlines(keepends=True) if "\tall\t" in line
+    ]
     # all_trec prints the official measures first, in the same order.
     assert official.splitlines(keepends=True) == aql_all[: official.count("\n")]
 
@@ -321,8 +339,12 @@ def test_iprec_rounding_trec9_matches_pytrec_eval() -> None:
 def test_quirk_c_resets_only_exact_names() -> None:
     """With -c, a topic without results is evaluated on one stand-in unjudged document, and
     only values named exactly num_ret, utility, rbp_resid, relstring (and unj*) are reset."""
-    code, out, _ = cli(*argv("-q -c -m relstring.20 -m relstring -m utility.2,-1,0,0 "
-                             "-m rbp_resid.p=0.5 -m unj.3 qrels.test results.trunc"))
+    code, out, _ = cli(
+        *argv(
+            "-q -c -m relstring.20 -m relstring -m utility.2,-1,0,0 "
+            "-m rbp_resid.p=0.5 -m unj.3 qrels.test results.trunc"
+        )
+    )
     assert code == 0
     lines = _parse(out)
     assert lines[("relstring_20", "302")] == "'-'"  # the first parameters given win
@@ -369,9 +391,22 @@ def test_quirk_empty_ranking_prints_nan(tmp_path: Path) -> None:
     """0/0 on a ranking that -J emptied: trec_eval prints glibc's '-nan' (and averages it)."""
     (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n2 0 d 0\n2 0 e -1\n")
     (tmp_path / "r").write_text("1 Q0 x 1 1 t\n1 Q0 y 1 2 t\n2 Q0 c 1 1 t\n2 Q0 e 1 3 t\n")
-    code, out, _ = cli("-q", "-J", "-m", "num_ret", "-m", "iprec_at_recall.0,1", "-m",
-                       "11pt_avg", "-m", "rbp_resid", "-m", "Rndcg",
-                       str(tmp_path / "q"), str(tmp_path / "r"))
+    code, out, _ = cli(
+        "-q",
+        "-J",
+        "-m",
+        "num_ret",
+        "-m",
+        "iprec_at_recall.0,1",
+        "-m",
+        "11pt_avg",
+        "-m",
+        "rbp_resid",
+        "-m",
+        "Rndcg",
+        str(tmp_path / "q"),
+        str(tmp_path / "r"),
+    )
     assert code == 0
     assert out == (
         "num_ret               \t1\t0\n"
@@ -418,8 +453,21 @@ def test_engine_helpers_follow_c() -> None:
 
 
 def test_parse_argv_accepts_getopt_forms() -> None:
-    a = te.parse_argv(["-qcn", "-l2", "-M", "7", "-mP.5", "--measure", "map", "--Judged",
-                       "--Number_docs_in_coll=9", "q", "r"])
+    a = te.parse_argv(
+        [
+            "-qcn",
+            "-l2",
+            "-M",
+            "7",
+            "-mP.5",
+            "--measure",
+            "map",
+            "--Judged",
+            "--Number_docs_in_coll=9",
+            "q",
+            "r",
+        ]
+    )
     assert (a.per_query, a.complete, a.summary, a.judged_only) == (True, True, False, True)
     assert (a.relevance_level, a.max_docs, a.num_docs) == (2, 7, 9)
     assert a.measures == ["P.5", "map"] and a.files == ["q", "r"]
@@ -431,8 +479,22 @@ def test_quirk_stand_in_document_is_looked_up_in_the_qrels(tmp_path: Path) -> No
     num_rel_ret, map and P keep what it earned)."""
     (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 ceci_nest_pas_un_docno 1\n2 0 d 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 t\n1 Q0 b 1 2 t\n")
-    code, out, _ = cli("-q", "-c", "-m", "map", "-m", "num_ret", "-m", "num_rel_ret", "-m",
-                       "relstring", "-m", "P.1", str(tmp_path / "q"), str(tmp_path / "r"))
+    code, out, _ = cli(
+        "-q",
+        "-c",
+        "-m",
+        "map",
+        "-m",
+        "num_ret",
+        "-m",
+        "num_rel_ret",
+        "-m",
+        "relstring",
+        "-m",
+        "P.1",
+        str(tmp_path / "q"),
+        str(tmp_path / "r"),
+    )
     assert code == 0
     assert out == (
         "num_ret               \t1\t2\n"

@@ -11,9 +11,16 @@ import numpy as np
 import pyarrow as pa
 
 _TO_NP = {
-    pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32, pa.int64(): np.int64,
-    pa.uint8(): np.uint8, pa.uint16(): np.uint16, pa.uint32(): np.uint32, pa.uint64(): np.uint64,
-    pa.float32(): np.float32, pa.float64(): np.float64,
+    pa.int8(): np.int8,
+    pa.int16(): np.int16,
+    pa.int32(): np.int32,
+    pa.int64(): np.int64,
+    pa.uint8(): np.uint8,
+    pa.uint16(): np.uint16,
+    pa.uint32(): np.uint32,
+    pa.uint64(): np.uint64,
+    pa.float32(): np.float32,
+    pa.float64(): np.float64,
 }
 _TO_PA = {np.dtype(v): k for k, v in _TO_NP.items()}
 
@@ -39,15 +46,18 @@ def to_np(values: pa.Array | pa.ChunkedArray, fill: float | int | None = None) -
         buf = values.buffers()[1]
         bits = np.frombuffer(buf, dtype=np.uint8) if buf is not None else np.zeros(0, np.uint8)
         out: np.ndarray = np.unpackbits(bits, bitorder="little", count=values.offset + n)[
-            values.offset:
+            values.offset :
         ].astype(bool)
     else:
         dtype = _TO_NP.get(values.type)
         if dtype is None:
             raise TypeError(f"no NumPy type for Arrow {values.type}")
         buf = values.buffers()[1]
-        out = (np.frombuffer(buf, dtype=dtype, count=values.offset + n)[values.offset:]
-               if n else np.zeros(0, dtype=dtype))
+        out = (
+            np.frombuffer(buf, dtype=dtype, count=values.offset + n)[values.offset :]
+            if n
+            else np.zeros(0, dtype=dtype)
+        )
     if values.null_count:
         if fill is None:
             raise ValueError("array has nulls and no fill value was given")
@@ -63,4 +73,6 @@ def valid_mask(values: pa.Array) -> np.ndarray:
         return np.ones(n, dtype=bool)
     bitmap = values.buffers()[0]
     bits = np.frombuffer(bitmap, dtype=np.uint8)
-    return np.unpackbits(bits, bitorder="little", count=values.offset + n)[values.offset:].astype(bool)
+    return np.unpackbits(bits, bitorder="little", count=values.offset + n)[values.offset :].astype(
+        bool
+    )

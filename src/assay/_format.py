@@ -76,7 +76,9 @@ def render(results: Results, fmt: str, per_query: bool = False) -> str:
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["run", "metric", "query", "value"])
         for x in results.records(per_query):
-            w.writerow([x["run"], x["metric"], x["query"], _plain(x["value"], integer[x["metric"]])])
+            w.writerow(
+                [x["run"], x["metric"], x["query"], _plain(x["value"], integer[x["metric"]])]
+            )
         return buf.getvalue()
     if fmt == "jsonl":
         return "".join(
@@ -114,8 +116,10 @@ def _markdown(results: Results, per_query: bool) -> str:
     integer = _integer(results)
     best = _best(results)
     head = ["run", *(["query"] if per_query else []), *names]
-    lines = ["| " + " | ".join(_md_escape(h) for h in head) + " |",
-             "|" + "|".join(["---"] * (1 + per_query) + ["---:"] * len(names)) + "|"]
+    lines = [
+        "| " + " | ".join(_md_escape(h) for h in head) + " |",
+        "|" + "|".join(["---"] * (1 + per_query) + ["---:"] * len(names)) + "|",
+    ]
     for run, query, vals in _rows(results, per_query):
         cells = []
         for m in names:
@@ -123,8 +127,11 @@ def _markdown(results: Results, per_query: bool) -> str:
             if query == "all" and m in best and vals.get(m) == best[m]:
                 text = f"**{text}**"
             cells.append(text)
-        lines.append("| " + " | ".join([_md_escape(run), *([_md_escape(query)] if per_query else []),
-                                        *cells]) + " |")
+        lines.append(
+            "| "
+            + " | ".join([_md_escape(run), *([_md_escape(query)] if per_query else []), *cells])
+            + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -132,9 +139,18 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def _tex(text: str) -> str:
@@ -172,16 +188,23 @@ def rich_table(results: Results, per_query: bool = False) -> Any:
     best = _best(results)
     conv = results.conventions
     table = Table(
-        caption=(f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
-                 f"judged_only={conv.judged_only}"),
+        caption=(
+            f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
+            f"judged_only={conv.judged_only}"
+        ),
         caption_justify="left",
     )
     table.add_column("run", style="bold", no_wrap=True)
     if per_query:
         table.add_column("query", no_wrap=True)
     for m in names:
-        table.add_column(escape(m), justify="right", no_wrap=True,
-                         min_width=max(6, min(len(m), 12)), overflow="fold")
+        table.add_column(
+            escape(m),
+            justify="right",
+            no_wrap=True,
+            min_width=max(6, min(len(m), 12)),
+            overflow="fold",
+        )
     for run, query, vals in _rows(results, per_query):
         cells = []
         for m in names:
@@ -189,15 +212,28 @@ def rich_table(results: Results, per_query: bool = False) -> Any:
             if query == "all" and m in best and vals.get(m) == best[m]:
                 text = f"[bold green]{text}[/]"
             cells.append(text)
-        table.add_row(escape(run), *([escape(query)] if per_query else []), *cells,
-                      end_section=per_query and query == "all")
+        table.add_row(
+            escape(run),
+            *([escape(query)] if per_query else []),
+            *cells,
+            end_section=per_query and query == "all",
+        )
     return table
 
 
 # ---------------------------------------------------------------- comparisons
 
-_COMPARE_COLUMNS = ("run", "metric", "query", "value", "baseline", "ci_low", "ci_high",
-                    "p_value", "p_adjusted")
+_COMPARE_COLUMNS = (
+    "run",
+    "metric",
+    "query",
+    "value",
+    "baseline",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+)
 
 
 def _cell(x: Any) -> str:
@@ -214,9 +250,12 @@ def render_comparison(cmp: Any, fmt: str) -> str:
     if fmt == "jsonl":
         return "".join(json.dumps({k: _json_num(v) for k, v in r.items()}) + "\n" for r in rows)
     if fmt == "json":
-        doc = {"records": [{k: _json_num(v) for k, v in r.items()} for r in rows],
-               "settings": cmp.settings, "warnings": cmp.results.warnings,
-               "provenance": cmp.results.provenance}
+        doc = {
+            "records": [{k: _json_num(v) for k, v in r.items()} for r in rows],
+            "settings": cmp.settings,
+            "warnings": cmp.results.warnings,
+            "provenance": cmp.results.provenance,
+        }
         return json.dumps(doc, indent=2) + "\n"
     if fmt == "tsv":
         return "".join("\t".join(_cell(r.get(c)) for c in _COMPARE_COLUMNS) + "\n" for r in rows)
@@ -240,17 +279,23 @@ def _json_num(v: Any) -> Any:
 
 def _compare_legend(cmp: Any) -> str:
     if cmp.baseline is not None:
-        return (f"▲/▼: significantly better/worse than {cmp.baseline} ({cmp.test} test, "
-                f"{cmp.correction} correction per metric, alpha={cmp.alpha})")
+        return (
+            f"▲/▼: significantly better/worse than {cmp.baseline} ({cmp.test} test, "
+            f"{cmp.correction} correction per metric, alpha={cmp.alpha})"
+        )
     letters = ", ".join(f"{v}={k}" for k, v in cmp.letters().items())
-    return (f"letters: significantly better than that run ({letters}; {cmp.test} test, "
-            f"{cmp.correction} correction per metric, alpha={cmp.alpha})")
+    return (
+        f"letters: significantly better than that run ({letters}; {cmp.test} test, "
+        f"{cmp.correction} correction per metric, alpha={cmp.alpha})"
+    )
 
 
 def _compare_markdown(cmp: Any) -> str:
     names = cmp.metrics
-    lines = ["| run | " + " | ".join(_md_escape(m) for m in names) + " |",
-             "|---|" + "|".join(["---:"] * len(names)) + "|"]
+    lines = [
+        "| run | " + " | ".join(_md_escape(m) for m in names) + " |",
+        "|---|" + "|".join(["---:"] * len(names)) + "|",
+    ]
     letters = cmp.letters()
     for r in cmp.runs:
         cells = []
@@ -266,14 +311,21 @@ def _compare_markdown(cmp: Any) -> str:
 def _compare_latex(cmp: Any) -> str:
     names = cmp.metrics
     letters = cmp.letters()
-    out = [f"\\begin{{tabular}}{{l{'r' * len(names)}}}", "\\toprule",
-           " & ".join(["Run", *(_tex(m) for m in names)]) + " \\\\", "\\midrule"]
+    out = [
+        f"\\begin{{tabular}}{{l{'r' * len(names)}}}",
+        "\\toprule",
+        " & ".join(["Run", *(_tex(m) for m in names)]) + " \\\\",
+        "\\midrule",
+    ]
     for r in cmp.runs:
         cells = []
         for m in names:
             s = cmp.summary(r, m)
-            mark = cmp.markers(r, m).replace("▲", "\\blacktriangle").replace(
-                "▼", "\\blacktriangledown")
+            mark = (
+                cmp.markers(r, m)
+                .replace("▲", "\\blacktriangle")
+                .replace("▼", "\\blacktriangledown")
+            )
             cells.append(f"{s.mean:.4f}" + (f"$^{{{mark}}}$" if mark else ""))
         label = _tex(r) if cmp.baseline is not None else f"({letters[r]}) {_tex(r)}"
         out.append(" & ".join([label, *cells]) + " \\\\")

@@ -97,8 +97,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """Offline evaluation of ranking and NLP systems."""
 
@@ -114,8 +118,11 @@ def _emit(text: str, output: Path | None) -> None:
 def _show(results: object, fmt: Format | None, per_query: bool, output: Path | None) -> None:
     from ._format import render, rich_table
 
-    chosen = fmt.value if fmt is not None else ("table" if output is None and sys.stdout.isatty()
-                                                else "tsv")
+    chosen = (
+        fmt.value
+        if fmt is not None
+        else ("table" if output is None and sys.stdout.isatty() else "tsv")
+    )
     if chosen == "table":
         from rich.console import Console
 
@@ -142,26 +149,55 @@ def _unique_names(paths: list[str]) -> list[str]:
 
 @app.command()
 def evaluate(
-    qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl); - for stdin.")],
+    qrels: Annotated[
+        str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl); - for stdin.")
+    ],
     runs: Annotated[list[str], typer.Argument(help="One or more run files.")],
-    metric: Annotated[list[str] | None, typer.Option(
-        "-m", "--metric",
-        help="Metric, repeatable: ndcg@10, P(rel=2)@5, map, ndcg_cut.10, P.5,10 ... "
-             f"(default: {' '.join(DEFAULT_METRICS)}). `assay metrics` lists them.")] = None,
-    per_query: Annotated[bool, typer.Option("-q", "--per-query", help="Also print per-query values.")] = False,
-    fmt: Annotated[Format | None, typer.Option(
-        "-f", "--format", help="Output format (default: table on a terminal, else tsv).")] = None,
-    ties: Annotated[Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")] = Ties.docno,
-    missing: Annotated[Missing, typer.Option(
-        help="Qrels queries absent from a run: zero (trec_eval -c), skip, error.")] = Missing.zero,
-    no_relevant: Annotated[NoRelevant, typer.Option(
-        help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan.")] = NoRelevant.zero,
-    judged_only: Annotated[bool, typer.Option(
-        "--judged-only", "-J", help="Drop unjudged documents before ranking (trec_eval -J).")] = False,
-    qrels_format: Annotated[InputFormat | None, typer.Option(
-        help="Force the qrels format (default: from the file extension, else trec).")] = None,
-    run_format: Annotated[InputFormat | None, typer.Option(
-        help="Force the run format (default: from the file extension, else trec).")] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--metric",
+            help="Metric, repeatable: ndcg@10, P(rel=2)@5, map, ndcg_cut.10, P.5,10 ... "
+            f"(default: {' '.join(DEFAULT_METRICS)}). `assay metrics` lists them.",
+        ),
+    ] = None,
+    per_query: Annotated[
+        bool, typer.Option("-q", "--per-query", help="Also print per-query values.")
+    ] = False,
+    fmt: Annotated[
+        Format | None,
+        typer.Option(
+            "-f", "--format", help="Output format (default: table on a terminal, else tsv)."
+        ),
+    ] = None,
+    ties: Annotated[
+        Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")
+    ] = Ties.docno,
+    missing: Annotated[
+        Missing,
+        typer.Option(help="Qrels queries absent from a run: zero (trec_eval -c), skip, error."),
+    ] = Missing.zero,
+    no_relevant: Annotated[
+        NoRelevant,
+        typer.Option(
+            help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan."
+        ),
+    ] = NoRelevant.zero,
+    judged_only: Annotated[
+        bool,
+        typer.Option(
+            "--judged-only", "-J", help="Drop unjudged documents before ranking (trec_eval -J)."
+        ),
+    ] = False,
+    qrels_format: Annotated[
+        InputFormat | None,
+        typer.Option(help="Force the qrels format (default: from the file extension, else trec)."),
+    ] = None,
+    run_format: Annotated[
+        InputFormat | None,
+        typer.Option(help="Force the run format (default: from the file extension, else trec)."),
+    ] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
 ) -> None:
     """Evaluate runs against qrels."""
@@ -171,11 +207,19 @@ def evaluate(
 
         q = Qrels.read(qrels, format=qrels_format.value if qrels_format else None)
         names = _unique_names(runs)
-        run_objs = [Run.read(p, format=run_format.value if run_format else None, name=n)
-                    for p, n in zip(runs, names, strict=True)]
-        res = _evaluate(q, run_objs, metric or DEFAULT_METRICS, ties=ties.value,
-                        missing=missing.value, no_relevant=no_relevant.value,
-                        judged_only=judged_only)
+        run_objs = [
+            Run.read(p, format=run_format.value if run_format else None, name=n)
+            for p, n in zip(runs, names, strict=True)
+        ]
+        res = _evaluate(
+            q,
+            run_objs,
+            metric or DEFAULT_METRICS,
+            ties=ties.value,
+            missing=missing.value,
+            no_relevant=no_relevant.value,
+            judged_only=judged_only,
+        )
         for w in res.warnings:
             _warn(w)
         _show(res, fmt, per_query, output)
@@ -208,22 +252,48 @@ class CIMethod(StrEnum):
 def compare(
     qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl).")],
     runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
-    metric: Annotated[list[str] | None, typer.Option(
-        "-m", "--metric", help=f"Metric, repeatable (default: {' '.join(DEFAULT_METRICS)}).")] = None,
-    baseline: Annotated[str | None, typer.Option(
-        help="Compare every run with this one (a run name: the file name); default: all pairs.")] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m", "--metric", help=f"Metric, repeatable (default: {' '.join(DEFAULT_METRICS)})."
+        ),
+    ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Compare every run with this one (a run name: the file name); default: all pairs."
+        ),
+    ] = None,
     test: Annotated[Test, typer.Option(help="Paired test.")] = Test.randomization,
-    n_resamples: Annotated[int, typer.Option(help="Resamples for randomization/bootstrap/tukey.")] = 10000,
+    n_resamples: Annotated[
+        int, typer.Option(help="Resamples for randomization/bootstrap/tukey.")
+    ] = 10000,
     seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
-    correction: Annotated[Correction, typer.Option(help="Multiple-comparison correction, per metric.")] = Correction.holm,
+    correction: Annotated[
+        Correction, typer.Option(help="Multiple-comparison correction, per metric.")
+    ] = Correction.holm,
     alpha: Annotated[float, typer.Option(help="Significance level for the markers.")] = 0.05,
-    ci: Annotated[CIMethod, typer.Option(help="Confidence intervals of means and differences.")] = CIMethod.bca,
-    fmt: Annotated[Format | None, typer.Option(
-        "-f", "--format", help="Output format (default: table on a terminal, else tsv).")] = None,
-    ties: Annotated[Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")] = Ties.docno,
-    missing: Annotated[Missing, typer.Option(help="Qrels queries absent from a run.")] = Missing.zero,
-    no_relevant: Annotated[NoRelevant, typer.Option(help="Queries where a metric is undefined.")] = NoRelevant.zero,
-    judged_only: Annotated[bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")] = False,
+    ci: Annotated[
+        CIMethod, typer.Option(help="Confidence intervals of means and differences.")
+    ] = CIMethod.bca,
+    fmt: Annotated[
+        Format | None,
+        typer.Option(
+            "-f", "--format", help="Output format (default: table on a terminal, else tsv)."
+        ),
+    ] = None,
+    ties: Annotated[
+        Ties, typer.Option(help="Tied scores: docno (trec_eval), input, average.")
+    ] = Ties.docno,
+    missing: Annotated[
+        Missing, typer.Option(help="Qrels queries absent from a run.")
+    ] = Missing.zero,
+    no_relevant: Annotated[
+        NoRelevant, typer.Option(help="Queries where a metric is undefined.")
+    ] = NoRelevant.zero,
+    judged_only: Annotated[
+        bool, typer.Option("--judged-only", "-J", help="Drop unjudged documents.")
+    ] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
@@ -234,14 +304,29 @@ def compare(
         q = Qrels.read(qrels)
         names = _unique_names(runs)
         run_objs = [Run.read(p, name=n) for p, n in zip(runs, names, strict=True)]
-        cmp = _compare(q, run_objs, metric or DEFAULT_METRICS, baseline=baseline, test=test.value,
-                       n_resamples=n_resamples, seed=seed, correction=correction.value,
-                       alpha=alpha, ci=ci.value, ties=ties.value, missing=missing.value,
-                       no_relevant=no_relevant.value, judged_only=judged_only)
+        cmp = _compare(
+            q,
+            run_objs,
+            metric or DEFAULT_METRICS,
+            baseline=baseline,
+            test=test.value,
+            n_resamples=n_resamples,
+            seed=seed,
+            correction=correction.value,
+            alpha=alpha,
+            ci=ci.value,
+            ties=ties.value,
+            missing=missing.value,
+            no_relevant=no_relevant.value,
+            judged_only=judged_only,
+        )
         for w in cmp.results.warnings:
             _warn(w)
-        chosen = fmt.value if fmt is not None else (
-            "table" if output is None and sys.stdout.isatty() else "tsv")
+        chosen = (
+            fmt.value
+            if fmt is not None
+            else ("table" if output is None and sys.stdout.isatty() else "tsv")
+        )
         if chosen == "table":
             from rich.console import Console
 
@@ -291,8 +376,14 @@ def metrics(
         for col in ("parameters", "@k", "range", "better", "description"):
             table.add_column(col, overflow="fold")
         for r in rows:
-            table.add_row(r["name"], r["params_text"], r["cutoff"], r["range"],
-                          "higher" if r["higher_is_better"] else "lower", r["summary"])
+            table.add_row(
+                r["name"],
+                r["params_text"],
+                r["cutoff"],
+                r["range"],
+                "higher" if r["higher_is_better"] else "lower",
+                r["summary"],
+            )
         console = Console()
         if not console.is_terminal:
             console = Console(width=max(console.width, 200))
@@ -301,8 +392,11 @@ def metrics(
 
 @app.command(
     "trec-eval",
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True,
-                      "help_option_names": []},
+    context_settings={
+        "allow_extra_args": True,
+        "ignore_unknown_options": True,
+        "help_option_names": [],
+    },
     add_help_option=False,
 )
 def trec_eval(ctx: typer.Context) -> None:
@@ -329,18 +423,42 @@ def demo(
         from .datasets import synthetic
         from .evaluation import evaluate as _evaluate
 
-        qrels, runs = synthetic(n_queries=queries, docs_per_query=200, depth=100,
-                                noise=(0.5, 1.0, 2.0), run_names=("strong", "medium", "weak"),
-                                judged_fraction=0.8, seed=seed)
+        qrels, runs = synthetic(
+            n_queries=queries,
+            docs_per_query=200,
+            depth=100,
+            noise=(0.5, 1.0, 2.0),
+            run_names=("strong", "medium", "weak"),
+            judged_fraction=0.8,
+            seed=seed,
+        )
         sys.stderr.write(
             f"synthetic collection (seed {seed}): {qrels.n_queries} queries, {len(qrels)} "
             f"judgments (grades 0-{qrels.max_grade}); runs {', '.join(runs)} of decreasing quality\n"
         )
-        res = _evaluate(qrels, runs, ["map", "ndcg@10", "ndcg(gain='exp')@10", "P@10", "RR",
-                                      "err@10", "bpref", "R@100"])
+        res = _evaluate(
+            qrels,
+            runs,
+            ["map", "ndcg@10", "ndcg(gain='exp')@10", "P@10", "RR", "err@10", "bpref", "R@100"],
+        )
         for w in res.warnings:
             _warn(w)
         _show(res, fmt or Format.table, False, None)
+
+
+def _register_optional_commands() -> None:
+    """Commands defined in their own light modules (heavy imports happen inside them)."""
+    import importlib
+
+    for module, name in (("assay._cli_classify", "classify"), ("assay._cli_cluster", "cluster")):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        app.command(name)(getattr(mod, name))
+
+
+_register_optional_commands()
 
 
 def main() -> None:

@@ -128,15 +128,36 @@ class Comparison:
         """Machine-readable rows: one per run x metric (``baseline`` None, ``value`` the mean)
         and one per comparison (``value`` the mean difference run - baseline)."""
         for s in self.summaries:
-            yield {"run": s.run, "metric": s.metric, "query": "all", "value": s.mean,
-                   "ci_low": s.ci_low, "ci_high": s.ci_high, "n": s.n, "baseline": None,
-                   "p_value": None, "p_adjusted": None}
+            yield {
+                "run": s.run,
+                "metric": s.metric,
+                "query": "all",
+                "value": s.mean,
+                "ci_low": s.ci_low,
+                "ci_high": s.ci_high,
+                "n": s.n,
+                "baseline": None,
+                "p_value": None,
+                "p_adjusted": None,
+            }
         for p in self.pairs:
-            yield {"run": p.run, "metric": p.metric, "query": "all", "value": p.diff,
-                   "ci_low": p.ci_low, "ci_high": p.ci_high, "n": p.n, "baseline": p.baseline,
-                   "p_value": p.p_value, "p_adjusted": p.p_adjusted,
-                   "effect_size": p.effect_size, "wins": p.wins, "ties": p.ties,
-                   "losses": p.losses, "significant": p.significant}
+            yield {
+                "run": p.run,
+                "metric": p.metric,
+                "query": "all",
+                "value": p.diff,
+                "ci_low": p.ci_low,
+                "ci_high": p.ci_high,
+                "n": p.n,
+                "baseline": p.baseline,
+                "p_value": p.p_value,
+                "p_adjusted": p.p_adjusted,
+                "effect_size": p.effect_size,
+                "wins": p.wins,
+                "ties": p.ties,
+                "losses": p.losses,
+                "significant": p.significant,
+            }
 
     def to_pandas(self) -> pd.DataFrame:
         from ._compat import require
@@ -145,15 +166,19 @@ class Comparison:
         return pd_.DataFrame(list(self.records()))
 
     def __repr__(self) -> str:
-        head = (f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "
-                f"correction={self.correction}, alpha={self.alpha}, "
-                f"{'baseline=' + repr(self.baseline) if self.baseline else 'all pairs'})")
+        head = (
+            f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "
+            f"correction={self.correction}, alpha={self.alpha}, "
+            f"{'baseline=' + repr(self.baseline) if self.baseline else 'all pairs'})"
+        )
         lines = [head]
         for m in self.metrics:
             for r in self.runs:
                 s = self.summary(r, m)
-                lines.append(f"  {m:>14} {r}: {s.mean:.4f} [{s.ci_low:.4f}, {s.ci_high:.4f}] "
-                             f"{self.markers(r, m)}")
+                lines.append(
+                    f"  {m:>14} {r}: {s.mean:.4f} [{s.ci_low:.4f}, {s.ci_high:.4f}] "
+                    f"{self.markers(r, m)}"
+                )
         return "\n".join(lines)
 
 
@@ -179,16 +204,18 @@ def _t_ci(x: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     return mean - half, mean + half
 
 
-def _mean_cis(x: np.ndarray, method: str, n_resamples: int, seed: int,
-              confidence: float) -> tuple[np.ndarray, np.ndarray]:
+def _mean_cis(
+    x: np.ndarray, method: str, n_resamples: int, seed: int, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
     if x.shape[1] == 0:
         return np.full(len(x), np.nan), np.full(len(x), np.nan)
     if method == "t":
         return _t_ci(x, confidence)
     from .stats import bootstrap_mean_ci
 
-    low, high = bootstrap_mean_ci(x, n_resamples=n_resamples, seed=seed, method=method,
-                                  confidence=confidence)
+    low, high = bootstrap_mean_ci(
+        x, n_resamples=n_resamples, seed=seed, method=method, confidence=confidence
+    )
     return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
 
 
@@ -236,13 +263,15 @@ def compare(
     if baseline is not None and baseline not in names:
         raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
     if test == "tukey" and baseline is not None:
-        raise ConventionError("test='tukey' compares all pairs; drop the baseline or pick "
-                              "another test")
+        raise ConventionError(
+            "test='tukey' compares all pairs; drop the baseline or pick another test"
+        )
     if baseline is not None:
         pair_list = [(r, baseline) for r in names if r != baseline]
     else:
-        pair_list = [(names[j], names[i]) for i in range(len(names))
-                     for j in range(i + 1, len(names))]
+        pair_list = [
+            (names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))
+        ]
 
     hib = {str(m): m.higher_is_better for m in res.metrics}
     # Every mean that needs a confidence interval (each run's and each pair's difference, for
@@ -261,19 +290,30 @@ def compare(
         diffs: list[np.ndarray] = []
         for run, base in pair_list:
             a, b = per_run[run], per_run[base]
-            _common, ia, ib = np.intersect1d(a.queries.astype(str), b.queries.astype(str),
-                                             assume_unique=True, return_indices=True)
+            _common, ia, ib = np.intersect1d(
+                a.queries.astype(str),
+                b.queries.astype(str),
+                assume_unique=True,
+                return_indices=True,
+            )
             diffs.append(a.values[ia] - b.values[ib])
         if test == "tukey":
             from .stats import tukey_hsd
 
-            hsd = tukey_hsd(_shared_matrix(per_run, names), n_resamples=n_resamples, seed=seed,
-                            names=names)
+            hsd = tukey_hsd(
+                _shared_matrix(per_run, names), n_resamples=n_resamples, seed=seed, names=names
+            )
             pmat = np.asarray(hsd.pvalues)
             tukey_p = [float(pmat[names.index(r), names.index(bs)]) for r, bs in pair_list]
         for k, ((run, base), d) in enumerate(zip(pair_list, diffs, strict=True)):
-            plan.append(("pair", m, (run, base),
-                         (len(ci_rows), d, len(test_rows), tukey_p[k] if test == "tukey" else None)))
+            plan.append(
+                (
+                    "pair",
+                    m,
+                    (run, base),
+                    (len(ci_rows), d, len(test_rows), tukey_p[k] if test == "tukey" else None),
+                )
+            )
             ci_rows.append(d)
             test_rows.append(d)
     # p-values: one batch per query count, so the resamples are drawn once for all metrics.
@@ -285,8 +325,12 @@ def compare(
         for n, idx in groups.items():
             if n < 2:
                 continue
-            raw_p[idx] = paired_pvalues(np.vstack([test_rows[i] for i in idx]), test=test,
-                                        n_resamples=n_resamples, seed=seed)
+            raw_p[idx] = paired_pvalues(
+                np.vstack([test_rows[i] for i in idx]),
+                test=test,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
     # Multiple-comparison correction within each metric's family.
     adj_p = raw_p.copy()
     if test != "tukey":
@@ -306,38 +350,73 @@ def compare(
     for n, idx in by_n.items():
         if n == 0:
             continue
-        lo, hi = _mean_cis(np.vstack([ci_rows[i] for i in idx]), ci, n_resamples, seed,
-                           confidence)
+        lo, hi = _mean_cis(np.vstack([ci_rows[i] for i in idx]), ci, n_resamples, seed, confidence)
         low[idx], high[idx] = lo, hi
     summaries: list[RunSummary] = []
     pairs: list[PairResult] = []
     for kind, m, key, payload in plan:
         if kind == "run":
             v = ci_rows[payload]
-            summaries.append(RunSummary(key, m, float(v.mean()) if len(v) else float("nan"),
-                                        float(low[payload]), float(high[payload]), len(v)))
+            summaries.append(
+                RunSummary(
+                    key,
+                    m,
+                    float(v.mean()) if len(v) else float("nan"),
+                    float(low[payload]),
+                    float(high[payload]),
+                    len(v),
+                )
+            )
             continue
         i, d, t, tukey = payload
         p_raw = tukey if tukey is not None else float(raw_p[t])
         p_adj = tukey if tukey is not None else float(adj_p[t])
-        pairs.append(PairResult(
-            run=key[0], baseline=key[1], metric=m,
-            diff=float(d.mean()) if len(d) else float("nan"),
-            ci_low=float(low[i]), ci_high=float(high[i]),
-            p_value=p_raw, p_adjusted=p_adj,
-            effect_size=float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1
-            else float("nan"),
-            wins=int((d > 0).sum()), ties=int((d == 0).sum()), losses=int((d < 0).sum()),
-            n=len(d), significant=bool(p_adj < alpha),
-        ))
+        pairs.append(
+            PairResult(
+                run=key[0],
+                baseline=key[1],
+                metric=m,
+                diff=float(d.mean()) if len(d) else float("nan"),
+                ci_low=float(low[i]),
+                ci_high=float(high[i]),
+                p_value=p_raw,
+                p_adjusted=p_adj,
+                effect_size=float(cohens_d_paired(d, np.zeros_like(d)))
+                if len(d) > 1
+                else float("nan"),
+                wins=int((d > 0).sum()),
+                ties=int((d == 0).sum()),
+                losses=int((d < 0).sum()),
+                n=len(d),
+                significant=bool(p_adj < alpha),
+            )
+        )
     settings = {
-        "test": test, "n_resamples": n_resamples, "seed": seed, "correction": correction,
-        "correction_family": "per metric", "alpha": alpha, "ci": ci, "confidence": confidence,
-        "baseline": baseline, "conventions": res.conventions.to_dict(),
+        "test": test,
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "correction": correction,
+        "correction_family": "per metric",
+        "alpha": alpha,
+        "ci": ci,
+        "confidence": confidence,
+        "baseline": baseline,
+        "conventions": res.conventions.to_dict(),
         "assay_version": res.provenance.get("assay_version"),
     }
-    return Comparison(names, res.metric_names, hib, baseline, test, correction, alpha,
-                      summaries, pairs, res, settings)
+    return Comparison(
+        names,
+        res.metric_names,
+        hib,
+        baseline,
+        test,
+        correction,
+        alpha,
+        summaries,
+        pairs,
+        res,
+        settings,
+    )
 
 
 def _shared_matrix(per_run: Mapping[str, Any], names: list[str]) -> np.ndarray:
@@ -349,7 +428,8 @@ def _shared_matrix(per_run: Mapping[str, Any], names: list[str]) -> np.ndarray:
     keep = sorted(common or ())
     cols = []
     for r in names:
-        lookup = dict(zip(per_run[r].queries.astype(str).tolist(), per_run[r].values.tolist(),
-                          strict=True))
+        lookup = dict(
+            zip(per_run[r].queries.astype(str).tolist(), per_run[r].values.tolist(), strict=True)
+        )
         cols.append([lookup[q] for q in keep])
     return np.asarray(cols, dtype=np.float64).T

@@ -45,8 +45,9 @@ def _first(mask: Any) -> int:
     return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
 
 
-def _as_id_array(values: Any, what: str, source: str | None,
-                 lines: np.ndarray | None = None) -> pa.Array:
+def _as_id_array(
+    values: Any, what: str, source: str | None, lines: np.ndarray | None = None
+) -> pa.Array:
     """Any sequence/array of ids -> a pyarrow string array (no nulls, no empty ids)."""
     try:
         if isinstance(values, pa.ChunkedArray | pa.Array):
@@ -60,36 +61,45 @@ def _as_id_array(values: Any, what: str, source: str | None,
             else:
                 arr = pa.array(np_values.tolist() if np_values.dtype == object else np_values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError) as exc:
-        raise InputError(f"{what} ids must be strings or integers ({str(exc).splitlines()[0]})",
-                         source=source) from None
+        raise InputError(
+            f"{what} ids must be strings or integers ({str(exc).splitlines()[0]})", source=source
+        ) from None
     if pa.types.is_dictionary(arr.type):
-        if (pa.types.is_string(arr.type.value_type) and arr.null_count == 0
-                and arr.dictionary.null_count == 0 and len(arr.dictionary)
-                and pc.min(pc.binary_length(arr.dictionary)).as_py() > 0
-                and pc.count_distinct(arr.dictionary).as_py() == len(arr.dictionary)):
+        if (
+            pa.types.is_string(arr.type.value_type)
+            and arr.null_count == 0
+            and arr.dictionary.null_count == 0
+            and len(arr.dictionary)
+            and pc.min(pc.binary_length(arr.dictionary)).as_py() > 0
+            and pc.count_distinct(arr.dictionary).as_py() == len(arr.dictionary)
+        ):
             return arr  # distinct, valid ids with codes: factorised without re-hashing
         arr = arr.cast(arr.type.value_type)
     if arr.null_count:
         i = _first(arr.is_null())
-        raise InputError(f"{what} id is missing (null) at {_row_label(lines, i)}",
-                         **_where(source, lines, i))
+        raise InputError(
+            f"{what} id is missing (null) at {_row_label(lines, i)}", **_where(source, lines, i)
+        )
     if pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type):
         try:
             arr = arr.cast(pa.string())
         except pa.ArrowInvalid:
-            raise InputError(f"{what} ids are bytes that are not valid UTF-8",
-                             source=source) from None
+            raise InputError(
+                f"{what} ids are bytes that are not valid UTF-8", source=source
+            ) from None
     if pa.types.is_large_string(arr.type) or pa.types.is_string_view(arr.type):
         arr = arr.cast(pa.string())
     elif not pa.types.is_string(arr.type):
         if not pa.types.is_integer(arr.type):
-            raise InputError(f"{what} ids must be strings or integers, got {arr.type}",
-                             source=source)
+            raise InputError(
+                f"{what} ids must be strings or integers, got {arr.type}", source=source
+            )
         arr = pc.cast(arr, pa.string())
     if len(arr) and pc.min(pc.binary_length(arr)).as_py() == 0:
         i = _first(pc.equal(pc.binary_length(arr), 0))
-        raise InputError(f"{what} id is empty at {_row_label(lines, i)}",
-                         **_where(source, lines, i))
+        raise InputError(
+            f"{what} id is empty at {_row_label(lines, i)}", **_where(source, lines, i)
+        )
     return arr
 
 
@@ -125,8 +135,14 @@ def _row_label(lines: np.ndarray | None, row: int) -> str:
 
 
 def _check_duplicates(
-    q: np.ndarray, d: np.ndarray, n_docs: int, what: str, doc_dict: pa.Array,
-    query_dict: pa.Array, source: str | None, lines: np.ndarray | None,
+    q: np.ndarray,
+    d: np.ndarray,
+    n_docs: int,
+    what: str,
+    doc_dict: pa.Array,
+    query_dict: pa.Array,
+    source: str | None,
+    lines: np.ndarray | None,
 ) -> None:
     """Raise on a repeated (query, document) pair, naming the earliest repeat in the input
     and where that pair first occurred."""
@@ -173,8 +189,17 @@ class Qrels:
 
     __slots__ = ("_d", "_docs", "_offsets", "_q", "_qids", "_rel", "source")
 
-    def __init__(self, *, _qids: pa.Array, _docs: pa.Array, _q: np.ndarray, _d: np.ndarray,
-                 _rel: np.ndarray, _offsets: np.ndarray, source: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        _qids: pa.Array,
+        _docs: pa.Array,
+        _q: np.ndarray,
+        _d: np.ndarray,
+        _rel: np.ndarray,
+        _offsets: np.ndarray,
+        source: str | None = None,
+    ) -> None:
         self._qids = _qids
         self._docs = _docs
         self._q = _q
@@ -186,8 +211,16 @@ class Qrels:
             a.setflags(write=False)
 
     @classmethod
-    def from_columns(cls, query: Any, doc: Any, relevance: Any, *, source: str | None = None,
-                     lines: np.ndarray | None = None, _unique: bool = False) -> Qrels:
+    def from_columns(
+        cls,
+        query: Any,
+        doc: Any,
+        relevance: Any,
+        *,
+        source: str | None = None,
+        lines: np.ndarray | None = None,
+        _unique: bool = False,
+    ) -> Qrels:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
         qa = _as_id_array(query, "query", source, lines)
         da = _as_id_array(doc, "document", source, lines)
@@ -202,8 +235,15 @@ class Qrels:
             _check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
         order = np.lexsort((d, q))
         q, d, rel = q[order], d[order], rel[order]
-        return cls(_qids=qids, _docs=docs, _q=q, _d=d, _rel=rel,
-                   _offsets=_offsets(q, len(qids)), source=source)
+        return cls(
+            _qids=qids,
+            _docs=docs,
+            _q=q,
+            _d=d,
+            _rel=rel,
+            _offsets=_offsets(q, len(qids)),
+            source=source,
+        )
 
     # -------------------------------------------------------------- readers
 
@@ -228,53 +268,90 @@ class Qrels:
         return cls.from_columns(q, d, v, source="<dict>", _unique=unique)
 
     @classmethod
-    def from_arrow(cls, table: pa.Table, *, query: str = "query", doc: str = "doc",
-                   relevance: str = "relevance", source: str | None = None) -> Qrels:
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        relevance: str = "relevance",
+        source: str | None = None,
+    ) -> Qrels:
         from .io.tabular import pick_columns
 
         cols = pick_columns(table, {"query": query, "doc": doc, "relevance": relevance}, source)
         return cls.from_columns(cols["query"], cols["doc"], cols["relevance"], source=source)
 
     @classmethod
-    def from_pandas(cls, df: pd.DataFrame, *, query: str = "query", doc: str = "doc",
-                    relevance: str = "relevance") -> Qrels:
+    def from_pandas(
+        cls,
+        df: pd.DataFrame,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        relevance: str = "relevance",
+    ) -> Qrels:
         from .io.frames import pandas_to_arrow
 
-        return cls.from_arrow(pandas_to_arrow(df), query=query, doc=doc, relevance=relevance,
-                              source="<pandas>")
+        return cls.from_arrow(
+            pandas_to_arrow(df), query=query, doc=doc, relevance=relevance, source="<pandas>"
+        )
 
     @classmethod
-    def from_polars(cls, df: pl.DataFrame, *, query: str = "query", doc: str = "doc",
-                    relevance: str = "relevance") -> Qrels:
+    def from_polars(
+        cls,
+        df: pl.DataFrame,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        relevance: str = "relevance",
+    ) -> Qrels:
         from .io.frames import polars_to_arrow
 
-        return cls.from_arrow(polars_to_arrow(df), query=query, doc=doc, relevance=relevance,
-                              source="<polars>")
+        return cls.from_arrow(
+            polars_to_arrow(df), query=query, doc=doc, relevance=relevance, source="<polars>"
+        )
 
     @classmethod
-    def from_parquet(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                     relevance: str = "relevance") -> Qrels:
+    def from_parquet(
+        cls, path: PathLike, *, query: str = "query", doc: str = "doc", relevance: str = "relevance"
+    ) -> Qrels:
         from .io.tabular import read_parquet
 
-        return cls.from_arrow(read_parquet(path), query=query, doc=doc, relevance=relevance,
-                              source=os.fspath(path))
+        return cls.from_arrow(
+            read_parquet(path), query=query, doc=doc, relevance=relevance, source=os.fspath(path)
+        )
 
     @classmethod
-    def from_csv(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                 relevance: str = "relevance", delimiter: str | None = None) -> Qrels:
+    def from_csv(
+        cls,
+        path: PathLike,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        relevance: str = "relevance",
+        delimiter: str | None = None,
+    ) -> Qrels:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
         from .io.tabular import read_delimited
 
-        return cls.from_arrow(read_delimited(path, delimiter, strings=(query, doc)), query=query,
-                              doc=doc, relevance=relevance, source=os.fspath(path))
+        return cls.from_arrow(
+            read_delimited(path, delimiter, strings=(query, doc)),
+            query=query,
+            doc=doc,
+            relevance=relevance,
+            source=os.fspath(path),
+        )
 
     @classmethod
-    def from_jsonl(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                   relevance: str = "relevance") -> Qrels:
+    def from_jsonl(
+        cls, path: PathLike, *, query: str = "query", doc: str = "doc", relevance: str = "relevance"
+    ) -> Qrels:
         from .io.tabular import read_jsonl
 
-        return cls.from_arrow(read_jsonl(path), query=query, doc=doc, relevance=relevance,
-                              source=os.fspath(path))
+        return cls.from_arrow(
+            read_jsonl(path), query=query, doc=doc, relevance=relevance, source=os.fspath(path)
+        )
 
     @classmethod
     def read(cls, path: PathLike, *, format: str | None = None, **columns: str) -> Qrels:
@@ -291,26 +368,37 @@ class Qrels:
 
     def restrict(self, queries: Any) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored)."""
-        wanted = queries if isinstance(queries, pa.Array) else pa.array(
-            [str(q) for q in queries], pa.string())
+        wanted = (
+            queries
+            if isinstance(queries, pa.Array)
+            else pa.array([str(q) for q in queries], pa.string())
+        )
         codes = to_np(pc.index_in(wanted, value_set=self._qids), fill=-1)
         keep_q = np.zeros(self.n_queries, dtype=bool)
         keep_q[codes[codes >= 0]] = True
         remap = np.cumsum(keep_q) - 1
         rows = keep_q[self._q]
         q = remap[self._q[rows]].astype(np.int32)
-        return Qrels(_qids=self._qids.filter(from_np(keep_q)), _docs=self._docs, _q=q,
-                     _d=self._d[rows], _rel=self._rel[rows],
-                     _offsets=_offsets(q, int(keep_q.sum())), source=self.source)
+        return Qrels(
+            _qids=self._qids.filter(from_np(keep_q)),
+            _docs=self._docs,
+            _q=q,
+            _d=self._d[rows],
+            _rel=self._rel[rows],
+            _offsets=_offsets(q, int(keep_q.sum())),
+            source=self.source,
+        )
 
     # -------------------------------------------------------------- writers
 
     def to_arrow(self) -> pa.Table:
-        return pa.table({
-            "query": self._qids.take(from_np(self._q)),
-            "doc": self._docs.take(from_np(self._d)),
-            "relevance": from_np(self._rel),
-        })
+        return pa.table(
+            {
+                "query": self._qids.take(from_np(self._q)),
+                "doc": self._docs.take(from_np(self._d)),
+                "relevance": from_np(self._rel),
+            }
+        )
 
     def to_trec(self, path: PathLike | BinaryIO) -> None:
         from .io._text import check_writable_ids, write_text
@@ -318,10 +406,17 @@ class Qrels:
         check_writable_ids(self._qids, "query", first_column=True)
         check_writable_ids(self._docs, "document", first_column=False)
         t = self.to_arrow()
-        write_text(path, pa.table({
-            "query": t["query"], "iter": from_np(np.zeros(len(self), dtype=np.int8)),
-            "doc": t["doc"], "relevance": t["relevance"],
-        }))
+        write_text(
+            path,
+            pa.table(
+                {
+                    "query": t["query"],
+                    "iter": from_np(np.zeros(len(self), dtype=np.int8)),
+                    "doc": t["doc"],
+                    "relevance": t["relevance"],
+                }
+            ),
+        )
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{query: {doc: grade}}`` (pytrec_eval, ranx, BEIR)."""
@@ -350,8 +445,9 @@ class Qrels:
     def to_csv(self, path: PathLike, delimiter: str = ",") -> None:
         import pyarrow.csv as pcsv
 
-        pcsv.write_csv(self.to_arrow(), os.fspath(path),
-                       write_options=pcsv.WriteOptions(delimiter=delimiter))
+        pcsv.write_csv(
+            self.to_arrow(), os.fspath(path), write_options=pcsv.WriteOptions(delimiter=delimiter)
+        )
 
     # -------------------------------------------------------------- inspection
 
@@ -373,8 +469,14 @@ class Qrels:
 
     def __iter__(self) -> Iterator[tuple[str, str, int]]:
         t = self.to_arrow()
-        return iter(zip(t["query"].to_pylist(), t["doc"].to_pylist(),
-                        t["relevance"].to_pylist(), strict=True))
+        return iter(
+            zip(
+                t["query"].to_pylist(),
+                t["doc"].to_pylist(),
+                t["relevance"].to_pylist(),
+                strict=True,
+            )
+        )
 
     def __repr__(self) -> str:
         return f"Qrels({self.n_queries} queries, {len(self)} judgments, max grade {self.max_grade})"
@@ -394,16 +496,18 @@ def _table_key(t: pa.Table) -> list[tuple[Any, ...]]:
 _INT32 = np.iinfo(np.int32)
 
 
-def _numeric_column(values: Any, what: str, kind: str, source: str | None,
-                    lines: np.ndarray | None) -> np.ndarray:
+def _numeric_column(
+    values: Any, what: str, kind: str, source: str | None, lines: np.ndarray | None
+) -> np.ndarray:
     """A column of numbers as NumPy: nulls and text that does not parse are errors that name
     the row (or line)."""
     if isinstance(values, pa.ChunkedArray | pa.Array):
         arr_pa = _as_array(values)
         if arr_pa.null_count:
             i = _first(arr_pa.is_null())
-            raise InputError(f"{what} is missing (null) at {_row_label(lines, i)}",
-                             **_where(source, lines, i))
+            raise InputError(
+                f"{what} is missing (null) at {_row_label(lines, i)}", **_where(source, lines, i)
+            )
         if pa.types.is_string(arr_pa.type) or pa.types.is_large_string(arr_pa.type):
             from .io._text import first_uncastable
 
@@ -412,10 +516,15 @@ def _numeric_column(values: Any, what: str, kind: str, source: str | None,
                 arr_pa = pc.cast(arr_pa, target)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                 i = first_uncastable(arr_pa, target)
-                raise InputError(f"{what} {arr_pa[i].as_py()!r} is not {kind} at "
-                                 f"{_row_label(lines, i)}", **_where(source, lines, i)) from None
-        if pa.types.is_integer(arr_pa.type) or pa.types.is_floating(arr_pa.type) or \
-                pa.types.is_boolean(arr_pa.type):
+                raise InputError(
+                    f"{what} {arr_pa[i].as_py()!r} is not {kind} at {_row_label(lines, i)}",
+                    **_where(source, lines, i),
+                ) from None
+        if (
+            pa.types.is_integer(arr_pa.type)
+            or pa.types.is_floating(arr_pa.type)
+            or pa.types.is_boolean(arr_pa.type)
+        ):
             return to_np(arr_pa)
         return np.asarray(arr_pa.to_numpy(zero_copy_only=False))
     return np.asarray(values)
@@ -427,8 +536,10 @@ def _as_grades(values: Any, source: str | None, lines: np.ndarray | None = None)
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if bad.any():
             i = _first(bad)
-            raise InputError(f"relevance grade {float(arr[i])!r} is not an integer at "
-                             f"{_row_label(lines, i)}", **_where(source, lines, i))
+            raise InputError(
+                f"relevance grade {float(arr[i])!r} is not an integer at {_row_label(lines, i)}",
+                **_where(source, lines, i),
+            )
     elif arr.dtype.kind == "b":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind not in "iu":
@@ -437,9 +548,11 @@ def _as_grades(values: Any, source: str | None, lines: np.ndarray | None = None)
         out = (arr < _INT32.min) | (arr > _INT32.max)
         if out.any():
             i = _first(out)
-            raise InputError(f"relevance grade {int(arr[i])} is out of range at "
-                             f"{_row_label(lines, i)} (grades are 32-bit integers)",
-                             **_where(source, lines, i))
+            raise InputError(
+                f"relevance grade {int(arr[i])} is out of range at "
+                f"{_row_label(lines, i)} (grades are 32-bit integers)",
+                **_where(source, lines, i),
+            )
     return arr.astype(np.int32)
 
 
@@ -451,8 +564,11 @@ def _as_scores(values: Any, source: str | None, lines: np.ndarray | None) -> np.
     bad = ~np.isfinite(arr)
     if bad.any():
         i = _first(bad)
-        raise InputError(f"score {float(arr[i])!r} is not finite (NaN and infinity are not "
-                         f"allowed) at {_row_label(lines, i)}", **_where(source, lines, i))
+        raise InputError(
+            f"score {float(arr[i])!r} is not finite (NaN and infinity are not "
+            f"allowed) at {_row_label(lines, i)}",
+            **_where(source, lines, i),
+        )
     return arr
 
 
@@ -463,8 +579,7 @@ def _trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray 
     """Permutation into trec_eval's order (query, score descending, docno descending), or
     None when the rows are in that order already."""
     same_q = q[1:] == q[:-1]
-    in_order = bool((q[1:] >= q[:-1]).all()) and bool(
-        ((score[1:] <= score[:-1]) | ~same_q).all())
+    in_order = bool((q[1:] >= q[:-1]).all()) and bool(((score[1:] <= score[:-1]) | ~same_q).all())
     if in_order:
         tied = np.flatnonzero(same_q & (score[1:] == score[:-1]))
         if len(tied) == 0:
@@ -474,11 +589,12 @@ def _trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray 
         if pc.all(pc.greater(first, second)).as_py():
             return None
     # One multithreaded Arrow sort; docno strings are compared only where (query, score) tie.
-    return to_np(pc.sort_indices(
-        pa.table({"q": from_np(q), "s": from_np(score), "d": docs}),
-        sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
-    ))
-
+    return to_np(
+        pc.sort_indices(
+            pa.table({"q": from_np(q), "s": from_np(score), "d": docs}),
+            sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
+        )
+    )
 
 
 class Run:
@@ -489,12 +605,34 @@ class Run:
     ``ties="input"`` can rank tied documents in input order.
     """
 
-    __slots__ = ("_cache", "_d", "_docs", "_input_pos", "_offsets", "_q", "_qids", "_score",
-                 "name", "source", "tag")
+    __slots__ = (
+        "_cache",
+        "_d",
+        "_docs",
+        "_input_pos",
+        "_offsets",
+        "_q",
+        "_qids",
+        "_score",
+        "name",
+        "source",
+        "tag",
+    )
 
-    def __init__(self, *, _qids: pa.Array, _docs: pa.Array, _q: np.ndarray, _d: np.ndarray,
-                 _score: np.ndarray, _input_pos: np.ndarray, _offsets: np.ndarray, name: str,
-                 tag: str | None = None, source: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        _qids: pa.Array,
+        _docs: pa.Array,
+        _q: np.ndarray,
+        _d: np.ndarray,
+        _score: np.ndarray,
+        _input_pos: np.ndarray,
+        _offsets: np.ndarray,
+        name: str,
+        tag: str | None = None,
+        source: str | None = None,
+    ) -> None:
         self._qids = _qids
         self._docs = _docs
         self._q = _q
@@ -510,9 +648,18 @@ class Run:
             a.setflags(write=False)
 
     @classmethod
-    def from_columns(cls, query: Any, doc: Any, score: Any, *, name: str = "run",
-                     tag: str | None = None, source: str | None = None,
-                     lines: np.ndarray | None = None, _unique: bool = False) -> Run:
+    def from_columns(
+        cls,
+        query: Any,
+        doc: Any,
+        score: Any,
+        *,
+        name: str = "run",
+        tag: str | None = None,
+        source: str | None = None,
+        lines: np.ndarray | None = None,
+        _unique: bool = False,
+    ) -> Run:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
         qa = _as_id_array(query, "query", source, lines)
         da = _as_id_array(doc, "document", source, lines)
@@ -534,8 +681,18 @@ class Run:
             pos = np.arange(len(q), dtype=np.int64)
         else:
             q, d, sc, pos = q[order], d[order], sc[order], order.astype(np.int64)
-        return cls(_qids=qids, _docs=docs, _q=q, _d=d, _score=sc, _input_pos=pos,
-                   _offsets=_offsets(q, len(qids)), name=name, tag=tag, source=source)
+        return cls(
+            _qids=qids,
+            _docs=docs,
+            _q=q,
+            _d=d,
+            _score=sc,
+            _input_pos=pos,
+            _offsets=_offsets(q, len(qids)),
+            name=name,
+            tag=tag,
+            source=source,
+        )
 
     # -------------------------------------------------------------- readers
 
@@ -549,14 +706,16 @@ class Run:
         """
         from .io._text import parse_numbers, read_text_table
 
-        tc = read_text_table(path, min_cols=6, max_cols=None, want=[0, 2, 4], what="run",
-                             numeric={4: pa.float64()})
+        tc = read_text_table(
+            path, min_cols=6, max_cols=None, want=[0, 2, 4], what="run", numeric={4: pa.float64()}
+        )
         score = parse_numbers(tc.columns[2], pa.float64(), tc, "score")
         if name is None:
             name = _default_name(tc.source)
         tag = tc.last_line_tokens[5] if len(tc.last_line_tokens) > 5 else None
-        return cls.from_columns(tc.columns[0], tc.columns[1], score, name=name, tag=tag,
-                                source=tc.source, lines=tc.line)
+        return cls.from_columns(
+            tc.columns[0], tc.columns[1], score, name=name, tag=tag, source=tc.source, lines=tc.line
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[Any, Mapping[Any, Any]], name: str = "run") -> Run:
@@ -567,60 +726,122 @@ class Run:
         return cls.from_columns(q, d, v, name=name, source="<dict>", _unique=unique)
 
     @classmethod
-    def from_arrow(cls, table: pa.Table, *, query: str = "query", doc: str = "doc",
-                   score: str = "score", name: str = "run", source: str | None = None) -> Run:
+    def from_arrow(
+        cls,
+        table: pa.Table,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str = "run",
+        source: str | None = None,
+    ) -> Run:
         from .io.tabular import pick_columns
 
         cols = pick_columns(table, {"query": query, "doc": doc, "score": score}, source)
-        return cls.from_columns(cols["query"], cols["doc"], cols["score"], name=name,
-                                source=source)
+        return cls.from_columns(cols["query"], cols["doc"], cols["score"], name=name, source=source)
 
     @classmethod
-    def from_pandas(cls, df: pd.DataFrame, *, query: str = "query", doc: str = "doc",
-                    score: str = "score", name: str = "run") -> Run:
+    def from_pandas(
+        cls,
+        df: pd.DataFrame,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str = "run",
+    ) -> Run:
         from .io.frames import pandas_to_arrow
 
-        return cls.from_arrow(pandas_to_arrow(df), query=query, doc=doc, score=score, name=name,
-                              source="<pandas>")
+        return cls.from_arrow(
+            pandas_to_arrow(df), query=query, doc=doc, score=score, name=name, source="<pandas>"
+        )
 
     @classmethod
-    def from_polars(cls, df: pl.DataFrame, *, query: str = "query", doc: str = "doc",
-                    score: str = "score", name: str = "run") -> Run:
+    def from_polars(
+        cls,
+        df: pl.DataFrame,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str = "run",
+    ) -> Run:
         from .io.frames import polars_to_arrow
 
-        return cls.from_arrow(polars_to_arrow(df), query=query, doc=doc, score=score, name=name,
-                              source="<polars>")
+        return cls.from_arrow(
+            polars_to_arrow(df), query=query, doc=doc, score=score, name=name, source="<polars>"
+        )
 
     @classmethod
-    def from_parquet(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                     score: str = "score", name: str | None = None) -> Run:
+    def from_parquet(
+        cls,
+        path: PathLike,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str | None = None,
+    ) -> Run:
         from .io.tabular import read_parquet
 
-        return cls.from_arrow(read_parquet(path), query=query, doc=doc, score=score,
-                              name=name or _default_name(os.fspath(path)), source=os.fspath(path))
+        return cls.from_arrow(
+            read_parquet(path),
+            query=query,
+            doc=doc,
+            score=score,
+            name=name or _default_name(os.fspath(path)),
+            source=os.fspath(path),
+        )
 
     @classmethod
-    def from_csv(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                 score: str = "score", name: str | None = None,
-                 delimiter: str | None = None) -> Run:
+    def from_csv(
+        cls,
+        path: PathLike,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str | None = None,
+        delimiter: str | None = None,
+    ) -> Run:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
         from .io.tabular import read_delimited
 
-        return cls.from_arrow(read_delimited(path, delimiter, strings=(query, doc)), query=query,
-                              doc=doc, score=score, name=name or _default_name(os.fspath(path)),
-                              source=os.fspath(path))
+        return cls.from_arrow(
+            read_delimited(path, delimiter, strings=(query, doc)),
+            query=query,
+            doc=doc,
+            score=score,
+            name=name or _default_name(os.fspath(path)),
+            source=os.fspath(path),
+        )
 
     @classmethod
-    def from_jsonl(cls, path: PathLike, *, query: str = "query", doc: str = "doc",
-                   score: str = "score", name: str | None = None) -> Run:
+    def from_jsonl(
+        cls,
+        path: PathLike,
+        *,
+        query: str = "query",
+        doc: str = "doc",
+        score: str = "score",
+        name: str | None = None,
+    ) -> Run:
         from .io.tabular import read_jsonl
 
-        return cls.from_arrow(read_jsonl(path), query=query, doc=doc, score=score,
-                              name=name or _default_name(os.fspath(path)), source=os.fspath(path))
+        return cls.from_arrow(
+            read_jsonl(path),
+            query=query,
+            doc=doc,
+            score=score,
+            name=name or _default_name(os.fspath(path)),
+            source=os.fspath(path),
+        )
 
     @classmethod
-    def read(cls, path: PathLike, *, format: str | None = None, name: str | None = None,
-             **columns: str) -> Run:
+    def read(
+        cls, path: PathLike, *, format: str | None = None, name: str | None = None, **columns: str
+    ) -> Run:
         """Read any supported file, the format chosen by ``format`` or the file extension."""
         from .io.tabular import detect_format
 
@@ -628,8 +849,7 @@ class Run:
         if fmt == "trec":
             return cls.from_trec(path, name=name)
         if fmt in ("csv", "tsv"):
-            return cls.from_csv(path, name=name, delimiter="\t" if fmt == "tsv" else ",",
-                                **columns)
+            return cls.from_csv(path, name=name, delimiter="\t" if fmt == "tsv" else ",", **columns)
         reader = {"parquet": cls.from_parquet, "jsonl": cls.from_jsonl}[fmt]
         return reader(path, name=name, **columns)
 
@@ -642,12 +862,14 @@ class Run:
 
     def to_arrow(self) -> pa.Table:
         """Rows in trec_eval order: query, doc, score, rank."""
-        return pa.table({
-            "query": self._qids.take(from_np(self._q)),
-            "doc": self._docs.take(from_np(self._d)),
-            "score": from_np(self._score),
-            "rank": from_np(self.ranks()),
-        })
+        return pa.table(
+            {
+                "query": self._qids.take(from_np(self._q)),
+                "doc": self._docs.take(from_np(self._d)),
+                "score": from_np(self._score),
+                "rank": from_np(self.ranks()),
+            }
+        )
 
     def to_trec(self, path: PathLike | BinaryIO, tag: str | None = None) -> None:
         """Write ``query Q0 doc rank score tag`` lines. Scores are printed as the shortest
@@ -662,15 +884,20 @@ class Run:
         tag = re.sub(r"[ \t\n\r\x0b\x0c]+", "_", tag or self.tag or self.name) or "run"
         t = self.to_arrow()
         n = len(self)
-        write_text(path, pa.table({
-            "query": t["query"],
-            "q0": pa.array(np.full(n, "Q0")),
-            "doc": t["doc"],
-            "rank": t["rank"],
-            # Arrow prints the shortest decimal that reads back to the same double.
-            "score": pc.cast(t["score"], pa.string()),
-            "tag": pa.array([tag] * n, pa.string()),
-        }))
+        write_text(
+            path,
+            pa.table(
+                {
+                    "query": t["query"],
+                    "q0": pa.array(np.full(n, "Q0")),
+                    "doc": t["doc"],
+                    "rank": t["rank"],
+                    # Arrow prints the shortest decimal that reads back to the same double.
+                    "score": pc.cast(t["score"], pa.string()),
+                    "tag": pa.array([tag] * n, pa.string()),
+                }
+            ),
+        )
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{query: {doc: score}}`` (pytrec_eval, ranx, BEIR); inner dicts in rank order."""
@@ -699,8 +926,9 @@ class Run:
     def to_csv(self, path: PathLike, delimiter: str = ",") -> None:
         import pyarrow.csv as pcsv
 
-        pcsv.write_csv(self.to_arrow(), os.fspath(path),
-                       write_options=pcsv.WriteOptions(delimiter=delimiter))
+        pcsv.write_csv(
+            self.to_arrow(), os.fspath(path), write_options=pcsv.WriteOptions(delimiter=delimiter)
+        )
 
     # -------------------------------------------------------------- inspection
 
@@ -717,9 +945,18 @@ class Run:
 
     def rename(self, name: str) -> Run:
         """The same run under another name (the arrays are shared, not copied)."""
-        return Run(_qids=self._qids, _docs=self._docs, _q=self._q, _d=self._d,
-                   _score=self._score, _input_pos=self._input_pos, _offsets=self._offsets,
-                   name=name, tag=self.tag, source=self.source)
+        return Run(
+            _qids=self._qids,
+            _docs=self._docs,
+            _q=self._q,
+            _d=self._d,
+            _score=self._score,
+            _input_pos=self._input_pos,
+            _offsets=self._offsets,
+            name=name,
+            tag=self.tag,
+            source=self.source,
+        )
 
     def order(self, ties: str) -> np.ndarray | None:
         """Row permutation giving the ranking under a tie convention (None: stored order)."""
@@ -727,8 +964,13 @@ class Run:
             return None
         if "input" not in self._cache:
             self._cache["input"] = pc.sort_indices(
-                pa.table({"q": from_np(self._q), "s": from_np(self._score),
-                          "i": from_np(self._input_pos)}),
+                pa.table(
+                    {
+                        "q": from_np(self._q),
+                        "s": from_np(self._score),
+                        "i": from_np(self._input_pos),
+                    }
+                ),
                 sort_keys=[("q", "ascending"), ("s", "descending"), ("i", "ascending")],
             )
             self._cache["input"] = to_np(self._cache["input"])
@@ -742,7 +984,8 @@ class Run:
             return NotImplemented
         a, b = self.to_arrow(), other.to_arrow()
         return _table_key(a.select(["query", "doc", "score"])) == _table_key(
-            b.select(["query", "doc", "score"]))
+            b.select(["query", "doc", "score"])
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -752,8 +995,9 @@ _FORMATS = ("trec", "csv", "tsv", "parquet", "jsonl")
 
 def _check_format(fmt: str, path: PathLike) -> str:
     if fmt not in _FORMATS:
-        raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(_FORMATS)}",
-                         source=os.fspath(path))
+        raise InputError(
+            f"unknown format {fmt!r}; expected one of {', '.join(_FORMATS)}", source=os.fspath(path)
+        )
     return fmt
 
 

@@ -49,8 +49,12 @@ def synthetic(
     qids = _ids("q", qnum)
     dids = _ids("d", dnum)
     judged = rng.random(n) < judged_fraction if judged_fraction < 1 else np.ones(n, dtype=bool)
-    qrels = Qrels.from_columns(qids.filter(pa.array(judged)), dids.filter(pa.array(judged)),
-                               grades[judged], source="<synthetic>")
+    qrels = Qrels.from_columns(
+        qids.filter(pa.array(judged)),
+        dids.filter(pa.array(judged)),
+        grades[judged],
+        source="<synthetic>",
+    )
     names = list(run_names) if run_names is not None else [f"run{i + 1}" for i in range(len(noise))]
     runs: dict[str, Run] = {}
     for name, sigma in zip(names, noise, strict=True):
@@ -64,6 +68,11 @@ def synthetic(
             pos = np.arange(n) - np.repeat(np.arange(nq) * nd, nd)
             keep = np.zeros(n, dtype=bool)
             keep[order[pos < depth]] = True
-        runs[name] = Run.from_columns(qids.filter(pa.array(keep)), dids.filter(pa.array(keep)),
-                                      scores[keep], name=name, source="<synthetic>")
+        runs[name] = Run.from_columns(
+            qids.filter(pa.array(keep)),
+            dids.filter(pa.array(keep)),
+            scores[keep],
+            name=name,
+            source="<synthetic>",
+        )
     return qrels, runs

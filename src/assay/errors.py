@@ -13,9 +13,7 @@ class AssayError(Exception):
 class InputError(AssayError, ValueError):
     """Bad input data. ``source`` and ``line`` locate it when known (``line`` is 1-based)."""
 
-    def __init__(
-        self, message: str, *, source: str | None = None, line: int | None = None
-    ) -> None:
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None) -> None:
         self.source = source
         self.line = line
         self.detail = message

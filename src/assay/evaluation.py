@@ -36,8 +36,9 @@ class RankInfo:
     dropped_unjudged: int = 0
 
 
-def rank(qrels: Qrels, run: Run, conventions: Conventions,
-         max_docs: int | None = None) -> tuple[Ranked, RankInfo]:
+def rank(
+    qrels: Qrels, run: Run, conventions: Conventions, max_docs: int | None = None
+) -> tuple[Ranked, RankInfo]:
     """Join a run with the qrels and order every query's list under the conventions.
 
     ``max_docs`` keeps only the first ``max_docs`` documents of every query's ranking (after
@@ -93,7 +94,9 @@ def rank(qrels: Qrels, run: Run, conventions: Conventions,
         qq, grade, rs = qq[j], grade[j], rs[j]
 
     missing_codes = np.flatnonzero(~present)
-    missing_queries = qrels._qids.take(from_np(missing_codes)).to_pylist() if len(missing_codes) else []
+    missing_queries = (
+        qrels._qids.take(from_np(missing_codes)).to_pylist() if len(missing_codes) else []
+    )
     if conventions.missing == "error" and missing_queries:
         shown = ", ".join(repr(q) for q in missing_queries[:5])
         more = f" and {len(missing_queries) - 5} more" if len(missing_queries) > 5 else ""
@@ -248,12 +251,14 @@ class Results:
         rows = list(self.records(per_query=per_query))
         if per_query:
             rows = [x for x in rows if x["query"] != "all"]
-        return pa.table({
-            "run": [x["run"] for x in rows],
-            "metric": [x["metric"] for x in rows],
-            "query": [x["query"] for x in rows],
-            "value": pa.array([x["value"] for x in rows], pa.float64()),
-        })
+        return pa.table(
+            {
+                "run": [x["run"] for x in rows],
+                "metric": [x["metric"] for x in rows],
+                "query": [x["query"] for x in rows],
+                "value": pa.array([x["value"] for x in rows], pa.float64()),
+            }
+        )
 
     def to_pandas(self, per_query: bool = True) -> pd.DataFrame:
         """Long table (run, metric, query, value): per-query rows, or the aggregates."""
@@ -263,8 +268,10 @@ class Results:
         return self.to_arrow(per_query=per_query).to_pandas()
 
     def __repr__(self) -> str:
-        lines = [f"Results({len(self.runs)} run(s) x {len(self.metrics)} metric(s); "
-                 f"conventions {self.conventions.to_dict()})"]
+        lines = [
+            f"Results({len(self.runs)} run(s) x {len(self.metrics)} metric(s); "
+            f"conventions {self.conventions.to_dict()})"
+        ]
         for r in self.runs:
             vals = ", ".join(f"{m}={self.data[(r, m)].aggregate:.4f}" for m in self.metric_names)
             lines.append(f"  {r}: {vals}")
@@ -290,8 +297,10 @@ def _as_runs(runs: Run | Sequence[Run] | Mapping[str, Run]) -> list[Run]:
     names = [r.name for r in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise InputError(f"run names must be unique; repeated: {', '.join(dup)} "
-                         "(rename with Run.rename or pass a dict {name: run})")
+        raise InputError(
+            f"run names must be unique; repeated: {', '.join(dup)} "
+            "(rename with Run.rename or pass a dict {name: run})"
+        )
     return out
 
 
@@ -337,8 +346,10 @@ def evaluate(
                 f"(missing={conv.missing!r}), e.g. {info.missing_queries[0]!r}"
             )
         if info.dropped_unjudged:
-            warnings.append(f"run {run.name!r}: {info.dropped_unjudged} unjudged results "
-                            "dropped before ranking (judged_only=True)")
+            warnings.append(
+                f"run {run.name!r}: {info.dropped_unjudged} unjudged results "
+                "dropped before ranking (judged_only=True)"
+            )
         for m in metric_list:
             values = np.asarray(m.spec.kernel(ranked, m.k, **m.kwargs()), dtype=np.float64)
             undefined = np.isnan(values)
@@ -355,22 +366,31 @@ def evaluate(
                     values, queries = values[~undefined], queries[~undefined]
             agg = aggregate(values, m.spec.aggregate)
             data[(run.name, str(m))] = MetricValues(
-                run.name, str(m), queries, values, agg, undefined=n_undef,
+                run.name,
+                str(m),
+                queries,
+                values,
+                agg,
+                undefined=n_undef,
                 skipped=n_undef if conv.no_relevant == "skip" else 0,
             )
         for m in metric_list:
             mv = data[(run.name, str(m))]
             if mv.undefined and conv.no_relevant != "zero":
-                warnings.append(f"run {run.name!r}: {m!s} undefined for {mv.undefined} "
-                                f"quer{'y' if mv.undefined == 1 else 'ies'} "
-                                f"(no_relevant={conv.no_relevant!r})")
+                warnings.append(
+                    f"run {run.name!r}: {m!s} undefined for {mv.undefined} "
+                    f"quer{'y' if mv.undefined == 1 else 'ies'} "
+                    f"(no_relevant={conv.no_relevant!r})"
+                )
     provenance = {
         "assay_version": __version__,
         "conventions": conv.to_dict(),
         "metrics": [str(m) for m in metric_list],
         "qrels": {"source": qrels.source, "queries": qrels.n_queries, "judgments": len(qrels)},
-        "runs": {r.name: {"source": r.source, "queries": r.n_queries, "results": len(r)}
-                 for r in run_list},
+        "runs": {
+            r.name: {"source": r.source, "queries": r.n_queries, "results": len(r)}
+            for r in run_list
+        },
         "python": platform.python_version(),
         "numpy": np.__version__,
         "pyarrow": pa.__version__,

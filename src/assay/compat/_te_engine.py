@@ -51,7 +51,9 @@ MIN_GEO_MEAN = 0.00001  # trec_eval's floor before taking a logarithm (gm_map, g
 _ATOF = re.compile(
     r"\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE
 )
-_ATOF_HEX = re.compile(r"\s*([+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?)")
+_ATOF_HEX = re.compile(
+    r"\s*([+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?)"
+)
 _ATOL = re.compile(r"\s*([+-]?\d+)")
 
 
@@ -420,7 +422,9 @@ class Gains:
         self.ig = ig[order]
         self.length = np.bincount(self.iq, minlength=nq).astype(np.int64)
         self.ioffsets = np.concatenate(([0], np.cumsum(self.length))).astype(np.int64)
-        self.ipos = np.arange(len(self.iq), dtype=np.int64) - np.repeat(self.ioffsets[:-1], self.length)
+        self.ipos = np.arange(len(self.iq), dtype=np.int64) - np.repeat(
+            self.ioffsets[:-1], self.length
+        )
 
     def dcg_terms(self, ctx: TrecContext) -> np.ndarray:
         g = self.row_gain
@@ -502,7 +506,9 @@ def _c_lround(x: np.ndarray) -> np.ndarray:
     return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
 
 
-def _iprec_walk(ctx: TrecContext, levels: Sequence[float]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _iprec_walk(
+    ctx: TrecContext, levels: Sequence[float]
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """m_iprec_at_recall.c / m_11pt_avg.c: interpolated precision at recall levels.
 
     Each level becomes a number of relevant documents, lround(level * R) (trec_eval 10) or
@@ -656,7 +662,9 @@ def k_G(ctx: TrecContext, params: Sequence[tuple[str, float]]) -> Values:
         return [np.where(sum_ideal > 0, results_g / sum_ideal, 0.0)]
 
 
-def _dcgs(ctx: TrecContext, params: Sequence[tuple[str, float]]) -> tuple[Gains, np.ndarray, np.ndarray]:
+def _dcgs(
+    ctx: TrecContext, params: Sequence[tuple[str, float]]
+) -> tuple[Gains, np.ndarray, np.ndarray]:
     gs = ctx.gains(params)
     rdcg = seg_total(ctx.r, gs.dcg_terms(ctx))
     idcg = np.bincount(gs.iq, weights=gs.ideal_terms(), minlength=ctx.nq)
@@ -730,7 +738,8 @@ def k_Rndcg(ctx: TrecContext, params: Sequence[tuple[str, float]]) -> Values:
         tail = (gs.length >= 1) & (gs.length + 1 < ctx.n_ret)
         tq = np.flatnonzero(tail)
         total[tq] = total[tq] + _prefix(rcum, ctx.offsets, tq, ctx.n_ret[tq]) / _prefix(
-            icum, gs.ioffsets, tq, gs.length[tq])
+            icum, gs.ioffsets, tq, gs.length[tq]
+        )
         count[tq] += 1
         value = total / count
     return [np.where(ctx.num_rel > 0, value, 0.0)]
@@ -875,93 +884,242 @@ _GAIN_DOC = "level=gain pairs, e.g. 1=3,2=9 (other levels gain their own value)"
 MEASURES: dict[str, MeasureDef] = {
     m.name: m
     for m in (
-        MeasureDef("runid", "none", None, "run tag from the last line of the run file",
-                   kind="runid", per_query=False, average="none"),
-        MeasureDef("num_q", "long", k_num_q, "number of topics evaluated",
-                   kind="int", per_query=False, average="count"),
-        MeasureDef("num_ret", "long", k_num_ret, "documents retrieved (summary: total)",
-                   kind="int", average="sum"),
-        MeasureDef("num_rel", "long", k_num_rel,
-                   "judged relevant documents (summary: total; with -c, qrels lines with grade > 0)",
-                   kind="int", average="num_rel"),
-        MeasureDef("num_rel_ret", "long", k_num_rel_ret,
-                   "relevant documents retrieved (summary: total)", kind="int", average="sum"),
+        MeasureDef(
+            "runid",
+            "none",
+            None,
+            "run tag from the last line of the run file",
+            kind="runid",
+            per_query=False,
+            average="none",
+        ),
+        MeasureDef(
+            "num_q",
+            "long",
+            k_num_q,
+            "number of topics evaluated",
+            kind="int",
+            per_query=False,
+            average="count",
+        ),
+        MeasureDef(
+            "num_ret",
+            "long",
+            k_num_ret,
+            "documents retrieved (summary: total)",
+            kind="int",
+            average="sum",
+        ),
+        MeasureDef(
+            "num_rel",
+            "long",
+            k_num_rel,
+            "judged relevant documents (summary: total; with -c, qrels lines with grade > 0)",
+            kind="int",
+            average="num_rel",
+        ),
+        MeasureDef(
+            "num_rel_ret",
+            "long",
+            k_num_rel_ret,
+            "relevant documents retrieved (summary: total)",
+            kind="int",
+            average="sum",
+        ),
         MeasureDef("map", "double", k_map, "average precision (summary: MAP)"),
-        MeasureDef("gm_map", "double", k_gm_map,
-                   "average precision, geometric mean over topics (floor 1e-5); summary only",
-                   per_query=False, average="gm"),
+        MeasureDef(
+            "gm_map",
+            "double",
+            k_gm_map,
+            "average precision, geometric mean over topics (floor 1e-5); summary only",
+            per_query=False,
+            average="gm",
+        ),
         MeasureDef("Rprec", "double", k_Rprec, "precision after R documents (R = relevant judged)"),
         MeasureDef("bpref", "double", k_bpref, "binary preference (Buckley & Voorhees 2004)"),
         MeasureDef("recip_rank", "double", k_recip_rank, "1 / rank of the first relevant document"),
-        MeasureDef("iprec_at_recall", "cut_double", k_iprec_at_recall,
-                   "interpolated precision at recall levels", _LEVELS,
-                   param_doc="recall levels"),
-        MeasureDef("P", "cut_long", k_P, "precision at cutoffs (a short list is padded with "
-                   "non-relevant documents)", _CUTS, param_doc="cutoffs"),
-        MeasureDef("relstring", "p_double", k_relstring,
-                   "relevance of the first N documents as a string (0-9, > above 9, - not "
-                   "pooled, . pooled unjudged); per topic only", (10.0,), kind="str",
-                   summary=False, average="none", param_doc="N"),
-        MeasureDef("recall", "cut_long", k_recall, "recall at cutoffs", _CUTS,
-                   param_doc="cutoffs"),
-        MeasureDef("infAP", "double", k_infAP,
-                   "inferred AP for sampled judgments (Yilmaz & Aslam 2006)"),
-        MeasureDef("gm_bpref", "double", k_gm_bpref,
-                   "bpref, geometric mean over topics (floor 1e-5); summary only",
-                   per_query=False, average="gm"),
-        MeasureDef("Rprec_mult", "cut_double", k_Rprec_mult,
-                   "precision at multiples of R documents", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4,
-                                                             1.6, 1.8, 2.0),
-                   param_doc="multiples of R"),
-        MeasureDef("utility", "p_double", k_utility,
-                   "set utility a*relret + b*nonrelret + c*relnotret + d*nonrelnotret "
-                   "(d needs -N)", (1.0, -1.0, 0.0, 0.0), param_doc="a,b,c,d"),
-        MeasureDef("11pt_avg", "p_double", k_11pt_avg,
-                   "interpolated precision averaged over recall levels", _LEVELS,
-                   param_doc="recall levels (name unchanged by them)"),
-        MeasureDef("binG", "double", k_binG,
-                   "binary G: mean over relevant of 1 / log2(2 + non-relevant above)"),
-        MeasureDef("G", "p_pair", k_G, "normalised gain G (experimental)", (),
-                   param_doc=_GAIN_DOC),
-        MeasureDef("dcg", "p_pair", k_dcg, "discounted cumulative gain of the whole ranking",
-                   (), param_doc=_GAIN_DOC),
-        MeasureDef("ideal_dcg", "p_pair", k_ideal_dcg, "DCG of the ideal ranking", (),
-                   param_doc=_GAIN_DOC),
-        MeasureDef("ndcg", "p_pair", k_ndcg, "NDCG of the whole ranking", (),
-                   param_doc=_GAIN_DOC),
-        MeasureDef("ndcg_rel", "p_pair", k_ndcg_rel,
-                   "NDCG averaged over the relevant documents (experimental)", (),
-                   param_doc=_GAIN_DOC),
-        MeasureDef("Rndcg", "p_pair", k_Rndcg,
-                   "NDCG averaged at the R-level boundaries (experimental)", (),
-                   param_doc=_GAIN_DOC),
-        MeasureDef("ndcg_cut", "cut_long", k_ndcg_cut, "NDCG at cutoffs, gain = grade", _CUTS,
-                   param_doc="cutoffs"),
-        MeasureDef("map_cut", "cut_long", k_map_cut, "average precision at cutoffs", _CUTS,
-                   param_doc="cutoffs"),
-        MeasureDef("relative_P", "cut_long", k_relative_P,
-                   "precision at cutoffs relative to the best possible (P up to R, then recall)",
-                   _CUTS, param_doc="cutoffs"),
-        MeasureDef("success", "cut_long", k_success,
-                   "1 if a relevant document is in the top k", (1, 5, 10), param_doc="cutoffs"),
+        MeasureDef(
+            "iprec_at_recall",
+            "cut_double",
+            k_iprec_at_recall,
+            "interpolated precision at recall levels",
+            _LEVELS,
+            param_doc="recall levels",
+        ),
+        MeasureDef(
+            "P",
+            "cut_long",
+            k_P,
+            "precision at cutoffs (a short list is padded with non-relevant documents)",
+            _CUTS,
+            param_doc="cutoffs",
+        ),
+        MeasureDef(
+            "relstring",
+            "p_double",
+            k_relstring,
+            "relevance of the first N documents as a string (0-9, > above 9, - not "
+            "pooled, . pooled unjudged); per topic only",
+            (10.0,),
+            kind="str",
+            summary=False,
+            average="none",
+            param_doc="N",
+        ),
+        MeasureDef("recall", "cut_long", k_recall, "recall at cutoffs", _CUTS, param_doc="cutoffs"),
+        MeasureDef(
+            "infAP", "double", k_infAP, "inferred AP for sampled judgments (Yilmaz & Aslam 2006)"
+        ),
+        MeasureDef(
+            "gm_bpref",
+            "double",
+            k_gm_bpref,
+            "bpref, geometric mean over topics (floor 1e-5); summary only",
+            per_query=False,
+            average="gm",
+        ),
+        MeasureDef(
+            "Rprec_mult",
+            "cut_double",
+            k_Rprec_mult,
+            "precision at multiples of R documents",
+            (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+            param_doc="multiples of R",
+        ),
+        MeasureDef(
+            "utility",
+            "p_double",
+            k_utility,
+            "set utility a*relret + b*nonrelret + c*relnotret + d*nonrelnotret (d needs -N)",
+            (1.0, -1.0, 0.0, 0.0),
+            param_doc="a,b,c,d",
+        ),
+        MeasureDef(
+            "11pt_avg",
+            "p_double",
+            k_11pt_avg,
+            "interpolated precision averaged over recall levels",
+            _LEVELS,
+            param_doc="recall levels (name unchanged by them)",
+        ),
+        MeasureDef(
+            "binG",
+            "double",
+            k_binG,
+            "binary G: mean over relevant of 1 / log2(2 + non-relevant above)",
+        ),
+        MeasureDef("G", "p_pair", k_G, "normalised gain G (experimental)", (), param_doc=_GAIN_DOC),
+        MeasureDef(
+            "dcg",
+            "p_pair",
+            k_dcg,
+            "discounted cumulative gain of the whole ranking",
+            (),
+            param_doc=_GAIN_DOC,
+        ),
+        MeasureDef(
+            "ideal_dcg", "p_pair", k_ideal_dcg, "DCG of the ideal ranking", (), param_doc=_GAIN_DOC
+        ),
+        MeasureDef("ndcg", "p_pair", k_ndcg, "NDCG of the whole ranking", (), param_doc=_GAIN_DOC),
+        MeasureDef(
+            "ndcg_rel",
+            "p_pair",
+            k_ndcg_rel,
+            "NDCG averaged over the relevant documents (experimental)",
+            (),
+            param_doc=_GAIN_DOC,
+        ),
+        MeasureDef(
+            "Rndcg",
+            "p_pair",
+            k_Rndcg,
+            "NDCG averaged at the R-level boundaries (experimental)",
+            (),
+            param_doc=_GAIN_DOC,
+        ),
+        MeasureDef(
+            "ndcg_cut",
+            "cut_long",
+            k_ndcg_cut,
+            "NDCG at cutoffs, gain = grade",
+            _CUTS,
+            param_doc="cutoffs",
+        ),
+        MeasureDef(
+            "map_cut",
+            "cut_long",
+            k_map_cut,
+            "average precision at cutoffs",
+            _CUTS,
+            param_doc="cutoffs",
+        ),
+        MeasureDef(
+            "relative_P",
+            "cut_long",
+            k_relative_P,
+            "precision at cutoffs relative to the best possible (P up to R, then recall)",
+            _CUTS,
+            param_doc="cutoffs",
+        ),
+        MeasureDef(
+            "success",
+            "cut_long",
+            k_success,
+            "1 if a relevant document is in the top k",
+            (1, 5, 10),
+            param_doc="cutoffs",
+        ),
         MeasureDef("set_P", "double", k_set_P, "relevant retrieved / retrieved"),
-        MeasureDef("set_relative_P", "double", k_set_relative_P,
-                   "relevant retrieved / min(retrieved, relevant)"),
+        MeasureDef(
+            "set_relative_P",
+            "double",
+            k_set_relative_P,
+            "relevant retrieved / min(retrieved, relevant)",
+        ),
         MeasureDef("set_recall", "double", k_set_recall, "relevant retrieved / relevant"),
         MeasureDef("set_map", "double", k_set_map, "set precision x set recall"),
-        MeasureDef("set_F", "p_double", k_set_F,
-                   "F measure of the retrieved set, (x+1)PR / (xP + R)", (1.0,), param_doc="x"),
-        MeasureDef("num_nonrel_judged_ret", "long", k_num_nonrel_judged_ret,
-                   "judged non-relevant documents retrieved (summary: total)", kind="int",
-                   average="sum"),
-        MeasureDef("yaap", "double", k_yaap, "yet another AP (Robertson 2012), "
-                   "log((1 + s) / (1 + R - s))"),
-        MeasureDef("rbp", "p_pair", k_rbp, "rank-biased precision, gains scaled to [0, 1] "
-                   "(p=0.9)", (), param_doc="p=persistence and level=gain pairs"),
-        MeasureDef("rbp_resid", "p_pair", k_rbp_resid,
-                   "RBP residual: the most unjudged documents could add (p=0.9)", (),
-                   param_doc="p=persistence"),
-        MeasureDef("unj", "cut_long", k_unj, "fraction of unjudged documents at cutoffs",
-                   (5, 10, 20), param_doc="cutoffs"),
+        MeasureDef(
+            "set_F",
+            "p_double",
+            k_set_F,
+            "F measure of the retrieved set, (x+1)PR / (xP + R)",
+            (1.0,),
+            param_doc="x",
+        ),
+        MeasureDef(
+            "num_nonrel_judged_ret",
+            "long",
+            k_num_nonrel_judged_ret,
+            "judged non-relevant documents retrieved (summary: total)",
+            kind="int",
+            average="sum",
+        ),
+        MeasureDef(
+            "yaap", "double", k_yaap, "yet another AP (Robertson 2012), log((1 + s) / (1 + R - s))"
+        ),
+        MeasureDef(
+            "rbp",
+            "p_pair",
+            k_rbp,
+            "rank-biased precision, gains scaled to [0, 1] (p=0.9)",
+            (),
+            param_doc="p=persistence and level=gain pairs",
+        ),
+        MeasureDef(
+            "rbp_resid",
+            "p_pair",
+            k_rbp_resid,
+            "RBP residual: the most unjudged documents could add (p=0.9)",
+            (),
+            param_doc="p=persistence",
+        ),
+        MeasureDef(
+            "unj",
+            "cut_long",
+            k_unj,
+            "fraction of unjudged documents at cutoffs",
+            (5, 10, 20),
+            param_doc="cutoffs",
+        ),
     )
 }

@@ -23,8 +23,16 @@ def _forgetting(name: str) -> Callable[..., Any]:
     return wrapper
 
 
-_MUTATORS = ("__setitem__", "__delitem__", "__ior__", "update", "pop", "popitem", "clear",
-             "setdefault")
+_MUTATORS = (
+    "__setitem__",
+    "__delitem__",
+    "__ior__",
+    "update",
+    "pop",
+    "popitem",
+    "clear",
+    "setdefault",
+)
 
 
 class _Inner(dict[Any, Any]):

@@ -41,19 +41,71 @@ __all__ = [
 
 # pytrec_eval's measure set is trec_eval 9.0.8's; assay's engine (trec_eval 10) has a few more.
 _PYTREC_MEASURES = {
-    "11pt_avg", "G", "P", "Rndcg", "Rprec", "Rprec_mult", "binG", "bpref", "gm_bpref",
-    "gm_map", "infAP", "iprec_at_recall", "map", "map_cut", "ndcg", "ndcg_cut", "ndcg_rel",
-    "num_nonrel_judged_ret", "num_q", "num_rel", "num_rel_ret", "num_ret", "recall",
-    "recip_rank", "relative_P", "relstring", "runid", "set_F", "set_P", "set_map",
-    "set_recall", "set_relative_P", "success", "utility",
+    "11pt_avg",
+    "G",
+    "P",
+    "Rndcg",
+    "Rprec",
+    "Rprec_mult",
+    "binG",
+    "bpref",
+    "gm_bpref",
+    "gm_map",
+    "infAP",
+    "iprec_at_recall",
+    "map",
+    "map_cut",
+    "ndcg",
+    "ndcg_cut",
+    "ndcg_rel",
+    "num_nonrel_judged_ret",
+    "num_q",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "recall",
+    "recip_rank",
+    "relative_P",
+    "relstring",
+    "runid",
+    "set_F",
+    "set_P",
+    "set_map",
+    "set_recall",
+    "set_relative_P",
+    "success",
+    "utility",
 }
 supported_measures: set[str] = {m for m in _PYTREC_MEASURES if m in SUPPORTED}
 
 supported_nicknames: dict[str, set[str]] = {
-    "official": {"num_ret", "num_q", "num_rel", "recip_rank", "bpref", "P", "map", "gm_map",
-                 "iprec_at_recall", "runid", "num_rel_ret", "Rprec"},
-    "set": {"set_P", "set_map", "num_ret", "num_q", "num_rel", "utility", "set_F", "runid",
-            "set_relative_P", "num_rel_ret", "set_recall"},
+    "official": {
+        "num_ret",
+        "num_q",
+        "num_rel",
+        "recip_rank",
+        "bpref",
+        "P",
+        "map",
+        "gm_map",
+        "iprec_at_recall",
+        "runid",
+        "num_rel_ret",
+        "Rprec",
+    },
+    "set": {
+        "set_P",
+        "set_map",
+        "num_ret",
+        "num_q",
+        "num_rel",
+        "utility",
+        "set_F",
+        "runid",
+        "set_relative_P",
+        "num_rel_ret",
+        "set_recall",
+    },
     "all_trec": {m for m in _PYTREC_MEASURES},
 }
 for _nick in supported_nicknames.values():
@@ -81,13 +133,14 @@ def _normalise(measures: Iterable[str]) -> list[str]:
             continue
         base = None
         for candidate in sorted(supported_measures, key=len, reverse=True):
-            if name.startswith(candidate) and _PARAMS.fullmatch(name[len(candidate):]):
+            if name.startswith(candidate) and _PARAMS.fullmatch(name[len(candidate) :]):
                 base = candidate
                 break
         if base is None:
-            raise MetricError(f"unsupported measure {name!r}; supported: "
-                              f"{', '.join(sorted(supported_measures))}")
-        found = _PARAMS.fullmatch(name[len(base):])
+            raise MetricError(
+                f"unsupported measure {name!r}; supported: {', '.join(sorted(supported_measures))}"
+            )
+        found = _PARAMS.fullmatch(name[len(base) :])
         if found is not None:
             wanted.setdefault(base, set()).update(found.group(1).split(","))
     specs = []
@@ -130,9 +183,15 @@ class RelevanceEvaluator:
         qrels = self._qrels.restrict(run._qids)  # only topics with results, as pytrec_eval
         if qrels.n_queries == 0:
             return {}
-        res = evaluate_trec(qrels, run, self._specs, relevance_level=self.relevance_level,
-                            complete=False, judged_only=self.judged_docs_only_flag,
-                            iprec_rounding="trec9")
+        res = evaluate_trec(
+            qrels,
+            run,
+            self._specs,
+            relevance_level=self.relevance_level,
+            complete=False,
+            judged_only=self.judged_docs_only_flag,
+            iprec_rounding="trec9",
+        )
         # The values trec_eval keeps per topic (gm_* as logs, num_q 1, runid and relstring 0)
         # are exactly pytrec_eval's per-query dictionaries.
         return res.raw_per_query
@@ -145,24 +204,35 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
     while the dict is unchanged instead of converting it again.
     """
     run = Run.from_trec(_as_stream(f_run))
-    return Tracked(_groups(run.queries, run._offsets, run._docs.take(from_np(run._d)),
-                           run._score), run)
+    return Tracked(
+        _groups(run.queries, run._offsets, run._docs.take(from_np(run._d)), run._score), run
+    )
 
 
 def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
     """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`)."""
     qrels = Qrels.from_trec(_as_stream(f_qrel))
-    return Tracked(_groups(qrels.queries, qrels._offsets, qrels._docs.take(from_np(qrels._d)),
-                           qrels._rel), qrels)
+    return Tracked(
+        _groups(qrels.queries, qrels._offsets, qrels._docs.take(from_np(qrels._d)), qrels._rel),
+        qrels,
+    )
 
 
 def _groups(queries: list[str], offsets: np.ndarray, docs: Any, values: np.ndarray) -> Any:
     doc_list = docs.to_pylist()
     value_list = values.tolist()
     bounds = offsets.tolist()
-    return ((q, zip(doc_list[bounds[i]:bounds[i + 1]], value_list[bounds[i]:bounds[i + 1]],
-                    strict=True))
-            for i, q in enumerate(queries))
+    return (
+        (
+            q,
+            zip(
+                doc_list[bounds[i] : bounds[i + 1]],
+                value_list[bounds[i] : bounds[i + 1]],
+                strict=True,
+            ),
+        )
+        for i, q in enumerate(queries)
+    )
 
 
 def _as_stream(lines: Iterable[str]) -> Any:

@@ -62,29 +62,97 @@ class TrecEvalError(MetricError):
 
 
 OFFICIAL: tuple[str, ...] = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P",
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
 )
 ALL_TREC: tuple[str, ...] = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid",
-    "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
-    "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
-    "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret",
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "unj",
+    "rbp",
+    "rbp_resid",
+    "infAP",
+    "gm_bpref",
+    "utility",
+    "11pt_avg",
+    "ndcg",
+    "relative_P",
+    "Rprec_mult",
+    "success",
+    "map_cut",
+    "ndcg_cut",
+    "ndcg_rel",
+    "Rndcg",
+    "binG",
+    "G",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
 )
 SET: tuple[str, ...] = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-    "set_relative_P", "set_map", "set_F",
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "utility",
+    "set_P",
+    "set_recall",
+    "set_relative_P",
+    "set_map",
+    "set_F",
 )
 NICKNAMES: dict[str, tuple[str, ...]] = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
 # trec_eval measures that need preference or judgment-group qrels (other input formats).
-_OTHER_FORMATS = frozenset({
-    "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-    "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-    "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-    "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "all_prefs", "prefs",
-    "qrels_jg",
-})
+_OTHER_FORMATS = frozenset(
+    {
+        "prefs_num_prefs_poss",
+        "prefs_num_prefs_ful",
+        "prefs_num_prefs_ful_ret",
+        "prefs_simp",
+        "prefs_pair",
+        "prefs_avgjg",
+        "prefs_avgjg_Rnonrel",
+        "prefs_simp_ret",
+        "prefs_pair_ret",
+        "prefs_avgjg_ret",
+        "prefs_avgjg_Rnonrel_ret",
+        "prefs_simp_imp",
+        "prefs_pair_imp",
+        "prefs_avgjg_imp",
+        "map_avgjg",
+        "P_avgjg",
+        "Rprec_mult_avgjg",
+        "all_prefs",
+        "prefs",
+        "qrels_jg",
+    }
+)
 SUPPORTED: frozenset[str] = frozenset(MEASURES)
 
 _IPREC_ROUNDING = ("lround", "trec9")
@@ -271,8 +339,9 @@ class TrecResult:
     def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
         n = len(self.queries)
         rows = zip(*cols, strict=True) if cols else iter([()] * n)
-        return {q: dict(zip(names, row, strict=True))
-                for q, row in zip(self.queries, rows, strict=True)}
+        return {
+            q: dict(zip(names, row, strict=True)) for q, row in zip(self.queries, rows, strict=True)
+        }
 
     @cached_property
     def per_query(self) -> dict[str, dict[str, Any]]:
@@ -283,8 +352,10 @@ class TrecResult:
         return self._nested(*self._raw)
 
     def __repr__(self) -> str:
-        return (f"TrecResult(runid={self.runid!r}, {len(self.queries)} topics, "
-                f"{len(self.measures)} values)")
+        return (
+            f"TrecResult(runid={self.runid!r}, {len(self.queries)} topics, "
+            f"{len(self.measures)} values)"
+        )
 
 
 def _as_int(value: float) -> int:
@@ -303,8 +374,9 @@ def _pyvalue(kind: str, value: Any) -> Any:
 # ---------------------------------------------------------------- evaluation
 
 
-def _with_bogus_results(ranked: Any, missing: np.ndarray, qrels: Qrels, max_docs: int | None,
-                        judged_only: bool) -> Any:
+def _with_bogus_results(
+    ranked: Any, missing: np.ndarray, qrels: Qrels, max_docs: int | None, judged_only: bool
+) -> Any:
     """trec_eval -c: a topic without results is evaluated on a one-document ranking of the
     docno "ceci_nest_pas_un_docno" (and some values are reset afterwards, see
     :func:`_reset_missing`)."""
@@ -394,13 +466,17 @@ def evaluate_trec(
         raise InputError(f"run must be an assay.Run, got {type(run).__name__}")
     if iprec_rounding not in _IPREC_ROUNDING:
         raise TrecEvalError(f"iprec_rounding must be 'lround' or 'trec9', got {iprec_rounding!r}")
-    for what, value in (("relevance_level", relevance_level), ("num_docs_in_coll", num_docs_in_coll)):
+    for what, value in (
+        ("relevance_level", relevance_level),
+        ("num_docs_in_coll", num_docs_in_coll),
+    ):
         if isinstance(value, bool) or not isinstance(value, int | np.integer):
             raise TrecEvalError(f"{what} must be an integer, got {value!r}")
     if relevance_level < 0:
         raise TrecEvalError(f"relevance_level must be >= 0, got {relevance_level}")
-    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer)
-                                 or max_docs < 0):
+    if max_docs is not None and (
+        isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer) or max_docs < 0
+    ):
         raise TrecEvalError(f"max_docs must be a non-negative integer or None, got {max_docs!r}")
     plan = parse_measures(measures)
 
@@ -418,8 +494,9 @@ def evaluate_trec(
         )
     if complete:
         ranked = _with_bogus_results(ranked, missing, qrels, max_docs, bool(judged_only))
-    ctx = TrecContext(ranked, int(relevance_level), num_docs=int(num_docs_in_coll),
-                      iprec_rounding=iprec_rounding)
+    ctx = TrecContext(
+        ranked, int(relevance_level), num_docs=int(num_docs_in_coll), iprec_rounding=iprec_rounding
+    )
     runid = run.tag if run.tag is not None else run.name
 
     slots: list[_Slot] = []
@@ -477,19 +554,32 @@ def evaluate_trec(
             raw_cols.append(arr.tolist())
             if s.per_query:
                 pq_names.append(s.name)
-                pq_cols.append([_as_int(v) for v in raw_cols[-1]] if s.kind == "int"
-                               else raw_cols[-1])
+                pq_cols.append(
+                    [_as_int(v) for v in raw_cols[-1]] if s.kind == "int" else raw_cols[-1]
+                )
         if s.summary and s.total is not None:
             summary[s.name] = _pyvalue(s.kind, s.total)
     options = {
-        "relevance_level": int(relevance_level), "complete": bool(complete),
-        "max_docs": max_docs, "judged_only": bool(judged_only),
-        "iprec_rounding": iprec_rounding, "num_docs_in_coll": int(num_docs_in_coll),
-        "measures": list(measures) if measures is not None and not isinstance(measures, str)
+        "relevance_level": int(relevance_level),
+        "complete": bool(complete),
+        "max_docs": max_docs,
+        "judged_only": bool(judged_only),
+        "iprec_rounding": iprec_rounding,
+        "num_docs_in_coll": int(num_docs_in_coll),
+        "measures": list(measures)
+        if measures is not None and not isinstance(measures, str)
         else measures,
     }
-    return TrecResult(summary, queries, [s.name for s in slots], runid, options, slots,
-                      (pq_names, pq_cols), (raw_names, raw_cols))
+    return TrecResult(
+        summary,
+        queries,
+        [s.name for s in slots],
+        runid,
+        options,
+        slots,
+        (pq_names, pq_cols),
+        (raw_names, raw_cols),
+    )
 
 
 # ---------------------------------------------------------------- output
@@ -523,8 +613,12 @@ def format_trec(res: TrecResult, per_query: bool = False, summary: bool = True) 
         for s in res._slots:
             if s.per_query:
                 head = f"{s.name:<22}\t"
-                columns.append([f"{head}{q}\t{t}\n"
-                                for q, t in zip(res.queries, _texts(s, s.values), strict=True)])
+                columns.append(
+                    [
+                        f"{head}{q}\t{t}\n"
+                        for q, t in zip(res.queries, _texts(s, s.values), strict=True)
+                    ]
+                )
         out.extend(itertools.chain.from_iterable(zip(*columns, strict=True)))
     if summary:
         for s in res._slots:
@@ -539,12 +633,20 @@ def format_trec(res: TrecResult, per_query: bool = False, summary: bool = True) 
 _USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] {-m MEASURE[.PARAMS]} QRELS RUN"
 
 _LONG = {  # getopt_long's table: name -> (short letter, takes an argument)
-    "help": ("h", False), "version": ("v", False), "query_eval_wanted": ("q", False),
-    "measure": ("m", True), "complete_rel_info_wanted": ("c", False),
-    "level_for_rel": ("l", True), "nosummary": ("n", False), "Debug_level": ("D", True),
-    "Judged_docs_only": ("J", False), "Number_docs_in_coll": ("N", True),
-    "Max_retrieved_per_topic": ("M", True), "Rel_info_format": ("R", True),
-    "Results_format": ("T", True), "Output_old_results_format": ("o", True),
+    "help": ("h", False),
+    "version": ("v", False),
+    "query_eval_wanted": ("q", False),
+    "measure": ("m", True),
+    "complete_rel_info_wanted": ("c", False),
+    "level_for_rel": ("l", True),
+    "nosummary": ("n", False),
+    "Debug_level": ("D", True),
+    "Judged_docs_only": ("J", False),
+    "Number_docs_in_coll": ("N", True),
+    "Max_retrieved_per_topic": ("M", True),
+    "Rel_info_format": ("R", True),
+    "Results_format": ("T", True),
+    "Output_old_results_format": ("o", True),
     "Zscore": ("Z", True),
 }
 _SHORT_ARG = set("mlDNMRTZ")
@@ -601,7 +703,9 @@ def parse_argv(argv: Sequence[str]) -> _Args:
             letter, takes = _LONG[hits[0]]
             if takes and not eq:
                 if i >= len(args):
-                    raise TrecEvalError(f"option '--{hits[0]}' needs a value; see assay trec-eval -h")
+                    raise TrecEvalError(
+                        f"option '--{hits[0]}' needs a value; see assay trec-eval -h"
+                    )
                 value = args[i]
                 i += 1
             elif not takes and eq:
@@ -697,9 +801,7 @@ def help_text(measures: Sequence[str] = ()) -> str:
         d = MEASURES[name]
         tail = ""
         if d.param_doc:
-            shown = ",".join(
-                (f"{v:g}" if isinstance(v, float) else str(v)) for v in d.defaults
-            )
+            shown = ",".join((f"{v:g}" if isinstance(v, float) else str(v)) for v in d.defaults)
             tail = f"  [{d.param_doc}{': ' + shown if shown else ''}]"
         lines.append(f"  {name:<22}{d.doc}{tail}")
     return "\n".join(lines) + "\n"
@@ -719,12 +821,21 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         stream.write(help_text(a.measures))
         return 0
     if len(a.files) != 2:
-        raise TrecEvalError(f"expected QRELS and RUN, got {len(a.files)} file argument(s); see assay trec-eval -h")
+        raise TrecEvalError(
+            f"expected QRELS and RUN, got {len(a.files)} file argument(s); see assay trec-eval -h"
+        )
     parse_measures(a.measures or None)  # bad measures fail before any file is read
     qrels = Qrels.from_trec(a.files[0])
     run = Run.from_trec(a.files[1])
-    res = evaluate_trec(qrels, run, a.measures or None, relevance_level=a.relevance_level,
-                        complete=a.complete, max_docs=a.max_docs, judged_only=a.judged_only,
-                        num_docs_in_coll=a.num_docs)
+    res = evaluate_trec(
+        qrels,
+        run,
+        a.measures or None,
+        relevance_level=a.relevance_level,
+        complete=a.complete,
+        max_docs=a.max_docs,
+        judged_only=a.judged_only,
+        num_docs_in_coll=a.num_docs,
+    )
     stream.write(format_trec(res, per_query=a.per_query, summary=a.summary))
     return 0

@@ -113,13 +113,18 @@ def _fast_safe(data: bytes | mmap.mmap, delim: str) -> bool:
 
 
 def _last_line(data: bytes | mmap.mmap, delim: str) -> list[str]:
-    tail = bytes(data[max(0, len(data) - (1 << 16)):]).rstrip(b"\r\n")
+    tail = bytes(data[max(0, len(data) - (1 << 16)) :]).rstrip(b"\r\n")
     line = tail.rsplit(b"\n", 1)[-1].rstrip(b"\r")
     return line.decode("utf-8", "replace").split(delim)
 
 
-def _fast(source: pa.NativeFile | str, ncols: int, delim: str, want: list[int],
-          numeric: dict[int, pa.DataType]) -> list[pa.Array] | None:
+def _fast(
+    source: pa.NativeFile | str,
+    ncols: int,
+    delim: str,
+    want: list[int],
+    numeric: dict[int, pa.DataType],
+) -> list[pa.Array] | None:
     """The wanted columns (``numeric`` ones already parsed), or None where the exact path must
     decide. Columns that are not wanted are dictionary-encoded while parsing (they hold few
     distinct values, such as "Q0", ranks and the run tag), which is enough to check that no
@@ -139,8 +144,10 @@ def _fast(source: pa.NativeFile | str, ncols: int, delim: str, want: list[int],
                 ignore_empty_lines=False,
             ),
             convert_options=pcsv.ConvertOptions(
-                column_types={n: numeric.get(i, pa.string()) if i in want else skipped
-                              for i, n in enumerate(names)},
+                column_types={
+                    n: numeric.get(i, pa.string()) if i in want else skipped
+                    for i, n in enumerate(names)
+                },
                 strings_can_be_null=False,
                 null_values=[],  # "NaN", "NA" are not nulls here: the checks see them
             ),
@@ -178,9 +185,14 @@ def _plain_file(path: PathLike | BinaryIO) -> str | None:
     return None if head[:2] == _GZIP_MAGIC or head[:3] == _BOM else p
 
 
-def _try_fast(data: bytes | mmap.mmap, source: pa.NativeFile | str, min_cols: int,
-              max_cols: int | None, want: list[int], numeric: dict[int, pa.DataType]
-              ) -> tuple[list[pa.Array], list[str]] | None:
+def _try_fast(
+    data: bytes | mmap.mmap,
+    source: pa.NativeFile | str,
+    min_cols: int,
+    max_cols: int | None,
+    want: list[int],
+    numeric: dict[int, pa.DataType],
+) -> tuple[list[pa.Array], list[str]] | None:
     sniff = _sniff(bytes(data[: 1 << 16]))
     if sniff is None:
         return None
@@ -275,7 +287,8 @@ def _exact(
         lines = raw.cast(pa.large_string())
     except pa.ArrowInvalid:
         raise ParseError(
-            "undecodable bytes: the file is not valid UTF-8", source=source,
+            "undecodable bytes: the file is not valid UTF-8",
+            source=source,
             line=_locate_bad_utf8(raw),
         ) from None
     trimmed = pc.ascii_trim_whitespace(lines)
@@ -285,8 +298,9 @@ def _exact(
     counts = pc.list_value_length(parts)
     line_no = np.flatnonzero(keep_np).astype(np.int64) + 1
     if len(line_no) == 0:
-        raise EmptyInputError(f"no {what} lines found (the file is empty or only comments)",
-                              source=source)
+        raise EmptyInputError(
+            f"no {what} lines found (the file is empty or only comments)", source=source
+        )
     parts = parts.filter(keep)
     n_fields = to_np(counts.filter(keep))
     bad = n_fields < min_cols
@@ -295,14 +309,17 @@ def _exact(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         expect = (
-            f"exactly {min_cols}" if max_cols == min_cols
-            else f"at least {min_cols}" if max_cols is None
+            f"exactly {min_cols}"
+            if max_cols == min_cols
+            else f"at least {min_cols}"
+            if max_cols is None
             else f"{min_cols} to {max_cols}"
         )
         raise ParseError(
             f"expected {expect} white-space separated fields for {what}, found {n_fields[i]}: "
             f"{_show_line(lines[int(line_no[i]) - 1].as_py())}",
-            source=source, line=int(line_no[i]),
+            source=source,
+            line=int(line_no[i]),
         )
     # Element i of every row, read through the list offsets, which index the child array
     # directly (pc.list_element would need a Scalar, and Scalars import pandas).
@@ -341,8 +358,11 @@ def parse_numbers(
         out = to_np(col)
         if finite and out.dtype.kind == "f" and not np.isfinite(out).all():
             i = int(np.flatnonzero(~np.isfinite(out))[0])
-            raise ParseError(f"{what} {col[i].as_py()!r} is not finite (NaN and infinity are "
-                             "not allowed)", source=tc.source, line=int(tc.line[i]))
+            raise ParseError(
+                f"{what} {col[i].as_py()!r} is not finite (NaN and infinity are not allowed)",
+                source=tc.source,
+                line=int(tc.line[i]),
+            )
         return out
     if pa.types.is_integer(dtype) and not _casts(col, dtype):
         # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
@@ -352,15 +372,18 @@ def parse_numbers(
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         i = first_uncastable(col, dtype)
         kind = "an integer" if pa.types.is_integer(dtype) else "a number"
-        raise ParseError(f"{what} {col[i].as_py()!r} is not {kind}", source=tc.source,
-                         line=int(tc.line[i])) from None
+        raise ParseError(
+            f"{what} {col[i].as_py()!r} is not {kind}", source=tc.source, line=int(tc.line[i])
+        ) from None
     if finite and out.dtype.kind == "f":
         bad = ~np.isfinite(out)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ParseError(
                 f"{what} {col[i].as_py()!r} is not finite (NaN and infinity are not allowed)",
-                source=tc.source, line=int(tc.line[i]))
+                source=tc.source,
+                line=int(tc.line[i]),
+            )
     return out
 
 

@@ -23,13 +23,13 @@ def _arrow_error(exc: Exception) -> str:
 def pandas_to_arrow(df: Any) -> pa.Table:
     pd = require("pandas")
     if not isinstance(df, pd.DataFrame):
-        raise InputError(f"expected a pandas.DataFrame, got {type(df).__name__}",
-                         source="<pandas>")
+        raise InputError(f"expected a pandas.DataFrame, got {type(df).__name__}", source="<pandas>")
     try:
         return pa.Table.from_pandas(df, preserve_index=False)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(f"cannot convert the data frame: {_arrow_error(exc)}",
-                         source="<pandas>") from None
+        raise InputError(
+            f"cannot convert the data frame: {_arrow_error(exc)}", source="<pandas>"
+        ) from None
 
 
 def polars_to_arrow(df: Any) -> pa.Table:
@@ -37,8 +37,7 @@ def polars_to_arrow(df: Any) -> pa.Table:
     if isinstance(df, pl.LazyFrame):
         df = df.collect()
     if not isinstance(df, pl.DataFrame):
-        raise InputError(f"expected a polars.DataFrame, got {type(df).__name__}",
-                         source="<polars>")
+        raise InputError(f"expected a polars.DataFrame, got {type(df).__name__}", source="<polars>")
     return df.to_arrow()
 
 
@@ -57,8 +56,9 @@ def _bad_value(value: Any, what: str) -> str | None:
     return "is not an integer grade"
 
 
-def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
-                      ) -> tuple[pa.Array, pa.Array, np.ndarray, bool]:
+def nested_to_columns(
+    data: Mapping[Any, Mapping[Any, Any]], what: str
+) -> tuple[pa.Array, pa.Array, np.ndarray, bool]:
     """Flatten ``{query: {doc: value}}`` into (query, doc, value) columns.
 
     Python dicts cannot be read without Python-level iteration; this chains the inner keys and
@@ -68,21 +68,27 @@ def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
     is a string, since keys of one dict are distinct (``str`` could merge 1 and "1").
     """
     if not isinstance(data, Mapping):
-        raise InputError(f"{what} must be a mapping {{query: {{doc: value}}}}, "
-                         f"got {type(data).__name__}", source="<dict>")
+        raise InputError(
+            f"{what} must be a mapping {{query: {{doc: value}}}}, got {type(data).__name__}",
+            source="<dict>",
+        )
     inners = list(data.values())
     for q, inner in zip(data.keys(), inners, strict=True):
         if not isinstance(inner, Mapping):
-            raise InputError(f"{what}[{q!r}] must be a mapping {{doc: value}}, "
-                             f"got {type(inner).__name__}", source="<dict>")
+            raise InputError(
+                f"{what}[{q!r}] must be a mapping {{doc: value}}, got {type(inner).__name__}",
+                source="<dict>",
+            )
     counts = np.fromiter(map(len, inners), dtype=np.int64, count=len(inners))
     qids = [str(q) for q in data]
     if len(set(qids)) != len(qids):
-        raise InputError(f"{what} has query ids that are equal as strings "
-                         "(e.g. 1 and '1')", source="<dict>")
+        raise InputError(
+            f"{what} has query ids that are equal as strings (e.g. 1 and '1')", source="<dict>"
+        )
     queries = pa.DictionaryArray.from_arrays(
         from_np(np.repeat(np.arange(len(qids), dtype=np.int32), counts)),
-        pa.array(qids, pa.string()))
+        pa.array(qids, pa.string()),
+    )
     keys = list(chain.from_iterable(inners))
     unique = set(map(type, keys)) <= {str}
     if unique:
@@ -108,11 +114,15 @@ def nested_to_columns(data: Mapping[Any, Mapping[Any, Any]], what: str
     return queries, docs, arr, unique
 
 
-def grouped_to_nested(query_ids: list[str], offsets: np.ndarray, docs: list[str],
-                      values: list[Any]) -> dict[str, dict[str, Any]]:
+def grouped_to_nested(
+    query_ids: list[str], offsets: np.ndarray, docs: list[str], values: list[Any]
+) -> dict[str, dict[str, Any]]:
     """``{query: {doc: value}}`` from rows grouped by query (CSR offsets): one C-level
     ``dict(zip(...))`` per query instead of Python code per row."""
     bounds = offsets.tolist()
-    return {q: dict(zip(docs[bounds[i]:bounds[i + 1]], values[bounds[i]:bounds[i + 1]],
-                        strict=True))
-            for i, q in enumerate(query_ids)}
+    return {
+        q: dict(
+            zip(docs[bounds[i] : bounds[i + 1]], values[bounds[i] : bounds[i + 1]], strict=True)
+        )
+        for i, q in enumerate(query_ids)
+    }

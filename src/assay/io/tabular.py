@@ -13,9 +13,12 @@ from ..errors import EmptyInputError, InputError, ParseError
 PathLike = str | os.PathLike[str]
 
 _EXT = {
-    ".parquet": "parquet", ".pq": "parquet",
-    ".csv": "csv", ".tsv": "tsv",
-    ".jsonl": "jsonl", ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
 }
 
 
@@ -41,8 +44,9 @@ def _check_file(path: PathLike) -> str:
     return p
 
 
-def read_delimited(path: PathLike, delimiter: str | None = None,
-                   strings: Sequence[str] = ()) -> pa.Table:
+def read_delimited(
+    path: PathLike, delimiter: str | None = None, strings: Sequence[str] = ()
+) -> pa.Table:
     """A CSV/TSV file with a header row. Columns named in ``strings`` (the ids) are read as
     text, never inferred as numbers (``007`` stays ``007``); an empty cell is a missing value."""
     import pyarrow.csv as pcsv
@@ -136,8 +140,10 @@ def _locate_json_error(p: str) -> tuple[int, str] | None:
                         continue
                     prev = kinds.setdefault(key, (kind, no))
                     if prev[0] != kind:
-                        return no, (f"field {key!r} is a {kind} here but a {prev[0]} on line "
-                                    f"{prev[1]}; a field must have one type in every line")
+                        return no, (
+                            f"field {key!r} is a {kind} here but a {prev[0]} on line "
+                            f"{prev[1]}; a field must have one type in every line"
+                        )
     except (OSError, EOFError):
         return None
     return None

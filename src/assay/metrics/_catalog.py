@@ -32,8 +32,10 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    out = ["| metric | parameters | @k | range | better | aggregate | aliases / trec_eval | description |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| metric | parameters | @k | range | better | aggregate | aliases / trec_eval | description |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         names = ", ".join([*r["aliases"], *(f"`{t}`" for t in r["trec_eval"])])
         better = "higher" if r["higher_is_better"] else "lower"
@@ -48,7 +50,9 @@ def document() -> str:
     """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
     from ._registry import REGISTRY
 
-    head = ("# Metric catalogue\n\nGenerated from the metric declarations in "
-            "`src/assay/metrics/ranking.py` by `make docs`; a test keeps it in sync. "
-            "Conventions that apply to every metric: [conventions.md](conventions.md).\n\n")
+    head = (
+        "# Metric catalogue\n\nGenerated from the metric declarations in "
+        "`src/assay/metrics/ranking.py` by `make docs`; a test keeps it in sync. "
+        "Conventions that apply to every metric: [conventions.md](conventions.md).\n\n"
+    )
     return head + markdown([describe(spec) for spec in REGISTRY.values()])

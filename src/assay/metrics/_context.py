@@ -106,8 +106,9 @@ class Ranked:
             lens = np.minimum(self.n_ret, k)
             total = int(lens.sum())
             first = np.concatenate(([0], np.cumsum(lens)))[:-1]
-            self._cache[key] = (np.arange(total, dtype=np.int64)
-                                + np.repeat(self.offsets[:-1] - first, lens))
+            self._cache[key] = np.arange(total, dtype=np.int64) + np.repeat(
+                self.offsets[:-1] - first, lens
+            )
         out: np.ndarray = self._cache[key]
         return out
 

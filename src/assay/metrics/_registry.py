@@ -225,7 +225,9 @@ def optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def choice(what: str, *options: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if value not in options:
-            raise MetricError(f"{what} must be one of {', '.join(map(repr, options))}, got {value!r}")
+            raise MetricError(
+                f"{what} must be one of {', '.join(map(repr, options))}, got {value!r}"
+            )
         return str(value)
 
     return check
@@ -241,7 +243,9 @@ def gain_check(value: Any) -> Any:
             if isinstance(grade, bool) or not isinstance(grade, int):
                 raise MetricError(f"gain map keys must be integer grades, got {grade!r}")
             if isinstance(gain, bool) or not isinstance(gain, int | float) or gain < 0:
-                raise MetricError(f"gain for grade {grade} must be a non-negative number, got {gain!r}")
+                raise MetricError(
+                    f"gain for grade {grade} must be a non-negative number, got {gain!r}"
+                )
             out[int(grade)] = float(gain)
         if not out:
             raise MetricError("gain map is empty")
@@ -277,7 +281,9 @@ def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
     return Metric(spec, tuple(bound), k)
 
 
-_ASSAY_RE = re.compile(r"^\s*(?P<name>[A-Za-z0-9_]+)\s*(?:\((?P<args>.*)\))?\s*(?:@\s*(?P<k>[^@]+?))?\s*$")
+_ASSAY_RE = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9_]+)\s*(?:\((?P<args>.*)\))?\s*(?:@\s*(?P<k>[^@]+?))?\s*$"
+)
 
 
 def _parse_args(text: str, where: str) -> dict[str, Any]:
@@ -360,8 +366,10 @@ def parse(name: str) -> list[Metric]:
         raise MetricError(f"cannot parse metric name {name!r}; expected e.g. ndcg@10, P(rel=2)@5")
     spec = _LOOKUP.get(m.group("name").lower())
     if spec is None:
-        raise MetricError(f"unknown metric {m.group('name')!r}{_suggest(m.group('name'))}; "
-                          "`assay metrics` lists them all")
+        raise MetricError(
+            f"unknown metric {m.group('name')!r}{_suggest(m.group('name'))}; "
+            "`assay metrics` lists them all"
+        )
     params = _parse_args(m.group("args"), name) if m.group("args") else {}
     k: int | None = None
     if m.group("k") is not None:

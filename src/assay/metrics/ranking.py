@@ -90,7 +90,9 @@ def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
 
 
 @metric(
-    "relative_P", params=(REL,), aliases=("relative_precision",),
+    "relative_P",
+    params=(REL,),
+    aliases=("relative_precision",),
     trec={"relative_P": "k", "set_relative_P": ""},
 )
 def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
@@ -161,7 +163,9 @@ def gm_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return average_precision(r, None, rel)
 
 
-@metric("Rprec", params=(REL,), cutoff="none", aliases=("r_precision", "rprecision"), trec={"Rprec": ""})
+@metric(
+    "Rprec", params=(REL,), cutoff="none", aliases=("r_precision", "rprecision"), trec={"Rprec": ""}
+)
 def r_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """R-precision: precision at rank R, sum_{i<=R} rel_i / R. Undefined when R = 0.
 
@@ -210,7 +214,9 @@ def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np
     return rr, found
 
 
-@metric("RR", params=(REL,), aliases=("mrr", "recip_rank", "reciprocal_rank"), trec={"recip_rank": ""})
+@metric(
+    "RR", params=(REL,), aliases=("mrr", "recip_rank", "reciprocal_rank"), trec={"recip_rank": ""}
+)
 def reciprocal_rank(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Reciprocal rank: 1 / rank of the first relevant document in the top k, 0 if none.
 
@@ -260,15 +266,23 @@ def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     )
 
 
-@metric("num_ret", cutoff="none", bounds=(0, None), aggregate="sum", integer=True, trec={"num_ret": ""})
+@metric(
+    "num_ret", cutoff="none", bounds=(0, None), aggregate="sum", integer=True, trec={"num_ret": ""}
+)
 def num_ret(r: Ranked, k: int | None) -> np.ndarray:
     """Number of documents retrieved for the query (summed over queries): n = list length."""
     return r.n_ret.astype(np.float64)
 
 
 @metric(
-    "num_rel", params=(REL,), cutoff="none", bounds=(0, None), aggregate="sum", integer=True,
-    trec={"num_rel": ""}, from_qrels=True,
+    "num_rel",
+    params=(REL,),
+    cutoff="none",
+    bounds=(0, None),
+    aggregate="sum",
+    integer=True,
+    trec={"num_rel": ""},
+    from_qrels=True,
 )
 def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Number of judged relevant documents of the query (summed over queries).
@@ -279,7 +293,12 @@ def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 
 @metric(
-    "num_rel_ret", params=(REL,), cutoff="none", bounds=(0, None), aggregate="sum", integer=True,
+    "num_rel_ret",
+    params=(REL,),
+    cutoff="none",
+    bounds=(0, None),
+    aggregate="sum",
+    integer=True,
     trec={"num_rel_ret": ""},
 )
 def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
@@ -288,8 +307,14 @@ def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 
 @metric(
-    "num_nonrel_judged_ret", params=(REL,), cutoff="none", bounds=(0, None), aggregate="sum",
-    integer=True, higher_is_better=False, trec={"num_nonrel_judged_ret": ""},
+    "num_nonrel_judged_ret",
+    params=(REL,),
+    cutoff="none",
+    bounds=(0, None),
+    aggregate="sum",
+    integer=True,
+    higher_is_better=False,
+    trec={"num_nonrel_judged_ret": ""},
 )
 def num_nonrel_judged_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Judged non-relevant documents retrieved (summed over queries): sum_i [0 <= g_i < rel].
@@ -344,7 +369,9 @@ def bpref(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     above = r.seg_cumcount(nonrel)  # non-relevant at or above; the row itself is relevant
     q = r.qidx
     denom = np.minimum(big_n, big_r)[q].astype(np.float64)
-    term = np.where(above > 0, 1.0 - np.minimum(above, big_r[q]) / np.where(denom > 0, denom, 1.0), 1.0)
+    term = np.where(
+        above > 0, 1.0 - np.minimum(above, big_r[q]) / np.where(denom > 0, denom, 1.0), 1.0
+    )
     return _div(r.seg_sum(term, isrel), big_r)
 
 
@@ -422,7 +449,9 @@ def _iprec(r: Ranked, rel: int, levels: list[float]) -> list[np.ndarray]:
 @metric(
     "iprec",
     params=(Param("recall", 0.0, closed_unit("recall"), "recall level in [0, 1]"), REL),
-    cutoff="none", average_ties=False, aliases=("iprec_at_recall",),
+    cutoff="none",
+    average_ties=False,
+    aliases=("iprec_at_recall",),
     trec={"iprec_at_recall": "recall"},
 )
 def iprec(r: Ranked, k: int | None, recall: float, rel: int) -> np.ndarray:
@@ -435,7 +464,14 @@ def iprec(r: Ranked, k: int | None, recall: float, rel: int) -> np.ndarray:
     return _iprec(r, rel, [recall])[0]
 
 
-@metric("11pt_avg", params=(REL,), cutoff="none", average_ties=False, aliases=("ipavg11", "11pt"), trec={"11pt_avg": ""})
+@metric(
+    "11pt_avg",
+    params=(REL,),
+    cutoff="none",
+    average_ties=False,
+    aliases=("ipavg11", "11pt"),
+    trec={"11pt_avg": ""},
+)
 def eleven_point(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """11-point interpolated average precision: mean of iprec at recall 0.0, 0.1, ..., 1.0.
 
@@ -451,17 +487,24 @@ def eleven_point(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 def _discount(discount: str, base: float) -> Any:
     if discount == "log2":
+
         def disc(pos: np.ndarray) -> np.ndarray:
             return 1.0 / np.log2(pos + 2.0)
     else:
+
         def disc(pos: np.ndarray) -> np.ndarray:
             return 1.0 / np.maximum(1.0, np.log(pos + 1.0) / np.log(base))
+
     return disc
 
 
-_GAIN = Param("gain", "linear", gain_check, "'linear' (g), 'exp' (2^g - 1) or a mapping grade -> gain")
+_GAIN = Param(
+    "gain", "linear", gain_check, "'linear' (g), 'exp' (2^g - 1) or a mapping grade -> gain"
+)
 _DISCOUNT = Param(
-    "discount", "log2", choice("discount", "log2", "jk"),
+    "discount",
+    "log2",
+    choice("discount", "log2", "jk"),
     "'log2': 1/log2(i+1); 'jk': Järvelin-Kekäläinen's original, 1/max(1, log_b i)",
 )
 
@@ -498,7 +541,12 @@ def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndar
     return _dcg(r, k, gain, discount, b)
 
 
-@metric("ndcg", params=(_GAIN, _DISCOUNT, _BASE), aliases=("ndcg_at",), trec={"ndcg_cut": "k", "ndcg": ""})
+@metric(
+    "ndcg",
+    params=(_GAIN, _DISCOUNT, _BASE),
+    aliases=("ndcg_at",),
+    trec={"ndcg_cut": "k", "ndcg": ""},
+)
 def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Normalised DCG: NDCG@k = DCG@k / IDCG@k.
 
@@ -532,7 +580,9 @@ def _gmax(r: Ranked, gmax: int | None, name: str) -> int:
     return top
 
 
-_GMAX = Param("gmax", None, optional(positive_int("gmax")), "highest grade (default: the qrels' maximum)")
+_GMAX = Param(
+    "gmax", None, optional(positive_int("gmax")), "highest grade (default: the qrels' maximum)"
+)
 
 
 @metric("err", params=(_GMAX,), average_ties=False)
@@ -552,7 +602,10 @@ def err(r: Ranked, k: int | None, gmax: int | None) -> np.ndarray:
 
 @metric(
     "pfound",
-    params=(Param("pbreak", 0.15, open_unit("pbreak"), "probability of abandoning after each document"), _GMAX),
+    params=(
+        Param("pbreak", 0.15, open_unit("pbreak"), "probability of abandoning after each document"),
+        _GMAX,
+    ),
     average_ties=False,
 )
 def pfound(r: Ranked, k: int | None, pbreak: float, gmax: int | None) -> np.ndarray:
@@ -638,7 +691,11 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     total = n * (n - 1) / 2
     # Tie groups restricted to the top k.
     gq = r.qidx[starts] if len(starts) else np.zeros(0, dtype=np.int64)
-    gsize_k = np.bincount(gid[mask], minlength=len(starts)).astype(np.float64) if len(gid) else np.zeros(0)
+    gsize_k = (
+        np.bincount(gid[mask], minlength=len(starts)).astype(np.float64)
+        if len(gid)
+        else np.zeros(0)
+    )
     same_score = np.bincount(gq, weights=gsize_k * (gsize_k - 1) / 2, minlength=r.nq)
     if r.ties == "average":
         # Within a tie group, each pair with distinct grades is discordant with probability 1/2.
@@ -666,7 +723,9 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     return out
 
 
-@metric("discordant_pairs", bounds=(0.0, None), higher_is_better=False, aliases=("swaps", "inversions"))
+@metric(
+    "discordant_pairs", bounds=(0.0, None), higher_is_better=False, aliases=("swaps", "inversions")
+)
 def discordant_pairs(r: Ranked, k: int | None) -> np.ndarray:
     """Discordant pairs: pairs ranked in the opposite order of their grades (bubble-sort swaps).
 

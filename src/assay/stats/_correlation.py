@@ -69,7 +69,8 @@ _NAN = float("nan")
 def _check_alternative(alternative: str) -> None:
     if alternative not in ALTERNATIVES:
         raise ConventionError(
-            f"alternative={alternative!r} is not one of {', '.join(ALTERNATIVES)}")
+            f"alternative={alternative!r} is not one of {', '.join(ALTERNATIVES)}"
+        )
 
 
 def _check_choice(name: str, value: str, choices: Sequence[str]) -> None:
@@ -80,14 +81,20 @@ def _check_choice(name: str, value: str, choices: Sequence[str]) -> None:
 def _check_confidence(confidence: float | None) -> None:
     if confidence is None:
         return
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) \
-            or not 0 < confidence < 1:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float, np.floating))
+        or not 0 < confidence < 1
+    ):
         raise ConventionError(f"confidence must lie in (0, 1) or be None, got {confidence!r}")
 
 
 def _check_bootstrap(n_resamples: int, seed: int) -> None:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, (int, np.integer))
+        or n_resamples < 1
+    ):
         raise ConventionError(f"n_resamples must be a positive integer, got {n_resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ConventionError(f"seed must be a non-negative integer, got {seed!r}")
@@ -103,8 +110,10 @@ def _as_vector(values: ArrayLike, name: str) -> np.ndarray:
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         i = int(bad[0])
-        raise InputError(f"{name}[{i}] is {float(arr[i])!r}; correlations need finite values "
-                         f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in {name})")
+        raise InputError(
+            f"{name}[{i}] is {float(arr[i])!r}; correlations need finite values "
+            f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in {name})"
+        )
     return arr
 
 
@@ -113,8 +122,9 @@ def _as_pair(x: ArrayLike, y: ArrayLike, min_n: int = 3) -> tuple[np.ndarray, np
     xa = _as_vector(x, "x")
     ya = _as_vector(y, "y")
     if xa.size != ya.size:
-        raise InputError(f"x and y differ in length ({xa.size} and {ya.size}); "
-                         "correlations need paired values")
+        raise InputError(
+            f"x and y differ in length ({xa.size} and {ya.size}); correlations need paired values"
+        )
     if xa.size == 0:
         raise EmptyInputError("x and y are empty")
     if xa.size < min_n:
@@ -131,7 +141,8 @@ def _fisher_n_check(n: int, min_n: int, what: str, confidence: float | None) -> 
         raise InputError(
             f"the {what} confidence interval needs at least {min_n} pairs (its standard error "
             f"divides by n - {min_n - 1}), got {n}; pass confidence=None for the coefficient "
-            "and p-value only, or ask for a bootstrap interval")
+            "and p-value only, or ask for a bootstrap interval"
+        )
 
 
 # --------------------------------------------------------------------------- shared maths
@@ -183,8 +194,7 @@ def _t_pvalue(r: float, n: int, alternative: str) -> float:
     return two_tail / 2.0 if toward else 1.0 - two_tail / 2.0
 
 
-def _fisher_ci(r: float, se: float, confidence: float,
-               alternative: str) -> tuple[float, float]:
+def _fisher_ci(r: float, se: float, confidence: float, alternative: str) -> tuple[float, float]:
     """tanh(atanh(r) ± z·se), two-sided or one-sided (as scipy's Pearson interval)."""
     from scipy import special
 
@@ -201,8 +211,9 @@ def _fisher_ci(r: float, se: float, confidence: float,
     return (math.tanh(z - h * se), 1.0)
 
 
-def _percentile_ci(values: np.ndarray, confidence: float,
-                   alternative: str) -> tuple[tuple[float, float], int]:
+def _percentile_ci(
+    values: np.ndarray, confidence: float, alternative: str
+) -> tuple[tuple[float, float], int]:
     """Percentile interval of the finite resampled values, and the number left out."""
     ok = values[~np.isnan(values)]
     n_degenerate = int(values.size - ok.size)
@@ -261,10 +272,10 @@ def _count_greater_before(v: np.ndarray) -> np.ndarray:
         if right.any():
             right_keys = key[:, right].ravel()
             not_greater = np.searchsorted(left_keys, right_keys, side="right")
-            group_end = np.searchsorted(left_keys, (group[:, right].ravel() + 1) * k,
-                                        side="left")
-            counts[np.repeat(row[:, 0], int(right.sum())), orig[:, right].ravel()] += \
+            group_end = np.searchsorted(left_keys, (group[:, right].ravel() + 1) * k, side="left")
+            counts[np.repeat(row[:, 0], int(right.sum())), orig[:, right].ravel()] += (
                 group_end - not_greater
+            )
         order = np.argsort(key, axis=1, kind="stable")
         vals = np.take_along_axis(vals, order, axis=1)
         orig = np.take_along_axis(orig, order, axis=1)
@@ -320,8 +331,12 @@ def pearson(
     r = _NAN if constant else _pearson_r(xa, ya)
     p = _t_pvalue(r, n, alternative)
     details: dict[str, Any] = {
-        "n": n, "method": "pearson", "alternative": alternative, "pvalue_method": "t",
-        "constant_input": constant, "confidence": confidence,
+        "n": n,
+        "method": "pearson",
+        "alternative": alternative,
+        "pvalue_method": "t",
+        "constant_input": constant,
+        "confidence": confidence,
         "ci_method": None if confidence is None else "fisher",
     }
     ci = None
@@ -402,8 +417,13 @@ def spearman(
     rho = _NAN if constant else _spearman_rho(xa, ya)
     p = _t_pvalue(rho, n, alternative)
     details: dict[str, Any] = {
-        "n": n, "method": "spearman", "alternative": alternative, "pvalue_method": "t",
-        "ties": "mid-ranks", "constant_input": constant, "confidence": confidence,
+        "n": n,
+        "method": "spearman",
+        "alternative": alternative,
+        "pvalue_method": "t",
+        "ties": "mid-ranks",
+        "constant_input": constant,
+        "confidence": confidence,
         "ci_method": None if confidence is None else ci_method,
     }
     ci = None
@@ -416,12 +436,16 @@ def spearman(
             ci = (_NAN, _NAN)
             details.update(n_resamples=n_resamples, seed=seed, n_degenerate=n_resamples)
         else:
-            boot = np.concatenate([
-                _rowwise_r(_average_ranks(xa[idx]), _average_ranks(ya[idx]))
-                for idx in _bootstrap_indices(n, n_resamples, seed)])
+            boot = np.concatenate(
+                [
+                    _rowwise_r(_average_ranks(xa[idx]), _average_ranks(ya[idx]))
+                    for idx in _bootstrap_indices(n, n_resamples, seed)
+                ]
+            )
             ci, n_degenerate = _percentile_ci(boot, confidence, alternative)
-            details.update(n_resamples=n_resamples, seed=seed, n_degenerate=n_degenerate,
-                           ci_kind="percentile")
+            details.update(
+                n_resamples=n_resamples, seed=seed, n_degenerate=n_degenerate, ci_kind="percentile"
+            )
     return TestResult(rho, p, ci, "Spearman rho", details)
 
 
@@ -455,8 +479,7 @@ def _kendall_tau(parts: dict[str, np.ndarray], n: int, variant: str) -> np.ndarr
     tot = n * (n - 1) // 2
     xtie = parts["xtie"].astype(np.float64)
     ytie = parts["ytie"].astype(np.float64)
-    s = (tot - parts["xtie"] - parts["ytie"] + parts["ntie"] - 2 * parts["dis"]).astype(
-        np.float64)
+    s = (tot - parts["xtie"] - parts["ytie"] + parts["ntie"] - 2 * parts["dis"]).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         if variant == "b":
             tau = s / np.sqrt(tot - xtie) / np.sqrt(tot - ytie)
@@ -496,8 +519,11 @@ def _kendall_exact_pvalue(n: int, concordant: int, alternative: str) -> float:
         tail = mass = Fraction(0)
     if alternative == "two-sided":
         return float(min(Fraction(1), 2 * tail))
-    toward = concordant >= total - concordant if alternative == "greater" \
+    toward = (
+        concordant >= total - concordant
+        if alternative == "greater"
         else concordant <= total - concordant
+    )
     return float(tail if toward else 1 - tail + mass)
 
 
@@ -565,8 +591,9 @@ def kendall(
     constant = math.isnan(tau)
     ties = xtie > 0 or ytie > 0
     if pvalue_method == "exact" and ties:
-        raise ConventionError("pvalue_method='exact' needs a sample without ties; use 'auto' "
-                              "or 'asymptotic'")
+        raise ConventionError(
+            "pvalue_method='exact' needs a sample without ties; use 'auto' or 'asymptotic'"
+        )
     method = pvalue_method
     if method == "auto":
         exact_ok = not ties and (n <= _KENDALL_EXACT_MAX_N or min(dis, tot - dis) <= 1)
@@ -576,17 +603,23 @@ def kendall(
     elif method == "exact":
         p = _kendall_exact_pvalue(n, tot - dis, alternative)
     else:
+
         def tie_sums(codes: np.ndarray) -> tuple[float, float]:
             cnt = np.bincount(codes).astype(np.float64)
             cnt = cnt[cnt > 1]
-            return (float((cnt * (cnt - 1) * (cnt - 2)).sum()),
-                    float((cnt * (cnt - 1) * (2 * cnt + 5)).sum()))
+            return (
+                float((cnt * (cnt - 1) * (cnt - 2)).sum()),
+                float((cnt * (cnt - 1) * (2 * cnt + 5)).sum()),
+            )
 
         x0, x1 = tie_sums(xc)
         y0, y1 = tie_sums(yc)
         m = n * (n - 1.0)
-        var = ((m * (2 * n + 5) - x1 - y1) / 18.0 + (2.0 * xtie * ytie) / m
-               + x0 * y0 / (9.0 * m * (n - 2)))
+        var = (
+            (m * (2 * n + 5) - x1 - y1) / 18.0
+            + (2.0 * xtie * ytie) / m
+            + x0 * y0 / (9.0 * m * (n - 2))
+        )
         z = (tot - xtie - ytie + ntie - 2 * dis) / math.sqrt(var)
         if alternative == "two-sided":
             p = float(2.0 * special.ndtr(-abs(z)))
@@ -595,10 +628,17 @@ def kendall(
         else:
             p = float(special.ndtr(z))
     details: dict[str, Any] = {
-        "n": n, "method": f"kendall tau-{variant}", "variant": variant,
-        "alternative": alternative, "pvalue_method": None if constant else method,
-        "n_discordant": dis, "n_tied_x": xtie, "n_tied_y": ytie, "n_tied_xy": ntie,
-        "constant_input": constant, "confidence": confidence,
+        "n": n,
+        "method": f"kendall tau-{variant}",
+        "variant": variant,
+        "alternative": alternative,
+        "pvalue_method": None if constant else method,
+        "n_discordant": dis,
+        "n_tied_x": xtie,
+        "n_tied_y": ytie,
+        "n_tied_xy": ntie,
+        "constant_input": constant,
+        "confidence": confidence,
         "ci_method": None if confidence is None else ci_method,
     }
     ci = None
@@ -611,12 +651,16 @@ def kendall(
             ci = (_NAN, _NAN)
             details.update(n_resamples=n_resamples, seed=seed, n_degenerate=n_resamples)
         else:
-            boot = np.concatenate([
-                _kendall_tau(_kendall_parts(xc[idx], yc[idx]), n, variant)
-                for idx in _bootstrap_indices(n, n_resamples, seed)])
+            boot = np.concatenate(
+                [
+                    _kendall_tau(_kendall_parts(xc[idx], yc[idx]), n, variant)
+                    for idx in _bootstrap_indices(n, n_resamples, seed)
+                ]
+            )
             ci, n_degenerate = _percentile_ci(boot, confidence, alternative)
-            details.update(n_resamples=n_resamples, seed=seed, n_degenerate=n_degenerate,
-                           ci_kind="percentile")
+            details.update(
+                n_resamples=n_resamples, seed=seed, n_degenerate=n_degenerate, ci_kind="percentile"
+            )
     return TestResult(tau, p, ci, f"Kendall tau-{variant}", details)
 
 
@@ -665,13 +709,15 @@ def _tau_ap_directed(ref: np.ndarray, est: np.ndarray) -> float:
     h_group = np.add.reduceat(inv, starts) / size
     h_group[0] = 0.0  # the top group has nothing strictly above it
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_group = np.where(size > 1,
-                           np.add.reduceat(k_minus_1 * inv, starts) / (size * (size - 1.0)),
-                           0.0)
+        t_group = np.where(
+            size > 1, np.add.reduceat(k_minus_1 * inv, starts) / (size * (size - 1.0)), 0.0
+        )
     group_of = np.empty(n, dtype=np.int64)
     group_of[order] = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
-    total = (h_group[group_of] * (above_both + 0.5 * above_tied)
-             + t_group[group_of] * (within_above + 0.5 * within_tied)).sum()
+    total = (
+        h_group[group_of] * (above_both + 0.5 * above_tied)
+        + t_group[group_of] * (within_above + 0.5 * within_tied)
+    ).sum()
     return float(2.0 * total / (n - 1) - 1.0)
 
 
@@ -724,17 +770,24 @@ def tau_ap(
     y_groups = int(yc.max()) + 1
     constant = x_groups == 1 or y_groups == 1
     details: dict[str, Any] = {
-        "n": n, "method": "tau_ap", "symmetric": symmetric, "ties": ties,
+        "n": n,
+        "method": "tau_ap",
+        "symmetric": symmetric,
+        "ties": ties,
         "reference": "both (mean)" if symmetric else "x",
-        "n_tied_x": n - x_groups, "n_tied_y": n - y_groups, "constant_input": constant,
+        "n_tied_x": n - x_groups,
+        "n_tied_y": n - y_groups,
+        "constant_input": constant,
     }
     if constant:
         return TestResult(_NAN, _NAN, None, "tau_AP", details)
     if ties == "error" and (x_groups < n or y_groups < n):
         which = " and ".join(name for name, g in (("x", x_groups), ("y", y_groups)) if g < n)
-        raise InputError(f"tau_ap: {which} hold tied values; tau_AP is defined for rankings "
-                         "without ties (pass ties='average' for its expected value over "
-                         "random orders of the tied items)")
+        raise InputError(
+            f"tau_ap: {which} hold tied values; tau_AP is defined for rankings "
+            "without ties (pass ties='average' for its expected value over "
+            "random orders of the tied items)"
+        )
     value = _tau_ap_directed(xc, yc)
     if symmetric:
         value = (value + _tau_ap_directed(yc, xc)) / 2.0
@@ -744,14 +797,15 @@ def tau_ap(
 # --------------------------------------------------------------------------- system rankings
 
 
-def _system_values(scores_a: Mapping[Any, float] | ArrayLike,
-                   scores_b: Mapping[Any, float] | ArrayLike
-                   ) -> tuple[np.ndarray, np.ndarray, list[Any] | None]:
+def _system_values(
+    scores_a: Mapping[Any, float] | ArrayLike, scores_b: Mapping[Any, float] | ArrayLike
+) -> tuple[np.ndarray, np.ndarray, list[Any] | None]:
     if not isinstance(scores_a, Mapping) and not isinstance(scores_b, Mapping):
         return _as_vector(scores_a, "scores_a"), _as_vector(scores_b, "scores_b"), None
     if not (isinstance(scores_a, Mapping) and isinstance(scores_b, Mapping)):
-        raise InputError("scores_a and scores_b must both be mappings (run -> value) or both "
-                         "sequences")
+        raise InputError(
+            "scores_a and scores_b must both be mappings (run -> value) or both sequences"
+        )
     names = list(scores_a)
     missing_b = [k for k in names if k not in scores_b]
     missing_a = [k for k in scores_b if k not in scores_a]
@@ -769,11 +823,11 @@ def _system_values(scores_a: Mapping[Any, float] | ArrayLike,
             try:
                 out[i] = float(mapping[name])
             except (TypeError, ValueError):
-                raise InputError(f"{label}[{name!r}] is {mapping[name]!r}, not a number") \
-                    from None
+                raise InputError(f"{label}[{name!r}] is {mapping[name]!r}, not a number") from None
             if not math.isfinite(out[i]):
-                raise InputError(f"{label}[{name!r}] is {float(out[i])!r}; correlations "
-                                 "need finite values")
+                raise InputError(
+                    f"{label}[{name!r}] is {float(out[i])!r}; correlations need finite values"
+                )
         return out
 
     return values(scores_a, "scores_a"), values(scores_b, "scores_b"), names
