@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -115,27 +115,38 @@ def _emit(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
 
 
-def _show(results: object, fmt: Format | None, per_query: bool, output: Path | None) -> None:
-    from ._format import render, rich_table
-
+def _present(fmt: Format | None, output: Path | None, table: Any, text: Any) -> None:
+    """Print a result: ``table()`` gives a rich table (default on a terminal), ``text(fmt)``
+    the text of a machine format (default tsv elsewhere)."""
     chosen = (
         fmt.value
         if fmt is not None
         else ("table" if output is None and sys.stdout.isatty() else "tsv")
     )
-    if chosen == "table":
-        from rich.console import Console
-
-        if output is None:
-            console = Console()
-            if not console.is_terminal:
-                console = Console(width=max(console.width, 240))
-            console.print(rich_table(results, per_query))  # type: ignore[arg-type]
-        else:
-            with output.open("w", encoding="utf-8") as fh:
-                Console(file=fh, width=200).print(rich_table(results, per_query))  # type: ignore[arg-type]
+    if chosen != "table":
+        _emit(text(chosen), output)
         return
-    _emit(render(results, chosen, per_query), output)  # type: ignore[arg-type]
+    from rich.console import Console
+
+    if output is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=max(console.width, 240))
+        console.print(table())
+    else:
+        with output.open("w", encoding="utf-8") as fh:
+            Console(file=fh, width=240).print(table())
+
+
+def _show(results: Any, fmt: Format | None, per_query: bool, output: Path | None) -> None:
+    from ._format import render, rich_table
+
+    _present(
+        fmt,
+        output,
+        lambda: rich_table(results, per_query),
+        lambda chosen: render(results, chosen, per_query),
+    )
 
 
 def _unique_names(paths: list[str]) -> list[str]:
@@ -322,28 +333,14 @@ def compare(
         )
         for w in cmp.results.warnings:
             _warn(w)
-        chosen = (
-            fmt.value
-            if fmt is not None
-            else ("table" if output is None and sys.stdout.isatty() else "tsv")
+        from ._format import render_comparison, rich_comparison_table
+
+        _present(
+            fmt,
+            output,
+            lambda: rich_comparison_table(cmp),
+            lambda chosen: render_comparison(cmp, chosen),
         )
-        if chosen == "table":
-            from rich.console import Console
-
-            from ._format import rich_comparison_table
-
-            if output is None:
-                console = Console()
-                if not console.is_terminal:
-                    console = Console(width=max(console.width, 240))
-                console.print(rich_comparison_table(cmp))
-            else:
-                with output.open("w", encoding="utf-8") as fh:
-                    Console(file=fh, width=240).print(rich_comparison_table(cmp))
-            return
-        from ._format import render_comparison
-
-        _emit(render_comparison(cmp, chosen), output)
 
 
 @app.command()

@@ -774,6 +774,21 @@ class Run:
         )
 
     @classmethod
+    def _from_file(
+        cls, table: pa.Table, path: PathLike, query: str, doc: str, score: str, name: str | None
+    ) -> Run:
+        """A run read from a tabular file, named after the file unless ``name`` is given."""
+        source = os.fspath(path)
+        return cls.from_arrow(
+            table,
+            query=query,
+            doc=doc,
+            score=score,
+            name=name or _default_name(source),
+            source=source,
+        )
+
+    @classmethod
     def from_parquet(
         cls,
         path: PathLike,
@@ -785,14 +800,7 @@ class Run:
     ) -> Run:
         from .io.tabular import read_parquet
 
-        return cls.from_arrow(
-            read_parquet(path),
-            query=query,
-            doc=doc,
-            score=score,
-            name=name or _default_name(os.fspath(path)),
-            source=os.fspath(path),
-        )
+        return cls._from_file(read_parquet(path), path, query, doc, score, name)
 
     @classmethod
     def from_csv(
@@ -808,13 +816,8 @@ class Run:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
         from .io.tabular import read_delimited
 
-        return cls.from_arrow(
-            read_delimited(path, delimiter, strings=(query, doc)),
-            query=query,
-            doc=doc,
-            score=score,
-            name=name or _default_name(os.fspath(path)),
-            source=os.fspath(path),
+        return cls._from_file(
+            read_delimited(path, delimiter, strings=(query, doc)), path, query, doc, score, name
         )
 
     @classmethod
@@ -829,14 +832,7 @@ class Run:
     ) -> Run:
         from .io.tabular import read_jsonl
 
-        return cls.from_arrow(
-            read_jsonl(path),
-            query=query,
-            doc=doc,
-            score=score,
-            name=name or _default_name(os.fspath(path)),
-            source=os.fspath(path),
-        )
+        return cls._from_file(read_jsonl(path), path, query, doc, score, name)
 
     @classmethod
     def read(
