@@ -46,6 +46,8 @@ _LAZY = {
     "compare": ("assay.comparison", "compare"),
     "Comparison": ("assay.comparison", "Comparison"),
     "stats": ("assay.stats", None),
+    "classification": ("assay.classification", None),
+    "clustering": ("assay.clustering", None),
 }
 
 

@@ -443,19 +443,16 @@ def demo(
         _show(res, fmt or Format.table, False, None)
 
 
-def _register_optional_commands() -> None:
+def _register_task_commands() -> None:
     """Commands defined in their own light modules (heavy imports happen inside them)."""
-    import importlib
+    from ._cli_classify import classify
+    from ._cli_cluster import cluster
 
-    for module, name in (("assay._cli_classify", "classify"), ("assay._cli_cluster", "cluster")):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError:
-            continue
-        app.command(name)(getattr(mod, name))
+    app.command("classify")(classify)
+    app.command("cluster")(cluster)
 
 
-_register_optional_commands()
+_register_task_commands()
 
 
 def main() -> None:

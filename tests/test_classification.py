@@ -1,0 +1,636 @@
+"""assay.classification and ``assay classify``: published oracles, differential tests against
+scikit-learn on seeded random inputs, invariances and bounds, and the CLI in process."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from assay import classification as C
+from assay.cli import app
+from assay.errors import EmptyInputError, InputError, MetricError
+
+skm = pytest.importorskip("sklearn.metrics")
+
+TOL = 1e-12
+AVERAGES: tuple[Any, ...] = ("micro", "macro", "weighted", None)
+ZERO_DIVISIONS: tuple[Any, ...] = (0, 1, "nan")
+
+
+def sk_zd(zd: Any) -> Any:
+    return np.nan if zd == "nan" else zd
+
+
+def close(a: Any, b: Any) -> None:
+    np.testing.assert_allclose(
+        np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-10, atol=TOL, equal_nan=True
+    )
+
+
+# ---------------------------------------------------------------- oracles
+
+
+def test_imbalanced_tagger() -> None:
+    # 90 NN + 10 VB, everything tagged NN. Accuracy 90/100; F1(NN) = 2·90/(2·90+10) = 0.9474
+    # (hand computation); MCC: the predicted column of VB is empty -> 0 (scikit-learn's
+    # convention, and the limit of Chicco & Jurman 2020 for a zero column); SBA 0.5 by
+    # Gösgens et al. 2021's rule for a class absent from y_pred: (90/90 + 90/100 + 0/10 +
+    # 10/100) / 4 = 0.5.
+    y_true = ["NN"] * 90 + ["VB"] * 10
+    y_pred = ["NN"] * 100
+    assert C.accuracy(y_true, y_pred) == pytest.approx(0.9)
+    assert C.f1(y_true, y_pred, pos_label="NN") == pytest.approx(0.9474, abs=5e-5)
+    assert C.mcc(y_true, y_pred) == 0.0
+    assert C.mcc(y_true, y_pred, degenerate="limit") == 0.0
+    assert math.isnan(C.mcc(y_true, y_pred, degenerate="nan"))
+    assert C.sba(y_true, y_pred) == pytest.approx(0.5)
+    assert math.isnan(C.sba(y_true, y_pred, absent="nan"))
+    rep = C.classification_report(y_true, y_pred, positive="NN")
+    assert rep.accuracy == pytest.approx(0.9)
+    assert rep["NN"].f == pytest.approx(0.9474, abs=5e-5)
+    assert rep.mcc == 0.0 and rep.sba == pytest.approx(0.5)
+    assert rep["VB"].precision == 0.0 and rep.undefined["precision"] == 1
+
+
+def test_chicco_jurman_use_case() -> None:
+    # Chicco & Jurman 2020 (BMC Genomics 21:6), use case with TP=90, FN=1, FP=9, TN=0:
+    # F1 = 0.9474 and MCC = -0.0316 (their text, rounded to 4 places).
+    y_true = np.r_[np.ones(91, int), np.zeros(9, int)]
+    y_pred = np.r_[np.ones(90, int), 0, np.ones(9, int)]
+    tn, fp, fn, tp = C.confusion_matrix(y_true, y_pred).ravel()
+    assert (tp, fn, fp, tn) == (90, 1, 9, 0)
+    assert C.f1(y_true, y_pred) == pytest.approx(0.9474, abs=5e-5)
+    assert C.mcc(y_true, y_pred) == pytest.approx(-0.0316, abs=5e-5)
+
+
+def test_seed_confusion_matrix() -> None:
+    # The issue's seed example; scikit-learn's confusion_matrix docstring uses the same layout
+    # (tn, fp, fn, tp = cm.ravel()). Normalised over the true rows: 1/2, 1/2, 1/3, 2/3.
+    y_true, y_pred = [1, 0, 1, 0, 1], [1, 0, 1, 1, 0]
+    cm = C.confusion_matrix(y_true, y_pred)
+    assert tuple(cm.ravel()) == (1, 1, 1, 2)
+    assert cm.binary(1) == (1, 1, 1, 2)
+    assert list(cm.labels) == [0, 1]
+    norm = C.confusion_matrix(y_true, y_pred, normalize="true")
+    close(norm.ravel(), [0.5, 0.5, 1 / 3, 2 / 3])
+    np.testing.assert_array_equal(np.asarray(cm), [[1, 1], [1, 2]])
+    assert cm.to_dict() == {0: {0: 1, 1: 1}, 1: {0: 1, 1: 2}}
+
+
+def test_interpolated_precision_manning() -> None:
+    # Manning, Raghavan & Schütze 2008 §8.4: interpolated precision at recall r is the highest
+    # precision at any recall >= r. Ranking R N R N N R with 3 relevant (hand computation):
+    # points (1/3, 1), (2/3, 2/3), (1, 1/2) -> iprec 1 for r <= 1/3, 2/3 up to 2/3, 1/2 after.
+    y = [1, 0, 1, 0, 0, 1]
+    s = [6, 5, 4, 3, 2, 1]
+    ip = C.interpolated_precision(y, s)
+    expected = [1, 1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2, 1 / 2, 1 / 2, 1 / 2]
+    close(ip.precision, expected)
+    assert float(ip) == pytest.approx(sum(expected) / 11)
+    close(ip.levels, np.arange(11) / 10)
+    # recall 3/10 meets level 0.3 exactly (levels are i/10, not linspace's 0.30000000000000004)
+    y10 = [1, 1, 1] + [0] * 5 + [1] * 7
+    ip10 = C.interpolated_precision(y10, np.arange(15, 0, -1), levels=[0.3, 0.31])
+    close(ip10.precision, [1.0, 10 / 15])
+    # a level beyond every recall point would be 0 (trec_eval); no positives: NaN
+    assert np.isnan(C.interpolated_precision([0, 0], [1, 2]).precision).all()
+
+
+def brute_iprec(y: np.ndarray, s: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    out = []
+    pos = y.sum()
+    thresholds = np.unique(s)
+    prec = np.array([(y[s >= t]).sum() / (s >= t).sum() for t in thresholds])
+    rec = np.array([(y[s >= t]).sum() / pos for t in thresholds])
+    for lv in levels:
+        m = rec >= lv
+        out.append(prec[m].max() if m.any() else 0.0)
+    return np.array(out)
+
+
+def test_interpolated_precision_brute_force() -> None:
+    # The definition (Manning et al. 2008 §8.4) evaluated threshold by threshold.
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(2, 30))
+        y = rng.integers(0, 2, n)
+        if y.sum() == 0:
+            y[0] = 1
+        s = rng.integers(0, 6, n).astype(float)
+        ip = C.interpolated_precision(y, s)
+        close(ip.precision, brute_iprec(y, s, np.arange(11) / 10))
+
+
+# ---------------------------------------------------------------- differential: scikit-learn
+
+
+def random_case(rng: np.random.Generator, k: int, n: int, absent: bool) -> tuple[Any, Any, Any]:
+    """Labels drawn from k classes; with ``absent`` some classes never occur on one side and
+    ``labels`` lists an extra class that occurs nowhere."""
+    classes = np.arange(k)
+    y_true = rng.choice(classes, n)
+    y_pred = np.where(rng.random(n) < 0.5, y_true, rng.choice(classes, n))
+    labels = None
+    if absent:
+        y_true = np.where(y_true == k - 1, 0, y_true)  # class k-1 never true
+        if k > 2:
+            y_pred = np.where(y_pred == 1, 0, y_pred)  # class 1 never predicted
+        labels = np.r_[classes[::-1], k + 3]  # another order, plus a class absent from both
+    return y_true, y_pred, labels
+
+
+def cases(seed: int, count: int) -> list[tuple[Any, Any, Any]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        k = int(rng.integers(2, 6))
+        n = int(rng.integers(1, 40))
+        out.append(random_case(rng, k, n, absent=i % 3 == 0))
+    return out
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("measure", ["precision", "recall", "f_score", "jaccard"])
+def test_prf_jaccard_against_sklearn(measure: str) -> None:
+    # scikit-learn's precision_score, recall_score, fbeta_score and jaccard_score: every
+    # average (binary on two-label cases), every zero_division, with and without `labels`.
+    ours = {"precision": C.precision, "recall": C.recall, "jaccard": C.jaccard}
+    sk = {
+        "precision": skm.precision_score,
+        "recall": skm.recall_score,
+        "jaccard": skm.jaccard_score,
+    }
+    rng = np.random.default_rng(1)
+    for y_true, y_pred, labels in cases(11, 60):
+        beta = float(rng.choice([0.5, 1.0, 2.0]))
+        for zd in ZERO_DIVISIONS:
+            if measure == "jaccard" and zd == "nan":
+                continue  # scikit-learn's jaccard_score takes only 0 or 1
+            for average in AVERAGES:
+                for lab in (None, labels):
+                    kw = {"labels": lab, "average": average, "zero_division": zd}
+                    skw = {"labels": lab, "average": average, "zero_division": sk_zd(zd)}
+                    if measure == "f_score":
+                        got = C.f_score(y_true, y_pred, beta, **kw)
+                        want = skm.fbeta_score(y_true, y_pred, beta=beta, **skw)
+                    else:
+                        got = ours[measure](y_true, y_pred, **kw)
+                        want = sk[measure](y_true, y_pred, **skw)
+                    close(got, want)
+            present = np.unique(np.r_[y_true, y_pred])
+            if present.shape[0] <= 2:
+                for pos in present:
+                    kw2: dict[str, Any] = {"average": "binary", "pos_label": pos}
+                    if measure == "f_score":
+                        got = C.f_score(y_true, y_pred, beta, zero_division=zd, **kw2)
+                        want = skm.fbeta_score(
+                            y_true, y_pred, beta=beta, zero_division=sk_zd(zd), **kw2
+                        )
+                    else:
+                        got = ours[measure](y_true, y_pred, zero_division=zd, **kw2)
+                        want = sk[measure](y_true, y_pred, zero_division=sk_zd(zd), **kw2)
+                    close(got, want)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_f1_and_strings_against_sklearn() -> None:
+    # String labels, f1 and the micro/macro/weighted averages (scikit-learn's f1_score).
+    names = np.array(["ADJ", "NOUN", "VERB", "DET"])
+    for y_true, y_pred, _ in cases(12, 30):
+        t, p = names[y_true % 4], names[y_pred % 4]
+        for average in AVERAGES:
+            close(C.f1(t, p, average=average), skm.f1_score(t, p, average=average, zero_division=0))
+        if np.unique(np.r_[t, p]).shape[0] == 2:
+            pos = t[0]
+            close(C.f1(t, p, pos_label=pos), skm.f1_score(t, p, pos_label=pos, zero_division=0))
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_confusion_matrix_and_scalars_against_sklearn() -> None:
+    # confusion_matrix (every normalize mode, with and without labels), accuracy_score,
+    # balanced_accuracy_score (plain and adjusted), cohen_kappa_score (unweighted, linear,
+    # quadratic), matthews_corrcoef (binary and multiclass R_K).
+    for y_true, y_pred, labels in cases(13, 120):
+        for lab in (None, labels):
+            for norm in (None, "true", "pred", "all"):
+                got = C.confusion_matrix(y_true, y_pred, labels=lab, normalize=norm)
+                want = skm.confusion_matrix(y_true, y_pred, labels=lab, normalize=norm)
+                close(got, want)
+                if lab is not None:
+                    np.testing.assert_array_equal(got.labels, lab)
+            for weights in (None, "linear", "quadratic"):
+                close(
+                    C.cohen_kappa(y_true, y_pred, labels=lab, weights=weights),
+                    skm.cohen_kappa_score(y_true, y_pred, labels=lab, weights=weights),
+                )
+        assert C.accuracy(y_true, y_pred) == pytest.approx(skm.accuracy_score(y_true, y_pred))
+        assert C.balanced_accuracy(y_true, y_pred) == pytest.approx(
+            skm.balanced_accuracy_score(y_true, y_pred)
+        )
+        if np.unique(y_true).shape[0] > 1:
+            assert C.balanced_accuracy(y_true, y_pred, adjusted=True) == pytest.approx(
+                skm.balanced_accuracy_score(y_true, y_pred, adjusted=True)
+            )
+        assert C.mcc(y_true, y_pred) == pytest.approx(
+            skm.matthews_corrcoef(y_true, y_pred), abs=TOL
+        )
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_curves_against_sklearn() -> None:
+    # roc_curve (drop_intermediate False and True), roc_auc_score, precision_recall_curve,
+    # average_precision_score; scores with many ties; {0,1}, {-1,1} and string labels.
+    rng = np.random.default_rng(14)
+    for i in range(150):
+        n = int(rng.integers(2, 40))
+        y = rng.integers(0, 2, n)
+        if y.min() == y.max():
+            y[0] = 1 - y[0]
+        levels = int(rng.integers(1, 6))
+        s = rng.integers(0, levels, n) / 2 if i % 2 else rng.normal(size=n)
+        kind = i % 3
+        if kind == 0:
+            yl, pos = y, None
+        elif kind == 1:
+            yl, pos = np.where(y == 1, 1, -1), None
+        else:
+            yl, pos = np.where(y == 1, "spam", "ham"), "spam"
+        skpos = pos
+        for drop in (False, True):
+            fpr, tpr, thr = C.roc_curve(yl, s, pos_label=pos, drop_intermediate=drop)
+            sfpr, stpr, sthr = skm.roc_curve(yl, s, pos_label=skpos, drop_intermediate=drop)
+            close(fpr, sfpr)
+            close(tpr, stpr)
+            close(thr, sthr)
+        yb = (yl == (pos if pos is not None else 1)).astype(int)
+        assert C.roc_auc(yl, s, pos_label=pos) == pytest.approx(skm.roc_auc_score(yb, s), abs=TOL)
+        p, r, t = C.pr_curve(yl, s, pos_label=pos)
+        sp, sr, st = skm.precision_recall_curve(yl, s, pos_label=skpos)
+        close(p, sp)
+        close(r, sr)
+        close(t, st)
+        assert C.average_precision(yl, s, pos_label=pos) == pytest.approx(
+            skm.average_precision_score(yb, s), abs=TOL
+        )
+
+
+# ---------------------------------------------------------------- definitions and policies
+
+
+def test_sba_rules() -> None:
+    # Gösgens et al. 2021: SBA = (BA + BA with true and predicted swapped) / 2; perfect -> 1;
+    # no correct item -> 0 (minimal agreement, also with absent classes); for two complete
+    # classes it is the mean of the two balanced accuracies.
+    assert C.sba([0, 1, 2, 2], [0, 1, 2, 2]) == 1.0
+    assert C.sba(["a"] * 5, ["b"] * 5) == 0.0
+    assert C.sba([0, 1, 0, 1], [1, 0, 1, 0]) == 0.0
+    y_true = [0, 0, 0, 1, 1, 2]
+    y_pred = [0, 1, 0, 1, 2, 2]
+    ba = C.balanced_accuracy(y_true, y_pred)
+    ba_swapped = C.balanced_accuracy(y_pred, y_true)
+    assert C.sba(y_true, y_pred) == pytest.approx((ba + ba_swapped) / 2)
+    # labels absent from both sides do not count: the same as without them
+    assert C.sba(y_true, y_pred) == C.sba(np.array(y_true), np.array(y_pred))
+    with pytest.raises(MetricError):
+        C.sba(y_true, y_pred, absent="zero")  # type: ignore[arg-type]
+
+
+def test_mcc_degenerate_policies() -> None:
+    # Zero denominator: scikit-learn 0; Chicco & Jurman 2020: +1 for one non-zero diagonal
+    # cell, -1 for one non-zero off-diagonal cell, else 0 (the limit); or NaN.
+    perfect_one_class = ([1, 1, 1], [1, 1, 1])
+    all_wrong = ([1, 1, 1], [0, 0, 0])
+    predicted_one_class = ([1, 0, 1], [1, 1, 1])
+    for y_true, y_pred, limit in (
+        (*perfect_one_class, 1.0),
+        (*all_wrong, -1.0),
+        (*predicted_one_class, 0.0),
+    ):
+        assert C.mcc(y_true, y_pred) == 0.0
+        assert C.mcc(y_true, y_pred, degenerate="limit") == limit
+        assert math.isnan(C.mcc(y_true, y_pred, degenerate="nan"))
+    # R_K for two classes equals the binary formula
+    y_true, y_pred = [1, 1, 0, 0, 1, 0, 1], [1, 0, 0, 1, 1, 0, 0]
+    tp, fp, fn, tn = 2, 1, 2, 2
+    binary = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    assert C.mcc(y_true, y_pred) == pytest.approx(binary)
+    with pytest.raises(MetricError):
+        C.mcc(y_true, y_pred, degenerate="one")  # type: ignore[arg-type]
+
+
+def test_rates_and_binary_measures() -> None:
+    # Definitions from the seed example (tn, fp, fn, tp = 1, 1, 1, 2).
+    y_true, y_pred = [1, 0, 1, 0, 1], [1, 0, 1, 1, 0]
+    assert C.tpr(y_true, y_pred) == pytest.approx(2 / 3)
+    assert C.fnr(y_true, y_pred) == pytest.approx(1 / 3)
+    assert C.tnr(y_true, y_pred) == pytest.approx(1 / 2)
+    assert C.specificity(y_true, y_pred) == pytest.approx(1 / 2)
+    assert C.fpr(y_true, y_pred) == pytest.approx(1 / 2)
+    assert C.npv(y_true, y_pred) == pytest.approx(1 / 2)
+    assert C.fowlkes_mallows(y_true, y_pred) == pytest.approx(math.sqrt(2 / 3 * 2 / 3))
+    assert C.jaccard(y_true, y_pred) == pytest.approx(2 / 4)
+    assert C.f_score(y_true, y_pred, 0) == C.precision(y_true, y_pred)
+    assert C.f_score(y_true, y_pred, math.inf) == C.recall(y_true, y_pred)
+    # specificity of class c = recall of "not c": per class, one against the rest
+    close(C.specificity(y_true, y_pred, average=None), [2 / 3, 1 / 2])
+    rep = C.classification_report(y_true, y_pred, positive=1)
+    assert rep.binary["tp"] == 2 and rep.binary["fpr"] == pytest.approx(0.5)
+    assert rep.binary["fowlkes_mallows"] == pytest.approx(2 / 3)
+    # micro-averaged Fowlkes–Mallows over all classes is accuracy (P = R = accuracy)
+    assert C.fowlkes_mallows(y_true, y_pred, average="micro") == pytest.approx(0.6)
+
+
+def test_undefined_values_follow_zero_division() -> None:
+    y_true, y_pred = [0, 0, 1], [0, 0, 0]  # class 1 never predicted
+    assert C.precision(y_true, y_pred) == 0.0
+    assert C.precision(y_true, y_pred, zero_division=1) == 1.0
+    assert math.isnan(C.precision(y_true, y_pred, zero_division="nan"))
+    # "nan" values are left out of the macro mean
+    assert C.precision(y_true, y_pred, average="macro", zero_division="nan") == pytest.approx(2 / 3)
+    assert math.isnan(C.roc_auc([1, 1], [0.2, 0.3]))
+    assert C.roc_auc([1, 1], [0.2, 0.3], undefined=0.5) == 0.5
+    with pytest.raises(InputError):
+        C.roc_auc([1, 1], [0.2, 0.3], undefined="error")
+    assert math.isnan(C.average_precision([0, 0], [0.2, 0.3]))
+    fpr, tpr, _ = C.roc_curve([1, 1], [0.2, 0.3])
+    assert np.isnan(fpr).all() and not np.isnan(tpr).any()
+    assert math.isnan(C.cohen_kappa([1, 1], [1, 1]))
+    assert C.cohen_kappa([1, 1], [1, 1], zero_division=0) == 0.0
+    for bad in (2, "warn", None, True):
+        with pytest.raises(MetricError):
+            C.precision(y_true, y_pred, zero_division=bad)  # type: ignore[arg-type]
+
+
+def test_simulate_f1_mcc() -> None:
+    # Every (TP, FP, TN, FN) >= 0 summing to n: C(n+3, 3) rows (stars and bars), each once.
+    sim = C.simulate_f1_mcc(n=20)
+    assert len(sim) == comb(23, 3)
+    cells = np.stack([sim.tp, sim.fp, sim.tn, sim.fn], axis=1)
+    assert (cells >= 0).all() and (cells.sum(axis=1) == 20).all()
+    assert np.unique(cells, axis=0).shape[0] == len(sim)
+    close(sim.prevalence, (sim.tp + sim.fn) / 20)
+    # F1 and MCC agree with the label-level functions on a few rows
+    for i in np.random.default_rng(0).choice(len(sim), 25, replace=False):
+        tp, fp, tn, fn = (int(x[i]) for x in (sim.tp, sim.fp, sim.tn, sim.fn))
+        y_true = [1] * tp + [0] * fp + [0] * tn + [1] * fn
+        y_pred = [1] * tp + [1] * fp + [0] * tn + [0] * fn
+        close(sim.f1[i], C.f1(y_true, y_pred, zero_division="nan"))
+        close(sim.mcc[i], C.mcc(y_true, y_pred, degenerate="nan"))
+    # "F1 looks good, MCC says otherwise": high F1 with MCC <= 0 exists
+    assert ((sim.f1 > 0.9) & (sim.mcc <= 0)).any()
+    s1 = C.simulate_f1_mcc(n=100, seed=3, sample=500)
+    s2 = C.simulate_f1_mcc(n=100, seed=3, sample=500)
+    assert len(s1) == 500 and all(
+        np.array_equal(a, b, equal_nan=True)
+        for a, b in zip(s1.to_dict().values(), s2.to_dict().values(), strict=True)
+    )
+    assert len(C.simulate_f1_mcc(n=100)) == comb(103, 3)
+    lim = C.simulate_f1_mcc(n=3, degenerate="limit")
+    assert lim.mcc[(lim.tp == 3)].item() == 1.0 and lim.mcc[(lim.fn == 3)].item() == -1.0
+    with pytest.raises(MetricError):
+        C.simulate_f1_mcc(n=3, sample=10**6)
+
+
+# ---------------------------------------------------------------- invariances and bounds
+
+
+def test_invariances_and_bounds() -> None:
+    rng = np.random.default_rng(21)
+    for y_true, y_pred, _ in cases(22, 40):
+        names = np.array(["z", "a", "m", "b", "q", "c"])
+        t, p = names[y_true], names[y_pred]  # renaming (and reordering) the labels
+        perm = rng.permutation(len(y_true))
+        for f in (C.accuracy, C.mcc, C.sba, C.balanced_accuracy):
+            v = f(y_true, y_pred)
+            assert f(t, p) == pytest.approx(v, abs=TOL)
+            assert f(y_true[perm], y_pred[perm]) == pytest.approx(v, abs=TOL)
+        k = C.cohen_kappa(y_true, y_pred)
+        close(C.cohen_kappa(t, p), k)
+        close(C.cohen_kappa(y_true[perm], y_pred[perm]), k)
+        for avg in ("micro", "macro", "weighted"):
+            close(C.f1(t, p, average=avg), C.f1(y_true, y_pred, average=avg))
+        per = C.f1(y_true, y_pred, average=None, labels=np.arange(6))
+        per_renamed = C.f1(t, p, average=None, labels=names)
+        close(per, per_renamed)
+        assert 0 <= C.accuracy(y_true, y_pred) <= 1
+        assert -1 <= C.mcc(y_true, y_pred) <= 1
+        assert 0 <= C.sba(y_true, y_pred) <= 1
+        assert 0 <= C.balanced_accuracy(y_true, y_pred) <= 1
+        for f in (C.precision, C.recall, C.f1, C.jaccard, C.fowlkes_mallows, C.specificity, C.npv):
+            vals = f(y_true, y_pred, average=None)
+            assert ((vals >= 0) & (vals <= 1)).all()
+    # swapping which class is positive leaves MCC unchanged; AUC becomes 1 - AUC
+    y = np.array([0, 1, 1, 0, 1, 0, 0])
+    s = np.array([0.1, 0.8, 0.3, 0.3, 0.9, 0.5, 0.2])
+    assert C.roc_auc(y, s) == pytest.approx(1 - C.roc_auc(1 - y, s))
+    assert C.roc_auc(y, s) == pytest.approx(C.roc_auc(y, 3 * s + 1))  # monotone transform
+
+
+def test_input_errors() -> None:
+    with pytest.raises(InputError, match="items"):
+        C.accuracy([1, 2], [1])
+    with pytest.raises(EmptyInputError):
+        C.accuracy([], [])
+    with pytest.raises(InputError, match="NaN"):
+        C.accuracy([1.0, np.nan], [1.0, 1.0])
+    with pytest.raises(InputError, match="string"):
+        C.accuracy([1, 0], ["1", "0"])
+    with pytest.raises(InputError):
+        C.accuracy(np.zeros((2, 2)), np.zeros((2, 2)))
+    with pytest.raises(InputError, match="at most two"):
+        C.f1([0, 1, 2], [0, 1, 2])
+    with pytest.raises(MetricError, match="pos_label"):
+        C.f1(["a", "b"], ["a", "b"])
+    with pytest.raises(MetricError, match="pos_label"):
+        C.f1([0, 1], [0, 1], pos_label=2)
+    with pytest.raises(MetricError, match="pos_label"):
+        C.f1([0, 1], [0, 1], pos_label="1")
+    with pytest.raises(MetricError):
+        C.f1([0, 1], [0, 1], average="samples")  # type: ignore[arg-type]
+    with pytest.raises(MetricError):
+        C.confusion_matrix([0, 1], [0, 1], normalize="rows")  # type: ignore[arg-type]
+    with pytest.raises(MetricError, match="duplicates"):
+        C.confusion_matrix([0, 1], [0, 1], labels=[0, 0])
+    with pytest.raises(InputError):
+        C.roc_auc([0, 1, 2], [0.1, 0.2, 0.3])
+    with pytest.raises(InputError):
+        C.roc_auc([0, 1], [0.1, np.inf])
+    with pytest.raises(MetricError):
+        C.roc_auc(["a", "b"], [0.1, 0.2])
+    assert C.roc_auc(["a", "b"], [0.1, 0.2], pos_label="b") == 1.0
+    # a single label present, not pos_label: scores are 0 (scikit-learn)
+    assert C.recall([0, 0], [0, 0]) == 0.0
+
+
+# ---------------------------------------------------------------- CLI
+
+runner = CliRunner()
+
+
+def cli(*args: str | Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    gold = tmp_path / "gold.txt"
+    pred = tmp_path / "pred.txt"
+    scores = tmp_path / "scores.txt"
+    gold.write_text("pos\nneg\npos\nneg\npos\n")
+    pred.write_text("pos\nneg\npos\npos\nneg\n")
+    scores.write_text("0.9\n0.1\n0.8\n0.7\n0.3\n")
+    both = tmp_path / "both.tsv"
+    both.write_text(
+        "id\tgold\tpred\tscore\n"
+        + "".join(
+            f"{i}\t{g}\t{p}\t{s}\n"
+            for i, (g, p, s) in enumerate(
+                zip(
+                    ["pos", "neg", "pos", "neg", "pos"],
+                    ["pos", "neg", "pos", "pos", "neg"],
+                    [0.9, 0.1, 0.8, 0.7, 0.3],
+                    strict=True,
+                )
+            )
+        )
+    )
+    return {"gold": gold, "pred": pred, "scores": scores, "both": both}
+
+
+def test_cli_default_tsv(files: dict[str, Path]) -> None:
+    code, out, err = cli("classify", files["gold"], files["pred"])
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert all(len(r) == 3 for r in rows)
+    values = {(m, lab): v for m, lab, v in rows}
+    assert float(values[("accuracy", "")]) == pytest.approx(0.6)
+    assert values[("support", "pos")] == "3"
+    assert float(values[("f1", "pos")]) == pytest.approx(2 / 3)
+    assert float(values[("mcc", "")]) == pytest.approx(1 / 6)
+
+
+def test_cli_formats_and_scores(files: dict[str, Path]) -> None:
+    code, out, err = cli(
+        "classify",
+        files["gold"],
+        files["pred"],
+        "--scores",
+        files["scores"],
+        "--positive",
+        "pos",
+        "-f",
+        "jsonl",
+    )
+    assert code == 0, err
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert all(set(r) <= {"metric", "value", "label"} for r in recs)
+    by = {(r["metric"], r.get("label")): r["value"] for r in recs}
+    assert by[("roc_auc", "pos")] == pytest.approx(5 / 6)
+    assert by[("average_precision", "pos")] == pytest.approx(11 / 12)
+    assert by[("accuracy", None)] == pytest.approx(0.6)
+    assert ("specificity", "pos") in by and ("iprec_mean", "pos") in by
+    for fmt in ("csv", "json", "markdown", "latex", "table", "tsv"):
+        code, out, err = cli("classify", files["gold"], files["pred"], "-f", fmt)
+        assert code == 0 and out, (fmt, err)
+    code, out, _ = cli("classify", files["gold"], files["pred"], "-f", "json")
+    doc = json.loads(out)
+    assert doc["settings"]["zero_division"] == 0 and doc["results"]
+    code, out, _ = cli("classify", files["gold"], files["pred"], "-f", "csv", "--average", "macro")
+    assert out.splitlines()[0] == "metric,label,value"
+    assert "f1_macro" in out and "f1_micro" not in out
+    code, out, _ = cli(
+        "classify", files["gold"], files["pred"], "--average", "binary", "--positive", "pos"
+    )
+    assert "\tneg\t" not in out and "specificity\tpos\t" in out
+
+
+def test_cli_columns(files: dict[str, Path]) -> None:
+    both = files["both"]
+    code, out, err = cli(
+        "classify",
+        both,
+        both,
+        "--gold-column",
+        "gold",
+        "--pred-column",
+        "pred",
+        "--scores",
+        both,
+        "--scores-column",
+        "score",
+        "--positive",
+        "pos",
+        "-f",
+        "jsonl",
+    )
+    assert code == 0, err
+    by = {(r["metric"], r.get("label")): r["value"] for r in map(json.loads, out.splitlines())}
+    assert by[("roc_auc", "pos")] == pytest.approx(5 / 6)
+    code, out, err = cli("classify", both, both, "--column", "gold")
+    assert code == 0 and "accuracy\t\t1.0" in out
+
+
+def assert_one_line_error(code: int, out: str, err: str, needle: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert err.startswith("assay: error: ") and err.count("\n") == 1
+    assert needle in err
+
+
+def test_cli_errors(files: dict[str, Path], tmp_path: Path) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text("pos\nneg\n")
+    assert_one_line_error(*cli("classify", files["gold"], short), "has 5 labels")
+    blank = tmp_path / "blank.txt"
+    blank.write_text("pos\n\nneg\npos\nneg\n")
+    assert_one_line_error(*cli("classify", files["gold"], blank), "blank.txt:2:")
+    bad_scores = tmp_path / "bad.txt"
+    bad_scores.write_text("0.1\nx\n0.3\n0.4\n0.5\n")
+    assert_one_line_error(
+        *cli("classify", files["gold"], files["pred"], "--scores", bad_scores, "--positive", "pos"),
+        "bad.txt:2:",
+    )
+    assert_one_line_error(*cli("classify", files["gold"], tmp_path / "missing.txt"), "missing.txt")
+    assert_one_line_error(*cli("classify", files["both"], files["both"]), "--column")
+    assert_one_line_error(
+        *cli("classify", files["gold"], files["pred"], "--scores", files["scores"]), "--positive"
+    )
+    assert_one_line_error(
+        *cli("classify", files["gold"], files["pred"], "--positive", "x"), "--positive"
+    )
+    assert_one_line_error(
+        *cli("classify", files["gold"], files["pred"], "--zero-division", "2"), "zero-division"
+    )
+
+
+def test_cli_module_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, assay._cli_classify; "
+        "print(any(m == 'numpy' or m.startswith('numpy.') for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "False"
+
+
+def test_warnings_not_emitted() -> None:
+    # zero_division=0 is scikit-learn's value without its UndefinedMetricWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        C.precision([0, 0, 1], [0, 0, 0])
+        C.classification_report(["a", "b", "b"], ["a", "a", "a"])

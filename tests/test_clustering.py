@@ -1,0 +1,633 @@
+"""assay.clustering and the ``assay cluster`` command.
+
+Oracles: the worked example of Manning, Raghavan & Schütze (2008) §16.3; scikit-learn's
+``sklearn.metrics.cluster`` on random inputs; slow per-item / per-pair references written here
+from the definitions (B-Cubed: Bagga & Baldwin 1998, Amigó et al. 2009; nmPU/niPU: Kawahara,
+Peterson & Palmer 2014; pairwise over pair sets); the hand examples of Watset's own tests
+(nlpub/watset-java, NormalizedModifiedPurityTest and PairwiseTest).
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import math
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from assay import clustering as C
+from assay.cli import app
+from assay.errors import ConventionError, EmptyInputError, InputError
+
+sk = pytest.importorskip("sklearn.metrics")
+
+TOL = 1e-9
+
+# ---------------------------------------------------------------- Manning et al. (2008) §16.3
+
+# Manning, Raghavan & Schütze, Introduction to Information Retrieval (2008), §16.3, Figure
+# 16.4: three clusters of 17 points, {5x, 1o}, {1x, 4o, 1◇}, {2x, 3◇}.
+MRS_GOLD = ["x"] * 5 + ["o"] + ["x"] + ["o"] * 4 + ["d"] + ["x"] * 2 + ["d"] * 3
+MRS_PRED = [1] * 6 + [2] * 6 + [3] * 5
+
+
+def test_manning_example() -> None:
+    # §16.3: "TP = 20, FP = 20, FN = 24, TN = 72", RI = (20 + 72) / 136 ≈ 0.68, purity ≈ 0.71,
+    # NMI ≈ 0.36 (Table 16.2), P = 0.5, R ≈ 0.455, F5 ≈ 0.456.
+    assert C.pair_counts(MRS_GOLD, MRS_PRED) == (20, 20, 24, 72)
+    assert C.purity(MRS_GOLD, MRS_PRED) == pytest.approx(12 / 17) == pytest.approx(0.7059, abs=5e-5)
+    assert C.rand_index(MRS_GOLD, MRS_PRED) == pytest.approx(92 / 136)
+    assert C.rand_index(MRS_GOLD, MRS_PRED) == pytest.approx(0.6765, abs=5e-5)
+    # ARI 0.2429 (the brief's value; also scikit-learn's, checked below).
+    assert C.adjusted_rand_index(MRS_GOLD, MRS_PRED) == pytest.approx(0.2429, abs=5e-5)
+    assert C.pairwise_precision(MRS_GOLD, MRS_PRED) == 0.5
+    assert C.pairwise_recall(MRS_GOLD, MRS_PRED) == pytest.approx(20 / 44)
+    assert C.pairwise_f(MRS_GOLD, MRS_PRED) == pytest.approx(0.4762, abs=5e-5)
+    assert C.pairwise_f(MRS_GOLD, MRS_PRED, beta=5) == pytest.approx(0.456, abs=5e-4)
+    assert C.nmi(MRS_GOLD, MRS_PRED) == pytest.approx(0.36, abs=5e-3)
+    assert C.adjusted_rand_index(MRS_GOLD, MRS_PRED) == pytest.approx(
+        sk.adjusted_rand_score(MRS_GOLD, MRS_PRED), abs=TOL
+    )
+
+
+# ---------------------------------------------------------------- scikit-learn, random inputs
+
+
+def random_pairs(seed: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Label pairs of many shapes: tiny, one cluster, all singletons, many clusters."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(count):
+        n = int(rng.choice([1, 2, 3, 5, 10, 40, 200, 1000]))
+        kg = int(rng.integers(1, max(2, n // int(rng.choice([1, 2, 5, 20]))) + 1))
+        kp = int(rng.integers(1, max(2, n // int(rng.choice([1, 2, 5, 20]))) + 1))
+        g = rng.integers(0, kg, n)
+        p = rng.integers(0, kp, n)
+        if k % 7 == 0:  # correlated with gold
+            p = np.where(rng.random(n) < 0.7, g, p)
+        if k % 11 == 0:
+            p = np.arange(n)  # all singletons
+        if k % 13 == 0:
+            g = np.zeros(n, dtype=np.int64)  # one cluster
+        out.append((g, p))
+    return out
+
+
+PAIRS = random_pairs(0, 150)
+
+
+def test_pair_counts_vs_sklearn() -> None:
+    for g, p in PAIRS:
+        # sklearn's pair_confusion_matrix counts ordered pairs: [[tn, fp], [fn, tp]], each
+        # twice an unordered count.
+        (tn, fp), (fn, tp) = sk.pair_confusion_matrix(g, p)
+        assert C.pair_counts(g, p) == (tp // 2, fp // 2, fn // 2, tn // 2)
+
+
+@pytest.mark.parametrize(
+    "name,ours,theirs",
+    [
+        ("ari", C.adjusted_rand_index, sk.adjusted_rand_score),
+        ("ri", C.rand_index, sk.rand_score),
+        ("fm", C.fowlkes_mallows, sk.fowlkes_mallows_score),
+    ],
+)
+def test_pair_measures_vs_sklearn(name: str, ours: Any, theirs: Any) -> None:
+    for g, p in PAIRS:
+        assert ours(g, p) == pytest.approx(theirs(g, p), abs=TOL), (name, g, p)
+
+
+@pytest.mark.parametrize("method", ["arithmetic", "geometric", "min", "max"])
+def test_nmi_ami_vs_sklearn(method: str) -> None:
+    for g, p in PAIRS:
+        assert C.nmi(g, p, average_method=method) == pytest.approx(
+            sk.normalized_mutual_info_score(g, p, average_method=method), abs=TOL
+        )
+        expected = sk.adjusted_mutual_info_score(g, p, average_method=method)
+        if np.unique(g).size == np.unique(p).size == g.size > 1:
+            # Two clusterings of singletons: I = E[I] = H, a 0/0 that scikit-learn resolves by
+            # clamping to machine epsilon; assay returns 1.0 (identical clusterings).
+            assert C.ami(g, p, average_method=method) == 1.0
+            continue
+        if g.size > 1 and (np.unique(g).size == g.size or np.unique(p).size == p.size):
+            # One side all singletons: I = E[I] exactly, so AMI = 0 (for "min" also the
+            # normalizer equals E[I]: a 0/0 that scikit-learn leaves to rounding noise).
+            assert C.ami(g, p, average_method=method) == 0.0
+            if method != "min":
+                assert expected == pytest.approx(0.0, abs=1e-8)
+            continue
+        assert C.ami(g, p, average_method=method) == pytest.approx(expected, abs=1e-8)
+
+
+def test_sparse_table_and_chunked_emi(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many clusters: the contingency table is built with scipy.sparse (cells > 4n and > 2**20),
+    # and the expected mutual information is summed in several chunks.
+    rng = np.random.default_rng(5)
+    n = 6000
+    g = rng.integers(0, 2000, n)
+    p = np.where(rng.random(n) < 0.5, g, rng.integers(0, 3000, n))
+    monkeypatch.setattr(C, "_EMI_CHUNK", 1000)
+    assert g.max() * p.max() > max(C._DENSE_CELLS, 4 * n)
+    assert C.ami(g, p) == pytest.approx(sk.adjusted_mutual_info_score(g, p), abs=1e-8)
+    assert C.nmi(g, p) == pytest.approx(sk.normalized_mutual_info_score(g, p), abs=TOL)
+    assert C.adjusted_rand_index(g, p) == pytest.approx(sk.adjusted_rand_score(g, p), abs=TOL)
+    (tn, fp), (fn, tp) = sk.pair_confusion_matrix(g, p)
+    assert C.pair_counts(g, p) == (tp // 2, fp // 2, fn // 2, tn // 2)
+
+
+def test_large_n_pair_counts_exact() -> None:
+    # Pair counts are Python ints: no overflow in ARI's products at n = 2e6.
+    n = 2_000_000
+    g = np.arange(n) % 3
+    p = np.arange(n) % 4
+    c = C.pair_counts(g, p)
+    assert sum(c) == n * (n - 1) // 2
+    assert -1 <= C.adjusted_rand_index(g, p) <= 1
+
+
+# ---------------------------------------------------------------- slow references
+
+
+def purity_ref(gold: list[Any], pred: list[Any]) -> float:
+    # Manning et al. (2008) §16.3: purity = (1/N) Σ_k max_j |ω_k ∩ c_j|.
+    clusters: dict[Any, Counter[Any]] = defaultdict(Counter)
+    for g, p in zip(gold, pred, strict=True):
+        clusters[p][g] += 1
+    return sum(max(c.values()) for c in clusters.values()) / len(gold)
+
+
+def bcubed_ref(gold: list[Any], pred: list[Any]) -> tuple[float, float]:
+    # Bagga & Baldwin (1998); Amigó et al. (2009) §2.4: per item e, precision
+    # |C(e) ∩ L(e)| / |C(e)| and recall |C(e) ∩ L(e)| / |L(e)|, averaged over items.
+    n = len(gold)
+    ps, rs = [], []
+    for e in range(n):
+        same_c = {i for i in range(n) if pred[i] == pred[e]}
+        same_l = {i for i in range(n) if gold[i] == gold[e]}
+        ps.append(len(same_c & same_l) / len(same_c))
+        rs.append(len(same_c & same_l) / len(same_l))
+    return sum(ps) / n, sum(rs) / n
+
+
+def test_bcubed_and_purity_vs_reference() -> None:
+    for g, p in PAIRS:
+        if g.size > 200:
+            continue
+        gl, pl = g.tolist(), p.tolist()
+        pr, rr = bcubed_ref(gl, pl)
+        res = C.bcubed(g, p)
+        assert res.precision == pytest.approx(pr, abs=TOL)
+        assert res.recall == pytest.approx(rr, abs=TOL)
+        f = 2 * pr * rr / (pr + rr)
+        assert res.f == pytest.approx(f, abs=TOL)
+        assert C.bcubed(g, p, beta=2).f == pytest.approx(5 * pr * rr / (4 * pr + rr), abs=TOL)
+        assert C.purity(g, p) == pytest.approx(purity_ref(gl, pl), abs=TOL)
+        assert C.inverse_purity(g, p) == pytest.approx(purity_ref(pl, gl), abs=TOL)
+
+
+def pair_set(clusters: list[Any]) -> set[frozenset[Any]]:
+    return {frozenset(pair) for c in clusters for pair in itertools.combinations(set(c), 2)}
+
+
+def purity_formula(
+    scored: list[dict[Any, float]], other: list[dict[Any, float]], modified: bool, normalize: bool
+) -> float:
+    # Kawahara, Peterson & Palmer (2014), §5:
+    #   nmPU = (1/N) Σ_{i: |K_i| > 1} max_j δ_{K_i}(K_i ∩ G_j),  δ_{K_i}(S) = Σ_{v ∈ S} c_{iv}
+    #   niPU = (1/N) Σ_j max_i δ_{G_j}(K_i ∩ G_j)
+    # with c_{iv} normalised over the clusters of v when `normalize` (Watset's normalize()).
+    if normalize:
+        total: Counter[Any] = Counter()
+        for c in scored:
+            for v, w in c.items():
+                total[v] += w
+        scored = [{v: w / total[v] for v, w in c.items()} for c in scored]
+    n = sum(sum(c.values()) for c in scored)
+    score = 0.0
+    for k in scored:
+        if modified and len(k) <= 1:
+            continue
+        score += max((sum(w for v, w in k.items() if v in g) for g in other), default=0.0)
+    return score / n
+
+
+def random_soft(rng: np.random.Generator, universe: int, k: int, weighted: bool) -> list[Any]:
+    clusters: list[Any] = []
+    for _ in range(k):
+        size = int(rng.integers(1, max(1, universe // 2) + 1))
+        items = rng.choice(universe, size=size, replace=False).tolist()
+        if weighted:
+            clusters.append({f"v{i}": float(rng.choice([0.5, 1.0, 2.0, 3.0])) for i in items})
+        else:
+            clusters.append({f"v{i}" for i in items})
+    return clusters
+
+
+def as_dicts(clusters: list[Any]) -> list[dict[Any, float]]:
+    return [dict(c) if isinstance(c, dict) else dict.fromkeys(c, 1.0) for c in clusters]
+
+
+def test_nmpu_nipu_vs_formula_random() -> None:
+    rng = np.random.default_rng(1)
+    for t in range(200):
+        universe = int(rng.integers(1, 15))
+        weighted = t % 2 == 0
+        gold = random_soft(rng, universe, int(rng.integers(1, 6)), weighted)
+        pred = random_soft(rng, universe, int(rng.integers(1, 6)), weighted and t % 4 == 0)
+        gd, pd = as_dicts(gold), as_dicts(pred)
+        for normalize in (True, False):
+            m = purity_formula(pd, gd, True, normalize)
+            i = purity_formula(gd, pd, False, normalize)
+            assert C.nmpu(gold, pred, normalize=normalize) == pytest.approx(m, abs=TOL)
+            assert C.nipu(gold, pred, normalize=normalize) == pytest.approx(i, abs=TOL)
+            f = 0.0 if m + i == 0 else 2 * m * i / (m + i)
+            assert C.nmpu_f1(gold, pred, normalize=normalize) == pytest.approx(f, abs=TOL)
+        # pairwise over pair sets (weights ignored)
+        pp, gp = pair_set(pred), pair_set(gold)
+        items = set().union(*gd, *pd)
+        tp = len(pp & gp)
+        c = C.soft_pair_counts(gold, pred)
+        assert c == (tp, len(pp) - tp, len(gp) - tp, math.comb(len(items), 2) - len(pp | gp))
+        res = C.soft_pairwise(gold, pred)
+        assert res.precision == (tp / len(pp) if pp else 0.0)
+        assert res.recall == (tp / len(gp) if gp else 0.0)
+
+
+# nlpub/watset-java, src/test/java/org/nlpub/watset/eval/PairwiseTest.java and
+# NormalizedModifiedPurityTest.java (Ustalov et al.'s implementation of Kawahara et al. 2014).
+WATSET_GOLD = [
+    {"bank", "riverbank", "streambank", "streamside"},
+    {"bank", "building", "bank building"},
+]
+WATSET_EXAMPLES = [
+    (
+        [
+            {"bank"},
+            {"bank", "building"},
+            {"riverbank", "streambank", "streamside"},
+            {"bank building"},
+        ],
+        # mPU, iPU (un-normalized); nmPU, niPU (normalized); pairwise P, R, F1
+        (0.71429, 0.71429),
+        (0.75, 0.75),
+        (1.0, 0.44444, 0.61538),
+    ),
+    (
+        [{"bank", "riverbank", "streambank", "streamside", "building", "bank building"}],
+        (0.66667, 1.0),
+        (0.66667, 1.0),
+        (0.6, 1.0, 0.74999),
+    ),
+    (
+        [{"bank"}, {"building"}, {"riverbank"}, {"streambank"}, {"streamside"}, {"bank building"}],
+        (0.0, 0.28571),
+        (0.0, 0.33333),
+        (0.0, 0.0, 0.0),
+    ),
+]
+
+
+@pytest.mark.parametrize("pred,raw,norm,pairwise", WATSET_EXAMPLES)
+def test_watset_examples(
+    pred: list[set[str]],
+    raw: tuple[float, float],
+    norm: tuple[float, float],
+    pairwise: tuple[float, float, float],
+) -> None:
+    assert C.nmpu(WATSET_GOLD, pred, normalize=False) == pytest.approx(raw[0], abs=1e-4)
+    assert C.nipu(WATSET_GOLD, pred, normalize=False) == pytest.approx(raw[1], abs=1e-4)
+    assert C.nmpu(WATSET_GOLD, pred) == pytest.approx(norm[0], abs=1e-4)
+    assert C.nipu(WATSET_GOLD, pred) == pytest.approx(norm[1], abs=1e-4)
+    assert tuple(C.soft_pairwise(WATSET_GOLD, pred)) == pytest.approx(pairwise, abs=1e-4)
+
+
+def test_watset_gold_against_itself() -> None:
+    assert C.nmpu(WATSET_GOLD, WATSET_GOLD) == 1.0
+    assert C.nipu(WATSET_GOLD, WATSET_GOLD) == 1.0
+    assert C.nmpu_f1(WATSET_GOLD, WATSET_GOLD) == 1.0
+    assert tuple(C.soft_pairwise(WATSET_GOLD, WATSET_GOLD)) == (1.0, 1.0, 1.0)
+
+
+def test_nmpu_hand_example_weighted() -> None:
+    # Worked by hand from Kawahara et al.'s formulas. Gold G1 = {a, b, c}, G2 = {c, d}; pred
+    # K1 = {a: 1, c: 3}, K2 = {c: 1, d: 1}, K3 = {b: 2}. Normalised: c weighs 3/4 in K1 and 1/4
+    # in K2. nmPU = (max(1 + 3/4, 3/4) + max(1/4, 1/4 + 1) + 0 [K3 singleton]) / 4 = 3/4.
+    # niPU: G1 = {a, b, c/2}, G2 = {c/2, d}: (max(1 + 1/2, 1/2, 1) + max(1/2, 1/2 + 1, 0)) / 4.
+    gold = [{"a", "b", "c"}, {"c", "d"}]
+    pred = [{"a": 1, "c": 3}, {"c": 1, "d": 1}, {"b": 2}]
+    assert C.nmpu(gold, pred) == pytest.approx(0.75)
+    assert C.nipu(gold, pred) == pytest.approx(0.75)
+    # Un-normalised: N = 1 + 3 + 1 + 1 + 2 = 8; nmPU = (4 + 2) / 8; niPU over N = 5: (2 + 2) / 5
+    # (G1 ∩ K1 = {a, c}, weights of G1: 1 + 1; G2 ∩ K2 = {c, d}).
+    assert C.nmpu(gold, pred, normalize=False) == pytest.approx(6 / 8)
+    assert C.nipu(gold, pred, normalize=False) == pytest.approx(4 / 5)
+
+
+def test_hard_clusterings_as_special_case() -> None:
+    # For hard clusterings niPU is inverse purity, and nmPU is purity with the items of
+    # singleton predicted clusters counted as errors.
+    for g, p in PAIRS[:60]:
+        gs, ps = C.labels_to_clusters(g), C.labels_to_clusters(p)
+        assert C.nipu(gs, ps) == pytest.approx(C.inverse_purity(g, p), abs=TOL)
+        singletons = sum(1 for c in ps if len(c) == 1)
+        # each singleton would contribute exactly 1 to purity's numerator
+        assert C.nmpu(gs, ps) == pytest.approx(C.purity(g, p) - singletons / g.size, abs=TOL)
+        rep = C.hard_report(g, p)
+        assert rep["nmpu"] == pytest.approx(C.nmpu(gs, ps), abs=TOL)
+        # soft pairwise on a hard clustering is the ordinary pairwise measure
+        assert C.soft_pair_counts(gs, ps) == C.pair_counts(g, p)
+    assert C.nmpu([{1, 2}, {3}], [{1, 2}, {3}]) == pytest.approx(2 / 3)
+
+
+# ---------------------------------------------------------------- invariances and bounds
+
+ALL_SCALAR = [
+    C.pairwise_precision,
+    C.pairwise_recall,
+    C.pairwise_f,
+    C.rand_index,
+    C.adjusted_rand_index,
+    C.purity,
+    C.inverse_purity,
+    C.purity_f1,
+    C.fowlkes_mallows,
+    C.nmi,
+    C.ami,
+]
+
+
+def test_invariances() -> None:
+    rng = np.random.default_rng(2)
+    for g, p in PAIRS[:80]:
+        base = C.hard_report(g, p)
+        names = np.array([f"c{i}" for i in range(int(max(g.max(), p.max())) + 1)])
+        perm_labels = rng.permutation(names.size)
+        order = rng.permutation(g.size)
+        variants = [
+            (names[g], names[p]),  # label renaming (to strings)
+            (perm_labels[g], perm_labels[p]),  # cluster-id permutation
+            (g[order], p[order]),  # item order
+            (g.tolist(), (p + 1000).tolist()),  # lists, shifted ids
+        ]
+        for vg, vp in variants:
+            rep = C.hard_report(vg, vp)
+            for k, v in base.items():
+                assert rep[k] == pytest.approx(v, abs=1e-12), k
+        # symmetry of the role swap
+        assert C.pairwise_precision(g, p) == C.pairwise_recall(p, g)
+        assert C.purity(g, p) == C.inverse_purity(p, g)
+        b1, b2 = C.bcubed(g, p), C.bcubed(p, g)
+        assert b1.precision == pytest.approx(b2.recall) and b1.recall == pytest.approx(b2.precision)
+        for f in (C.rand_index, C.adjusted_rand_index, C.fowlkes_mallows, C.nmi, C.ami):
+            assert f(g, p) == pytest.approx(f(p, g), abs=1e-12)
+
+
+def test_bounds() -> None:
+    for g, p in PAIRS:
+        for f in ALL_SCALAR:
+            v = float(f(g, p))
+            upper = 1.0 + 1e-12
+            lower = -1.0 if f in (C.adjusted_rand_index, C.ami) else 0.0
+            if f is C.ami:
+                lower = -np.inf  # AMI is unbounded below in principle
+            assert lower <= v <= upper, (f.__name__, v)
+        assert all(0 <= x <= 1 for x in C.bcubed(g, p))
+
+
+def test_identical_clusterings() -> None:
+    for g, _ in PAIRS:
+        same = (g * 7 + 3).astype(str)  # the same partition under other names
+        for f in (
+            C.rand_index,
+            C.adjusted_rand_index,
+            C.purity,
+            C.inverse_purity,
+            C.purity_f1,
+            C.nmi,
+            C.ami,
+        ):
+            assert f(g, same) == 1.0, f.__name__
+        assert tuple(C.bcubed(g, same)) == (1.0, 1.0, 1.0)
+        if C.pair_counts(g, same).tp:
+            for f in (C.pairwise_precision, C.pairwise_recall, C.pairwise_f, C.fowlkes_mallows):
+                assert f(g, same) == 1.0
+        else:  # no pair anywhere: the pair measures are 0/0 -> zero_division
+            assert C.pairwise_f(g, same) == 0.0
+            assert C.pairwise_f(g, same, zero_division=1.0) == 1.0
+            assert C.fowlkes_mallows(g, same) == 0.0  # scikit-learn's convention
+
+
+def test_edge_conventions() -> None:
+    assert C.rand_index([0], [5]) == 1.0
+    assert C.adjusted_rand_index([0], [5]) == 1.0
+    assert C.pair_counts([0], [5]) == (0, 0, 0, 0)
+    assert C.nmi([0, 0, 0], [1, 1, 1]) == 1.0
+    assert C.nmi([0, 0, 0], [0, 1, 2]) == 0.0
+    assert C.ami([0, 0, 0], [0, 1, 2]) == 0.0
+    assert C.pairwise_precision([0, 0, 1], [0, 1, 2]) == 0.0
+    assert math.isnan(C.pairwise_precision([0, 0, 1], [0, 1, 2], zero_division=math.nan))
+    # pred all singletons: nmPU 0 (no credit), purity 1
+    assert C.purity([0, 0, 1], [0, 1, 2]) == 1.0
+    assert C.nmpu([{0, 1}, {2}], [{0}, {1}, {2}]) == 0.0
+    # mixed, unorderable label types fall back to hashing
+    assert C.adjusted_rand_index([1, "a", 1, "a"], ["x", 2, "x", 2]) == 1.0
+    # NumPy alone would make [1, "1"] two equal strings
+    assert C.pair_counts([1, "1"], [0, 0]) == (0, 1, 0, 0)
+    # items present in only one soft clustering count in that clustering's N
+    assert C.nipu([{"a", "b"}, {"c", "d"}], [{"a", "b"}]) == 0.5
+    assert C.nmpu([{"a", "b"}], [{"a", "b"}, {"c", "d"}]) == 0.5
+
+
+def test_errors() -> None:
+    with pytest.raises(InputError, match="same items"):
+        C.purity([0, 1], [0])
+    with pytest.raises(EmptyInputError):
+        C.nmi([], [])
+    with pytest.raises(InputError, match="NaN"):
+        C.purity([0.0, math.nan], [0, 1])
+    with pytest.raises(InputError, match="None"):
+        C.purity(["a", None], [0, 1])
+    with pytest.raises(InputError, match=r"gold\[1\] is nan"):
+        C.purity(["a", math.nan], [0, 1])
+    with pytest.raises(InputError, match="one-dimensional"):
+        C.purity([[0, 1], [1, 0]], [[0, 1], [1, 0]])
+    with pytest.raises(InputError, match="string"):
+        C.purity("aab", "abb")
+    with pytest.raises(ConventionError):
+        C.nmi([0, 1], [0, 1], average_method="harmonic")
+    with pytest.raises(ConventionError):
+        C.pairwise_f([0, 1], [0, 1], beta=-1)
+    with pytest.raises(InputError, match="> 0"):
+        C.nmpu([{"a": 1}], [{"a": 0}])
+    with pytest.raises(InputError, match="> 0"):
+        C.nmpu([{"a": 1}], [{"a": math.inf}])
+    with pytest.raises(InputError, match="not a number"):
+        C.nmpu([{"a": 1}], [{"a": "x"}])
+    with pytest.raises(InputError, match="not a cluster"):
+        C.nmpu(["ab", "cd"], [{"a", "b"}])
+    with pytest.raises(InputError, match="list of clusters"):
+        C.nmpu({"a": 1}, [{"a"}])
+    with pytest.raises(EmptyInputError):
+        C.nipu([set()], [{"a"}])
+    with pytest.raises(InputError, match="None"):
+        C.nmpu([{"a", None}], [{"a"}])
+
+
+# ---------------------------------------------------------------- CLI
+
+runner = CliRunner()
+
+
+def cli(*args: str | Path, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["cluster", *(str(a) for a in args)], input=input)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write_labels(path: Path, labels: list[Any], prefix: str = "item") -> Path:
+    path.write_text("".join(f"{prefix}{i}\t{lab}\n" for i, lab in enumerate(labels)))
+    return path
+
+
+def write_clusters(path: Path, labels: list[Any], prefix: str = "item") -> Path:
+    groups: dict[Any, list[str]] = defaultdict(list)
+    for i, lab in enumerate(labels):
+        groups[lab].append(f"{prefix}{i}")
+    path.write_text("".join(" ".join(g) + "\n" for g in groups.values()))
+    return path
+
+
+def tsv(text: str) -> dict[str, float]:
+    return {m: float(v) for m, v in (line.split("\t") for line in text.splitlines())}
+
+
+@pytest.mark.parametrize(
+    "layouts", [("labels", "labels"), ("clusters", "clusters"), ("labels", "clusters")]
+)
+def test_cli_hard_layouts(tmp_path: Path, layouts: tuple[str, str]) -> None:
+    writers = {"labels": write_labels, "clusters": write_clusters}
+    g = writers[layouts[0]](tmp_path / "gold.txt", MRS_GOLD)
+    p = writers[layouts[1]](tmp_path / "pred.txt", MRS_PRED)
+    code, out, err = cli(g, p)  # not a terminal: tsv
+    assert code == 0, err
+    vals = tsv(out)
+    assert vals["items"] == 17 and vals["pair_tp"] == 20 and vals["pair_tn"] == 72
+    expected = C.hard_report(MRS_GOLD, MRS_PRED)
+    for k, v in expected.items():
+        assert vals[k] == pytest.approx(v, abs=1e-15), k
+
+
+def test_cli_formats(tmp_path: Path) -> None:
+    g = write_labels(tmp_path / "g.tsv", MRS_GOLD)
+    p = write_clusters(tmp_path / "p.txt", MRS_PRED)
+    expected = C.hard_report(MRS_GOLD, MRS_PRED)
+    _, out, _ = cli(g, p, "-f", "jsonl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert {r["metric"]: r["value"] for r in rows} == pytest.approx(expected)
+    assert rows[0] == {"metric": "items", "value": 17}
+    _, out, _ = cli(g, p, "--format", "json")
+    doc = json.loads(out)
+    assert doc["kind"] == "hard" and doc["gold"]["layout"] == "labels"
+    assert doc["pred"]["layout"] == "clusters" and len(doc["results"]) == len(expected)
+    _, out, _ = cli(g, p, "-f", "csv")
+    lines = out.splitlines()
+    assert lines[0] == "metric,value" and lines[1] == "items,17"
+    _, out, _ = cli(g, p, "-f", "markdown")
+    assert "| purity | 0.7059 |" in out
+    _, out, _ = cli(g, p, "-f", "latex")
+    assert "adjusted\\_rand\\_index & 0.2429 \\\\" in out and out.startswith("\\begin{tabular}")
+    code, out, _ = cli(g, p, "-f", "table")
+    assert code == 0 and "0.6765" in out and "rand_index" in out
+
+
+def test_cli_soft(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.txt"
+    gold.write_text("bank riverbank streambank streamside\nbank building bank_building\n")
+    pred = tmp_path / "pred.txt"
+    pred.write_text("bank\n\nbank building\nriverbank streambank streamside\nbank_building\n")
+    code, out, err = cli(gold, pred, "-f", "tsv")
+    assert code == 0, err
+    vals = tsv(out)
+    assert vals["nmpu"] == pytest.approx(0.75) and vals["nipu"] == pytest.approx(0.75)
+    assert vals["pairwise_precision"] == 1.0
+    assert "ami" not in vals
+    # weights and the labels layout with an item on two lines
+    gold2 = tmp_path / "gold2.tsv"
+    gold2.write_text("a\tG1\nb\tG1\nc\tG1\nc\tG2\nd\tG2\n")
+    pred2 = tmp_path / "pred2.txt"
+    pred2.write_text("a:1 c:3\nc d\nb:2\n")
+    code, out, err = cli(gold2, pred2)
+    assert code == 0, err
+    vals = tsv(out)
+    assert vals["nmpu"] == pytest.approx(0.75) and vals["nipu"] == pytest.approx(0.75)
+
+
+def test_cli_different_items_warns(tmp_path: Path) -> None:
+    g = write_labels(tmp_path / "g.tsv", [0, 0, 1, 1])
+    p = write_labels(tmp_path / "p.tsv", [0, 0, 1])
+    code, out, err = cli(g, p)
+    assert code == 0
+    assert "warning" in err and "1 item(s) only in" in err
+    assert "nmpu" in tsv(out) and "ami" not in tsv(out)
+
+
+def test_cli_stdin_and_gzip(tmp_path: Path) -> None:
+    g = tmp_path / "g.tsv.gz"
+    with gzip.open(g, "wt") as fh:
+        fh.write("".join(f"i{k}\t{lab}\n" for k, lab in enumerate(MRS_GOLD)))
+    text = write_labels(tmp_path / "p.tsv", MRS_PRED, prefix="i").read_text()
+    code, out, err = cli(g, "-", input=text)
+    assert code == 0, err
+    assert tsv(out)["purity"] == pytest.approx(12 / 17)
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("a\t1\nb\t1\tx\n", "p.txt:2: expected item<TAB>cluster"),
+        ("a\t1\na\t1\n", "p.txt:2: item 'a' is in cluster '1' twice"),
+        ("a b a\n", "p.txt:1: item 'a' appears twice"),
+        ("a:-1 b\n", "p.txt:1: item 'a' has weight -1"),
+        ("\n\n", "p.txt: no cluster"),
+        (b"\xff\xfe\n", "p.txt:1: not valid UTF-8"),
+    ],
+)
+def test_cli_bad_file(tmp_path: Path, content: str | bytes, message: str) -> None:
+    g = write_labels(tmp_path / "g.tsv", [0, 1])
+    p = tmp_path / "p.txt"
+    if isinstance(content, bytes):
+        p.write_bytes(content)
+    else:
+        p.write_text(content)
+    code, out, err = cli(g, p)
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("assay: error: ")
+    assert message in lines[0]
+
+
+def test_cli_missing_file_and_double_stdin(tmp_path: Path) -> None:
+    code, _, err = cli(tmp_path / "nope.txt", tmp_path / "nope2.txt")
+    assert code == 2 and len(err.splitlines()) == 1 and "nope.txt" in err
+    code, _, err = cli("-", "-", input="a b\n")
+    assert code == 2 and "stdin" in err
+
+
+def test_cli_module_import_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, assay._cli_cluster; "
+        "print(sorted(m for m in ('numpy', 'scipy', 'assay.clustering') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
