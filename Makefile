@@ -24,6 +24,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_evaluate.py
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
+	$(BIN)/python benchmarks/bench_agreement.py
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench

@@ -48,6 +48,7 @@ _LAZY = {
     "stats": ("assay.stats", None),
     "classification": ("assay.classification", None),
     "clustering": ("assay.clustering", None),
+    "agreement": ("assay.agreement", None),
 }
 
 

@@ -445,11 +445,13 @@ def demo(
 
 def _register_task_commands() -> None:
     """Commands defined in their own light modules (heavy imports happen inside them)."""
+    from ._cli_agree import agree
     from ._cli_classify import classify
     from ._cli_cluster import cluster
 
     app.command("classify")(classify)
     app.command("cluster")(cluster)
+    app.command("agree")(agree)
 
 
 _register_task_commands()

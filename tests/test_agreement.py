@@ -1,0 +1,288 @@
+"""Inter-rater reliability (assay.agreement): oracles from the literature, differential tests
+against the krippendorff package, scikit-learn and statsmodels, and the ``assay agree`` CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from assay import agreement as ag
+from assay.cli import app
+from assay.errors import AssayError, EmptyInputError, InputError, MetricError
+
+nan = math.nan
+
+# Krippendorff, "Computing Krippendorff's Alpha-Reliability" (2011), section C: 4 observers
+# (A-D) x 12 units, values 1-5, "." missing. Stored here as units x observers.
+KRIPP_2011 = np.array(
+    [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],  # A
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],  # B
+        [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],  # C
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],  # D
+    ]
+).T
+
+# Fleiss (1971), as Wikipedia's "Fleiss' kappa" worked example: 10 subjects, 5 categories,
+# 14 raters per subject; kappa = 0.210.
+FLEISS_1971 = [
+    [0, 0, 0, 0, 14],
+    [0, 2, 6, 4, 2],
+    [0, 0, 3, 5, 6],
+    [0, 3, 9, 2, 0],
+    [2, 2, 8, 1, 1],
+    [7, 7, 0, 0, 0],
+    [3, 2, 6, 3, 0],
+    [2, 5, 3, 2, 2],
+    [6, 5, 2, 1, 0],
+    [0, 2, 2, 3, 7],
+]
+
+
+@pytest.mark.parametrize(
+    ("level", "expected"),
+    [("nominal", 0.7434), ("ordinal", 0.8154), ("interval", 0.8491), ("ratio", 0.7974)],
+)
+def test_krippendorff_2011_oracle(level: str, expected: float) -> None:
+    r = ag.krippendorff_alpha(KRIPP_2011, level)
+    assert round(float(r), 4) == expected
+    assert r.n_pairable == 40  # Krippendorff: n = 40 pairable values
+    assert r.n_units == 11 and r.n_unpairable_units == 1  # unit 12 has a single value
+    assert r.defined
+
+
+def test_krippendorff_2011_nominal_details() -> None:
+    r = ag.krippendorff_alpha(KRIPP_2011, "nominal")
+    # Krippendorff (2011): marginals n_1..n_5 = 9, 13, 10, 5, 3; D_o = 0.2 (1 - 32/40).
+    assert np.allclose(r.marginals, [9, 13, 10, 5, 3])
+    assert r.observed == pytest.approx(8 / 40)
+    assert np.allclose(r.coincidence, r.coincidence.T)
+    assert r.domain.tolist() == [1, 2, 3, 4, 5]
+    assert r.band == "tentative"
+
+
+def _long(matrix: np.ndarray) -> list[tuple[int, str, float]]:
+    return [
+        (u, f"r{j}", float(matrix[u, j]))
+        for u in range(matrix.shape[0])
+        for j in range(matrix.shape[1])
+        if not math.isnan(matrix[u, j])
+    ]
+
+
+def test_input_layouts_agree() -> None:
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    triples = _long(KRIPP_2011)
+    base = float(ag.krippendorff_alpha(KRIPP_2011, "interval"))
+    u, r, v = zip(*triples, strict=True)
+    for data in (
+        triples,
+        {"unit": list(u), "rater": list(r), "value": list(v)},
+        pa.table({"unit": list(u), "coder": list(r), "value": list(v)}),
+        pd.DataFrame({"item": list(u), "rater": list(r), "label": list(v)}),
+        pd.DataFrame(KRIPP_2011),
+        KRIPP_2011.tolist(),
+        [[None if math.isnan(x) else x for x in row] for row in KRIPP_2011.tolist()],
+    ):
+        assert float(ag.krippendorff_alpha(data, "interval")) == pytest.approx(base)
+    counts = np.stack([np.equal(KRIPP_2011, k).sum(axis=1) for k in range(1, 6)], axis=1)
+    got = ag.krippendorff_alpha(counts, "interval", counts=True, values=[1, 2, 3, 4, 5])
+    assert float(got) == pytest.approx(base)
+
+
+def test_string_labels_and_callable_level() -> None:
+    labels = np.where(np.isnan(KRIPP_2011), None, KRIPP_2011.astype(object))
+    names = [[None if x is None else "abcde"[int(x) - 1] for x in row] for row in labels]
+    assert float(ag.krippendorff_alpha(names)) == pytest.approx(0.743421052631579)
+    interval = ag.krippendorff_alpha(KRIPP_2011, lambda a, b: (a - b) ** 2)
+    assert float(interval) == pytest.approx(0.8491071428571428)
+    with pytest.raises(InputError):
+        ag.krippendorff_alpha(names, "interval")
+
+
+def test_no_variation_and_errors() -> None:
+    r = ag.krippendorff_alpha([[1, 1], [1, 1], [1, nan]])
+    assert math.isnan(float(r)) and not r.defined and r.expected == 0 and r.band == "undefined"
+    with pytest.raises(EmptyInputError):
+        ag.krippendorff_alpha([[1, nan], [nan, 2]])
+    with pytest.raises(MetricError):
+        ag.krippendorff_alpha(KRIPP_2011, "cardinal")
+    with pytest.raises(InputError):
+        ag.krippendorff_alpha([(1, "a", 1), (1, "a", 2), (2, "a", 1)])
+    with pytest.raises(InputError):
+        ag.krippendorff_alpha([[1, -1], [2, 3]], "ratio")
+    with pytest.raises(AssayError):
+        ag.krippendorff_alpha([[1, 2]], counts=True, values=[1])
+
+
+def _random_ratings(rng: np.random.Generator, units: int, raters: int, k: int) -> np.ndarray:
+    x = rng.integers(1, k + 1, size=(units, raters)).astype(float)
+    # Correlated raters so alpha is not ~0.
+    x = np.where(rng.random((units, raters)) < 0.5, x[:, :1], x)
+    x[rng.random((units, raters)) < 0.2] = np.nan
+    return x
+
+
+@pytest.mark.parametrize("level", ag.LEVELS)
+@pytest.mark.parametrize("seed", range(4))
+def test_against_krippendorff_package(level: str, seed: int) -> None:
+    krippendorff = pytest.importorskip("krippendorff")
+    rng = np.random.default_rng(seed)
+    x = _random_ratings(rng, int(rng.integers(5, 200)), int(rng.integers(2, 7)), 6)
+    if level == "ratio":
+        x = x - 1.0  # include zero
+    want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
+    assert float(ag.krippendorff_alpha(x, level)) == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def test_many_values_sparse_path_against_package() -> None:
+    krippendorff = pytest.importorskip("krippendorff")
+    rng = np.random.default_rng(7)
+    base = 2 * rng.normal(size=(1000, 1))
+    x = np.round(base + 0.3 * rng.normal(size=(1000, 3)), 1)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    for level in ("interval", "nominal"):
+        want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
+        assert float(ag.krippendorff_alpha(x, level)) == pytest.approx(want, rel=1e-9)
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+@pytest.mark.parametrize("seed", range(5))
+def test_cohen_against_sklearn(weights: str | None, seed: int) -> None:
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 5, 100)
+    b = np.where(rng.random(100) < 0.6, a, rng.integers(0, 5, 100))
+    want = metrics.cohen_kappa_score(a, b, weights=weights)
+    assert float(ag.cohen_kappa(a, b, weights=weights)) == pytest.approx(want)
+    labels = [4, 3, 2, 1, 0, 7]
+    want = metrics.cohen_kappa_score(a, b, weights=weights, labels=labels)
+    assert float(ag.cohen_kappa(a, b, weights=weights, labels=labels)) == pytest.approx(want)
+
+
+def test_cohen_table_oracle_and_scott() -> None:
+    # 2x2 table (20, 5, 10, 15): p_o = 0.7, p_e = 0.5, kappa = 0.4 (Wikipedia, "Cohen's kappa").
+    r = ag.cohen_kappa(table=[[20, 5], [10, 15]])
+    assert round(float(r), 4) == 0.4
+    assert r.observed == pytest.approx(0.7) and r.expected == pytest.approx(0.5) and r.n == 50
+    # Scott's pi: pooled proportions (0.55, 0.45): p_e = 0.505.
+    pi = ag.scott_pi(table=[[20, 5], [10, 15]])
+    assert float(pi) == pytest.approx((0.7 - 0.505) / (1 - 0.505))
+    a = [1, 1, 2, None, 2]
+    b = [1, 2, 2, 1, nan]
+    assert ag.cohen_kappa(a, b).n == 3
+    with pytest.raises(InputError):
+        ag.cohen_kappa([1, 2], [1])
+    with pytest.raises(MetricError):
+        ag.cohen_kappa([1, 2], [1, 2], weights="cubic")
+
+
+def test_fleiss_oracle() -> None:
+    r = ag.fleiss_kappa(FLEISS_1971, counts=True)
+    assert round(float(r), 4) == 0.2099
+    assert r.observed == pytest.approx(0.378, abs=5e-4)  # P-bar (Wikipedia)
+    assert r.expected == pytest.approx(0.213, abs=5e-4)  # P-bar_e
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fleiss_randolph_against_statsmodels(seed: int) -> None:
+    irr = pytest.importorskip("statsmodels.stats.inter_rater")
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 4, size=(60, 6))
+    x = np.where(rng.random(x.shape) < 0.5, x[:, :1], x)
+    table, _ = irr.aggregate_raters(x)
+    assert float(ag.fleiss_kappa(x)) == pytest.approx(irr.fleiss_kappa(table, method="fleiss"))
+    assert float(ag.fleiss_kappa(table, counts=True)) == pytest.approx(
+        irr.fleiss_kappa(table, method="fleiss")
+    )
+    assert float(ag.randolph_kappa(x)) == pytest.approx(irr.fleiss_kappa(table, method="randolph"))
+
+
+def test_varying_raters_and_percent_agreement() -> None:
+    x = [[1, 1, nan], [1, 2, 2], [3, 3, 3], [2, nan, nan]]
+    r = ag.fleiss_kappa(x)
+    # P_i over subjects with >= 2 ratings: 1, 1/3, 1; proportions over their 8 ratings.
+    p_o = (1 + 1 / 3 + 1) / 3
+    p = np.array([3, 2, 3]) / 8
+    assert r.observed == pytest.approx(p_o)
+    assert float(r) == pytest.approx((p_o - (p**2).sum()) / (1 - (p**2).sum()))
+    assert r.n == 3
+    assert float(ag.percent_agreement([[1, 1], [1, 2], [2, 2], [3, 1]])) == pytest.approx(0.5)
+    assert float(ag.randolph_kappa(x, n_categories=4)) == pytest.approx((p_o - 0.25) / 0.75)
+
+
+@pytest.mark.parametrize("level", ag.LEVELS)
+def test_bootstrap_matches_naive_unit_bootstrap(level: str) -> None:
+    rng = np.random.default_rng(3)
+    x = _random_ratings(rng, 80, 4, 5)
+    bs = ag.alpha_bootstrap(x, level, n_resamples=1500, seed=1)
+    assert float(bs) == pytest.approx(float(ag.krippendorff_alpha(x, level)))
+    pairable = x[(~np.isnan(x)).sum(axis=1) >= 2]
+    naive = []
+    g = np.random.default_rng(99)
+    for _ in range(600):
+        sample = pairable[g.integers(0, len(pairable), len(pairable))]
+        naive.append(float(ag.krippendorff_alpha(sample, level)))
+    assert np.nanmedian(bs.samples) == pytest.approx(np.median(naive), abs=0.02)
+    assert np.nanstd(bs.samples) == pytest.approx(np.std(naive), rel=0.15)
+    lo, hi = bs.ci
+    assert lo < float(bs) < hi
+    assert set(bs.probabilities) == {0.667, 0.8}
+
+
+def test_bootstrap_seeded_and_chunk_independent(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
+    b = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
+    assert np.array_equal(a.samples, b.samples, equal_nan=True)
+    monkeypatch.setattr(ag, "_BLOCK", 64)
+    c = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
+    assert np.allclose(a.samples, c.samples, equal_nan=True)
+    assert a.probabilities[0.8] == pytest.approx(
+        float((a.samples[~np.isnan(a.samples)] < 0.8).mean())
+    )
+    with pytest.raises(MetricError):
+        ag.alpha_bootstrap(KRIPP_2011, n_resamples=0)
+
+
+def test_alpha_band() -> None:
+    assert ag.alpha_band(0.8) == "reliable"
+    assert ag.alpha_band(0.7) == "tentative"
+    assert ag.alpha_band(0.5) == "unreliable"
+
+
+def _cli(*args: str) -> list[dict[str, object]]:
+    res = CliRunner().invoke(app, ["agree", *args, "-f", "jsonl"])
+    assert res.exit_code == 0, res.output
+    return [json.loads(line) for line in res.stdout.splitlines()]
+
+
+def test_cli_wide_and_long(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    wide = tmp_path / "r.csv"
+    lines = ["unit,A,B,C,D"]
+    for u, row in enumerate(KRIPP_2011, 1):
+        lines.append(f"u{u}," + ",".join("" if math.isnan(v) else str(int(v)) for v in row))
+    wide.write_text("\n".join(lines) + "\n")
+    out = {d["metric"]: d["value"] for d in _cli(str(wide), "--level", "interval")}
+    assert round(out["alpha"], 4) == 0.8491  # type: ignore[arg-type]
+    assert out["n_pairable"] == 40 and out["band"] == "reliable"
+    assert "fleiss_kappa" not in out and "cohen_kappa" not in out
+    long = tmp_path / "r.tsv"
+    rows = ["item\tcoder\tlabel"] + [f"{u}\t{r}\t{int(v)}" for u, r, v in _long(KRIPP_2011)]
+    long.write_text("\n".join(rows) + "\n")
+    out2 = {d["metric"]: d["value"] for d in _cli(str(long), "--bootstrap", "200", "--seed", "3")}
+    assert round(out2["alpha"], 4) == 0.7434  # type: ignore[arg-type]
+    assert "alpha_ci_low" in out2 and "P(alpha<0.667)" in out2
+    two = tmp_path / "two.csv"
+    two.write_text("a,b\nx,x\ny,y\nx,y\ny,y\n")
+    out3 = {d["metric"]: d["value"] for d in _cli(str(two))}
+    assert out3["cohen_kappa"] == pytest.approx(0.5)
+    assert "fleiss_kappa" in out3
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1\n")
+    res = CliRunner().invoke(app, ["agree", str(bad)])
+    assert res.exit_code == 2
