@@ -25,10 +25,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
 	$(BIN)/python benchmarks/bench_agreement.py
+	$(BIN)/python benchmarks/bench_fusion.py --tools assay
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench
 	$(BIN)/python benchmarks/bench_compare.py --tools assay ranx --runs 1
+	$(BIN)/python benchmarks/bench_fusion.py --tools assay ranx --runs 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

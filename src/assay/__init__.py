@@ -49,6 +49,7 @@ _LAZY = {
     "classification": ("assay.classification", None),
     "clustering": ("assay.clustering", None),
     "agreement": ("assay.agreement", None),
+    "fusion": ("assay.fusion", None),
 }
 
 

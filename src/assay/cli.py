@@ -448,10 +448,13 @@ def _register_task_commands() -> None:
     from ._cli_agree import agree
     from ._cli_classify import classify
     from ._cli_cluster import cluster
+    from ._cli_fusion import aggregate, fuse
 
     app.command("classify")(classify)
     app.command("cluster")(cluster)
     app.command("agree")(agree)
+    app.command("fuse")(fuse)
+    app.command("aggregate")(aggregate)
 
 
 _register_task_commands()

@@ -1,0 +1,334 @@
+"""Rank aggregation and run fusion (assay.fusion), with differential tests against ranx."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from assay import Qrels, Run
+from assay.cli import app
+from assay.errors import AssayError, EmptyInputError, InputError
+from assay.fusion import aggregate, fuse, optimize_fusion
+
+VOTES = [list("ABC"), list("ACB"), list("BAC")]
+
+
+# ---------------------------------------------------------------- aggregate
+
+
+def test_seed_borda_example() -> None:
+    order, scores = aggregate(VOTES, "borda")
+    assert order == ["A", "B", "C"]
+    assert scores == [5.0, 3.0, 1.0]
+
+
+def test_partial_lists() -> None:
+    # N = 3. List 1 omits C (unused points {0}); list 2 omits A and B (unused {1, 0}).
+    assert aggregate([["A", "B"], ["C"]], partial="zero") == (["A", "C", "B"], [2.0, 2.0, 1.0])
+    assert aggregate([["A", "B"], ["C"]], partial="average") == (
+        ["A", "C", "B"],
+        [2.5, 2.0, 1.5],
+    )
+    with pytest.raises(InputError):
+        aggregate(VOTES, partial="bogus")
+
+
+def test_weighted_borda_and_dowdall() -> None:
+    order, scores = aggregate(VOTES, "weighted_borda", weights=[1, 1, 10])
+    assert order[0] == "B" and scores[0] == 1 + 0 + 20
+    order, scores = aggregate(VOTES, "dowdall")
+    assert order == ["A", "B", "C"]
+    assert scores[0] == pytest.approx(1 + 1 + 0.5)
+
+
+def test_ties_broken_by_candidate() -> None:
+    assert aggregate([["b", "a"], ["a", "b"]], "borda").order == ["a", "b"]
+    assert aggregate([["b", "a"], ["a", "b"]], "copeland").order == ["a", "b"]
+    assert aggregate([["b", "a"], ["a", "b"]], "kemeny").order == ["a", "b"]
+
+
+def test_condorcet_paradox_and_methods_run() -> None:
+    cycle = [list("ABC"), list("BCA"), list("CAB")]
+    assert aggregate(cycle, "copeland").scores == [0.0, 0.0, 0.0]
+    for m in ("kemeny", "mc4"):
+        assert sorted(aggregate(cycle, m).order) == ["A", "B", "C"]
+    order, pi = aggregate(VOTES, "mc4", damping=0.1)
+    assert order[0] == "A" and sum(pi) == pytest.approx(1.0)
+
+
+def test_kemeny_exact_matches_brute_force() -> None:
+    rng = np.random.default_rng(3)
+    cands = list("ABCDEF")
+    for _ in range(5):
+        votes = [list(rng.permutation(cands)) for _ in range(5)]
+
+        def cost(order: tuple[str, ...], votes: list[list[str]] = votes) -> int:
+            pos = {c: i for i, c in enumerate(order)}
+            return sum(
+                (pos[a] < pos[b]) != (v.index(a) < v.index(b))
+                for v in votes
+                for a, b in itertools.combinations(cands, 2)
+            )
+
+        best = min(cost(p) for p in itertools.permutations(cands))
+        assert cost(tuple(aggregate(votes, "kemeny").order)) == best
+
+
+def test_kemeny_local_search_beyond_exact_limit() -> None:
+    base = [f"c{i:02d}" for i in range(12)]
+    votes = [base, base[1:2] + base[:1] + base[2:], base]
+    assert aggregate(votes, "kemeny").order == base
+
+
+def test_aggregate_errors() -> None:
+    with pytest.raises(EmptyInputError):
+        aggregate([])
+    with pytest.raises(InputError, match="more than once"):
+        aggregate([["a", "a"]])
+    with pytest.raises(InputError, match="weights"):
+        aggregate(VOTES, weights=[1, 2])
+    with pytest.raises(InputError, match="unknown method"):
+        aggregate(VOTES, "plurality")
+    with pytest.raises(InputError, match="damping"):
+        aggregate(VOTES, "mc4", damping=1.0)
+
+
+_votes = st.integers(2, 6).flatmap(
+    lambda n: st.lists(st.permutations(list(range(n))), min_size=1, max_size=7)
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_votes, st.randoms(use_true_random=False))
+def test_borda_kemeny_invariant_to_voter_order(votes: list[list[int]], rnd) -> None:  # type: ignore[no-untyped-def]
+    shuffled = list(votes)
+    rnd.shuffle(shuffled)
+    for m in ("borda", "kemeny", "copeland"):
+        assert aggregate(votes, m) == aggregate(shuffled, m)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_votes)
+def test_condorcet_winner_wins_copeland_and_kemeny(votes: list[list[int]]) -> None:
+    cands = votes[0]
+    winner = [
+        a
+        for a in cands
+        if all(
+            2 * sum(v.index(a) < v.index(b) for v in votes) > len(votes) for b in cands if b != a
+        )
+    ]
+    if winner:
+        assert aggregate(votes, "copeland").order[0] == winner[0]
+        assert aggregate(votes, "kemeny").order[0] == winner[0]
+
+
+# ---------------------------------------------------------------- fuse vs ranx
+
+
+def _random_runs(seed: int, n_runs: int = 3) -> list[dict[str, dict[str, float]]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_runs):
+        run = {}
+        for q in range(6):
+            docs = rng.choice(40, size=int(rng.integers(1, 20)), replace=False)
+            # Distinct continuous scores: ranks are unambiguous in both libraries. Positive:
+            # ranx's max norm divides by 1e-9 when a segment's max is negative, and its
+            # CombMAX/CombMIN use -1e9/1e9 for a missing score, so huge values differ.
+            run[f"q{q}"] = {f"d{x}": float(rng.uniform(0.1, 10.0)) for x in docs}
+        out.append(run)
+    return out
+
+
+RANX_METHODS = {
+    "sum": "combsum",
+    "mnz": "combmnz",
+    "anz": "combanz",
+    "max": "combmax",
+    "min": "combmin",
+    "med": "combmed",
+    "gmnz": "combgmnz",
+    "wsum": "wsum",
+    "rrf": "rrf",
+    "isr": "isr",
+    "bordafuse": "borda",
+}
+RANX_NORMS = {None: "none", "min-max": "min-max", "max": "max", "sum": "sum", "zmuv": "zscore"}
+RANX_NORMS |= {"rank": "rank", "borda": "borda"}
+
+
+@pytest.fixture(scope="module")
+def ranx_fuse():  # type: ignore[no-untyped-def]
+    ranx = pytest.importorskip("ranx")
+    return ranx
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("rnorm", list(RANX_NORMS))
+def test_fuse_matches_ranx(ranx_fuse, seed: int, rnorm: str | None) -> None:  # type: ignore[no-untyped-def]
+    data = _random_runs(seed)
+    ours = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(data)]
+    theirs = [ranx_fuse.Run(r, name=f"r{i}") for i, r in enumerate(data)]
+    weights = [0.2, 0.5, 0.3]
+    for rmethod, method in RANX_METHODS.items():
+        if rnorm == "borda" and method in ("rrf", "isr", "borda"):
+            # ranx re-ranks the Borda-filled runs (unretrieved documents in set order); assay's
+            # rank-based methods use the runs' own ranks whatever the norm.
+            continue
+        params: dict[str, object] = {}
+        if rmethod == "gmnz":
+            params = {"gamma": 1.7}
+        elif rmethod == "wsum":
+            params = {"weights": weights}
+        elif rmethod == "rrf":
+            params = {"k": 30}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = ranx_fuse.fuse(theirs, norm=rnorm, method=rmethod, params=params).to_dict()
+        got = fuse(
+            ours,
+            method=method,
+            norm=RANX_NORMS[rnorm],
+            weights=weights if rmethod == "wsum" else None,
+            k=30 if rmethod == "rrf" else 60,
+            gamma=1.7 if rmethod == "gmnz" else 1.0,
+        ).to_dict()
+        assert set(got) == set(expected), (rmethod, rnorm)
+        for q, docs in expected.items():
+            assert set(got[q]) == set(docs), (rmethod, rnorm, q)
+            for d, v in docs.items():
+                assert got[q][d] == pytest.approx(v, abs=1e-9, rel=0), (rmethod, rnorm, q, d)
+
+
+def test_ranx_aliases_accepted() -> None:
+    runs = [Run.from_dict(r) for r in _random_runs(5, 2)]
+    assert fuse(runs, "mnz") == fuse(runs, "CombMNZ")
+    assert fuse(runs, "sum", norm="zmuv") == fuse(runs, "combsum", norm="zscore")
+
+
+# ---------------------------------------------------------------- fuse semantics
+
+
+def _two() -> list[Run]:
+    a = Run.from_dict({"q1": {"x": 3.0, "y": 2.0, "z": 1.0}, "q2": {"x": 1.0}}, name="a")
+    b = Run.from_dict({"q1": {"y": 10.0, "w": 5.0}, "q3": {"u": 2.0}}, name="b")
+    return [a, b]
+
+
+def test_rrf_by_hand_and_union_of_queries() -> None:
+    fused = fuse(_two(), "rrf")
+    got = fused.to_dict()
+    assert set(got) == {"q1", "q2", "q3"}
+    assert got["q1"]["y"] == pytest.approx(1 / 62 + 1 / 61)
+    assert got["q1"]["x"] == pytest.approx(1 / 61)
+    # x and w tie on 1/61: assay's tie rule orders them by docno descending.
+    assert list(got["q1"]) == ["y", "x", "w", "z"]
+    assert fused.name == "rrf"
+
+
+def test_combmnz_and_missing_documents() -> None:
+    got = fuse(_two(), "combmnz", norm="none").to_dict()
+    assert got["q1"]["y"] == (2.0 + 10.0) * 2
+    assert got["q1"]["z"] == 1.0
+    got = fuse(_two(), "combsum", norm="min-max").to_dict()
+    assert got["q1"]["y"] == pytest.approx(0.5 + 1.0)
+    assert got["q2"]["x"] == 0.0  # a one-document segment normalises to 0
+
+
+def test_condorcet_and_depth_and_weights() -> None:
+    got = fuse(_two(), "condorcet").to_dict()
+    # y beats z and w (2-0), x beats z (1-0: b ranks neither), other pairs tie 1-1.
+    assert got["q1"] == {"y": 2.0, "x": 1.0, "w": -1.0, "z": -2.0}
+    top1 = fuse(_two(), "rrf", depth=1, name="top")
+    assert len(top1) == 3 and top1.name == "top"
+    heavy_b = fuse(_two(), "wsum", norm="none", weights=[1.0, 0.0]).to_dict()
+    assert heavy_b["q1"]["w"] == 0.0
+
+
+def test_fuse_errors() -> None:
+    runs = _two()
+    with pytest.raises(InputError, match="unknown fusion method"):
+        fuse(runs, "magic")
+    with pytest.raises(InputError, match="unknown norm"):
+        fuse(runs, "combsum", norm="l2")
+    with pytest.raises(InputError, match="weights"):
+        fuse(runs, "wsum", weights=[1.0])
+    with pytest.raises(InputError, match="k must"):
+        fuse(runs, "rrf", k=-1)
+    with pytest.raises(InputError, match="depth"):
+        fuse(runs, "rrf", depth=0)
+    with pytest.raises(EmptyInputError):
+        fuse([], "rrf")
+    with pytest.raises(AssayError):
+        fuse([{"q": {"d": 1.0}}], "rrf")  # type: ignore[list-item]
+
+
+def test_fused_run_round_trips_trec(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    fused = fuse([Run.from_dict(r) for r in _random_runs(2)], "combmnz")
+    path = tmp_path / "fused.txt"
+    fused.to_trec(path)
+    assert Run.from_trec(path) == fused
+
+
+# ---------------------------------------------------------------- optimize_fusion
+
+
+def test_optimize_fusion_picks_the_good_run() -> None:
+    qrels = Qrels.from_dict({f"q{i}": {"good": 1} for i in range(4)})
+    good = Run.from_dict({f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(4)}, name="g")
+    bad = Run.from_dict({f"q{i}": {"good": 1.0, "bad": 5.0} for i in range(4)}, name="b")
+    opt = optimize_fusion(qrels, [good, bad], "wsum", "ndcg@10", step=0.25)
+    assert opt.score == 1.0
+    assert opt.weights is not None and opt.weights[0] >= opt.weights[1]
+    assert opt.trials[0]["weights"] == [0.0, 1.0] and opt.trials[0]["score"] < 1.0
+    assert len(opt.trials) == 5
+    again = optimize_fusion(qrels, [good, bad], "wsum", "RR", search="random", n_iter=8, seed=1)
+    same = optimize_fusion(qrels, [good, bad], "wsum", "RR", search="random", n_iter=8, seed=1)
+    assert again.weights == same.weights and again.run == same.run
+    rrf = optimize_fusion(qrels, [good, bad], "rrf", "RR", train_queries=["q0", "q1"])
+    assert rrf.k in (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+    with pytest.raises(InputError):
+        optimize_fusion(qrels, [good, bad], "wsum", "RR", search="bayes")
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def test_cli_fuse_and_aggregate(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    runs = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(_random_runs(4))]
+    paths = []
+    for i, r in enumerate(runs):
+        p = tmp_path / f"r{i}.txt"
+        r.to_trec(p)
+        paths.append(str(p))
+    out = tmp_path / "fused.txt"
+    res = CliRunner().invoke(
+        app, ["fuse", *paths, "-m", "wsum", "-w", "1,2,3", "-o", str(out), "--name", "F"]
+    )
+    assert res.exit_code == 0, res.output
+    assert Run.from_trec(out) == fuse(runs, "wsum", weights=[1, 2, 3])
+    res = CliRunner().invoke(app, ["fuse", *paths[:2], "-m", "rrf"])
+    assert res.exit_code == 0 and res.output.split("\n")[0].endswith("rrf")
+    res = CliRunner().invoke(app, ["fuse", paths[0]])
+    assert res.exit_code == 2
+
+    votes = tmp_path / "votes.txt"
+    votes.write_text("# ballots\nA B C\nA, C, B\n\nB\tA C\n")
+    res = CliRunner().invoke(app, ["aggregate", str(votes), "-f", "tsv"])
+    assert res.exit_code == 0, res.output
+    assert res.output == "rank\tcandidate\tscore\n1\tA\t5.0\n2\tB\t3.0\n3\tC\t1.0\n"
+    res = CliRunner().invoke(app, ["aggregate", str(votes), "-m", "kemeny", "-f", "jsonl"])
+    assert res.exit_code == 0 and '"candidate": "A"' in res.output.splitlines()[0]
+    res = CliRunner().invoke(app, ["aggregate", str(votes), "-f", "table"])
+    assert res.exit_code == 0 and "A" in res.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A A\n")
+    res = CliRunner().invoke(app, ["aggregate", str(bad)])
+    assert res.exit_code == 2
