@@ -137,22 +137,10 @@ def _json_value(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-_LATEX_SPECIAL = {
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "\\": r"\textbackslash{}",
-}
-
-
 def _tex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+    from ._format import _tex as tex
+
+    return tex(text)
 
 
 def render_records(

@@ -179,68 +179,16 @@ def _evaluate(gold: _Clustering, pred: _Clustering) -> tuple[str, dict[str, Any]
     return "soft", clustering.soft_report(gold.clusters, pred.clusters), warnings
 
 
-def _plain(v: Any) -> str:
-    import math
+def _render(fmt: str, values: dict[str, Any], meta: dict[str, Any]) -> str:
+    from ._format import render_metric_values
 
-    if isinstance(v, int):
-        return str(v)
-    return "nan" if math.isnan(v) else repr(float(v))
+    return render_metric_values(fmt, values, meta)
 
 
 def _short(v: Any) -> str:
-    import math
+    from ._format import _short_value
 
-    if isinstance(v, int):
-        return str(v)
-    return "nan" if math.isnan(v) else f"{v:.4f}"
-
-
-def _json(v: Any) -> Any:
-    import math
-
-    return None if isinstance(v, float) and math.isnan(v) else v
-
-
-def _render(fmt: str, values: dict[str, Any], meta: dict[str, Any]) -> str:
-    import csv
-    import io
-    import json
-
-    if fmt == "tsv":
-        return "".join(f"{m}\t{_plain(v)}\n" for m, v in values.items())
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["metric", "value"])
-        w.writerows([m, _plain(v)] for m, v in values.items())
-        return buf.getvalue()
-    if fmt == "jsonl":
-        return "".join(
-            json.dumps({"metric": m, "value": _json(v)}) + "\n" for m, v in values.items()
-        )
-    if fmt == "json":
-        doc = {"results": [{"metric": m, "value": _json(v)} for m, v in values.items()], **meta}
-        return json.dumps(doc, indent=2) + "\n"
-    if fmt == "markdown":
-        rows = [f"| {m} | {_short(v)} |" for m, v in values.items()]
-        return "\n".join(["| metric | value |", "|---|---:|", *rows]) + "\n"
-    if fmt == "latex":
-        rows = [f"{m.replace('_', chr(92) + '_')} & {_short(v)} \\\\" for m, v in values.items()]
-        return (
-            "\n".join(
-                [
-                    "\\begin{tabular}{lr}",
-                    "\\toprule",
-                    "Metric & Value \\\\",
-                    "\\midrule",
-                    *rows,
-                    "\\bottomrule",
-                    "\\end{tabular}",
-                ]
-            )
-            + "\n"
-        )
-    raise ValueError(f"unknown format {fmt!r}")  # pragma: no cover - the enum forbids it
+    return _short_value(v)
 
 
 def cluster(

@@ -355,3 +355,51 @@ def rich_comparison_table(cmp: Any) -> Any:
         label = escape(r) if cmp.baseline is not None else f"({letters[r]}) {escape(r)}"
         table.add_row(label, *cells)
     return table
+
+
+# ---------------------------------------------------------------- metric/value lists
+
+
+def _plain_value(v: Any) -> str:
+    """Full precision for machine formats; integers as integers."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    return "nan" if math.isnan(v) else repr(float(v))
+
+
+def _short_value(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    return "nan" if math.isnan(v) else f"{v:.4f}"
+
+
+def render_metric_values(fmt: str, values: dict[str, Any], meta: dict[str, Any]) -> str:
+    """``{metric: value}`` in the machine and document formats of ``assay evaluate``
+    (tsv/csv rows ``metric, value``; jsonl ``{"metric", "value"}``; json adds ``meta``)."""
+    if fmt == "tsv":
+        return "".join(f"{m}\t{_plain_value(v)}\n" for m, v in values.items())
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["metric", "value"])
+        w.writerows([m, _plain_value(v)] for m, v in values.items())
+        return buf.getvalue()
+    if fmt == "jsonl":
+        return "".join(
+            json.dumps({"metric": m, "value": _json_num(v)}) + "\n" for m, v in values.items()
+        )
+    if fmt == "json":
+        doc = {"results": [{"metric": m, "value": _json_num(v)} for m, v in values.items()], **meta}
+        return json.dumps(doc, indent=2) + "\n"
+    if fmt == "markdown":
+        rows = [f"| {_md_escape(m)} | {_short_value(v)} |" for m, v in values.items()]
+        return "\n".join(["| metric | value |", "|---|---:|", *rows]) + "\n"
+    if fmt == "latex":
+        rows = [f"{_tex(m)} & {_short_value(v)} \\\\" for m, v in values.items()]
+        head = ["\\begin{tabular}{lr}", "\\toprule", "Metric & Value \\\\", "\\midrule"]
+        return "\n".join([*head, *rows, "\\bottomrule", "\\end{tabular}"]) + "\n"
+    raise ValueError(f"unknown format {fmt!r}")
