@@ -23,7 +23,6 @@ exactly two raters, Fleiss' kappa when every unit has every rater's value, and w
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -57,23 +56,9 @@ def _read(path: str) -> tuple[list[str], list[list[str]]]:
     import io
 
     from .errors import EmptyInputError, ParseError
+    from .io._text import read_text
 
-    if path == "-":
-        raw = sys.stdin.buffer.read()
-    elif path.endswith(".gz"):
-        import gzip
-
-        with gzip.open(path, "rb") as fh:
-            raw = fh.read()
-    else:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseError(
-            "not valid UTF-8", source=path, line=raw[: exc.start].count(b"\n") + 1
-        ) from None
+    text = read_text(path)
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise EmptyInputError("no header line", source=path)
@@ -189,18 +174,6 @@ def _analyse(
     return values_out, meta
 
 
-def _render(fmt: str, values: dict[str, Any], meta: dict[str, Any]) -> str:
-    from ._format import render_metric_values
-
-    return render_metric_values(fmt, values, meta)
-
-
-def _short(v: Any) -> str:
-    from ._format import _short_value
-
-    return _short_value(v)
-
-
 def agree(
     path: Annotated[
         str,
@@ -233,23 +206,14 @@ def agree(
 
     with _errors():
         values, meta = _analyse(path, long, level.value, bootstrap, seed)
-        chosen = fmt.value if fmt is not None else ("table" if sys.stdout.isatty() else "tsv")
-        if chosen == "table":
-            from rich.console import Console
-            from rich.markup import escape
-            from rich.table import Table
+        from ._format import metric_values_table, render_metric_values
+        from .cli import _present
 
-            table = Table(
-                caption=escape(
-                    f"{path} ({meta['layout']}, {meta['raters']} raters), {level.value}"
-                ),
-                caption_justify="left",
-            )
-            table.add_column("metric", no_wrap=True)
-            table.add_column("value", justify="right", no_wrap=True)
-            for m, v in values.items():
-                table.add_row(escape(m), _short(v))
-            Console().print(table)
-            return
-        sys.stdout.write(_render(chosen, values, meta))
-        sys.stdout.flush()
+        _present(
+            fmt,  # type: ignore[arg-type]  # a format enum with the same values
+            None,
+            lambda: metric_values_table(
+                values, f"{path} ({meta['layout']}, {meta['raters']} raters), {level.value}"
+            ),
+            lambda chosen: render_metric_values(chosen, values, meta),
+        )

@@ -46,20 +46,9 @@ def _read_column(path: str, column: str | None, what: str) -> tuple[list[str], l
     from .errors import EmptyInputError, InputError, ParseError
 
     base = path[:-3] if path.endswith(".gz") else path
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        raw = Path(path).read_bytes()
-        if path.endswith(".gz"):
-            import gzip
+    from .io._text import read_text
 
-            raw = gzip.decompress(raw)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ParseError(f"not UTF-8 ({exc.reason} at byte {exc.start})", source=path) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = read_text(path)
     delim = "," if base.endswith(".csv") else "\t" if base.endswith(".tsv") else None
     values: list[str] = []
     lines: list[int] = []

@@ -29,7 +29,6 @@ pairwise P/R/F1 over co-membership pairs. See :mod:`assay.clustering` for the de
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -68,24 +67,10 @@ class _Clustering:
 
 
 def _lines(path: str) -> list[str]:
-    from .errors import ParseError
 
-    if path == "-":
-        data = sys.stdin.buffer.read()
-    elif path.endswith(".gz"):
-        import gzip
+    from .io._text import read_text
 
-        with gzip.open(path, "rb") as fh:
-            data = fh.read()
-    else:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ParseError("not valid UTF-8", source=path, line=line) from None
-    return text.splitlines()
+    return read_text(path).splitlines()
 
 
 def _weight(text: str) -> float | None:
@@ -179,18 +164,6 @@ def _evaluate(gold: _Clustering, pred: _Clustering) -> tuple[str, dict[str, Any]
     return "soft", clustering.soft_report(gold.clusters, pred.clusters), warnings
 
 
-def _render(fmt: str, values: dict[str, Any], meta: dict[str, Any]) -> str:
-    from ._format import render_metric_values
-
-    return render_metric_values(fmt, values, meta)
-
-
-def _short(v: Any) -> str:
-    from ._format import _short_value
-
-    return _short_value(v)
-
-
 def cluster(
     gold: Annotated[
         str,
@@ -225,26 +198,14 @@ def cluster(
             "gold": {"path": gold, "layout": g.layout, "hard": g.hard},
             "pred": {"path": pred, "layout": p.layout, "hard": p.hard},
         }
-        chosen = fmt.value if fmt is not None else ("table" if sys.stdout.isatty() else "tsv")
-        if chosen == "table":
-            from rich.console import Console
-            from rich.markup import escape
-            from rich.table import Table
+        from ._format import metric_values_table, render_metric_values
+        from .cli import _present
 
-            table = Table(
-                caption=escape(
-                    f"{kind} clusterings; gold: {gold} ({g.layout}), pred: {pred} ({p.layout})"
-                ),
-                caption_justify="left",
-            )
-            table.add_column("metric", no_wrap=True)
-            table.add_column("value", justify="right", no_wrap=True)
-            for m, v in values.items():
-                table.add_row(m, _short(v))
-            console = Console()
-            if not console.is_terminal:
-                console = Console(width=max(console.width, 120))
-            console.print(table)
-            return
-        sys.stdout.write(_render(chosen, values, meta))
-        sys.stdout.flush()
+        _present(
+            fmt,  # type: ignore[arg-type]  # a format enum with the same values
+            None,
+            lambda: metric_values_table(
+                values, f"{kind} clusterings; gold: {gold} ({g.layout}), pred: {pred} ({p.layout})"
+            ),
+            lambda chosen: render_metric_values(chosen, values, meta),
+        )

@@ -53,23 +53,9 @@ def _weights(text: str | None) -> list[float] | None:
 
 def _read_votes(path: str) -> list[list[str]]:
     from .errors import EmptyInputError, ParseError
+    from .io._text import read_text
 
-    if path == "-":
-        raw = sys.stdin.buffer.read()
-    elif path.endswith(".gz"):
-        import gzip
-
-        with gzip.open(path, "rb") as fh:
-            raw = fh.read()
-    else:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseError(
-            "not valid UTF-8", source=path, line=raw[: exc.start].count(b"\n") + 1
-        ) from None
+    text = read_text(path)
     votes = []
     for no, line in enumerate(text.splitlines(), 1):
         s = line.strip()

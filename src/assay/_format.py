@@ -403,3 +403,16 @@ def render_metric_values(fmt: str, values: dict[str, Any], meta: dict[str, Any])
         head = ["\\begin{tabular}{lr}", "\\toprule", "Metric & Value \\\\", "\\midrule"]
         return "\n".join([*head, *rows, "\\bottomrule", "\\end{tabular}"]) + "\n"
     raise ValueError(f"unknown format {fmt!r}")
+
+
+def metric_values_table(values: dict[str, Any], caption: str) -> Any:
+    """``{metric: value}`` as a two-column rich table (the default on a terminal)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(caption=escape(caption), caption_justify="left")
+    table.add_column("metric", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
+    for m, v in values.items():
+        table.add_row(escape(m), _short_value(v))
+    return table

@@ -423,3 +423,15 @@ def write_text(path: PathLike | BinaryIO, table: pa.Table, *, sep: str = " ") ->
     sink = io.BytesIO()
     pcsv.write_csv(table, sink, write_options=opts)
     path.write(sink.getvalue())
+
+
+def read_text(path: PathLike | BinaryIO) -> str:
+    """The whole input as text (see :func:`read_bytes`); invalid UTF-8 is a
+    :class:`ParseError` naming the line."""
+    source = source_name(path)
+    data = read_bytes(path, source)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ParseError("not valid UTF-8", source=source, line=line) from None
