@@ -28,7 +28,7 @@ from .._arrow import from_np
 from ..data import Qrels, Run
 from ..errors import MetricError
 from ._tracked import Tracked, columnar_of
-from .trec_eval import SUPPORTED, evaluate_trec
+from .trec_eval import OFFICIAL, SUPPORTED, evaluate_trec
 
 __all__ = [
     "RelevanceEvaluator",
@@ -79,20 +79,7 @@ _PYTREC_MEASURES = {
 supported_measures: set[str] = {m for m in _PYTREC_MEASURES if m in SUPPORTED}
 
 supported_nicknames: dict[str, set[str]] = {
-    "official": {
-        "num_ret",
-        "num_q",
-        "num_rel",
-        "recip_rank",
-        "bpref",
-        "P",
-        "map",
-        "gm_map",
-        "iprec_at_recall",
-        "runid",
-        "num_rel_ret",
-        "Rprec",
-    },
+    "official": set(OFFICIAL),
     "set": {
         "set_P",
         "set_map",

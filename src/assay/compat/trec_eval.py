@@ -76,18 +76,7 @@ OFFICIAL: tuple[str, ...] = (
     "P",
 )
 ALL_TREC: tuple[str, ...] = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
+    *OFFICIAL,  # all_trec begins with the official measures, in the same order
     "relstring",
     "recall",
     "unj",
