@@ -110,28 +110,27 @@ def _choice(value: str, choices: Sequence[str], name: str, where: str) -> str:
     return value.lower()
 
 
-def _count(value: Any, name: str, where: str) -> int:
+def _integer(value: Any, name: str, where: str, minimum: int, expected: str) -> int:
+    """An integer >= ``minimum`` (bools refused), else an InputError saying ``expected``."""
     if isinstance(value, bool):
-        raise InputError(f"{where}: {name} must be an integer (got {value!r})")
+        raise InputError(f"{where}: {name} must be {expected} (got {value!r})")
     try:
         number = operator.index(value)
     except TypeError:
-        raise InputError(f"{where}: {name} must be an integer (got {value!r})") from None
-    if number < 1:
-        raise InputError(f"{where}: {name} must be at least 1 (got {number})")
+        raise InputError(f"{where}: {name} must be {expected} (got {value!r})") from None
+    if number < minimum:
+        raise InputError(f"{where}: {name} must be {expected} (got {number})")
     return number
+
+
+def _count(value: Any, name: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return _integer(value, name, where, 1, "an integer")
+    return _integer(value, name, where, 1, "at least 1")
 
 
 def _seed(value: Any, where: str) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"{where}: seed must be a non-negative integer (got {value!r})")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise InputError(f"{where}: seed must be a non-negative integer (got {value!r})") from None
-    if number < 0:
-        raise InputError(f"{where}: seed must be a non-negative integer (got {number})")
-    return number
+    return _integer(value, "seed", where, 0, "a non-negative integer")
 
 
 def _confidence(value: Any, where: str) -> float:
