@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 docs: $(STAMP)
-	$(BIN)/python -c "from assay.metrics._catalog import document; open('docs/metrics.md', 'w').write(document())"
+	$(BIN)/python -c "from assay.metrics.catalog import document; open('docs/metrics.md', 'w').write(document())"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

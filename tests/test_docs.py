@@ -4,7 +4,7 @@ from pathlib import Path
 
 import assay
 from assay.metrics import REGISTRY
-from assay.metrics._catalog import document
+from assay.metrics.catalog import document
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay import Qrels, Run
-from assay.io import _text
+from assay.io import text as _text
 from conftest import shared_file
 
 # ---------------------------------------------------------------- helpers

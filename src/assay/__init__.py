@@ -23,6 +23,7 @@ from .errors import (
     MetricError,
     MissingExtraError,
     MissingQueryError,
+    OptionError,
     ParseError,
 )
 
@@ -80,6 +81,7 @@ __all__ = [
     "MetricValues",
     "MissingExtraError",
     "MissingQueryError",
+    "OptionError",
     "ParseError",
     "Qrels",
     "Results",

@@ -56,7 +56,7 @@ def _read(path: str) -> tuple[list[str], list[list[str]]]:
     import io
 
     from .errors import EmptyInputError, ParseError
-    from .io._text import read_text
+    from .io.text import read_text
 
     text = read_text(path)
     lines = text.splitlines()

@@ -46,7 +46,7 @@ def _read_column(path: str, column: str | None, what: str) -> tuple[list[str], l
     from .errors import EmptyInputError, InputError, ParseError
 
     base = path[:-3] if path.endswith(".gz") else path
-    from .io._text import read_text
+    from .io.text import read_text
 
     text = read_text(path)
     delim = "," if base.endswith(".csv") else "\t" if base.endswith(".tsv") else None

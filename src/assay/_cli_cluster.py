@@ -68,7 +68,7 @@ class _Clustering:
 
 def _lines(path: str) -> list[str]:
 
-    from .io._text import read_text
+    from .io.text import read_text
 
     return read_text(path).splitlines()
 

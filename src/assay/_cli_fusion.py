@@ -53,7 +53,7 @@ def _weights(text: str | None) -> list[float] | None:
 
 def _read_votes(path: str) -> list[list[str]]:
     from .errors import EmptyInputError, ParseError
-    from .io._text import read_text
+    from .io.text import read_text
 
     text = read_text(path)
     votes = []

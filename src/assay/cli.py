@@ -350,7 +350,7 @@ def metrics(
     """List every metric with its parameters and a one-line description."""
     with _errors():
         from .metrics import REGISTRY
-        from .metrics._catalog import describe
+        from .metrics.catalog import describe
 
         rows = [describe(spec) for spec in REGISTRY.values()]
         if fmt == "json":
@@ -359,7 +359,7 @@ def metrics(
             sys.stdout.write(json.dumps(rows, indent=2) + "\n")
             return
         if fmt == "markdown":
-            from .metrics._catalog import markdown
+            from .metrics.catalog import markdown
 
             sys.stdout.write(markdown(rows))
             return

@@ -160,7 +160,7 @@ class Comparison:
             }
 
     def to_pandas(self) -> pd.DataFrame:
-        from ._compat import require
+        from ._optional import require
 
         pd_ = require("pandas")
         return pd_.DataFrame(list(self.records()))

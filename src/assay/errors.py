@@ -1,6 +1,9 @@
-"""Typed exceptions. Every error assay raises on bad input derives from :class:`AssayError`.
+"""Typed exceptions. Every error assay raises on purpose derives from :class:`AssayError`.
 
-The CLI maps :class:`AssayError` to a one-line message and exit code 2.
+Two kinds matter most: :class:`InputError` (the data is wrong: a file, a column, a value) and
+:class:`OptionError` (an argument is wrong: an unknown choice, a seed of -1, a cutoff of 0).
+Both are also ``ValueError``\\s, so code written against NumPy or scikit-learn keeps working.
+The CLI maps every :class:`AssayError` to one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -37,11 +40,22 @@ class EmptyInputError(InputError):
     """A file or collection holds no data rows."""
 
 
-class MetricError(AssayError, ValueError):
+class OptionError(AssayError, ValueError):
+    """A bad option: an unknown choice, a value out of range, a wrong type, an unknown name.
+
+    ``option`` names the parameter when one is to blame.
+    """
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        self.option = option
+        super().__init__(message)
+
+
+class MetricError(OptionError):
     """An unknown metric name, or a bad metric parameter."""
 
 
-class ConventionError(AssayError, ValueError):
+class ConventionError(OptionError):
     """An unknown convention value, or a metric that does not support the chosen convention."""
 
 

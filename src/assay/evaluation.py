@@ -9,142 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ._arrow import from_np, to_np
 from ._version import __version__
-from .conventions import Conventions
-from .data import Qrels, Run
-from .errors import ConventionError, InputError, MissingQueryError
+from .data import Conventions, Qrels, Run, rank
+from .errors import ConventionError, InputError
 from .metrics import Metric, parse_all
-from .metrics._context import NONPOOL, UNJUDGED, Ranked
 
 if TYPE_CHECKING:
     import pandas as pd
 
 GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
-
-
-@dataclass
-class RankInfo:
-    """What building the ranked lists found: counted, never silently dropped."""
-
-    unknown_queries: list[str]
-    unknown_rows: int
-    missing_queries: list[str]
-    missing_mask: np.ndarray
-    dropped_unjudged: int = 0
-
-
-def rank(
-    qrels: Qrels, run: Run, conventions: Conventions, max_docs: int | None = None
-) -> tuple[Ranked, RankInfo]:
-    """Join a run with the qrels and order every query's list under the conventions.
-
-    ``max_docs`` keeps only the first ``max_docs`` documents of every query's ranking (after
-    ordering, before ``judged_only`` drops unjudged ones; trec_eval's ``-M``). A query whose
-    results are all cut off still counts as present.
-    """
-    if max_docs is not None and max_docs < 0:
-        raise ConventionError(f"max_docs must be >= 0, got {max_docs}")
-    nq_all = qrels.n_queries
-    qmap = to_np(pc.index_in(run._qids, value_set=qrels._qids), fill=-1)
-    dmap = to_np(pc.index_in(run._docs, value_set=qrels._docs), fill=-1)
-    order = run.order(conventions.ties)
-    rq, rd, rs = run._q, run._d, run._score
-    if order is not None:
-        rq, rd, rs = rq[order], rd[order], rs[order]
-    qq = qmap[rq]
-    keep = qq >= 0
-    unknown = np.flatnonzero(qmap < 0)
-    unknown_queries = run._qids.take(from_np(unknown)).to_pylist() if len(unknown) else []
-    unknown_rows = int(len(keep) - np.count_nonzero(keep))
-    if unknown_rows:
-        qq, rd, rs = qq[keep], rd[keep], rs[keep]
-    dd = dmap[rd]
-
-    # Grade of every retrieved document: binary search of (query, doc) keys in the qrels,
-    # whose rows are sorted by (query code, doc code).
-    n_docs = max(len(qrels._docs), 1)
-    grade = np.full(len(qq), NONPOOL, dtype=np.int32)
-    valid = dd >= 0
-    if valid.any():
-        key_r = qq[valid].astype(np.int64) * n_docs + dd[valid]
-        key_q = qrels._q.astype(np.int64) * n_docs + qrels._d
-        at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
-        found = key_q[at] == key_r
-        g = np.where(found, qrels._rel[at], NONPOOL)
-        g[found & (qrels._rel[at] < 0)] = UNJUDGED
-        grade[valid] = g
-
-    present = np.zeros(nq_all, dtype=bool)
-    present[qq] = True
-    dropped = 0
-    if max_docs is not None and len(qq):
-        # Rows are grouped by query in rank order: keep the first max_docs of each group.
-        new = np.ones(len(qq), dtype=bool)
-        new[1:] = qq[1:] != qq[:-1]
-        starts = np.flatnonzero(new)
-        within = np.arange(len(qq)) - np.repeat(starts, np.diff(np.append(starts, len(qq))))
-        top = within < max_docs
-        qq, grade, rs = qq[top], grade[top], rs[top]
-    if conventions.judged_only:
-        j = grade >= 0
-        dropped = int(len(j) - np.count_nonzero(j))
-        qq, grade, rs = qq[j], grade[j], rs[j]
-
-    missing_codes = np.flatnonzero(~present)
-    missing_queries = (
-        qrels._qids.take(from_np(missing_codes)).to_pylist() if len(missing_codes) else []
-    )
-    if conventions.missing == "error" and missing_queries:
-        shown = ", ".join(repr(q) for q in missing_queries[:5])
-        more = f" and {len(missing_queries) - 5} more" if len(missing_queries) > 5 else ""
-        raise MissingQueryError(
-            f"run {run.name!r} has no results for {len(missing_queries)} qrels quer"
-            f"{'y' if len(missing_queries) == 1 else 'ies'}: {shown}{more} (missing='error')"
-        )
-    if conventions.missing == "skip":
-        eval_q = np.flatnonzero(present)
-    else:
-        eval_q = np.arange(nq_all)
-    emap = np.full(nq_all, -1, dtype=np.int64)
-    emap[eval_q] = np.arange(len(eval_q))
-    qidx = emap[qq]
-    offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qidx, minlength=len(eval_q)), out=offsets[1:])
-
-    # Per-query counts of judged documents per grade level, from the qrels.
-    judged = qrels._rel >= 0
-    level_grades = np.unique(qrels._rel[judged])
-    lev = np.searchsorted(level_grades, qrels._rel[judged])
-    nl = max(len(level_grades), 1)
-    counts = np.bincount(qrels._q[judged].astype(np.int64) * nl + lev, minlength=nq_all * nl)
-    levels = counts.reshape(nq_all, nl)[eval_q][:, : len(level_grades)]
-
-    # Judged grades per evaluated query, descending: the ideal ranking.
-    jq = emap[qrels._q[judged]]
-    jg = qrels._rel[judged]
-    ok = jq >= 0
-    jq, jg = jq[ok], jg[ok]
-    io = np.lexsort((-jg, jq))
-    ideal_offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(jq, minlength=len(eval_q)), out=ideal_offsets[1:])
-
-    ranked = Ranked(
-        query_ids=np.asarray(qrels._qids.take(from_np(eval_q)).to_pylist(), dtype=object),
-        offsets=offsets,
-        grade=grade,
-        score=rs,
-        levels=levels,
-        level_grades=level_grades,
-        ideal_grades=jg[io],
-        ideal_offsets=ideal_offsets,
-        max_grade=qrels.max_grade,
-        conventions=conventions,
-    )
-    info = RankInfo(unknown_queries, unknown_rows, missing_queries, ~present[eval_q], dropped)
-    return ranked, info
 
 
 @dataclass
@@ -262,7 +136,7 @@ class Results:
 
     def to_pandas(self, per_query: bool = True) -> pd.DataFrame:
         """Long table (run, metric, query, value): per-query rows, or the aggregates."""
-        from ._compat import require
+        from ._optional import require
 
         require("pandas")
         return self.to_arrow(per_query=per_query).to_pandas()

@@ -331,14 +331,14 @@ def _stack(runs: Sequence[Run]) -> _Stacked:
     for r in runs:
         if not isinstance(r, Run):
             raise InputError(f"runs must be assay.Run objects, got {type(r).__name__}")
-    qmaps, qids = _union_codes([r._qids for r in runs], sort=True)
-    dmaps, docs = _union_codes([r._docs for r in runs], sort=False)
-    gq = np.concatenate([qm[r._q] for qm, r in zip(qmaps, runs, strict=True)])
-    gd = np.concatenate([dm[r._d] for dm, r in zip(dmaps, runs, strict=True)])
-    score = np.concatenate([r._score for r in runs])
+    qmaps, qids = _union_codes([r.query_ids for r in runs], sort=True)
+    dmaps, docs = _union_codes([r.doc_ids for r in runs], sort=False)
+    gq = np.concatenate([qm[r.query_codes] for qm, r in zip(qmaps, runs, strict=True)])
+    gd = np.concatenate([dm[r.doc_codes] for dm, r in zip(dmaps, runs, strict=True)])
+    score = np.concatenate([r.scores for r in runs])
     rank = np.concatenate([r.ranks() for r in runs]).astype(np.float64)
     run = np.repeat(np.arange(len(runs)), [len(r) for r in runs])
-    seg_len = np.concatenate([np.diff(r._offsets) for r in runs])
+    seg_len = np.concatenate([np.diff(r.offsets) for r in runs])
     seg_run = np.repeat(np.arange(len(runs)), [r.n_queries for r in runs])
     seg_q = np.concatenate(qmaps)
     seg_start = np.zeros(len(seg_len), dtype=np.int64)
@@ -501,29 +501,10 @@ def _condorcet(st: _Stacked, w: np.ndarray) -> np.ndarray:
 def _to_run(
     st: _Stacked, fused: np.ndarray, depth: int | None, name: str, tag: str | None = None
 ) -> Run:
-    from .data import Run, _offsets, _trec_order
+    from .data import Run
 
-    q = st.g_q.astype(np.int32)
-    d = st.g_d.astype(np.int32)
-    order = _trec_order(q, fused, st.docs.take(from_np(d)))
-    if order is not None:
-        q, d, fused = q[order], d[order], fused[order]
-    offsets = _offsets(q, len(st.qids))
-    if depth is not None:
-        rank = np.arange(len(q)) - np.repeat(offsets[:-1], np.diff(offsets))
-        keep = rank < depth
-        q, d, fused = q[keep], d[keep], fused[keep]
-        offsets = _offsets(q, len(st.qids))
-    return Run(
-        _qids=st.qids,
-        _docs=st.docs,
-        _q=np.ascontiguousarray(q),
-        _d=np.ascontiguousarray(d),
-        _score=np.ascontiguousarray(fused, dtype=np.float64),
-        _input_pos=np.arange(len(q), dtype=np.int64),
-        _offsets=offsets,
-        name=name,
-        tag=tag,
+    return Run.from_codes(
+        st.qids, st.docs, st.g_q, st.g_d, fused, name=name, tag=tag, depth=depth
     )
 
 

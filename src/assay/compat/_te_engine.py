@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics._context import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
+from ..data.ranked import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
 from ..metrics.ranking import (
     average_precision,
     bpref,

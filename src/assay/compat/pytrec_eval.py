@@ -167,7 +167,7 @@ class RelevanceEvaluator:
             if not nonempty:
                 return {}
             run = Run.from_dict(nonempty)
-        qrels = self._qrels.restrict(run._qids)  # only topics with results, as pytrec_eval
+        qrels = self._qrels.restrict(run.query_ids)  # only topics with results, as pytrec_eval
         if qrels.n_queries == 0:
             return {}
         res = evaluate_trec(
@@ -192,7 +192,7 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
     """
     run = Run.from_trec(_as_stream(f_run))
     return Tracked(
-        _groups(run.queries, run._offsets, run._docs.take(from_np(run._d)), run._score), run
+        _groups(run.queries, run.offsets, run.doc_ids.take(from_np(run.doc_codes)), run.scores), run
     )
 
 
@@ -200,7 +200,7 @@ def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
     """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`)."""
     qrels = Qrels.from_trec(_as_stream(f_qrel))
     return Tracked(
-        _groups(qrels.queries, qrels._offsets, qrels._docs.take(from_np(qrels._d)), qrels._rel),
+        _groups(qrels.queries, qrels.offsets, qrels.doc_ids.take(from_np(qrels.doc_codes)), qrels.grades),
         qrels,
     )
 

@@ -369,20 +369,20 @@ def _with_bogus_results(
     """trec_eval -c: a topic without results is evaluated on a one-document ranking of the
     docno "ceci_nest_pas_un_docno" (and some values are reset afterwards, see
     :func:`_reset_missing`)."""
-    from ..metrics._context import NONPOOL, UNJUDGED, Ranked
+    from ..data.ranked import NONPOOL, UNJUDGED, Ranked
 
     qs = np.flatnonzero(missing)
     if len(qs) == 0 or max_docs == 0:
         return ranked
     grades = np.full(len(qs), NONPOOL, dtype=np.int32)
     # QUIRK: that docno is looked up in the qrels like any other.
-    code = pc.index(qrels._docs, _BOGUS_DOCNO).as_py()
+    code = pc.index(qrels.doc_ids, _BOGUS_DOCNO).as_py()
     if code >= 0:
         for i, q in enumerate(qs.tolist()):
-            lo, hi = int(qrels._offsets[q]), int(qrels._offsets[q + 1])
-            hit = np.flatnonzero(qrels._d[lo:hi] == code)
+            lo, hi = int(qrels.offsets[q]), int(qrels.offsets[q + 1])
+            hit = np.flatnonzero(qrels.doc_codes[lo:hi] == code)
             if len(hit):
-                g = int(qrels._rel[lo + hit[0]])
+                g = int(qrels.grades[lo + hit[0]])
                 grades[i] = g if g >= 0 else UNJUDGED
     if judged_only:
         keep = grades >= 0
@@ -446,8 +446,8 @@ def evaluate_trec(
     as trec_eval 9 and pytrec_eval do ((long)(level * R + 0.9)), for iprec_at_recall and
     11pt_avg.
     """
-    from ..conventions import Conventions
-    from ..evaluation import rank
+    from ..data import Conventions
+    from ..data import rank
 
     if not isinstance(qrels, Qrels):
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
@@ -470,7 +470,7 @@ def evaluate_trec(
     plan = parse_measures(measures)
 
     conv = Conventions(ties="docno", missing="zero", judged_only=bool(judged_only))
-    ranked, info = rank(qrels, run, conv, max_docs=None if max_docs is None else int(max_docs))
+    ranked, info = rank(qrels, run, conv, depth=None if max_docs is None else int(max_docs))
     missing = np.asarray(info.missing_mask, dtype=bool)
     queries = [str(q) for q in ranked.query_ids.tolist()]
     if missing.any() and not complete:
@@ -499,7 +499,7 @@ def evaluate_trec(
     if complete:
         _reset_missing(slots, missing)
     n = len(queries)
-    n_rel_all = int(np.count_nonzero(qrels._rel > 0))
+    n_rel_all = int(np.count_nonzero(qrels.grades > 0))
     for s in slots:
         if s.kind == "runid":
             continue

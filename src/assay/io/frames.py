@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 
 from .._arrow import from_np
-from .._compat import require
+from .._optional import require
 from ..errors import InputError
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..errors import EmptyInputError, InputError, ParseError
+from ..errors import EmptyInputError, InputError, OptionError, ParseError
 
 PathLike = str | os.PathLike[str]
 
@@ -31,6 +31,19 @@ def detect_format(path: PathLike) -> str:
         if p.endswith(ext):
             return fmt
     return "trec"
+
+
+FORMATS = ("trec", "csv", "tsv", "parquet", "jsonl")
+
+
+def check_format(fmt: str, path: PathLike) -> str:
+    """``fmt`` if it is a format assay reads, else an :class:`OptionError`."""
+    from .._options import InputFormat, choice
+
+    try:
+        return str(choice(fmt, InputFormat, "format"))
+    except OptionError as exc:
+        raise OptionError(f"{os.fspath(path)}: {exc}", option="format") from None
 
 
 def _check_file(path: PathLike) -> str:

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ._context import UNJUDGED, Ranked, seg_rev_cummax
-from ._registry import (
+from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
+from .registry import (
     REL,
     Param,
     choice,

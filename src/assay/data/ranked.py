@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..conventions import Conventions
+from .conventions import Conventions
 from ..errors import ConventionError, MetricError
 
 NONPOOL = -1

@@ -1,4 +1,5 @@
-"""Lazy imports of optional dependencies with an install hint instead of a traceback."""
+"""Optional dependencies, imported only through :func:`require`, inside the function that
+needs them: a missing one gives an install hint, never a traceback."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._registry import MetricSpec
+from .registry import MetricSpec
 
 
 def _range(spec: MetricSpec) -> str:
@@ -48,7 +48,7 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 def document() -> str:
     """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
-    from ._registry import REGISTRY
+    from .registry import REGISTRY
 
     head = (
         "# Metric catalogue\n\nGenerated from the metric declarations in "

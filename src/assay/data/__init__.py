@@ -1,0 +1,27 @@
+"""The data model: relevance judgments (:class:`Qrels`), system output (:class:`Run`), the
+evaluation conventions, and the join that turns them into ranked lists (:func:`rank`).
+
+Ids are strings kept exactly, as integer codes into Arrow dictionaries; rows are grouped by
+query with CSR offsets. See :mod:`assay.data.ranked` for the joined form the metrics read.
+"""
+
+from .conventions import DESCRIPTIONS, Conventions
+from .join import RankInfo, rank
+from .qrels import Qrels
+from .ranked import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
+from .run import Run, default_name, trec_order
+
+__all__ = [
+    "DESCRIPTIONS",
+    "NONPOOL",
+    "UNJUDGED",
+    "Conventions",
+    "Qrels",
+    "RankInfo",
+    "Ranked",
+    "Run",
+    "default_name",
+    "rank",
+    "seg_rev_cummax",
+    "trec_order",
+]

@@ -1,0 +1,244 @@
+"""Id and value columns: exact ids as Arrow strings, integer codes, CSR offsets, and the
+checks that name the offending row or line.
+
+Ids are kept exactly: query ids become integer codes into a dictionary of the distinct ids in
+byte order; document ids become integer codes into a dictionary of the distinct documents
+(Arrow's ``dictionary_encode``; ids are compared by value, never by hash). Integer ids from
+data frames or dicts are converted with ``str``, so that tie breaking by docno (trec_eval:
+byte order) means the same thing whatever the source.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from ..errors import DuplicateError, InputError
+
+def as_array(values: Any) -> pa.Array:
+    if isinstance(values, pa.ChunkedArray):
+        return values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
+    return values
+
+
+def first_true(mask: Any) -> int:
+    """Index of the first true value of a boolean Arrow or NumPy array."""
+    if isinstance(mask, pa.ChunkedArray | pa.Array):
+        mask = to_np(mask, fill=False)
+    return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
+
+
+def as_ids(
+    values: Any, what: str, source: str | None, lines: np.ndarray | None = None
+) -> pa.Array:
+    """Any sequence/array of ids -> a pyarrow string array (no nulls, no empty ids)."""
+    try:
+        if isinstance(values, pa.ChunkedArray | pa.Array):
+            arr = as_array(values)
+        else:
+            np_values = np.asarray(values)
+            if np_values.size == 0:
+                arr = pa.array([], pa.string())
+            elif np_values.dtype.kind in "iu":
+                arr = from_np(np_values.astype(np.int64))
+            else:
+                arr = pa.array(np_values.tolist() if np_values.dtype == object else np_values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError) as exc:
+        raise InputError(
+            f"{what} ids must be strings or integers ({str(exc).splitlines()[0]})", source=source
+        ) from None
+    if pa.types.is_dictionary(arr.type):
+        if (
+            pa.types.is_string(arr.type.value_type)
+            and arr.null_count == 0
+            and arr.dictionary.null_count == 0
+            and len(arr.dictionary)
+            and pc.min(pc.binary_length(arr.dictionary)).as_py() > 0
+            and pc.count_distinct(arr.dictionary).as_py() == len(arr.dictionary)
+        ):
+            return arr  # distinct, valid ids with codes: factorised without re-hashing
+        arr = arr.cast(arr.type.value_type)
+    if arr.null_count:
+        i = first_true(arr.is_null())
+        raise InputError(
+            f"{what} id is missing (null) at {row_label(lines, i)}", **locate(source, lines, i)
+        )
+    if pa.types.is_binary(arr.type) or pa.types.is_large_binary(arr.type):
+        try:
+            arr = arr.cast(pa.string())
+        except pa.ArrowInvalid:
+            raise InputError(
+                f"{what} ids are bytes that are not valid UTF-8", source=source
+            ) from None
+    if pa.types.is_large_string(arr.type) or pa.types.is_string_view(arr.type):
+        arr = arr.cast(pa.string())
+    elif not pa.types.is_string(arr.type):
+        if not pa.types.is_integer(arr.type):
+            raise InputError(
+                f"{what} ids must be strings or integers, got {arr.type}", source=source
+            )
+        arr = pc.cast(arr, pa.string())
+    if len(arr) and pc.min(pc.binary_length(arr)).as_py() == 0:
+        i = first_true(pc.equal(pc.binary_length(arr), 0))
+        raise InputError(
+            f"{what} id is empty at {row_label(lines, i)}", **locate(source, lines, i)
+        )
+    return arr
+
+
+def factorize_sorted(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Codes into the distinct values sorted in byte order (strcmp order, as trec_eval)."""
+    enc = arr if pa.types.is_dictionary(arr.type) else pc.dictionary_encode(arr)
+    dictionary = enc.dictionary
+    order = to_np(pc.sort_indices(dictionary))
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    codes = rank[to_np(enc.indices)]
+    return codes, dictionary.take(from_np(order))
+
+
+def factorize(arr: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    enc = pc.dictionary_encode(arr)
+    return to_np(enc.indices).astype(np.int32, copy=False), enc.dictionary
+
+
+def csr_offsets(codes_sorted: np.ndarray, n_groups: int) -> np.ndarray:
+    counts = np.bincount(codes_sorted, minlength=n_groups)
+    out = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(counts, out=out[1:])
+    return out
+
+
+def locate(source: str | None, lines: np.ndarray | None, row: int) -> dict[str, Any]:
+    return {"source": source, "line": int(lines[row]) if lines is not None else None}
+
+
+def row_label(lines: np.ndarray | None, row: int) -> str:
+    return f"line {int(lines[row])}" if lines is not None else f"row {row + 1}"
+
+
+def check_duplicates(
+    q: np.ndarray,
+    d: np.ndarray,
+    n_docs: int,
+    what: str,
+    doc_dict: pa.Array,
+    query_dict: pa.Array,
+    source: str | None,
+    lines: np.ndarray | None,
+) -> None:
+    """Raise on a repeated (query, document) pair, naming the earliest repeat in the input
+    and where that pair first occurred."""
+    if len(d) == 0:
+        return
+    # Only documents that occur more than once can repeat a pair: filter by a bincount first,
+    # then compare exact (query, doc) codes of those rows.
+    repeated = np.bincount(d, minlength=n_docs)[d] > 1
+    if not repeated.any():
+        return
+    rows = np.flatnonzero(repeated)
+    sub = q[rows].astype(np.int64) * max(n_docs, 1) + d[rows]
+    sub_sorted = np.sort(sub)
+    if not (sub_sorted[1:] == sub_sorted[:-1]).any():
+        return
+    key = q.astype(np.int64) * max(n_docs, 1) + d
+    order = np.argsort(key, kind="stable")  # stable: input order within equal keys
+    ks = key[order]
+    dup = np.flatnonzero(ks[1:] == ks[:-1])  # order[j + 1] repeats order[j]
+    j = int(dup[np.argmin(order[dup + 1])])
+    second = int(order[j + 1])
+    first = int(order[np.searchsorted(ks, ks[j], side="left")])
+    query = query_dict[int(q[second])].as_py()
+    doc = doc_dict[int(d[second])].as_py()
+    where = "" if lines is not None else f" at {row_label(lines, second)}"
+    raise DuplicateError(
+        f"duplicate {what} entry for query {query!r}, document {doc!r}{where} "
+        f"(first at {row_label(lines, first)}); {len(dup)} repeated row(s) in all — "
+        "each (query, document) pair must appear once",
+        **locate(source, lines, second),
+    )
+
+
+
+_INT32 = np.iinfo(np.int32)
+
+
+def numeric_column(
+    values: Any, what: str, kind: str, source: str | None, lines: np.ndarray | None
+) -> np.ndarray:
+    """A column of numbers as NumPy: nulls and text that does not parse are errors that name
+    the row (or line)."""
+    if isinstance(values, pa.ChunkedArray | pa.Array):
+        arr_pa = as_array(values)
+        if arr_pa.null_count:
+            i = first_true(arr_pa.is_null())
+            raise InputError(
+                f"{what} is missing (null) at {row_label(lines, i)}", **locate(source, lines, i)
+            )
+        if pa.types.is_string(arr_pa.type) or pa.types.is_large_string(arr_pa.type):
+            from ..io.text import first_uncastable
+
+            target = pa.int64() if kind == "an integer" else pa.float64()
+            try:
+                arr_pa = pc.cast(arr_pa, target)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                i = first_uncastable(arr_pa, target)
+                raise InputError(
+                    f"{what} {arr_pa[i].as_py()!r} is not {kind} at {row_label(lines, i)}",
+                    **locate(source, lines, i),
+                ) from None
+        if (
+            pa.types.is_integer(arr_pa.type)
+            or pa.types.is_floating(arr_pa.type)
+            or pa.types.is_boolean(arr_pa.type)
+        ):
+            return to_np(arr_pa)
+        return np.asarray(arr_pa.to_numpy(zero_copy_only=False))
+    return np.asarray(values)
+
+
+def as_grades(values: Any, source: str | None, lines: np.ndarray | None = None) -> np.ndarray:
+    arr = numeric_column(values, "relevance grade", "an integer", source, lines)
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if bad.any():
+            i = first_true(bad)
+            raise InputError(
+                f"relevance grade {float(arr[i])!r} is not an integer at {row_label(lines, i)}",
+                **locate(source, lines, i),
+            )
+    elif arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind not in "iu":
+        raise InputError(f"relevance grades must be integers, got {arr.dtype}", source=source)
+    if len(arr):
+        out = (arr < _INT32.min) | (arr > _INT32.max)
+        if out.any():
+            i = first_true(out)
+            raise InputError(
+                f"relevance grade {int(arr[i])} is out of range at "
+                f"{row_label(lines, i)} (grades are 32-bit integers)",
+                **locate(source, lines, i),
+            )
+    return arr.astype(np.int32)
+
+
+def as_scores(values: Any, source: str | None, lines: np.ndarray | None) -> np.ndarray:
+    arr = numeric_column(values, "score", "a number", source, lines)
+    if arr.dtype.kind not in "iuf":
+        raise InputError(f"scores must be numbers, got {arr.dtype}", source=source)
+    arr = arr.astype(np.float64, copy=False)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = first_true(bad)
+        raise InputError(
+            f"score {float(arr[i])!r} is not finite (NaN and infinity are not "
+            f"allowed) at {row_label(lines, i)}",
+            **locate(source, lines, i),
+        )
+    return arr
+

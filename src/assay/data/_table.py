@@ -1,0 +1,246 @@
+"""What :class:`~assay.data.Qrels` and :class:`~assay.data.Run` share: (query, document,
+value) rows grouped by query in CSR form, their readers and their writers.
+
+Rows are grouped by query: query ``q`` owns rows ``offsets[q]:offsets[q+1]``. Query codes
+index :attr:`QueryDocTable.query_ids` (the distinct ids in byte order); document codes index
+:attr:`QueryDocTable.doc_ids`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+import numpy as np
+import pyarrow as pa
+
+from .._arrow import from_np
+from ..errors import OptionError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+
+PathLike = str | os.PathLike[str]
+
+
+class QueryDocTable:
+    """Immutable (query, document, value) rows grouped by query; the base of Qrels and Run.
+
+    Column options of the readers: ``query``, ``doc`` and the value column (``relevance`` for
+    qrels, ``score`` for runs) name the columns to read (each defaults to its own name).
+    """
+
+    __slots__ = ("_d", "_docs", "_offsets", "_q", "_qids", "source")
+
+    #: Role names of the three columns, the last one the value.
+    ROLES: ClassVar[tuple[str, str, str]]
+    #: What the rows are, in messages ("qrels", "run").
+    KIND: ClassVar[str]
+    #: Options a reader accepts besides the column names.
+    OPTIONS: ClassVar[tuple[str, ...]] = ()
+
+    _qids: pa.Array
+    _docs: pa.Array
+    _q: np.ndarray
+    _d: np.ndarray
+    _offsets: np.ndarray
+    source: str | None
+
+    # -------------------------------------------------------------- read-only views
+
+    @property
+    def query_ids(self) -> pa.Array:
+        """The distinct query ids in byte order; :attr:`query_codes` index them."""
+        return self._qids
+
+    @property
+    def doc_ids(self) -> pa.Array:
+        """The distinct document ids; :attr:`doc_codes` index them."""
+        return self._docs
+
+    @property
+    def query_codes(self) -> np.ndarray:
+        """The query code of every row (rows are grouped by query)."""
+        return self._q
+
+    @property
+    def doc_codes(self) -> np.ndarray:
+        """The document code of every row."""
+        return self._d
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """CSR offsets: query ``q`` owns rows ``offsets[q]:offsets[q + 1]``."""
+        return self._offsets
+
+    @property
+    def values(self) -> np.ndarray:
+        """The value of every row: grades of qrels, scores of runs."""
+        raise NotImplementedError
+
+    @property
+    def queries(self) -> list[str]:
+        """Query ids, in byte order."""
+        return self._qids.to_pylist()
+
+    @property
+    def n_queries(self) -> int:
+        return len(self._qids)
+
+    def __len__(self) -> int:
+        return len(self._q)
+
+    # -------------------------------------------------------------- readers
+
+    @classmethod
+    def from_columns(cls, query: Any, doc: Any, value: Any, **options: Any) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    def _split_options(cls, options: Mapping[str, Any], where: str) -> tuple[dict[str, str], dict[str, Any]]:
+        """Column names (by role) and the other reader options, refusing unknown names."""
+        unknown = set(options) - set(cls.ROLES) - set(cls.OPTIONS)
+        if unknown:
+            allowed = ", ".join([*cls.ROLES, *cls.OPTIONS])
+            raise OptionError(
+                f"{cls.__name__}.{where} has no option {', '.join(sorted(unknown))}; "
+                f"options: {allowed}",
+                option=sorted(unknown)[0],
+            )
+        columns = {role: options.get(role) or role for role in cls.ROLES}
+        return columns, {k: v for k, v in options.items() if k in cls.OPTIONS}
+
+    @classmethod
+    def from_arrow(cls, table: pa.Table, *, source: str | None = None, **options: Any) -> Self:
+        """From a pyarrow Table; ``query``/``doc``/value options name its columns."""
+        from ..io.tabular import pick_columns
+
+        columns, rest = cls._split_options(options, "from_arrow")
+        cols = pick_columns(table, columns, source)
+        q, d, v = (cols[role] for role in cls.ROLES)
+        return cls.from_columns(q, d, v, source=source, **rest)
+
+    @classmethod
+    def from_pandas(cls, df: pd.DataFrame, **options: Any) -> Self:
+        """From a pandas DataFrame (column options as :meth:`from_arrow`)."""
+        from ..io.frames import pandas_to_arrow
+
+        return cls.from_arrow(pandas_to_arrow(df), source="<pandas>", **options)
+
+    @classmethod
+    def from_polars(cls, df: pl.DataFrame, **options: Any) -> Self:
+        """From a polars DataFrame or LazyFrame (column options as :meth:`from_arrow`)."""
+        from ..io.frames import polars_to_arrow
+
+        return cls.from_arrow(polars_to_arrow(df), source="<polars>", **options)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[Any, Mapping[Any, Any]], **options: Any) -> Self:
+        """From ``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR)."""
+        from ..io.frames import nested_to_columns
+
+        _, rest = cls._split_options(options, "from_dict")
+        q, d, v, unique = nested_to_columns(data, cls.KIND)
+        return cls.from_columns(q, d, v, source="<dict>", _unique=unique, **rest)
+
+    @classmethod
+    def _from_file(cls, table: pa.Table, path: PathLike, options: dict[str, Any]) -> Self:
+        return cls.from_arrow(table, source=os.fspath(path), **options)
+
+    @classmethod
+    def from_parquet(cls, path: PathLike, **options: Any) -> Self:
+        """From a Parquet file (column options as :meth:`from_arrow`)."""
+        from ..io.tabular import read_parquet
+
+        return cls._from_file(read_parquet(path), path, options)
+
+    @classmethod
+    def from_csv(cls, path: PathLike, *, delimiter: str | None = None, **options: Any) -> Self:
+        """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
+        from ..io.tabular import read_delimited
+
+        columns, _ = cls._split_options(options, "from_csv")
+        strings = (columns["query"], columns["doc"])
+        return cls._from_file(read_delimited(path, delimiter, strings=strings), path, options)
+
+    @classmethod
+    def from_jsonl(cls, path: PathLike, **options: Any) -> Self:
+        """From JSON Lines, one object per row (column options as :meth:`from_arrow`)."""
+        from ..io.tabular import read_jsonl
+
+        return cls._from_file(read_jsonl(path), path, options)
+
+    @classmethod
+    def from_trec(cls, path: PathLike, **options: Any) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    def read(cls, path: PathLike, *, format: str | None = None, **options: Any) -> Self:
+        """Read any supported file, the format chosen by ``format`` or the file extension."""
+        from ..io.tabular import check_format, detect_format
+
+        fmt = check_format(format or detect_format(path), path)
+        if fmt == "trec":
+            _, rest = cls._split_options(options, "read")
+            return cls.from_trec(path, **rest)
+        if fmt in ("csv", "tsv"):
+            return cls.from_csv(path, delimiter="\t" if fmt == "tsv" else ",", **options)
+        if fmt == "parquet":
+            return cls.from_parquet(path, **options)
+        return cls.from_jsonl(path, **options)
+
+    # -------------------------------------------------------------- writers
+
+    def _id_columns(self) -> tuple[pa.Array, pa.Array]:
+        return self._qids.take(from_np(self._q)), self._docs.take(from_np(self._d))
+
+    def to_arrow(self) -> pa.Table:
+        """Rows as a pyarrow Table: query, doc and the value column."""
+        query, doc = self._id_columns()
+        return pa.table(dict(zip(self.ROLES, (query, doc, from_np(self.values)), strict=True)))
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR); inner dicts in row order."""
+        from ..io.frames import grouped_to_nested
+
+        docs = self._docs.take(from_np(self._d)).to_pylist()
+        return grouped_to_nested(self.queries, self._offsets, docs, self.values.tolist())
+
+    def to_pandas(self) -> pd.DataFrame:
+        from .._optional import require
+
+        require("pandas")
+        return self.to_arrow().to_pandas()
+
+    def to_polars(self) -> pl.DataFrame:
+        from .._optional import require
+
+        polars = require("polars")
+        return polars.from_arrow(self.to_arrow())
+
+    def to_parquet(self, path: PathLike) -> None:
+        import pyarrow.parquet as pq
+
+        pq.write_table(self.to_arrow(), os.fspath(path))
+
+    def to_csv(self, path: PathLike, delimiter: str = ",") -> None:
+        import pyarrow.csv as pcsv
+
+        options = pcsv.WriteOptions(delimiter=delimiter)
+        pcsv.write_csv(self.to_arrow(), os.fspath(path), write_options=options)
+
+    # -------------------------------------------------------------- comparison
+
+    def _key(self) -> list[tuple[Any, ...]]:
+        """Rows as sorted tuples (query, doc, value): equality ignores row order."""
+        table = self.to_arrow().select(list(self.ROLES))
+        return sorted(zip(*(c.to_pylist() for c in table.columns), strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)) or type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]

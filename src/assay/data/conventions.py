@@ -1,0 +1,72 @@
+"""Evaluation conventions: decided in one place, validated once, recorded in every result.
+
+=============  ===========================================  =========  =========================
+convention     values                                       default    matches
+=============  ===========================================  =========  =========================
+ties           docno | input | average                      docno      trec_eval
+missing        zero | skip | error                          zero       trec_eval -c
+no_relevant    zero | one | skip | nan                      zero       trec_eval
+judged_only    False | True                                 False      trec_eval (-J when True)
+=============  ===========================================  =========  =========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .._options import Missing, NoRelevant, Ties, choice, flag
+from ..errors import ConventionError
+
+_KINDS: dict[str, Any] = {"ties": Ties, "missing": Missing, "no_relevant": NoRelevant}
+
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "ties": {
+        "docno": "score descending, then docno descending byte order (trec_eval)",
+        "input": "score descending, then input order (LightGBM, XGBoost)",
+        "average": "expected value over all orders of tied documents (McSherry & Najork 2008; scikit-learn's ndcg_score)",
+    },
+    "missing": {
+        "zero": "qrels queries without results score 0 on every metric (trec_eval -c)",
+        "skip": "qrels queries without results are left out (trec_eval without -c, pytrec_eval, ranx)",
+        "error": "a qrels query without results is an error",
+    },
+    "no_relevant": {
+        "zero": "queries with no relevant judged document score 0 on normalised metrics (trec_eval)",
+        "one": "... score 1 (LightGBM, XGBoost)",
+        "skip": "... are left out of that metric",
+        "nan": "... score NaN, and the aggregate is NaN",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """How ties, missing queries, judgment-free queries and unjudged documents are treated."""
+
+    ties: Ties = "docno"
+    missing: Missing = "zero"
+    no_relevant: NoRelevant = "zero"
+    judged_only: bool = False
+
+    def __post_init__(self) -> None:
+        for name, kind in _KINDS.items():
+            choice(getattr(self, name), kind, name, error=ConventionError)
+        object.__setattr__(
+            self, "judged_only", flag(self.judged_only, "judged_only", error=ConventionError)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> Conventions:
+        known = [f.name for f in fields(cls)]
+        unknown = set(kwargs) - set(known)
+        if unknown:
+            raise ConventionError(
+                f"unknown convention(s): {', '.join(sorted(unknown))}; "
+                f"expected {', '.join(known)}",
+                option=sorted(unknown)[0],
+            )
+        return cls(**kwargs)

@@ -1,0 +1,169 @@
+"""The qrels–run join: every retrieved document gets its grade, every query's list its order
+under the tie convention, and what could not be joined is counted (:func:`rank`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from .._options import depth as check_depth
+from ..errors import ConventionError, MissingQueryError
+from .conventions import Conventions
+from .qrels import Qrels
+from .ranked import NONPOOL, UNJUDGED, Ranked
+from .run import Run
+
+
+@dataclass(frozen=True)
+class RankInfo:
+    """What building the ranked lists found: counted, never silently dropped."""
+
+    unknown_queries: list[str]
+    unknown_rows: int
+    missing_queries: list[str]
+    missing_mask: np.ndarray
+    dropped_unjudged: int = 0
+
+
+@dataclass
+class _Rows:
+    """The run's rows being joined: evaluated-query code, grade and score, in rank order."""
+
+    query: np.ndarray
+    grade: np.ndarray
+    score: np.ndarray
+
+
+def rank(
+    qrels: Qrels, run: Run, conventions: Conventions, depth: int | None = None
+) -> tuple[Ranked, RankInfo]:
+    """Join a run with the qrels and order every query's list under the conventions.
+
+    ``depth`` keeps only the first ``depth`` documents of every query's ranking (after
+    ordering, before ``judged_only`` drops unjudged ones; trec_eval's ``-M``). A query whose
+    results are all cut off still counts as present.
+    """
+    depth = check_depth(depth, error=ConventionError)
+    rows, unknown_queries, unknown_rows = _join(qrels, run, conventions)
+    present = np.zeros(qrels.n_queries, dtype=bool)
+    present[rows.query] = True
+    if depth is not None:
+        rows = _truncate(rows, depth)
+    dropped = 0
+    if conventions.judged_only:
+        judged = rows.grade >= 0
+        dropped = int(len(judged) - np.count_nonzero(judged))
+        rows = _Rows(rows.query[judged], rows.grade[judged], rows.score[judged])
+    missing_queries = _ids(qrels, np.flatnonzero(~present))
+    if conventions.missing == "error" and missing_queries:
+        raise MissingQueryError(_missing_message(run.name, missing_queries))
+    eval_q = np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
+    ranked = _ranked(qrels, rows, eval_q, conventions)
+    info = RankInfo(unknown_queries, unknown_rows, missing_queries, ~present[eval_q], dropped)
+    return ranked, info
+
+
+def _ids(qrels: Qrels, codes: np.ndarray) -> list[str]:
+    return qrels.query_ids.take(from_np(codes)).to_pylist() if len(codes) else []
+
+
+def _missing_message(run: str, missing: list[str]) -> str:
+    shown = ", ".join(repr(q) for q in missing[:5])
+    more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    plural = "y" if len(missing) == 1 else "ies"
+    return (
+        f"run {run!r} has no results for {len(missing)} qrels quer{plural}: "
+        f"{shown}{more} (missing='error')"
+    )
+
+
+def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list[str], int]:
+    """The run's rows of qrels queries in rank order, with their grades; the run's queries
+    unknown to the qrels and how many rows they had."""
+    qmap = to_np(pc.index_in(run.query_ids, value_set=qrels.query_ids), fill=-1)
+    dmap = to_np(pc.index_in(run.doc_ids, value_set=qrels.doc_ids), fill=-1)
+    order = run.order(conventions.ties)
+    rq, rd, rs = run.query_codes, run.doc_codes, run.scores
+    if order is not None:
+        rq, rd, rs = rq[order], rd[order], rs[order]
+    qq = qmap[rq]
+    keep = qq >= 0
+    unknown = np.flatnonzero(qmap < 0)
+    unknown_queries = run.query_ids.take(from_np(unknown)).to_pylist() if len(unknown) else []
+    unknown_rows = int(len(keep) - np.count_nonzero(keep))
+    if unknown_rows:
+        qq, rd, rs = qq[keep], rd[keep], rs[keep]
+    return _Rows(qq, _grades(qrels, qq, dmap[rd]), rs), unknown_queries, unknown_rows
+
+
+def _grades(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Grade of every (query code, qrels doc code) row: a binary search of the qrels' sorted
+    (query, doc) keys. Documents not in the qrels are NONPOOL; negative grades UNJUDGED."""
+    grade = np.full(len(query), NONPOOL, dtype=np.int32)
+    valid = doc >= 0
+    if not valid.any():
+        return grade
+    n_docs = max(len(qrels.doc_ids), 1)
+    key_r = query[valid].astype(np.int64) * n_docs + doc[valid]
+    key_q = qrels.query_codes.astype(np.int64) * n_docs + qrels.doc_codes
+    at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
+    found = key_q[at] == key_r
+    g = np.where(found, qrels.grades[at], NONPOOL)
+    g[found & (qrels.grades[at] < 0)] = UNJUDGED
+    grade[valid] = g
+    return grade
+
+
+def _truncate(rows: _Rows, depth: int) -> _Rows:
+    """The first ``depth`` rows of every query (rows are grouped by query in rank order)."""
+    if len(rows.query) == 0:
+        return rows
+    new = np.ones(len(rows.query), dtype=bool)
+    new[1:] = rows.query[1:] != rows.query[:-1]
+    starts = np.flatnonzero(new)
+    sizes = np.diff(np.append(starts, len(rows.query)))
+    within = np.arange(len(rows.query)) - np.repeat(starts, sizes)
+    top = within < depth
+    return _Rows(rows.query[top], rows.grade[top], rows.score[top])
+
+
+def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventions) -> Ranked:
+    """The ranked lists of the evaluated queries ``eval_q`` with their qrels statistics."""
+    nq_all = qrels.n_queries
+    emap = np.full(nq_all, -1, dtype=np.int64)
+    emap[eval_q] = np.arange(len(eval_q))
+    offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(emap[rows.query], minlength=len(eval_q)), out=offsets[1:])
+
+    # Per-query counts of judged documents per grade level, from the qrels.
+    judged = qrels.grades >= 0
+    level_grades = np.unique(qrels.grades[judged])
+    lev = np.searchsorted(level_grades, qrels.grades[judged])
+    nl = max(len(level_grades), 1)
+    qcodes = qrels.query_codes[judged].astype(np.int64)
+    counts = np.bincount(qcodes * nl + lev, minlength=nq_all * nl)
+    levels = counts.reshape(nq_all, nl)[eval_q][:, : len(level_grades)]
+
+    # Judged grades per evaluated query, descending: the ideal ranking.
+    jq = emap[qrels.query_codes[judged]]
+    jg = qrels.grades[judged]
+    ok = jq >= 0
+    jq, jg = jq[ok], jg[ok]
+    ideal_offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(jq, minlength=len(eval_q)), out=ideal_offsets[1:])
+
+    return Ranked(
+        query_ids=np.asarray(_ids(qrels, eval_q), dtype=object),
+        offsets=offsets,
+        grade=rows.grade,
+        score=rows.score,
+        levels=levels,
+        level_grades=level_grades,
+        ideal_grades=jg[np.lexsort((-jg, jq))],
+        ideal_offsets=ideal_offsets,
+        max_grade=qrels.max_grade,
+        conventions=conventions,
+    )

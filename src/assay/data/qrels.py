@@ -1,0 +1,169 @@
+"""Relevance judgments: :class:`Qrels`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, BinaryIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from .._options import integer
+from ..errors import EmptyInputError, InputError
+from ._columns import as_grades, as_ids, check_duplicates, csr_offsets, factorize, factorize_sorted
+from ._table import PathLike, QueryDocTable
+
+
+class Qrels(QueryDocTable):
+    """Relevance judgments: (query, document, grade) with integer grades.
+
+    Negative grades mean "pooled but not judged" (trec_eval). Build with :meth:`from_trec`,
+    :meth:`from_dict`, :meth:`from_pandas`, :meth:`from_polars`, :meth:`from_parquet`,
+    :meth:`from_csv`, :meth:`from_jsonl`, :meth:`from_arrow` or :meth:`read`.
+
+    ``max_grade`` is the top of the grade scale, which ERR and pFound normalise by. It is the
+    largest grade of the whole collection unless declared (:meth:`with_max_grade`), and
+    :meth:`restrict` keeps it, so a query's values do not depend on which other queries are
+    evaluated with it.
+    """
+
+    __slots__ = ("_max_grade", "_rel")
+    ROLES = ("query", "doc", "relevance")
+    KIND = "qrels"
+
+    def __init__(
+        self,
+        *,
+        _qids: pa.Array,
+        _docs: pa.Array,
+        _q: np.ndarray,
+        _d: np.ndarray,
+        _rel: np.ndarray,
+        _offsets: np.ndarray,
+        source: str | None = None,
+        max_grade: int | None = None,
+    ) -> None:
+        self._qids = _qids
+        self._docs = _docs
+        self._q = _q
+        self._d = _d
+        self._rel = _rel
+        self._offsets = _offsets
+        self.source = source
+        for a in (_q, _d, _rel, _offsets):
+            a.setflags(write=False)
+        observed = int(_rel.max()) if len(_rel) else 0
+        self._max_grade = observed if max_grade is None else max_grade
+
+    @classmethod
+    def from_columns(
+        cls,
+        query: Any,
+        doc: Any,
+        relevance: Any,
+        *,
+        source: str | None = None,
+        lines: np.ndarray | None = None,
+        _unique: bool = False,
+    ) -> Qrels:
+        """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
+        qa = as_ids(query, "query", source, lines)
+        da = as_ids(doc, "document", source, lines)
+        rel = as_grades(relevance, source, lines)
+        if not (len(qa) == len(da) == len(rel)):
+            raise InputError("query, doc and relevance columns differ in length", source=source)
+        if len(qa) == 0:
+            raise EmptyInputError("the qrels hold no judgments", source=source)
+        q, qids = factorize_sorted(qa)
+        d, docs = factorize(da)
+        if not _unique:  # dict input with string keys cannot repeat a pair
+            check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
+        order = np.lexsort((d, q))
+        q, d, rel = q[order], d[order], rel[order]
+        offsets = csr_offsets(q, len(qids))
+        return cls(_qids=qids, _docs=docs, _q=q, _d=d, _rel=rel, _offsets=offsets, source=source)
+
+    @classmethod
+    def from_trec(cls, path: PathLike | BinaryIO) -> Qrels:  # type: ignore[override]
+        """Read TREC qrels: ``query iteration document grade`` per line (4 fields).
+
+        ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is stdin.
+        """
+        from ..io.trec import read_qrels
+
+        c = read_qrels(path)
+        return cls.from_columns(c.query, c.doc, c.value, source=c.source, lines=c.lines)
+
+    def restrict(self, queries: Any) -> Qrels:
+        """The judgments of the given queries only (ids not in the qrels are ignored). The
+        grade scale (:attr:`max_grade`) stays that of the whole collection."""
+        wanted = (
+            queries
+            if isinstance(queries, pa.Array)
+            else pa.array([str(q) for q in queries], pa.string())
+        )
+        codes = to_np(pc.index_in(wanted, value_set=self._qids), fill=-1)
+        keep_q = np.zeros(self.n_queries, dtype=bool)
+        keep_q[codes[codes >= 0]] = True
+        remap = np.cumsum(keep_q) - 1
+        rows = keep_q[self._q]
+        q = remap[self._q[rows]].astype(np.int32)
+        return Qrels(
+            _qids=self._qids.filter(from_np(keep_q)),
+            _docs=self._docs,
+            _q=q,
+            _d=self._d[rows],
+            _rel=self._rel[rows],
+            _offsets=csr_offsets(q, int(keep_q.sum())),
+            source=self.source,
+            max_grade=self._max_grade,
+        )
+
+    def with_max_grade(self, max_grade: int) -> Qrels:
+        """The same judgments on a declared grade scale 0..``max_grade`` (at least the largest
+        grade present), e.g. 4 for MSLR-WEB10K whatever grades a subset holds."""
+        observed = int(self._rel.max()) if len(self._rel) else 0
+        scale = integer(max_grade, "max_grade", minimum=max(observed, 0))
+        return Qrels(
+            _qids=self._qids,
+            _docs=self._docs,
+            _q=self._q,
+            _d=self._d,
+            _rel=self._rel,
+            _offsets=self._offsets,
+            source=self.source,
+            max_grade=scale,
+        )
+
+    # -------------------------------------------------------------- views and writers
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._rel
+
+    @property
+    def grades(self) -> np.ndarray:
+        """The grade of every row (int32; negative: pooled but not judged)."""
+        return self._rel
+
+    @property
+    def max_grade(self) -> int:
+        """Top of the grade scale: declared, or the largest grade of the whole collection."""
+        return self._max_grade
+
+    def to_trec(self, path: PathLike | BinaryIO) -> None:
+        """Write ``query 0 doc grade`` lines (``.gz`` compresses; ``-`` is stdout)."""
+        from ..io.trec import write_qrels
+
+        query, doc = self._id_columns()
+        write_qrels(path, query, doc, self._rel, distinct=(self._qids, self._docs))
+
+    def __iter__(self) -> Iterator[tuple[str, str, int]]:
+        t = self.to_arrow()
+        columns = (t["query"].to_pylist(), t["doc"].to_pylist(), t["relevance"].to_pylist())
+        return iter(zip(*columns, strict=True))
+
+    def __repr__(self) -> str:
+        return f"Qrels({self.n_queries} queries, {len(self)} judgments, max grade {self.max_grade})"

@@ -1,0 +1,282 @@
+"""System output: :class:`Run`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, BinaryIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from ..errors import EmptyInputError, InputError
+from ._columns import as_ids, as_scores, check_duplicates, csr_offsets, factorize, factorize_sorted
+from ._table import PathLike, QueryDocTable
+
+
+def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
+    """Permutation into trec_eval's order (query, score descending, docno descending), or
+    None when the rows are in that order already. ``docs`` holds each row's document id."""
+    same_q = q[1:] == q[:-1]
+    in_order = bool((q[1:] >= q[:-1]).all()) and bool(((score[1:] <= score[:-1]) | ~same_q).all())
+    if in_order:
+        tied = np.flatnonzero(same_q & (score[1:] == score[:-1]))
+        if len(tied) == 0:
+            return None
+        first = docs.take(from_np(tied))
+        second = docs.take(from_np(tied + 1))
+        if pc.all(pc.greater(first, second)).as_py():
+            return None
+    # One multithreaded Arrow sort; docno strings are compared only where (query, score) tie.
+    return to_np(
+        pc.sort_indices(
+            pa.table({"q": from_np(q), "s": from_np(score), "d": docs}),
+            sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
+        )
+    )
+
+
+def default_name(source: str) -> str:
+    """A run's name from its file: the base name without ``.gz``."""
+    base = os.path.basename(str(source))
+    if base.endswith(".gz"):
+        base = base[:-3]
+    return base or "run"
+
+
+class Run(QueryDocTable):
+    """Scored documents per query from one system, with a name.
+
+    Rows are stored in trec_eval's canonical order: query (byte order), score descending,
+    docno descending (byte order). The input position of every row is kept so that
+    ``ties="input"`` can rank tied documents in input order. Readers take ``name`` (default:
+    the file name) besides the column options.
+    """
+
+    __slots__ = ("_cache", "_input_pos", "_score", "name", "tag")
+    ROLES = ("query", "doc", "score")
+    KIND = "run"
+    OPTIONS = ("name",)
+
+    def __init__(
+        self,
+        *,
+        _qids: pa.Array,
+        _docs: pa.Array,
+        _q: np.ndarray,
+        _d: np.ndarray,
+        _score: np.ndarray,
+        _input_pos: np.ndarray,
+        _offsets: np.ndarray,
+        name: str,
+        tag: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        self._qids = _qids
+        self._docs = _docs
+        self._q = _q
+        self._d = _d
+        self._score = _score
+        self._input_pos = _input_pos
+        self._offsets = _offsets
+        self.name = name
+        self.tag = tag
+        self.source = source
+        self._cache: dict[str, np.ndarray] = {}
+        for a in (_q, _d, _score, _input_pos, _offsets):
+            a.setflags(write=False)
+
+    @classmethod
+    def from_columns(
+        cls,
+        query: Any,
+        doc: Any,
+        score: Any,
+        *,
+        name: str | None = "run",
+        tag: str | None = None,
+        source: str | None = None,
+        lines: np.ndarray | None = None,
+        _unique: bool = False,
+    ) -> Run:
+        """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
+        qa = as_ids(query, "query", source, lines)
+        da = as_ids(doc, "document", source, lines)
+        sc = as_scores(score, source, lines)
+        if not (len(qa) == len(da) == len(sc)):
+            raise InputError("query, doc and score columns differ in length", source=source)
+        if len(qa) == 0:
+            raise EmptyInputError("the run holds no results", source=source)
+        q, qids = factorize_sorted(qa)
+        if _unique:
+            # Pairs known distinct (dict input): codes index the exact per-row strings, which
+            # is all the join needs; hashing every document id would only find no repeats.
+            d, docs = np.arange(len(da), dtype=np.int32), da
+        else:
+            d, docs = factorize(da)
+            check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
+        order = trec_order(q, sc, da)
+        if order is None:  # already in rank order, as systems usually write runs
+            pos = np.arange(len(q), dtype=np.int64)
+        else:
+            q, d, sc, pos = q[order], d[order], sc[order], order.astype(np.int64)
+        return cls(
+            _qids=qids,
+            _docs=docs,
+            _q=q,
+            _d=d,
+            _score=sc,
+            _input_pos=pos,
+            _offsets=csr_offsets(q, len(qids)),
+            name=name or "run",
+            tag=tag,
+            source=source,
+        )
+
+    @classmethod
+    def from_codes(
+        cls,
+        query_ids: pa.Array,
+        doc_ids: pa.Array,
+        query_codes: np.ndarray,
+        doc_codes: np.ndarray,
+        scores: np.ndarray,
+        *,
+        name: str = "run",
+        tag: str | None = None,
+        source: str | None = None,
+        depth: int | None = None,
+    ) -> Run:
+        """From rows already encoded: codes into ``query_ids`` (distinct, in byte order) and
+        ``doc_ids`` (distinct). Rows are put in trec_eval order and, with ``depth``, each
+        query keeps its first ``depth``. The (query, document) pairs must be distinct."""
+        q = np.ascontiguousarray(query_codes, dtype=np.int32)
+        d = np.ascontiguousarray(doc_codes, dtype=np.int32)
+        sc = np.ascontiguousarray(scores, dtype=np.float64)
+        order = trec_order(q, sc, doc_ids.take(from_np(d)))
+        if order is not None:
+            q, d, sc = q[order], d[order], sc[order]
+        offsets = csr_offsets(q, len(query_ids))
+        if depth is not None:
+            rank = np.arange(len(q)) - np.repeat(offsets[:-1], np.diff(offsets))
+            keep = rank < depth
+            q, d, sc = q[keep], d[keep], sc[keep]
+            offsets = csr_offsets(q, len(query_ids))
+        return cls(
+            _qids=query_ids,
+            _docs=doc_ids,
+            _q=q,
+            _d=d,
+            _score=sc,
+            _input_pos=np.arange(len(q), dtype=np.int64),
+            _offsets=offsets,
+            name=name,
+            tag=tag,
+            source=source,
+        )
+
+    @classmethod
+    def from_trec(cls, path: PathLike | BinaryIO, name: str | None = None) -> Run:  # type: ignore[override]
+        """Read a TREC run: ``query Q0 document rank score tag`` (6 fields, more ignored).
+
+        The rank field is ignored: ranks come from the scores (and the tie convention), as in
+        trec_eval. ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is
+        stdin. ``name`` defaults to the file name.
+        """
+        from ..io.trec import read_run
+
+        c = read_run(path)
+        return cls.from_columns(
+            c.query,
+            c.doc,
+            c.value,
+            name=name or default_name(c.source),
+            tag=c.tag,
+            source=c.source,
+            lines=c.lines,
+        )
+
+    @classmethod
+    def _from_file(cls, table: pa.Table, path: PathLike, options: dict[str, Any]) -> Run:
+        source = os.fspath(path)
+        named = {**options, "name": options.get("name") or default_name(source)}
+        return cls.from_arrow(table, source=source, **named)
+
+    # -------------------------------------------------------------- views and writers
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._score
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The score of every row (float64), in stored order."""
+        return self._score
+
+    @property
+    def input_positions(self) -> np.ndarray:
+        """The input position of every stored row (for ``ties="input"``)."""
+        return self._input_pos
+
+    def ranks(self) -> np.ndarray:
+        """1-based rank of every stored row within its query (trec_eval order)."""
+        counts = np.diff(self._offsets)
+        return np.arange(len(self._q), dtype=np.int64) - np.repeat(self._offsets[:-1], counts) + 1
+
+    def to_arrow(self) -> pa.Table:
+        """Rows in trec_eval order: query, doc, score, rank."""
+        return super().to_arrow().append_column("rank", from_np(self.ranks()))
+
+    def to_trec(self, path: PathLike | BinaryIO, tag: str | None = None) -> None:
+        """Write ``query Q0 doc rank score tag`` lines. Scores are printed as the shortest
+        decimal that reads back to the same double, so a round trip is exact. White space in
+        the tag becomes ``_``."""
+        from ..io.trec import write_run
+
+        query, doc = self._id_columns()
+        write_run(
+            path,
+            query,
+            doc,
+            self.ranks(),
+            self._score,
+            tag or self.tag or self.name,
+            distinct=(self._qids, self._docs),
+        )
+
+    def rename(self, name: str) -> Run:
+        """The same run under another name (the arrays are shared, not copied)."""
+        return Run(
+            _qids=self._qids,
+            _docs=self._docs,
+            _q=self._q,
+            _d=self._d,
+            _score=self._score,
+            _input_pos=self._input_pos,
+            _offsets=self._offsets,
+            name=name,
+            tag=self.tag,
+            source=self.source,
+        )
+
+    def order(self, ties: str) -> np.ndarray | None:
+        """Row permutation giving the ranking under a tie convention (None: stored order)."""
+        if ties != "input":
+            return None
+        if "input" not in self._cache:
+            keys = {
+                "q": from_np(self._q),
+                "s": from_np(self._score),
+                "i": from_np(self._input_pos),
+            }
+            self._cache["input"] = to_np(
+                pc.sort_indices(
+                    pa.table(keys),
+                    sort_keys=[("q", "ascending"), ("s", "descending"), ("i", "ascending")],
+                )
+            )
+        return self._cache["input"]
+
+    def __repr__(self) -> str:
+        return f"Run({self.name!r}: {self.n_queries} queries, {len(self)} results)"
