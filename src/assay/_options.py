@@ -22,10 +22,12 @@ T = TypeVar("T")
 
 # ---------------------------------------------------------------- shared option types
 
+# Evaluation conventions (assay.data.conventions).
 Ties = Literal["docno", "input", "average"]
 Missing = Literal["zero", "skip", "error"]
 NoRelevant = Literal["zero", "one", "skip", "nan"]
 
+# Statistics (assay.stats, assay.compare).
 Alternative = Literal["two-sided", "greater", "less"]
 BootstrapMethod = Literal["bca", "percentile", "basic"]
 CIMethod = Literal["bca", "percentile", "basic", "t"]
@@ -34,12 +36,42 @@ CompareTest = Literal["randomization", "t", "wilcoxon", "sign", "bootstrap", "tu
 Correction = Literal["holm", "bonferroni", "bh", "none"]
 #: Other spellings accepted for a correction (statsmodels' names).
 CORRECTION_ALIASES = {"fdr_bh": "bh"}
+WilcoxonZeroMethod = Literal["wilcox", "pratt", "zsplit"]
+WilcoxonPValue = Literal["auto", "exact", "asymptotic"]
+SpearmanCI = Literal["fisher", "bootstrap"]
+KendallCI = Literal["fieller", "bootstrap"]
+KendallVariant = Literal["b", "c"]
+KendallPValue = Literal["auto", "exact", "asymptotic"]
+TauAPTies = Literal["error", "average"]
+SystemCorrelation = Literal["kendall", "spearman", "tau_ap"]
 
+# Classification, clustering, agreement.
 Average = Literal["binary", "micro", "macro", "weighted"]
 ZeroDivision = Literal[0, 1, "nan"]
 Degenerate = Literal["zero", "limit", "nan"]
+Normalize = Literal["true", "pred", "all"]
+KappaWeights = Literal["linear", "quadratic"]
+SBAAbsent = Literal["gosgens", "nan"]
+AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
+# Fusion and rank aggregation (assay.fusion).
+FusionMethod = Literal[
+    "combsum", "combmnz", "combanz", "combmax", "combmin", "combmed", "combgmnz", "wsum",
+    "rrf", "isr", "borda", "condorcet",
+]  # fmt: skip
+#: ranx's and the literature's short names for fusion methods.
+FUSION_ALIASES = {
+    "sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
+    "med": "combmed", "gmnz": "combgmnz", "bordafuse": "borda",
+}  # fmt: skip
+Normalization = Literal["none", "min-max", "max", "sum", "zscore", "rank", "borda"]
+NORMALIZATION_ALIASES = {None: "none", "min_max": "min-max", "minmax": "min-max", "zmuv": "zscore"}
+AggregationMethod = Literal["borda", "weighted_borda", "dowdall", "copeland", "kemeny", "mc4"]
+Partial = Literal["zero", "average"]
+Search = Literal["grid", "random"]
+
+# Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
 
@@ -77,12 +109,16 @@ def choice(
     name: str,
     *,
     aliases: Mapping[Any, Any] | None = None,
+    ignore_case: bool = False,
     error: type[OptionError] = OptionError,
     where: str | None = None,
 ) -> Any:
     """``value`` if it is one of the choices of ``kind`` (a ``Literal`` type), else an error
-    listing them. ``aliases`` maps other accepted spellings to a choice."""
+    listing them. ``aliases`` maps other accepted spellings to a choice; ``ignore_case``
+    compares strings case-insensitively (``"RRF"`` is ``"rrf"``)."""
     allowed = choices(kind)
+    if ignore_case and isinstance(value, str):
+        value = value.lower()
     hashable = _hashable(value)
     if aliases and hashable and value in aliases:
         return aliases[value]

@@ -1,6 +1,34 @@
-"""The metric catalogue: declarations, registry and name parser."""
+"""The metric catalogue of every family: declarations, the registry and the name parser.
+
+Importing this package registers the ranking metrics; the other families register when their
+modules are imported (:mod:`assay.metrics.classification`, ...), which
+:func:`load_families` does for tools that list everything.
+"""
 
 from . import ranking as _ranking  # noqa: F401  (registers the declarations)
-from .registry import REGISTRY, Metric, MetricSpec, Param, make, parse, parse_all
+from .names import parse, parse_all
+from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
-__all__ = ["REGISTRY", "Metric", "MetricSpec", "Param", "make", "parse", "parse_all"]
+FAMILIES = ("ranking",)
+
+
+def load_families() -> None:
+    """Import every family's declarations (for listings and docs)."""
+    from importlib import import_module
+
+    for family in FAMILIES[1:]:
+        import_module(f"{__name__}.{family}")
+
+
+__all__ = [
+    "FAMILIES",
+    "REGISTRY",
+    "Metric",
+    "MetricSpec",
+    "Param",
+    "Registry",
+    "load_families",
+    "make",
+    "parse",
+    "parse_all",
+]

@@ -7,18 +7,20 @@ documents of the query, k the cutoff (the whole list when absent).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import numpy as np
 
+from .._options import number
 from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
+from ..errors import ConventionError, MetricError
 from .registry import (
     REL,
     Param,
-    choice,
     closed_unit,
-    gain_check,
     metric,
+    one_of,
     open_unit,
     optional,
     positive_float,
@@ -498,25 +500,43 @@ def _discount(discount: str, base: float) -> Any:
     return disc
 
 
+Discount = Literal["log2", "jk"]
+
+
+def gain_check(value: Any) -> Any:
+    """'linear', 'exp', or a mapping grade -> non-negative gain."""
+    if value in ("linear", "exp"):
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for grade, gain in value.items():
+            if isinstance(grade, bool) or not isinstance(grade, int):
+                raise MetricError(f"gain map keys must be integer grades, got {grade!r}")
+            if isinstance(gain, bool) or not isinstance(gain, int | float) or gain < 0:
+                raise MetricError(
+                    f"gain for grade {grade} must be a non-negative number, got {gain!r}"
+                )
+            out[int(grade)] = float(gain)
+        if not out:
+            raise MetricError("gain map is empty")
+        return tuple(sorted(out.items()))
+    raise MetricError(f"gain must be 'linear', 'exp' or a mapping grade -> gain, got {value!r}")
+
+
 _GAIN = Param(
     "gain", "linear", gain_check, "'linear' (g), 'exp' (2^g - 1) or a mapping grade -> gain"
 )
 _DISCOUNT = Param(
     "discount",
     "log2",
-    choice("discount", "log2", "jk"),
+    one_of("discount", Discount),
     "'log2': 1/log2(i+1); 'jk': Järvelin-Kekäläinen's original, 1/max(1, log_b i)",
 )
 
 
 def _log_base(value: Any) -> float:
     """The 'jk' discount's log base: a number > 1 (log_b is not a discount for b <= 1)."""
-    b = positive_float("b")(value)
-    if not b > 1.0:
-        from ..errors import MetricError
-
-        raise MetricError(f"b (log base of the 'jk' discount) must be > 1, got {value!r}")
-    return b
+    return number(value, "b", low=1, low_open=True, error=MetricError)
 
 
 _BASE = Param("b", 2.0, _log_base, "log base of the 'jk' discount (> 1)")
@@ -574,8 +594,6 @@ def _gmax(r: Ranked, gmax: int | None, name: str) -> int:
     top = max(int(r.max_grade), 1) if gmax is None else int(gmax)
     values, _ = r.row_levels
     if len(values) and values.max() > top:
-        from ..errors import MetricError
-
         raise MetricError(f"{name}: grade {int(values.max())} exceeds gmax={top}")
     return top
 
@@ -655,8 +673,6 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     """Pair counts per query over the top k: discordant (score order vs grade), distinct-grade
     pairs, and the Kendall tau-b ingredients."""
     if r.ties == "average" and k is not None:
-        from ..errors import ConventionError
-
         raise ConventionError(
             "pairwise metrics support ties='average' only without a cutoff (the tied documents "
             "that fall inside the top k are random); drop @k or use ties='docno'"
@@ -778,5 +794,3 @@ def rmse(r: Ranked, k: int | None) -> np.ndarray:
     """
     return np.sqrt(mse(r, k))
 
-
-__all__ = ["positive_int"]

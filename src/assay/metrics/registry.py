@@ -1,24 +1,30 @@
-"""Metric declarations, the registry, and the metric-name parser.
+"""Metric declarations and the registry, for every family.
 
-A metric is declared once, with :func:`metric`, on its kernel. The declaration carries the
-name, aliases, trec_eval names, parameters (with validation), cutoff policy, bounds, direction,
-aggregation and a docstring with the formula and a reference. Everything else — the parser
-(``ndcg@10``, ``ndcg(gain='exp')@10``, ``P(rel=2)@5``, ``ndcg_cut.10``, ``P_5``), validation,
-``assay metrics`` and the docs — is derived from the declarations.
+A metric is declared once, on the code that computes it, with :func:`metric` (ranking
+kernels, computed per query from :class:`~assay.data.Ranked`) or :func:`measure` (the public
+function of any other family, computed from its data: labels, scores, clusterings, ratings,
+...). The declaration carries the name, aliases, parameters (each with its validator from
+:mod:`assay._options`), bounds, direction, and a docstring with the formula and a reference.
+The registry, the name parser (:mod:`assay.metrics.names`), option validation, ``assay
+metrics``, ``docs/metrics.md`` and the registry-driven tests are all derived from it.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from collections.abc import Callable, Mapping
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._options import choice, integer, number
 from ..errors import MetricError
 
 Cutoff = Literal["none", "optional", "required"]
 Aggregate = Literal["mean", "gmean", "sum"]
+
+#: A parameter default taken from the declared function's signature.
+FROM_SIGNATURE: Any = object()
 
 
 @dataclass(frozen=True)
@@ -31,9 +37,13 @@ class Param:
     doc: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MetricSpec:
+    """One declaration. Specs are singletons, compared and hashed by identity."""
+
     name: str
+    family: str
+    input: str  # what it is computed from: "ranked lists", "labels", "scores", ...
     kernel: Callable[..., Any]
     params: tuple[Param, ...]
     cutoff: Cutoff
@@ -60,14 +70,22 @@ class MetricSpec:
 
 
 def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
+    """A hashable form of a parameter value (mappings and sequences become tuples)."""
+    if isinstance(value, Mapping):
         return tuple(sorted(value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
     return value
+
+
+def _thaw(key: str, value: Any) -> Any:
+    return dict(value) if isinstance(value, tuple) and key == "gain" else value
 
 
 @dataclass(frozen=True)
 class Metric:
-    """A metric with its parameters bound: what gets computed and what labels a result."""
+    """A metric with its parameters bound: what gets computed and what labels a result.
+    Hashable; ``str(metric)`` is its canonical name, e.g. ``ndcg(gain='exp')@10``."""
 
     spec: MetricSpec
     params: tuple[tuple[str, Any], ...]
@@ -78,18 +96,27 @@ class Metric:
     def name(self) -> str:
         return self.spec.name
 
+    @property
+    def family(self) -> str:
+        return self.spec.family
+
     def kwargs(self) -> dict[str, Any]:
-        out = {}
-        for key, value in self.params:
-            out[key] = dict(value) if isinstance(value, tuple) and key == "gain" else value
-        return out
+        return {key: _thaw(key, value) for key, value in self.params}
+
+    def __call__(self, *data: Any) -> Any:
+        """Compute the metric: on a :class:`~assay.data.Ranked` for ranking metrics (values
+        per query), on the family's data otherwise (``f1(average='macro')(y_true, y_pred)``)."""
+        if self.spec.family == "ranking":
+            return self.spec.kernel(*data, self.k, **self.kwargs())
+        return self.spec.kernel(*data, **self.kwargs())
 
     def __str__(self) -> str:
         parts = []
+        bound = dict(self.params)
         for p in self.spec.params:
-            value = dict(self.params)[p.name]
+            value = bound[p.name]
             if _freeze(p.default) != value:
-                shown = dict(value) if isinstance(value, tuple) else value
+                shown = dict(value) if isinstance(value, tuple) and p.name == "gain" else value
                 parts.append(f"{p.name}={shown!r}")
         label = self.spec.name + (f"({', '.join(parts)})" if parts else "")
         if self.k is not None:
@@ -104,9 +131,60 @@ class Metric:
         return self.spec.higher_is_better
 
 
-REGISTRY: dict[str, MetricSpec] = {}
-_LOOKUP: dict[str, MetricSpec] = {}
-_TREC: dict[str, tuple[MetricSpec, str]] = {}
+class Registry(Mapping[str, MetricSpec]):
+    """Every declared metric, by family. As a mapping it holds the ranking family (the
+    names :func:`assay.evaluate` takes); :meth:`family` gives any other."""
+
+    def __init__(self) -> None:
+        self._families: dict[str, dict[str, MetricSpec]] = {}
+        self._lookup: dict[tuple[str, str], MetricSpec] = {}
+        self.trec: dict[str, tuple[MetricSpec, str]] = {}
+
+    def add(self, spec: MetricSpec) -> None:
+        for key in (spec.name, *spec.aliases):
+            known = self._lookup.get((spec.family, key.lower()))
+            if known is not None and known.name != spec.name:
+                raise RuntimeError(f"{spec.family} metric name {key!r} declared twice")
+            self._lookup[(spec.family, key.lower())] = spec
+        for tname, how in spec.trec.items():
+            self.trec[tname] = (spec, how)
+        self._families.setdefault(spec.family, {})[spec.name] = spec
+
+    def families(self) -> list[str]:
+        return list(self._families)
+
+    def family(self, family: str) -> Mapping[str, MetricSpec]:
+        """The declarations of one family, in declaration order."""
+        if family not in self._families:
+            known = ", ".join(self._families)
+            raise MetricError(f"unknown metric family {family!r}; families: {known}")
+        return self._families[family]
+
+    def specs(self, family: str | None = None) -> list[MetricSpec]:
+        """Every declaration, or those of one family."""
+        if family is not None:
+            return list(self.family(family).values())
+        return [s for fam in self._families.values() for s in fam.values()]
+
+    def lookup(self, name: str, family: str = "ranking") -> MetricSpec | None:
+        """The declaration named ``name`` (or an alias of it, any case) in ``family``."""
+        return self._lookup.get((family, name.lower()))
+
+    def names(self, family: str) -> list[str]:
+        """Names and aliases of a family, lower-cased (for suggestions)."""
+        return [name for fam, name in self._lookup if fam == family]
+
+    def __getitem__(self, name: str) -> MetricSpec:
+        return self._families.get("ranking", {})[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._families.get("ranking", {}))
+
+    def __len__(self) -> int:
+        return len(self._families.get("ranking", {}))
+
+
+REGISTRY = Registry()
 
 
 def metric(
@@ -123,96 +201,143 @@ def metric(
     trec: Mapping[str, str] | None = None,
     from_qrels: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Declare a metric on its kernel ``kernel(ranked, k, **params) -> per-query values``.
+    """Declare a ranking metric on its kernel ``kernel(ranked, k, **params) -> per-query
+    values``.
 
     The kernel returns NaN for queries where the metric is undefined (no relevant document,
     no pair of distinct grades, ...); the ``no_relevant`` convention decides what those become.
     """
 
     def register(kernel: Callable[..., Any]) -> Callable[..., Any]:
-        spec = MetricSpec(
-            name=name,
-            kernel=kernel,
-            params=params,
-            cutoff=cutoff,
-            lower=bounds[0],
-            upper=bounds[1],
-            higher_is_better=higher_is_better,
-            aggregate=aggregate,
-            average_ties=average_ties,
-            integer=integer,
-            aliases=aliases,
-            trec=dict(trec or {}),
-            doc=kernel.__doc__ or "",
-            from_qrels=from_qrels,
+        REGISTRY.add(
+            MetricSpec(
+                name=name,
+                family="ranking",
+                input="ranked lists",
+                kernel=kernel,
+                params=params,
+                cutoff=cutoff,
+                lower=bounds[0],
+                upper=bounds[1],
+                higher_is_better=higher_is_better,
+                aggregate=aggregate,
+                average_ties=average_ties,
+                integer=integer,
+                aliases=aliases,
+                trec=dict(trec or {}),
+                doc=kernel.__doc__ or "",
+                from_qrels=from_qrels,
+            )
         )
-        for key in (name, *aliases):
-            low = key.lower()
-            if low in _LOOKUP and _LOOKUP[low].name != name:
-                raise RuntimeError(f"metric name {key!r} declared twice")
-            _LOOKUP[low] = spec
-        for tname, how in spec.trec.items():
-            _TREC[tname] = (spec, how)
-        REGISTRY[name] = spec
         return kernel
 
     return register
 
 
+def measure(
+    name: str | None = None,
+    *,
+    family: str,
+    input: str,
+    params: tuple[Param, ...] = (),
+    bounds: tuple[float | None, float | None] = (0.0, 1.0),
+    higher_is_better: bool = True,
+    integer: bool = False,
+    aliases: tuple[str, ...] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare a public function of a family as a metric (name: the function's, by default).
+
+    The function takes its data positionally and its options as keyword-only parameters;
+    every keyword-only parameter must be declared in ``params`` (defaults may be
+    :data:`FROM_SIGNATURE`). The returned function validates every option through its
+    declaration, so a bad option raises :class:`~assay.errors.OptionError` (a
+    :class:`~assay.errors.MetricError`) whichever way the metric is called.
+    """
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        declared = _bind_defaults(func, params)
+        checks = {p.name: p.check for p in declared}
+
+        @functools.wraps(func)
+        def validated(*data: Any, **options: Any) -> Any:
+            for key, value in options.items():
+                check = checks.get(key)
+                if check is not None:
+                    options[key] = check(value)
+            return func(*data, **options)
+
+        REGISTRY.add(
+            MetricSpec(
+                name=name or func.__name__,
+                family=family,
+                input=input,
+                kernel=validated,
+                params=declared,
+                cutoff="none",
+                lower=bounds[0],
+                upper=bounds[1],
+                higher_is_better=higher_is_better,
+                aggregate="mean",
+                average_ties=False,
+                integer=integer,
+                aliases=aliases,
+                trec={},
+                doc=func.__doc__ or "",
+            )
+        )
+        return validated
+
+    return register
+
+
+def _bind_defaults(func: Callable[..., Any], params: tuple[Param, ...]) -> tuple[Param, ...]:
+    """``params`` with defaults from ``func``'s signature; every keyword-only parameter of
+    ``func`` must be declared, and nothing else."""
+    signature = inspect.signature(func)
+    keyword = {
+        n: p.default for n, p in signature.parameters.items() if p.kind is p.KEYWORD_ONLY
+    }
+    names = [p.name for p in params]
+    if set(names) != set(keyword):
+        raise RuntimeError(
+            f"{func.__qualname__}: declared parameters {sorted(names)} differ from its "
+            f"keyword-only parameters {sorted(keyword)}"
+        )
+    return tuple(
+        Param(p.name, keyword[p.name] if p.default is FROM_SIGNATURE else p.default, p.check, p.doc)
+        for p in params
+    )
+
+
 # ---------------------------------------------------------------- parameter validators
+# Each is the one validator of its kind from assay._options, raising MetricError.
 
 
 def positive_int(what: str) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
-            raise MetricError(f"{what} must be a positive integer, got {value!r}")
-        if value <= 0:
-            raise MetricError(f"{what} must be a positive integer (> 0), got {value!r}")
-        return int(value)
-
-    return check
+    return functools.partial(integer, name=what, minimum=1, integral_float=True, error=MetricError)
 
 
 def nonneg_int(what: str) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
-            raise MetricError(f"{what} must be an integer, got {value!r}")
-        if value < 0:
-            raise MetricError(f"{what} must be >= 0, got {value!r}")
-        return int(value)
-
-    return check
+    return functools.partial(integer, name=what, minimum=0, integral_float=True, error=MetricError)
 
 
 def open_unit(what: str) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise MetricError(f"{what} must be a number in (0, 1), got {value!r}")
-        if not 0.0 < float(value) < 1.0:
-            raise MetricError(f"{what} must lie strictly between 0 and 1, got {value!r}")
-        return float(value)
-
-    return check
+    return functools.partial(
+        number, name=what, low=0, high=1, low_open=True, high_open=True, error=MetricError
+    )
 
 
 def closed_unit(what: str) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise MetricError(f"{what} must be a number in [0, 1], got {value!r}")
-        if not 0.0 <= float(value) <= 1.0:
-            raise MetricError(f"{what} must lie in [0, 1], got {value!r}")
-        return float(value)
-
-    return check
+    return functools.partial(number, name=what, low=0, high=1, error=MetricError)
 
 
 def positive_float(what: str) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise MetricError(f"{what} must be a positive number, got {value!r}")
-        return float(value)
+    return functools.partial(number, name=what, low=0, low_open=True, error=MetricError)
 
-    return check
+
+def one_of(what: str, kind: Any, **options: Any) -> Callable[[Any], Any]:
+    """A choice among the values of the ``Literal`` type ``kind``."""
+    return functools.partial(choice, kind=kind, name=what, error=MetricError, **options)
 
 
 def optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -222,41 +347,12 @@ def optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return wrapped
 
 
-def choice(what: str, *options: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if value not in options:
-            raise MetricError(
-                f"{what} must be one of {', '.join(map(repr, options))}, got {value!r}"
-            )
-        return str(value)
-
-    return check
-
-
-def gain_check(value: Any) -> Any:
-    """'linear', 'exp', or a mapping grade -> non-negative gain."""
-    if value in ("linear", "exp"):
-        return value
-    if isinstance(value, Mapping):
-        out = {}
-        for grade, gain in value.items():
-            if isinstance(grade, bool) or not isinstance(grade, int):
-                raise MetricError(f"gain map keys must be integer grades, got {grade!r}")
-            if isinstance(gain, bool) or not isinstance(gain, int | float) or gain < 0:
-                raise MetricError(
-                    f"gain for grade {grade} must be a non-negative number, got {gain!r}"
-                )
-            out[int(grade)] = float(gain)
-        if not out:
-            raise MetricError("gain map is empty")
-        return tuple(sorted(out.items()))
-    raise MetricError(f"gain must be 'linear', 'exp' or a mapping grade -> gain, got {value!r}")
+def anything(value: Any) -> Any:
+    """No check (for parameters that are data, such as a list of labels)."""
+    return value
 
 
 REL = Param("rel", 1, nonneg_int("rel"), "minimum grade counted relevant (inclusive)")
-
-
-# ---------------------------------------------------------------- construction and parsing
 
 
 def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
@@ -266,7 +362,8 @@ def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
     if unknown:
         allowed = ", ".join(sorted(known)) or "none"
         raise MetricError(
-            f"{spec.name} has no parameter {', '.join(sorted(unknown))}; parameters: {allowed}"
+            f"{spec.name} has no parameter {', '.join(sorted(unknown))}; parameters: {allowed}",
+            option=sorted(unknown)[0],
         )
     bound = []
     for p in spec.params:
@@ -279,126 +376,3 @@ def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
     elif spec.cutoff == "required":
         raise MetricError(f"{spec.name} needs a cutoff, e.g. {spec.name}@10")
     return Metric(spec, tuple(bound), k)
-
-
-_ASSAY_RE = re.compile(
-    r"^\s*(?P<name>[A-Za-z0-9_]+)\s*(?:\((?P<args>.*)\))?\s*(?:@\s*(?P<k>[^@]+?))?\s*$"
-)
-
-
-def _parse_args(text: str, where: str) -> dict[str, Any]:
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError:
-        raise MetricError(f"cannot parse the parameters of {where!r}") from None
-    if not isinstance(call, ast.Call) or call.args:
-        raise MetricError(f"parameters of {where!r} must be given as name=value")
-    out: dict[str, Any] = {}
-    for kw in call.keywords:
-        if kw.arg is None:
-            raise MetricError(f"parameters of {where!r} must be given as name=value")
-        try:
-            out[kw.arg] = ast.literal_eval(kw.value)
-        except ValueError:
-            raise MetricError(
-                f"parameter {kw.arg} of {where!r} must be a literal (number, string or mapping)"
-            ) from None
-    return out
-
-
-def _trec_numbers(text: str, conv: Callable[[str], Any], where: str) -> list[Any]:
-    try:
-        return [conv(x) for x in text.split(",") if x != ""]
-    except ValueError:
-        raise MetricError(f"cannot parse the parameters in {where!r}") from None
-
-
-def _from_trec(name: str, text: str | None, sep: str) -> list[Metric] | None:
-    """trec_eval names: ``P.5,10`` / ``P_5`` / ``ndcg_cut.10`` / ``iprec_at_recall.0.10`` / ``map``."""
-    if name not in _TREC:
-        return None
-    spec, how = _TREC[name]
-    where = name + (sep + text if text is not None else "")
-    if text is None:
-        if how == "k" and spec.cutoff == "required":
-            raise MetricError(f"{name} needs a cutoff, e.g. {name}{sep}10")
-        return [make(spec)]
-    if how == "k":
-        ks = _trec_numbers(text, _int_strict, where)
-        if not ks:
-            raise MetricError(f"no cutoff given in {where!r}")
-        return [make(spec, k) for k in ks]
-    if how == "recall":
-        levels = _trec_numbers(text, float, where)
-        return [make(spec, recall=r) for r in levels]
-    raise MetricError(f"{name} takes no parameters")
-
-
-def _int_strict(text: str) -> int:
-    value = float(text)
-    if value != int(value):
-        raise ValueError(text)
-    return int(value)
-
-
-def parse(name: str) -> list[Metric]:
-    """Parse one metric name into one or more metrics (trec_eval lists expand: ``P.5,10``)."""
-    if not isinstance(name, str) or not name.strip():
-        raise MetricError(f"a metric name must be a non-empty string, got {name!r}")
-    text = name.strip()
-    # trec_eval syntax: "P.5,10", "ndcg_cut.10", "iprec_at_recall.0.10", and output names "P_5".
-    if "(" not in text and "@" not in text:
-        head, dot, rest = text.partition(".")
-        if dot:
-            found = _from_trec(head, rest, ".")
-            if found is not None:
-                return found
-        found = _from_trec(text, None, ".")
-        if found is not None:
-            return found
-        for tname in sorted(_TREC, key=len, reverse=True):
-            if text.startswith(tname + "_") and _TREC[tname][1]:
-                found = _from_trec(tname, text[len(tname) + 1 :], "_")
-                if found is not None:
-                    return found
-    m = _ASSAY_RE.match(text)
-    if not m:
-        raise MetricError(f"cannot parse metric name {name!r}; expected e.g. ndcg@10, P(rel=2)@5")
-    spec = _LOOKUP.get(m.group("name").lower())
-    if spec is None:
-        raise MetricError(
-            f"unknown metric {m.group('name')!r}{_suggest(m.group('name'))}; "
-            "`assay metrics` lists them all"
-        )
-    params = _parse_args(m.group("args"), name) if m.group("args") else {}
-    k: int | None = None
-    if m.group("k") is not None:
-        try:
-            kval = float(m.group("k"))
-        except ValueError:
-            raise MetricError(f"cutoff in {name!r} must be a positive integer") from None
-        if kval != int(kval) or kval <= 0:
-            raise MetricError(f"cutoff in {name!r} must be a positive integer, got {m.group('k')}")
-        k = int(kval)
-    return [make(spec, k, **params)]
-
-
-def _suggest(name: str) -> str:
-    import difflib
-
-    names = [*_LOOKUP, *_TREC]
-    close = difflib.get_close_matches(name.lower(), names, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def parse_all(names: str | Metric | list[Any] | tuple[Any, ...]) -> list[Metric]:
-    """Parse a name, a Metric, or a list of either, keeping order and dropping repeats."""
-    items = [names] if isinstance(names, str | Metric) else list(names)
-    out: list[Metric] = []
-    for item in items:
-        for m in [item] if isinstance(item, Metric) else parse(item):
-            if m not in out:
-                out.append(m)
-    if not out:
-        raise MetricError("no metric given")
-    return out
