@@ -17,6 +17,8 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
     params = [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]
     return {
         "name": spec.name,
+        "family": spec.family,
+        "input": spec.input,
         "aliases": list(spec.aliases),
         "trec_eval": sorted(spec.trec),
         "params": params,
@@ -46,13 +48,27 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
+_INTRO = {
+    "ranking": "Per query, from ranked lists joined with the qrels; aggregated over queries. "
+    "Conventions that apply to every ranking metric: [conventions.md](conventions.md).",
+}
+
+
 def document() -> str:
     """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
+    from . import load_families
     from .registry import REGISTRY
 
-    head = (
+    load_families()
+    out = [
         "# Metric catalogue\n\nGenerated from the metric declarations in "
-        "`src/assay/metrics/ranking.py` by `make docs`; a test keeps it in sync. "
-        "Conventions that apply to every metric: [conventions.md](conventions.md).\n\n"
-    )
-    return head + markdown([describe(spec) for spec in REGISTRY.values()])
+        "`src/assay/metrics/` by `make docs`; a test keeps it in sync. Parameter names follow "
+        "the [glossary](parameters.md).\n"
+    ]
+    for family in REGISTRY.families():
+        specs = REGISTRY.specs(family)
+        out.append(f"\n## {family.capitalize()}\n\n")
+        if family in _INTRO:
+            out.append(_INTRO[family] + "\n\n")
+        out.append(markdown([describe(spec) for spec in specs]))
+    return "".join(out)

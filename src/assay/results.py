@@ -1,0 +1,335 @@
+"""Result types of ranking evaluation (:class:`Results`) and comparison
+(:class:`Comparison`). Like every assay result they are frozen and follow one protocol:
+``records()`` (flat rows), ``to_pandas()`` and ``provenance``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+
+from ._result import Result
+from .data import Conventions
+from .metrics import Metric, parse_all
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
+
+
+def aggregate(values: np.ndarray, how: str) -> float:
+    """A metric's declared aggregate: arithmetic mean, geometric mean (floored) or sum."""
+    if how == "sum":
+        return float(values.sum())
+    if len(values) == 0:
+        return float("nan")
+    if how == "gmean":
+        return float(np.exp(np.mean(np.log(np.maximum(values, GM_FLOOR)))))
+    return float(values.mean())
+
+
+@dataclass(frozen=True, eq=False)
+class MetricValues(Result):
+    """One run x metric: per-query values, the aggregate, and how many queries were skipped."""
+
+    run: str
+    metric: str
+    queries: np.ndarray
+    values: np.ndarray
+    aggregate: float
+    undefined: int = 0  # queries where the metric was undefined (handled by no_relevant)
+    skipped: int = 0
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return float(self.aggregate)
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(zip(self.queries.tolist(), self.values.tolist(), strict=True))
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per query: run, metric, query, value."""
+        return [
+            {"run": self.run, "metric": self.metric, "query": q, "value": v}
+            for q, v in zip(self.queries.tolist(), self.values.tolist(), strict=True)
+        ]
+
+    def __repr__(self) -> str:
+        return f"{self.metric}[{self.run}] = {self.aggregate:.4f} over {len(self.values)} queries"
+
+
+@dataclass(frozen=True, eq=False)
+class Results(Result):
+    """Per-query values for every run x metric, aggregates, conventions and provenance."""
+
+    runs: list[str]
+    metrics: list[Metric]
+    conventions: Conventions
+    data: Mapping[tuple[str, str], MetricValues]
+    warnings: list[str] = field(default_factory=list)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def metric_names(self) -> list[str]:
+        return [str(m) for m in self.metrics]
+
+    def _label(self, metric: str | Metric) -> str:
+        if isinstance(metric, Metric):
+            return str(metric)
+        if metric in self.metric_names:
+            return metric
+        parsed = parse_all(metric)
+        if len(parsed) != 1 or str(parsed[0]) not in self.metric_names:
+            raise KeyError(f"metric {metric!r} was not evaluated; have {self.metric_names}")
+        return str(parsed[0])
+
+    def __getitem__(self, key: tuple[str, str | Metric]) -> MetricValues:
+        run, metric = key
+        if run not in self.runs:
+            raise KeyError(f"run {run!r} was not evaluated; have {self.runs}")
+        return self.data[(run, self._label(metric))]
+
+    def per_query(self, run: str, metric: str | Metric) -> dict[str, float]:
+        """``{query: value}`` for one run and metric."""
+        return self[run, metric].as_dict()
+
+    def aggregate(self, run: str, metric: str | Metric) -> float:
+        return self[run, metric].aggregate
+
+    def mean(self) -> dict[str, dict[str, float]]:
+        """``{run: {metric: aggregate}}``. Each metric aggregates by its declaration: the
+        arithmetic mean, except counts (summed, as trec_eval) and gm_map (geometric mean)."""
+        return {r: {m: self.data[(r, m)].aggregate for m in self.metric_names} for r in self.runs}
+
+    def records(self, per_query: bool = False) -> list[dict[str, Any]]:
+        """Rows ``{run, metric, query, value}``; ``query`` is ``"all"`` for the aggregate
+        (after the per-query rows of that run and metric, with ``per_query=True``)."""
+        rows: list[dict[str, Any]] = []
+        for r in self.runs:
+            for m in self.metric_names:
+                mv = self.data[(r, m)]
+                if per_query:
+                    rows.extend(mv.records())
+                rows.append({"run": r, "metric": m, "query": "all", "value": mv.aggregate})
+        return rows
+
+    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+        """``{run: {metric: aggregate}}``, or with ``per_query=True`` the pytrec_eval layout
+        ``{run: {query: {metric: value}}}``."""
+        if not per_query:
+            return self.mean()
+        out: dict[str, dict[str, dict[str, float]]] = {}
+        for r in self.runs:
+            per: dict[str, dict[str, float]] = {}
+            for m in self.metric_names:
+                for q, v in self.data[(r, m)].as_dict().items():
+                    per.setdefault(q, {})[m] = v
+            out[r] = per
+        return out
+
+    def to_arrow(self, per_query: bool = True) -> pa.Table:
+        """Long table (run, metric, query, value): per-query rows, or the aggregates."""
+        rows = self.records(per_query=per_query)
+        if per_query:
+            rows = [x for x in rows if x["query"] != "all"]
+        return pa.table(
+            {
+                "run": [x["run"] for x in rows],
+                "metric": [x["metric"] for x in rows],
+                "query": [x["query"] for x in rows],
+                "value": pa.array([x["value"] for x in rows], pa.float64()),
+            }
+        )
+
+    def to_pandas(self, per_query: bool = True) -> pd.DataFrame:
+        """Long table (run, metric, query, value): per-query rows, or the aggregates."""
+        from ._optional import require
+
+        require("pandas")
+        return self.to_arrow(per_query=per_query).to_pandas()
+
+    def __repr__(self) -> str:
+        lines = [
+            f"Results({len(self.runs)} run(s) x {len(self.metrics)} metric(s); "
+            f"conventions {self.conventions.to_dict()})"
+        ]
+        for r in self.runs:
+            vals = ", ".join(f"{m}={self.data[(r, m)].aggregate:.4f}" for m in self.metric_names)
+            lines.append(f"  {r}: {vals}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One run x metric: the mean over queries and its confidence interval."""
+
+    run: str
+    metric: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One comparison: ``run`` against ``baseline`` on ``metric`` (diff = run - baseline)."""
+
+    run: str
+    baseline: str
+    metric: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_adjusted: float
+    effect_size: float
+    wins: int
+    ties: int
+    losses: int
+    n: int
+    significant: bool
+
+    @property
+    def direction(self) -> int:
+        """+1 if ``run`` is significantly better than ``baseline``, -1 if worse, 0 if neither."""
+        return 0 if not self.significant else (1 if self.diff > 0 else -1)
+
+
+def letter(i: int) -> str:
+    """The marker letter of the i-th run: a, b, ..., z, aa, ab, ..."""
+    out = ""
+    i += 1
+    while i:
+        i, rem = divmod(i - 1, 26)
+        out = chr(ord("a") + rem) + out
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison(Result):
+    """Everything :func:`assay.compare` found, with the settings that produced it."""
+
+    runs: list[str]
+    metrics: list[str]
+    higher_is_better: Mapping[str, bool]
+    baseline: str | None
+    test: str
+    correction: str
+    alpha: float
+    summaries: list[RunSummary]
+    pairs: list[PairResult]
+    results: Results
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Mapping[str, Any]:
+        """The options of the comparison (test, resamples, seed, correction, ...)."""
+        return self.provenance
+
+    def summary(self, run: str, metric: str) -> RunSummary:
+        for s in self.summaries:
+            if s.run == run and s.metric == metric:
+                return s
+        raise KeyError((run, metric))
+
+    def pair(self, run: str, baseline: str, metric: str) -> PairResult:
+        for p in self.pairs:
+            if p.metric == metric and {p.run, p.baseline} == {run, baseline}:
+                return p
+        raise KeyError((run, baseline, metric))
+
+    def letters(self) -> dict[str, str]:
+        """Run -> its marker letter (a, b, c, ...) in all-pairs tables."""
+        return {r: letter(i) for i, r in enumerate(self.runs)}
+
+    def markers(self, run: str, metric: str) -> str:
+        """Compact significance markers for tables.
+
+        With a baseline: ``▲`` significantly better than the baseline, ``▼`` significantly
+        worse (direction from the metric's declaration). Without one: the letters of the runs
+        this run is significantly better than.
+        """
+        better_high = self.higher_is_better.get(metric, True)
+        if self.baseline is not None:
+            for p in self.pairs:
+                if p.run == run and p.metric == metric and p.significant:
+                    return "▲" if (p.diff > 0) == better_high else "▼"
+            return ""
+        letters = self.letters()
+        out = []
+        for p in self.pairs:
+            if p.metric != metric or not p.significant:
+                continue
+            run_better = (p.diff > 0) == better_high
+            if p.run == run and run_better:
+                out.append(letters[p.baseline])
+            elif p.baseline == run and not run_better:
+                out.append(letters[p.run])
+        return "".join(sorted(out))
+
+    def records(self) -> list[dict[str, Any]]:
+        """Machine-readable rows: one per run x metric (``baseline`` None, ``value`` the mean)
+        and one per comparison (``value`` the mean difference run - baseline)."""
+        rows = [_summary_record(s) for s in self.summaries]
+        rows += [_pair_record(p) for p in self.pairs]
+        return rows
+
+    def __repr__(self) -> str:
+        head = (
+            f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "
+            f"correction={self.correction}, alpha={self.alpha}, "
+            f"{'baseline=' + repr(self.baseline) if self.baseline else 'all pairs'})"
+        )
+        lines = [head]
+        for m in self.metrics:
+            for r in self.runs:
+                s = self.summary(r, m)
+                lines.append(
+                    f"  {m:>14} {r}: {s.mean:.4f} [{s.ci_low:.4f}, {s.ci_high:.4f}] "
+                    f"{self.markers(r, m)}"
+                )
+        return "\n".join(lines)
+
+
+def _summary_record(s: RunSummary) -> dict[str, Any]:
+    return {
+        "run": s.run,
+        "metric": s.metric,
+        "query": "all",
+        "value": s.mean,
+        "ci_low": s.ci_low,
+        "ci_high": s.ci_high,
+        "n": s.n,
+        "baseline": None,
+        "p_value": None,
+        "p_adjusted": None,
+    }
+
+
+def _pair_record(p: PairResult) -> dict[str, Any]:
+    return {
+        "run": p.run,
+        "metric": p.metric,
+        "query": "all",
+        "value": p.diff,
+        "ci_low": p.ci_low,
+        "ci_high": p.ci_high,
+        "n": p.n,
+        "baseline": p.baseline,
+        "p_value": p.p_value,
+        "p_adjusted": p.p_adjusted,
+        "effect_size": p.effect_size,
+        "wins": p.wins,
+        "ties": p.ties,
+        "losses": p.losses,
+        "significant": p.significant,
+    }
+
