@@ -325,7 +325,7 @@ def compare(
             seed=seed,
             correction=correction.value,
             alpha=alpha,
-            ci=ci.value,
+            ci_method=ci.value,
             ties=ties.value,
             missing=missing.value,
             no_relevant=no_relevant.value,

@@ -127,7 +127,9 @@ def _provenance(
             "judgments": len(qrels),
             "max_grade": qrels.max_grade,
         },
-        runs={r.name: {"source": r.source, "queries": r.n_queries, "results": len(r)} for r in runs},
+        runs={
+            r.name: {"source": r.source, "queries": r.n_queries, "results": len(r)} for r in runs
+        },
         numpy=np.__version__,
         pyarrow=pa.__version__,
     )

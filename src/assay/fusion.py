@@ -503,9 +503,7 @@ def _to_run(
 ) -> Run:
     from .data import Run
 
-    return Run.from_codes(
-        st.qids, st.docs, st.g_q, st.g_d, fused, name=name, tag=tag, depth=depth
-    )
+    return Run.from_codes(st.qids, st.docs, st.g_q, st.g_d, fused, name=name, tag=tag, depth=depth)
 
 
 def _check(

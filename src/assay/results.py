@@ -332,4 +332,3 @@ def _pair_record(p: PairResult) -> dict[str, Any]:
         "losses": p.losses,
         "significant": p.significant,
     }
-

@@ -200,7 +200,9 @@ def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
     """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`)."""
     qrels = Qrels.from_trec(_as_stream(f_qrel))
     return Tracked(
-        _groups(qrels.queries, qrels.offsets, qrels.doc_ids.take(from_np(qrels.doc_codes)), qrels.grades),
+        _groups(
+            qrels.queries, qrels.offsets, qrels.doc_ids.take(from_np(qrels.doc_codes)), qrels.grades
+        ),
         qrels,
     )
 

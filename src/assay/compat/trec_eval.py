@@ -446,8 +446,7 @@ def evaluate_trec(
     as trec_eval 9 and pytrec_eval do ((long)(level * R + 0.9)), for iprec_at_recall and
     11pt_avg.
     """
-    from ..data import Conventions
-    from ..data import rank
+    from ..data import Conventions, rank
 
     if not isinstance(qrels, Qrels):
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")

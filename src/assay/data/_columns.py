@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 from .._arrow import from_np, to_np
 from ..errors import DuplicateError, InputError
 
+
 def as_array(values: Any) -> pa.Array:
     if isinstance(values, pa.ChunkedArray):
         return values.combine_chunks() if values.num_chunks != 1 else values.chunk(0)
@@ -32,9 +33,7 @@ def first_true(mask: Any) -> int:
     return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
 
 
-def as_ids(
-    values: Any, what: str, source: str | None, lines: np.ndarray | None = None
-) -> pa.Array:
+def as_ids(values: Any, what: str, source: str | None, lines: np.ndarray | None = None) -> pa.Array:
     """Any sequence/array of ids -> a pyarrow string array (no nulls, no empty ids)."""
     try:
         if isinstance(values, pa.ChunkedArray | pa.Array):
@@ -84,9 +83,7 @@ def as_ids(
         arr = pc.cast(arr, pa.string())
     if len(arr) and pc.min(pc.binary_length(arr)).as_py() == 0:
         i = first_true(pc.equal(pc.binary_length(arr), 0))
-        raise InputError(
-            f"{what} id is empty at {row_label(lines, i)}", **locate(source, lines, i)
-        )
+        raise InputError(f"{what} id is empty at {row_label(lines, i)}", **locate(source, lines, i))
     return arr
 
 
@@ -161,7 +158,6 @@ def check_duplicates(
         "each (query, document) pair must appear once",
         **locate(source, lines, second),
     )
-
 
 
 _INT32 = np.iinfo(np.int32)
@@ -241,4 +237,3 @@ def as_scores(values: Any, source: str | None, lines: np.ndarray | None) -> np.n
             **locate(source, lines, i),
         )
     return arr
-

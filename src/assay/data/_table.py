@@ -99,7 +99,9 @@ class QueryDocTable:
         raise NotImplementedError
 
     @classmethod
-    def _split_options(cls, options: Mapping[str, Any], where: str) -> tuple[dict[str, str], dict[str, Any]]:
+    def _split_options(
+        cls, options: Mapping[str, Any], where: str
+    ) -> tuple[dict[str, str], dict[str, Any]]:
         """Column names (by role) and the other reader options, refusing unknown names."""
         unknown = set(options) - set(cls.ROLES) - set(cls.OPTIONS)
         if unknown:

@@ -65,8 +65,7 @@ class Conventions:
         unknown = set(kwargs) - set(known)
         if unknown:
             raise ConventionError(
-                f"unknown convention(s): {', '.join(sorted(unknown))}; "
-                f"expected {', '.join(known)}",
+                f"unknown convention(s): {', '.join(sorted(unknown))}; expected {', '.join(known)}",
                 option=sorted(unknown)[0],
             )
         return cls(**kwargs)

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .conventions import Conventions
 from ..errors import ConventionError, MetricError
+from .conventions import Conventions
 
 NONPOOL = -1
 UNJUDGED = -2

@@ -793,4 +793,3 @@ def rmse(r: Ranked, k: int | None) -> np.ndarray:
     values.
     """
     return np.sqrt(mse(r, k))
-

@@ -294,9 +294,7 @@ def _bind_defaults(func: Callable[..., Any], params: tuple[Param, ...]) -> tuple
     """``params`` with defaults from ``func``'s signature; every keyword-only parameter of
     ``func`` must be declared, and nothing else."""
     signature = inspect.signature(func)
-    keyword = {
-        n: p.default for n, p in signature.parameters.items() if p.kind is p.KEYWORD_ONLY
-    }
+    keyword = {n: p.default for n, p in signature.parameters.items() if p.kind is p.KEYWORD_ONLY}
     names = [p.name for p in params]
     if set(names) != set(keyword):
         raise RuntimeError(
