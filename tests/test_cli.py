@@ -564,7 +564,8 @@ def test_bad_metric(qrels_test: Path, results_test: Path) -> None:
         "did you mean 'ndcg'",
     )
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"), "p must be a number in (0, 1)"
+        *cli("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"),
+        "p must be a number in (0, 1)",
     )
     assert_one_line_error(
         *cli("evaluate", qrels_test, results_test, "-m", "P@0"), "positive integer"

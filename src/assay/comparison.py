@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -196,12 +197,17 @@ def _check_options(
     confidence: float,
     n_resamples: int,
     seed: int,
-) -> tuple[str, str, str, float, float, int, int]:
+) -> tuple[CompareTest, Correction, CIMethod, float, float, int, int]:
     err = ConventionError
     return (
-        opt.choice(test, CompareTest, "test", error=err),
-        opt.choice(correction, Correction, "correction", aliases=opt.CORRECTION_ALIASES, error=err),
-        opt.choice(ci_method, CIMethod, "ci_method", error=err),
+        cast(CompareTest, opt.choice(test, CompareTest, "test", error=err)),
+        cast(
+            Correction,
+            opt.choice(
+                correction, Correction, "correction", aliases=opt.CORRECTION_ALIASES, error=err
+            ),
+        ),
+        cast(CIMethod, opt.choice(ci_method, CIMethod, "ci_method", error=err)),
         opt.number(alpha, "alpha", low=0, high=1, low_open=True, high_open=True, error=err),
         opt.number(
             confidence, "confidence", low=0, high=1, low_open=True, high_open=True, error=err
@@ -239,11 +245,18 @@ def compare(
     for means and mean differences. The conventions and ``depth`` are those of
     :func:`assay.evaluate`.
     """
-    test, correction, ci_method, alpha, confidence, n_resamples, seed = _check_options(
-        test, correction, ci_method, alpha, confidence, n_resamples, seed
+    checked = _check_options(test, correction, ci_method, alpha, confidence, n_resamples, seed)
+    test, correction, ci_method, alpha, confidence, n_resamples, seed = checked
+    res = evaluate(
+        qrels,
+        runs,
+        metrics,
+        ties=ties,
+        missing=missing,
+        no_relevant=no_relevant,
+        judged_only=judged_only,
+        depth=depth,
     )
-    conventions = {"ties": ties, "missing": missing, "no_relevant": no_relevant}
-    res = evaluate(qrels, runs, metrics, judged_only=judged_only, depth=depth, **conventions)
     names = res.runs
     if len(names) < 2:
         raise InputError("compare needs at least two runs")

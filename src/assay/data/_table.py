@@ -95,7 +95,7 @@ class QueryDocTable:
     # -------------------------------------------------------------- readers
 
     @classmethod
-    def from_columns(cls, query: Any, doc: Any, value: Any, **options: Any) -> Self:
+    def from_columns(cls, *columns: Any, **options: Any) -> Self:
         raise NotImplementedError
 
     @classmethod
