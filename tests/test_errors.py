@@ -310,7 +310,7 @@ def test_csv_run_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     [
         (
             "query,doc,relevance\n1,a,1\n1,b,0.5\n",
-            ["relevance grade 0.5 is not an integer", "row 2"],
+            ["relevance grade '0.5' is not an integer", "row 2"],
         ),
         (
             "query,doc,relevance\n1,a,1\n1,b,high\n",
@@ -576,3 +576,18 @@ def test_error_hierarchy() -> None:
         assert issubclass(cls, InputError) and issubclass(cls, ValueError)
     err = ParseError("bad", source="f.txt", line=7)
     assert (str(err), err.source, err.line, err.detail) == ("f.txt:7: bad", "f.txt", 7, "bad")
+
+
+@pytest.mark.parametrize("grade", ["0x10", "0XFFFFFFFFFFFFFFFF"])
+@pytest.mark.parametrize("fmt", ["trec", "csv"])
+def test_hexadecimal_grades_are_refused(tmp_path, grade, fmt):
+    # Arrow would read 0x10 as 16 where trec_eval's atol reads 0: neither is taken silently.
+    if fmt == "trec":
+        path = tmp_path / "qrels.txt"
+        path.write_text(f"q1 0 d1 1\nq1 0 d2 {grade}\n")
+    else:
+        path = tmp_path / "qrels.csv"
+        path.write_text(f"query,doc,relevance\nq1,d1,1\nq1,d2,{grade}\n")
+    with pytest.raises(ParseError if fmt == "trec" else InputError, match="hexadecimal") as exc:
+        Qrels.read(path)
+    assert str(path) in str(exc.value)

@@ -176,9 +176,15 @@ def numeric_column(
                 f"{what} is missing (null) at {row_label(lines, i)}", **locate(source, lines, i)
             )
         if pa.types.is_string(arr_pa.type) or pa.types.is_large_string(arr_pa.type):
-            from ..io.text import first_uncastable
+            from ..io.text import HEXADECIMAL, first_hexadecimal, first_uncastable
 
             target = pa.int64() if kind == "an integer" else pa.float64()
+            i = first_hexadecimal(arr_pa) if kind == "an integer" else None
+            if i is not None:
+                raise InputError(
+                    f"{what} {arr_pa[i].as_py()!r} {HEXADECIMAL} at {row_label(lines, i)}",
+                    **locate(source, lines, i),
+                )
             try:
                 arr_pa = pc.cast(arr_pa, target)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

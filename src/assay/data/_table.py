@@ -164,7 +164,9 @@ class QueryDocTable:
         from ..io.tabular import read_delimited
 
         columns, _ = cls._split_options(options, "from_csv")
-        strings = (columns["query"], columns["doc"])
+        # Every column as text: the ids stay ids (``007``), and the values go through the
+        # same checked parser as TREC files (Arrow's CSV inference reads ``0x10`` as 16).
+        strings = tuple(columns[role] for role in cls.ROLES)
         return cls._from_file(read_delimited(path, delimiter, strings=strings), path, options)
 
     @classmethod

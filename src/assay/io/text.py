@@ -349,6 +349,23 @@ def first_uncastable(col: pa.Array, dtype: pa.DataType) -> int:
     return lo
 
 
+def first_hexadecimal(col: pa.Array) -> int | None:
+    """Index of the first ``0x…`` value in a text column, or None.
+
+    Arrow's string-to-integer cast reads ``0x10`` as 16 (and ``0xFFFFFFFFFFFFFFFF`` as -1)
+    where C's ``atol`` -- trec_eval's reader -- stops at the ``x`` and reads 0; the readers
+    refuse both readings rather than pick one silently."""
+    if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
+        return None
+    hexadecimal = pc.match_substring(col, "0x", ignore_case=True)
+    if not pc.any(hexadecimal).as_py():
+        return None
+    return int(np.flatnonzero(to_np(hexadecimal, fill=False))[0])
+
+
+HEXADECIMAL = "is not a decimal integer (hexadecimal is not accepted)"
+
+
 def parse_numbers(
     col: pa.Array, dtype: pa.DataType, tc: TextColumns, what: str, *, finite: bool = True
 ) -> np.ndarray:
@@ -364,9 +381,15 @@ def parse_numbers(
                 line=int(tc.line[i]),
             )
         return out
-    if pa.types.is_integer(dtype) and not _casts(col, dtype):
-        # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
-        col = pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
+    if pa.types.is_integer(dtype):
+        i = first_hexadecimal(col)
+        if i is not None:
+            raise ParseError(
+                f"{what} {col[i].as_py()!r} {HEXADECIMAL}", source=tc.source, line=int(tc.line[i])
+            )
+        if not _casts(col, dtype):
+            # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
+            col = pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
     try:
         out = to_np(pc.cast(col, dtype))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
