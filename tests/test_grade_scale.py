@@ -54,3 +54,21 @@ def test_restrict_keeps_scale_and_drops_other_queries():
     assert qrels.queries == ["q1"]
     assert qrels.max_grade == 3
     np.testing.assert_array_equal(qrels.grades, [1, 0])
+
+
+def test_err_with_grades_beyond_float_powers_is_finite():
+    # 2^g overflows float64 from g = 1024; ERR's stopping probability must not form it.
+    qrels = Qrels.from_dict({"q": {"a": 2000, "b": 1999, "c": 0}})
+    run = Run.from_dict({"q": {"a": 3.0, "b": 2.0, "c": 1.0}})
+    value = assay.evaluate(qrels, run, ["err"], no_relevant="zero").mean()[run.name]["err"]
+    # R_a = 1 - 2^-2000 (= 1 in float64): the user stops at rank 1 with certainty.
+    assert value == pytest.approx(1.0)
+
+
+def test_exponential_gain_overflow_is_an_error_not_a_silent_zero():
+    qrels = Qrels.from_dict({"q": {"a": 1024}})
+    run = Run.from_dict({"q": {"a": 1.0}})
+    with pytest.raises(assay.MetricError, match="overflows"):
+        assay.evaluate(qrels, run, ["ndcg(gain='exp')@10"], no_relevant="zero")
+    linear = assay.evaluate(qrels, run, ["ndcg@10"]).mean()[run.name]["ndcg@10"]
+    assert linear == 1.0

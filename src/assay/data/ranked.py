@@ -24,6 +24,10 @@ NONPOOL = -1
 UNJUDGED = -2
 
 
+#: 2^1024 is the first power of two a float64 cannot hold.
+_EXP_GAIN_LIMIT = 1024
+
+
 class Ranked:
     """Ranked lists of one run over the evaluated queries, plus per-query qrels statistics."""
 
@@ -159,6 +163,11 @@ class Ranked:
         if gain == "linear":
             return g.astype(np.float64)
         if gain == "exp":
+            if len(g) and int(g.max()) >= _EXP_GAIN_LIMIT:
+                raise MetricError(
+                    f"exponential gain 2^g - 1 overflows for grade {int(g.max())} (the limit is "
+                    f"{_EXP_GAIN_LIMIT - 1}); use gain='linear' or a gain map"
+                )
             return np.exp2(g.astype(np.float64)) - 1.0
         table = dict(gain)
         present = np.unique(g)

@@ -613,7 +613,9 @@ def err(r: Ranked, k: int | None, gmax: int | None) -> np.ndarray:
     r.require_average_support("err", False)
     top = _gmax(r, gmax, "err")
     values, inv = r.row_levels
-    stop = (np.exp2(values.astype(np.float64)) - 1.0) / np.exp2(float(top))
+    # (2^g - 1) / 2^gmax written so that it never forms 2^g: exact and equal for g <= 53,
+    # and no inf/inf for grades of 1024 and more.
+    stop = np.exp2(values.astype(np.float64) - top) - np.exp2(-float(top))
     reach = _level_products(r, 1.0 - stop)
     return r.seg_sum(stop[inv] * reach / r.rank, r.topk(k))
 
