@@ -591,3 +591,13 @@ def test_hexadecimal_grades_are_refused(tmp_path, grade, fmt):
     with pytest.raises(ParseError if fmt == "trec" else InputError, match="hexadecimal") as exc:
         Qrels.read(path)
     assert str(path) in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    "name", ["map " + " " * 20_000 + "x", "ndcg@10" + " " * 20_000 + "@", " " * 20_000 + "(x"]
+)
+def test_padded_metric_names_fail_in_linear_time(name):
+    # The name pattern once backtracked cubically over runs of spaces (4,000 spaces: 360 s);
+    # 20,000 would never finish there.
+    with pytest.raises(MetricError, match="cannot parse|non-empty|parameters"):
+        assay.metrics.names.parse(name)

@@ -11,8 +11,10 @@ from typing import Any
 from ..errors import MetricError
 from .registry import REGISTRY, Metric, make
 
+# Possessive quantifiers (*+): white space is consumed once and never re-split, so a name
+# padded with thousands of spaces fails in linear time instead of backtracking cubically.
 _ASSAY_RE = re.compile(
-    r"^\s*(?P<name>[A-Za-z0-9_]+)\s*(?:\((?P<args>.*)\))?\s*(?:@\s*(?P<k>[^@]+?))?\s*$"
+    r"^\s*+(?P<name>[A-Za-z0-9_]++)\s*+(?:\((?P<args>.*)\))?\s*+(?:@\s*+(?P<k>[^@\s]++))?\s*+$"
 )
 
 
