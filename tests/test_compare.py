@@ -195,3 +195,19 @@ def test_cli_bad_baseline_exits_2(files: tuple[Path, list[Path]]) -> None:
     result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "--baseline", "nope"])
     assert result.exit_code == 2
     assert "baseline" in result.stderr and "Traceback" not in result.output
+
+
+def test_wins_and_losses_follow_the_metric_direction() -> None:
+    # A run with fewer discordant pairs on every query wins everywhere, although its
+    # per-query differences are all negative.
+    qrels = assay.Qrels.from_dict({f"q{i}": {"a": 2, "b": 1, "c": 0} for i in range(6)})
+    ordered = {f"q{i}": {"a": 3.0, "b": 2.0, "c": 1.0} for i in range(6)}
+    reversed_ = {f"q{i}": {"a": 1.0, "b": 2.0, "c": 3.0} for i in range(6)}
+    runs = {
+        "good": assay.Run.from_dict(ordered, name="good"),
+        "bad": assay.Run.from_dict(reversed_, name="bad"),
+    }
+    cmp = assay.compare(qrels, runs, ["discordant_pairs"], baseline="bad", seed=1)
+    p = cmp.pair("good", "bad", "discordant_pairs")
+    assert p.diff < 0
+    assert (p.wins, p.ties, p.losses) == (6, 0, 0)

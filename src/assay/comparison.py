@@ -167,8 +167,11 @@ def _pair_result(
     ci: tuple[float, float],
     p: tuple[float, float],
     alpha: float,
+    higher_is_better: bool,
 ) -> PairResult:
     from .stats import cohens_d_paired
+
+    better = d if higher_is_better else -d  # wins and losses follow the metric's direction
 
     effect = float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1 else float("nan")
     return PairResult(
@@ -181,9 +184,9 @@ def _pair_result(
         p_value=p[0],
         p_adjusted=p[1],
         effect_size=effect,
-        wins=int((d > 0).sum()),
+        wins=int((better > 0).sum()),
         ties=int((d == 0).sum()),
-        losses=int((d < 0).sum()),
+        losses=int((better < 0).sum()),
         n=len(d),
         significant=bool(p[1] < alpha),
     )
@@ -283,12 +286,12 @@ def compare(
         )
         for m, r, i in plan.runs
     ]
+    hib = {str(m): m.higher_is_better for m in res.metrics}
     pairs = []
     for m, pair, i, t, tukey in plan.pairs:
         p = (tukey, tukey) if tukey is not None else (float(raw[t]), float(adjusted[t]))
-        pairs.append(
-            _pair_result(m, pair, plan.ci_rows[i], (float(low[i]), float(high[i])), p, alpha)
-        )
+        ci = (float(low[i]), float(high[i]))
+        pairs.append(_pair_result(m, pair, plan.ci_rows[i], ci, p, alpha, hib[m]))
     settings = provenance(
         test=test,
         n_resamples=n_resamples,
@@ -301,7 +304,6 @@ def compare(
         baseline=baseline,
         conventions=res.conventions.to_dict(),
     )
-    hib = {str(m): m.higher_is_better for m in res.metrics}
     return Comparison(
         names,
         res.metric_names,

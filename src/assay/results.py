@@ -180,7 +180,11 @@ class RunSummary:
 
 @dataclass(frozen=True)
 class PairResult:
-    """One comparison: ``run`` against ``baseline`` on ``metric`` (diff = run - baseline)."""
+    """One comparison: ``run`` against ``baseline`` on ``metric`` (diff = run - baseline).
+
+    ``wins`` and ``losses`` count the queries where ``run`` is better or worse by the metric's
+    direction (a lower mse, fewer discordant pairs is a win); ``ties`` where they are equal.
+    """
 
     run: str
     baseline: str
