@@ -681,10 +681,9 @@ def apply_conventions(
 ) -> dict[str, float]:
     """Per-query values after the missing and no_relevant conventions.
 
-    missing='zero': a qrels query without results scores 0 — except num_rel, which comes from
-    the qrels alone, and except where the metric is undefined for it (e.g. AP with R = 0):
-    undefined stays undefined and no_relevant decides, as for any other query (evaluate()'s
-    precedence). missing='skip': such queries are left out. Undefined values become 0
+    missing='zero': a qrels query without results is scored as an empty ranking (0 for most
+    metrics, 1 for rbp_resid; num_rel comes from the qrels alone); where the metric is
+    undefined for it (e.g. AP with R = 0) no_relevant decides, as for any other query. missing='skip': such queries are left out. Undefined values become 0
     (no_relevant='zero'), 1 ('one'), are left out ('skip') or stay NaN ('nan').
     """
     out = {}
@@ -692,8 +691,6 @@ def apply_conventions(
         if not present and conv.missing == "skip":
             continue
         v = values[setting]
-        if not present and not math.isnan(v) and not setting.ref.from_qrels:
-            v = 0.0
         if math.isnan(v):
             if conv.no_relevant == "skip":
                 continue

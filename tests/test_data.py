@@ -60,3 +60,17 @@ def test_dict_keys_equal_as_strings_are_duplicates() -> None:
         Run.from_dict({"q": {1: 1.0, "1": 2.0}})
     with pytest.raises(assay.DuplicateError):
         assay.Qrels.from_dict({"q": {b"d".decode(): 1, "d ".strip(): 0}} | {"q2": {7: 1, "7": 0}})
+
+
+def test_missing_zero_scores_an_absent_query_as_an_empty_ranking():
+    # rbp_resid of an empty ranking is 1 (all of the weight is unassessed), whichever way the
+    # ranking came to be empty: no results at all, or only unjudged ones under judged_only.
+    qrels = assay.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
+    absent = assay.Run.from_dict({"q1": {"a": 1.0}}, name="absent")
+    unjudged = assay.Run.from_dict({"q1": {"a": 1.0}, "q2": {"zzz": 1.0}}, name="unjudged")
+    metrics = ["rbp_resid", "P@5", "ndcg@10"]
+    a = assay.evaluate(qrels, absent, metrics, missing="zero")
+    u = assay.evaluate(qrels, unjudged, metrics, judged_only=True)
+    for m in ("rbp_resid(p=0.8)", "P@5", "ndcg@10"):
+        assert a["absent", m].as_dict()["q2"] == u["unjudged", m].as_dict()["q2"]
+    assert a["absent", "rbp_resid(p=0.8)"].as_dict()["q2"] == 1.0

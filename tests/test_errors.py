@@ -599,5 +599,5 @@ def test_hexadecimal_grades_are_refused(tmp_path, grade, fmt):
 def test_padded_metric_names_fail_in_linear_time(name):
     # The name pattern once backtracked cubically over runs of spaces (4,000 spaces: 360 s);
     # 20,000 would never finish there.
-    with pytest.raises(MetricError, match="cannot parse|non-empty|parameters"):
+    with pytest.raises(MetricError, match=r"cannot parse|non-empty|parameters"):
         assay.metrics.names.parse(name)

@@ -71,7 +71,7 @@ def _join_warnings(run: Run, info: RankInfo, conv: Conventions) -> list[str]:
             f"e.g. {info.unknown_queries[0]!r}"
         )
     if info.missing_queries and conv.missing != "error":
-        verb = "scored 0" if conv.missing == "zero" else "skipped"
+        verb = "scored as empty rankings" if conv.missing == "zero" else "skipped"
         out.append(
             f"run {run.name!r}: {len(info.missing_queries)} qrels "
             f"{_queries(len(info.missing_queries))} without results {verb} "
@@ -87,10 +87,11 @@ def _join_warnings(run: Run, info: RankInfo, conv: Conventions) -> list[str]:
 
 def _values(run: Run, m: Metric, ranked: Any, info: RankInfo, conv: Conventions) -> MetricValues:
     """One metric's per-query values for one run, with the conventions applied."""
+    # A qrels query the run has no results for is ranked as an empty list when
+    # missing="zero": every metric takes its own value there (0 for most, 1 for rbp_resid),
+    # the same value the empty list reached through judged_only gets.
     values = np.asarray(m(ranked), dtype=np.float64)
     undefined = np.isnan(values)
-    if conv.missing == "zero" and not m.spec.from_qrels:
-        values = np.where(info.missing_mask & ~undefined, 0.0, values)
     n_undef = int(undefined.sum())
     queries = ranked.query_ids
     if n_undef:
