@@ -179,11 +179,12 @@ def numeric_column(
             from ..io.text import HEXADECIMAL, first_hexadecimal, first_uncastable
 
             target = pa.int64() if kind == "an integer" else pa.float64()
-            i = first_hexadecimal(arr_pa) if kind == "an integer" else None
-            if i is not None:
+            hexadecimal = first_hexadecimal(arr_pa) if kind == "an integer" else None
+            if hexadecimal is not None:
                 raise InputError(
-                    f"{what} {arr_pa[i].as_py()!r} {HEXADECIMAL} at {row_label(lines, i)}",
-                    **locate(source, lines, i),
+                    f"{what} {arr_pa[hexadecimal].as_py()!r} {HEXADECIMAL} at "
+                    f"{row_label(lines, hexadecimal)}",
+                    **locate(source, lines, hexadecimal),
                 )
             try:
                 arr_pa = pc.cast(arr_pa, target)

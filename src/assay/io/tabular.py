@@ -96,7 +96,7 @@ def read_parquet(path: PathLike) -> pa.Table:
         raise ParseError(f"cannot read as Parquet: {_arrow_msg(exc)}", source=p) from None
     if table.num_rows == 0:
         raise EmptyInputError("no data rows", source=p)
-    return table
+    return check_text(table, p, first_line=None)
 
 
 def read_jsonl(path: PathLike) -> pa.Table:
@@ -112,7 +112,43 @@ def read_jsonl(path: PathLike) -> pa.Table:
         raise ParseError(f"cannot parse as JSON Lines: {_arrow_msg(exc)}", source=p) from None
     if table.num_rows == 0:
         raise EmptyInputError("no data rows", source=p)
+    return check_text(table, p, first_line=None)
+
+
+def check_text(table: pa.Table, source: str, first_line: int | None) -> pa.Table:
+    """Refuse column names and text cells that are not valid UTF-8: Arrow's JSON and
+    Parquet readers accept them, and they fail later, far from the file. ``first_line`` is the
+    line of the first row when rows are lines (else errors name the row)."""
+    try:
+        names = table.column_names
+    except UnicodeDecodeError:
+        raise ParseError("a column name is not valid UTF-8", source=source) from None
+    for name, column in zip(names, table.columns, strict=True):
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            continue
+        try:
+            column.validate(full=True)
+        except pa.ArrowInvalid:
+            row = _first_invalid_utf8(column)
+            where = f"row {row + 1}" if first_line is None else f"line {first_line + row}"
+            raise ParseError(
+                f"column {name!r} holds text that is not valid UTF-8 at {where}",
+                source=source,
+                line=None if first_line is None else first_line + row,
+            ) from None
     return table
+
+
+def _first_invalid_utf8(column: pa.ChunkedArray) -> int:
+    """Error path only: the index of the first cell that does not decode."""
+    for i, value in enumerate(column.cast(pa.binary()).to_pylist()):
+        if value is None:
+            continue
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError:
+            return i
+    return 0
 
 
 def _json_kind(value: Any) -> str:
@@ -145,6 +181,8 @@ def _locate_json_error(p: str) -> tuple[int, str] | None:
                     return no, "undecodable bytes: the file is not valid UTF-8"
                 except ValueError as exc:
                     return no, f"invalid JSON: {exc}"
+                except RecursionError:
+                    return no, "invalid JSON: nested too deeply"
                 if not isinstance(obj, dict):
                     return no, f"expected a JSON object, got a {_json_kind(obj)}"
                 for key, value in obj.items():
@@ -169,12 +207,29 @@ def _arrow_msg(exc: Exception) -> str:
 def pick_columns(table: pa.Table, mapping: dict[str, str], source: str | None) -> dict[str, Any]:
     """Select columns by the user's names; a missing column names what is there."""
     out = {}
+    names = table.column_names
     for role, name in mapping.items():
-        if name not in table.column_names:
+        if names.count(name) > 1:
+            raise InputError(
+                f"the header names column {name!r} {names.count(name)} times; the {role} "
+                "column must be named once",
+                source=source,
+            )
+        if name not in names:
             raise InputError(
                 f"no column {name!r} for the {role} (columns: {', '.join(table.column_names)}); "
                 f"map it with {role}='<column>'",
                 source=source,
             )
-        out[role] = table.column(name)
+        out[role] = _plain(table.column(name))
     return out
+
+
+def _plain(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Dictionary-encoded columns decoded, half floats widened: the forms Parquet writers
+    produce that the rest of assay need not know about."""
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    if pa.types.is_float16(column.type):
+        column = column.cast(pa.float64())
+    return column
