@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from assay import (
     DuplicateError,
     EmptyInputError,
     InputError,
+    InputWarning,
     MetricError,
     MissingQueryError,
     OptionError,
@@ -175,9 +177,12 @@ TEXT_CASES = {
 def test_text_errors(case: str, tmp_path: Path) -> None:
     reader, text, error, line, needles = TEXT_CASES[case]
     path = write(tmp_path, f"{case}.txt", text)
-    with pytest.raises(error) as exc:
+    lone_cr = "\r" in text.replace("\r\n", "") if isinstance(text, str) else False
+    with pytest.raises(error) as exc, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         reader.from_trec(path)
     check(exc, path, line, *needles)
+    assert any(issubclass(w.category, InputWarning) for w in caught) == lone_cr
 
 
 @pytest.mark.parametrize(

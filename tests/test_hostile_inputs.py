@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from assay import AssayError, InputError, ParseError, Qrels, Run
+from assay import AssayError, InputError, InputWarning, ParseError, Qrels, Run
 
 
 def test_duplicate_header_names_are_refused(tmp_path):
@@ -79,3 +79,12 @@ def test_malformed_csv_runs_give_one_assay_error(tmp_path, text):
     with pytest.raises(AssayError) as exc:
         Run.read(path)
     assert str(path) in str(exc.value)
+
+
+def test_lone_carriage_returns_in_a_trec_run_are_warned_about(tmp_path):
+    # trec_eval's rule (lines end at line feeds) is kept, but the loss is not silent.
+    path = tmp_path / "run.txt"
+    path.write_bytes(b"q1 Q0 d1 1 2 r\rq1 Q0 d2 2 1 r\rq2 Q0 d3 1 1 r\r")
+    with pytest.warns(InputWarning, match="3 carriage returns"):
+        run = Run.read(path)
+    assert len(run) == 1

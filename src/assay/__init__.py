@@ -16,10 +16,13 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 from .errors import (
     AssayError,
+    AssayWarning,
     ConventionError,
+    CoverageWarning,
     DuplicateError,
     EmptyInputError,
     InputError,
+    InputWarning,
     MetricError,
     MissingExtraError,
     MissingQueryError,
@@ -70,12 +73,15 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "AssayError",
+    "AssayWarning",
     "Comparison",
     "ConventionError",
     "Conventions",
+    "CoverageWarning",
     "DuplicateError",
     "EmptyInputError",
     "InputError",
+    "InputWarning",
     "Metric",
     "MetricError",
     "MetricValues",

@@ -65,3 +65,16 @@ class MissingQueryError(AssayError, LookupError):
 
 class MissingExtraError(AssayError, ImportError):
     """An optional dependency is not installed; the message says which extra provides it."""
+
+
+class AssayWarning(UserWarning):
+    """Base of the warnings assay issues (through :mod:`warnings`; results also keep them)."""
+
+
+class InputWarning(AssayWarning):
+    """Something in the input was ignored or read in a way the user may not expect."""
+
+
+class CoverageWarning(AssayWarning):
+    """Queries were scored by a convention rather than from their results (``missing``,
+    ``no_relevant``, ``judged_only``)."""

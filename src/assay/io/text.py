@@ -23,6 +23,7 @@ import io
 import mmap
 import os
 import sys
+import warnings
 import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -33,7 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from .._arrow import from_np, to_np
-from ..errors import EmptyInputError, InputError, ParseError
+from ..errors import EmptyInputError, InputError, InputWarning, ParseError
 
 PathLike = str | os.PathLike[str]
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -264,6 +265,7 @@ def read_text_table(
                 fast = _try_fast(mm, plain, min_cols, max_cols, want, numeric)
     if fast is None:
         data = read_bytes(path, source)
+        _warn_lone_carriage_returns(data, source)
         if plain is None:
             fast = _try_fast(data, pa.BufferReader(data), min_cols, max_cols, want, numeric)
     if fast is not None:
@@ -271,6 +273,20 @@ def read_text_table(
         n = len(cols[0])
         return TextColumns(cols, np.arange(1, n + 1, dtype=np.int64), last, source)
     return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
+
+
+def _warn_lone_carriage_returns(data: bytes, source: str) -> None:
+    """A line ends only at a line feed (trec_eval's rule), so a file with old-Mac line ends
+    is one long line of which only the first record counts: say so."""
+    lone = data.count(b"\r") - data.count(b"\r\n")
+    if lone > 0:
+        warnings.warn(
+            f"{source}: {lone} carriage return{'s' if lone > 1 else ''} not followed by a line "
+            "feed; lines end only at line feeds, so the text around them is one line (convert "
+            "the file with dos2unix or tr '\\r' '\\n')",
+            InputWarning,
+            stacklevel=4,
+        )
 
 
 def _exact(
