@@ -2,37 +2,79 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+import warnings as _warnings
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ._options import Missing, NoRelevant, Ties
+from ._arrow import from_np, to_np
+from ._options import Missing, NoRelevant, Ties, flag
 from ._options import depth as check_depth
 from ._result import provenance
-from .data import Conventions, Qrels, RankInfo, Run, rank
-from .errors import ConventionError, InputError
+from .data import (
+    Conventions,
+    Qrels,
+    RankInfo,
+    Run,
+    default_name,
+    missing_message,
+    rank,
+    rank_absent,
+)
+from .errors import ConventionError, InputError, InputWarning, MissingQueryError, OptionError
 from .metrics import Metric, parse_all
 from .results import MetricValues, Results, aggregate
 
-__all__ = ["MetricValues", "Results", "aggregate", "evaluate"]
+RunLike = Run | str | os.PathLike[str]
+
+__all__ = ["STREAM_BYTES", "MetricValues", "Results", "aggregate", "evaluate"]
 
 
-def _as_runs(runs: Run | Sequence[Run] | Mapping[str, Run]) -> list[Run]:
-    if isinstance(runs, Run):
-        out = [runs]
+@dataclass(frozen=True)
+class _RunFile:
+    """A run given as a file, evaluated block by block (see :func:`evaluate`'s ``stream``)."""
+
+    name: str
+    path: str
+    format: str
+
+
+#: Run files at least this large are evaluated block by block when ``stream=None``.
+STREAM_BYTES = 256 << 20
+
+
+def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFile:
+    if isinstance(item, Run):
+        return item if name is None or item.name == name else item.rename(name)
+    if not isinstance(item, str | os.PathLike):
+        raise InputError(f"expected assay.Run objects or run files, got {type(item).__name__}")
+    from .io.tabular import detect_format
+
+    path = os.fspath(item)
+    fmt = detect_format(path)
+    blockwise = fmt in ("trec", "parquet") and path != "-"
+    if stream and not blockwise:
+        raise OptionError(
+            f"stream=True reads TREC text or Parquet files, not {fmt} ({path})", option="stream"
+        )
+    big = blockwise and os.path.isfile(path) and os.path.getsize(path) >= STREAM_BYTES
+    if stream or (stream is None and big):
+        return _RunFile(name or default_name(path), path, fmt)
+    return Run.read(path) if name is None else Run.read(path).rename(name)
+
+
+def _as_runs(runs: Any, stream: bool | None) -> list[Run | _RunFile]:
+    if isinstance(runs, Run | str | os.PathLike):
+        out = [_as_source(runs, None, stream)]
     elif isinstance(runs, Mapping):
-        out = []
-        for name, run in runs.items():
-            if not isinstance(run, Run):
-                raise InputError(f"runs[{name!r}] is a {type(run).__name__}, expected an assay.Run")
-            out.append(run if run.name == name else run.rename(str(name)))
+        out = [_as_source(run, str(name), stream) for name, run in runs.items()]
     else:
-        out = list(runs)
-        for run in out:
-            if not isinstance(run, Run):
-                raise InputError(f"expected assay.Run objects, got {type(run).__name__}")
+        out = [_as_source(run, None, stream) for run in runs]
     if not out:
         raise InputError("no run given")
     names = [r.name for r in out]
@@ -61,39 +103,41 @@ def _queries(n: int) -> str:
     return f"quer{'y' if n == 1 else 'ies'}"
 
 
-def _join_warnings(run: Run, info: RankInfo, conv: Conventions) -> list[str]:
+def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[str]:
     """What the join counted for one run, said once each."""
     out = []
     if info.unknown_queries:
         out.append(
-            f"run {run.name!r}: {len(info.unknown_queries)} {_queries(len(info.unknown_queries))} "
+            f"run {run!r}: {len(info.unknown_queries)} {_queries(len(info.unknown_queries))} "
             f"not in the qrels ignored ({info.unknown_rows} results), "
             f"e.g. {info.unknown_queries[0]!r}"
         )
     if info.missing_queries and conv.missing != "error":
         verb = "scored as empty rankings" if conv.missing == "zero" else "skipped"
         out.append(
-            f"run {run.name!r}: {len(info.missing_queries)} qrels "
+            f"run {run!r}: {len(info.missing_queries)} qrels "
             f"{_queries(len(info.missing_queries))} without results {verb} "
             f"(missing={conv.missing!r}), e.g. {info.missing_queries[0]!r}"
         )
     if info.dropped_unjudged:
         out.append(
-            f"run {run.name!r}: {info.dropped_unjudged} unjudged results "
+            f"run {run!r}: {info.dropped_unjudged} unjudged results "
             "dropped before ranking (judged_only=True)"
         )
     return out
 
 
-def _values(run: Run, m: Metric, ranked: Any, info: RankInfo, conv: Conventions) -> MetricValues:
-    """One metric's per-query values for one run, with the conventions applied."""
-    # A qrels query the run has no results for is ranked as an empty list when
-    # missing="zero": every metric takes its own value there (0 for most, 1 for rbp_resid),
-    # the same value the empty list reached through judged_only gets.
-    values = np.asarray(m(ranked), dtype=np.float64)
+def _values(
+    name: str, m: Metric, values: np.ndarray, queries: np.ndarray, conv: Conventions
+) -> MetricValues:
+    """One metric's per-query values for one run, with ``no_relevant`` applied.
+
+    A qrels query the run has no results for is ranked as an empty list when
+    missing="zero": every metric takes its own value there (0 for most, 1 for rbp_resid),
+    the same value the empty list reached through judged_only gets."""
+    values = np.asarray(values, dtype=np.float64)
     undefined = np.isnan(values)
     n_undef = int(undefined.sum())
-    queries = ranked.query_ids
     if n_undef:
         if conv.no_relevant == "zero":
             values = np.where(undefined, 0.0, values)
@@ -103,20 +147,28 @@ def _values(run: Run, m: Metric, ranked: Any, info: RankInfo, conv: Conventions)
             values, queries = values[~undefined], queries[~undefined]
     skipped = n_undef if conv.no_relevant == "skip" else 0
     agg = aggregate(values, m.spec.aggregate)
-    return MetricValues(run.name, str(m), queries, values, agg, n_undef, skipped)
+    return MetricValues(name, str(m), queries, values, agg, n_undef, skipped)
 
 
-def _undefined_warning(run: Run, m: Metric, mv: MetricValues, conv: Conventions) -> list[str]:
+def _undefined_warning(run: str, m: Metric, mv: MetricValues, conv: Conventions) -> list[str]:
     if not mv.undefined or conv.no_relevant == "zero":
         return []
     return [
-        f"run {run.name!r}: {m!s} undefined for {mv.undefined} {_queries(mv.undefined)} "
+        f"run {run!r}: {m!s} undefined for {mv.undefined} {_queries(mv.undefined)} "
         f"(no_relevant={conv.no_relevant!r})"
     ]
 
 
+def _summary(run: Run) -> dict[str, Any]:
+    return {"source": run.source, "queries": run.n_queries, "results": len(run)}
+
+
 def _provenance(
-    qrels: Qrels, runs: list[Run], metrics: list[Metric], conv: Conventions, depth: int | None
+    qrels: Qrels,
+    runs: Mapping[str, dict[str, Any]],
+    metrics: list[Metric],
+    conv: Conventions,
+    depth: int | None,
 ) -> dict[str, Any]:
     return provenance(
         conventions=conv.to_dict(),
@@ -128,17 +180,158 @@ def _provenance(
             "judgments": len(qrels),
             "max_grade": qrels.max_grade,
         },
-        runs={
-            r.name: {"source": r.source, "queries": r.n_queries, "results": len(r)} for r in runs
-        },
+        runs=dict(runs),
         numpy=np.__version__,
         pyarrow=pa.__version__,
     )
 
 
+# ---------------------------------------------------------------- block by block
+
+
+class _NotContiguous(Exception):
+    """A query's rows are not together in the file: the blocks cannot hold whole queries."""
+
+
+def _blocks(source: _RunFile) -> Iterator[Run]:
+    from .io.blocks import iter_parquet_run_blocks, iter_run_blocks
+
+    parts = (
+        iter_parquet_run_blocks(source.path)
+        if source.format == "parquet"
+        else iter_run_blocks(source.path)
+    )
+    for c in parts:
+        yield Run.from_columns(
+            c.query, c.doc, c.value, name=source.name, tag=c.tag, source=c.source, lines=c.lines
+        )
+
+
+@dataclass
+class _BlockTotals:
+    """What the blocks added up to: the join's counts and the run's size."""
+
+    present: np.ndarray
+    unknown: dict[str, None]
+    unknown_rows: int = 0
+    dropped: int = 0
+    results: int = 0
+
+
+def _join_block(
+    qrels: Qrels,
+    block: Run,
+    metric_list: list[Metric],
+    raw: dict[str, np.ndarray],
+    totals: _BlockTotals,
+    conv: Conventions,
+    depth: int | None,
+) -> None:
+    """Rank one block's queries against their own judgments (no global document dictionary)
+    and put every metric's values at those queries' places."""
+    codes = to_np(pc.index_in(block.query_ids, value_set=qrels.query_ids), fill=-1)
+    known = codes >= 0
+    if totals.present[codes[known]].any():
+        raise _NotContiguous()
+    totals.results += len(block)
+    for q in block.query_ids.filter(from_np(~known)).to_pylist():
+        totals.unknown[q] = None
+    if not known.any():
+        totals.unknown_rows += len(block)
+        return
+    ranked, info = rank(qrels.restrict(block.query_ids.filter(from_np(known))), block, conv, depth)
+    totals.unknown_rows += info.unknown_rows
+    totals.dropped += info.dropped_unjudged
+    at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
+    totals.present[at] = True
+    for m in metric_list:
+        raw[str(m)][at] = m(ranked)
+
+
+def _score_absent(
+    qrels: Qrels,
+    name: str,
+    metric_list: list[Metric],
+    raw: dict[str, np.ndarray],
+    absent: np.ndarray,
+    conv: Conventions,
+) -> None:
+    """The qrels queries no block held: an error, skipped, or scored as empty rankings."""
+    ids = qrels.query_ids.take(from_np(absent)).to_pylist()
+    if conv.missing == "error" and ids:
+        raise MissingQueryError(missing_message(name, ids))
+    if conv.missing == "zero" and ids:
+        ranked = rank_absent(qrels.restrict(ids), conv)
+        at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
+        for m in metric_list:
+            raw[str(m)][at] = m(ranked)
+
+
+def _evaluate_blocks(
+    qrels: Qrels,
+    source: _RunFile,
+    metric_list: list[Metric],
+    conv: Conventions,
+    depth: int | None,
+) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
+    """Per-query values of a run file read block by block: identical to the in-memory path,
+    with memory bounded by one block plus the qrels."""
+    raw = {str(m): np.full(qrels.n_queries, np.nan) for m in metric_list}
+    totals = _BlockTotals(np.zeros(qrels.n_queries, dtype=bool), {})
+    block_conv = replace(conv, missing="skip")
+    for block in _blocks(source):
+        _join_block(qrels, block, metric_list, raw, totals, block_conv, depth)
+    absent = np.flatnonzero(~totals.present)
+    _score_absent(qrels, source.name, metric_list, raw, absent, conv)
+    evaluated = (
+        np.flatnonzero(totals.present) if conv.missing == "skip" else np.arange(qrels.n_queries)
+    )
+    info = RankInfo(
+        list(totals.unknown),
+        totals.unknown_rows,
+        qrels.query_ids.take(from_np(absent)).to_pylist(),
+        ~totals.present[evaluated],
+        totals.dropped,
+    )
+    queries = np.asarray(qrels.query_ids.take(from_np(evaluated)).to_pylist(), dtype=object)
+    values = {k: v[evaluated] for k, v in raw.items()}
+    summary = {
+        "source": source.path,
+        "queries": int(totals.present.sum()) + len(totals.unknown),
+        "results": totals.results,
+        "read": "in blocks of whole queries",
+    }
+    return values, queries, info, summary
+
+
+# ---------------------------------------------------------------- evaluate
+
+
+def _evaluate_one(
+    qrels: Qrels,
+    source: Run | _RunFile,
+    metric_list: list[Metric],
+    conv: Conventions,
+    depth: int | None,
+) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
+    if isinstance(source, _RunFile):
+        try:
+            return _evaluate_blocks(qrels, source, metric_list, conv, depth)
+        except _NotContiguous:
+            message = (
+                f"{source.path}: the rows of some query are not together, so the run cannot "
+                "be read in blocks of whole queries; it was read whole instead"
+            )
+            _warnings.warn(message, InputWarning, stacklevel=4)
+            source = Run.read(source.path).rename(source.name)
+    ranked, info = rank(qrels, source, conv, depth)
+    values = {str(m): m(ranked) for m in metric_list}
+    return values, ranked.query_ids, info, _summary(source)
+
+
 def evaluate(
     qrels: Qrels,
-    runs: Run | Sequence[Run] | Mapping[str, Run],
+    runs: RunLike | Sequence[RunLike] | Mapping[str, RunLike],
     metrics: str | Metric | Sequence[str | Metric],
     *,
     ties: Ties = "docno",
@@ -146,6 +339,7 @@ def evaluate(
     no_relevant: NoRelevant = "zero",
     judged_only: bool = False,
     depth: int | None = None,
+    stream: bool | None = None,
 ) -> Results:
     """Evaluate runs against qrels.
 
@@ -154,21 +348,29 @@ def evaluate(
     of :mod:`assay.conventions`; ``depth`` keeps the first ``depth`` documents of every
     ranking (trec_eval's ``-M``). The grade scale ERR and pFound use is the qrels'
     ``max_grade``, recorded in the provenance.
+
+    A run may be given as a file. A TREC or Parquet run file of at least
+    :data:`STREAM_BYTES` (or any, with ``stream=True``) is read in blocks of whole queries,
+    each matched against its own queries' judgments, so memory is bounded by a block plus the
+    qrels; the values are those of the in-memory path. ``stream=False`` reads it whole.
     """
     if not isinstance(qrels, Qrels):
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
     conv = Conventions(ties=ties, missing=missing, no_relevant=no_relevant, judged_only=judged_only)
     depth = check_depth(depth)
     metric_list = _metrics(metrics, conv)
-    run_list = _as_runs(runs)
+    sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
     data: dict[tuple[str, str], MetricValues] = {}
     warnings: list[str] = []
-    for run in run_list:
-        ranked, info = rank(qrels, run, conv, depth)
-        warnings += _join_warnings(run, info, conv)
+    summaries: dict[str, dict[str, Any]] = {}
+    for source in sources:
+        values, queries, info, summaries[source.name] = _evaluate_one(
+            qrels, source, metric_list, conv, depth
+        )
+        warnings += _join_warnings(source.name, info, conv)
         for m in metric_list:
-            data[(run.name, str(m))] = _values(run, m, ranked, info, conv)
+            data[(source.name, str(m))] = _values(source.name, m, values[str(m)], queries, conv)
         for m in metric_list:
-            warnings += _undefined_warning(run, m, data[(run.name, str(m))], conv)
-    prov = _provenance(qrels, run_list, metric_list, conv, depth)
-    return Results([r.name for r in run_list], metric_list, conv, data, warnings, prov)
+            warnings += _undefined_warning(source.name, m, data[(source.name, str(m))], conv)
+    prov = _provenance(qrels, summaries, metric_list, conv, depth)
+    return Results([s.name for s in sources], metric_list, conv, data, warnings, prov)

@@ -6,7 +6,7 @@ query with CSR offsets. See :mod:`assay.data.ranked` for the joined form the met
 """
 
 from .conventions import DESCRIPTIONS, Conventions
-from .join import RankInfo, rank
+from .join import RankInfo, missing_message, rank, rank_absent
 from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
 from .run import Run, default_name, trec_order
@@ -21,7 +21,9 @@ __all__ = [
     "Ranked",
     "Run",
     "default_name",
+    "missing_message",
     "rank",
+    "rank_absent",
     "seg_rev_cummax",
     "trec_order",
 ]

@@ -59,18 +59,28 @@ def rank(
         rows = _Rows(rows.query[judged], rows.grade[judged], rows.score[judged])
     missing_queries = _ids(qrels, np.flatnonzero(~present))
     if conventions.missing == "error" and missing_queries:
-        raise MissingQueryError(_missing_message(run.name, missing_queries))
+        raise MissingQueryError(missing_message(run.name, missing_queries))
     eval_q = np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
     ranked = _ranked(qrels, rows, eval_q, conventions)
     info = RankInfo(unknown_queries, unknown_rows, missing_queries, ~present[eval_q], dropped)
     return ranked, info
 
 
+def rank_absent(qrels: Qrels, conventions: Conventions) -> Ranked:
+    """Every qrels query with an empty ranked list: how ``missing="zero"`` scores the
+    queries a run has no results for, when the run is joined block by block."""
+    empty = _Rows(
+        np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
+    )
+    return _ranked(qrels, empty, np.arange(qrels.n_queries), conventions)
+
+
 def _ids(qrels: Qrels, codes: np.ndarray) -> list[str]:
     return qrels.query_ids.take(from_np(codes)).to_pylist() if len(codes) else []
 
 
-def _missing_message(run: str, missing: list[str]) -> str:
+def missing_message(run: str, missing: list[str]) -> str:
+    """The ``missing="error"`` message: which qrels queries the run has no results for."""
     shown = ", ".join(repr(q) for q in missing[:5])
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
     plural = "y" if len(missing) == 1 else "ies"

@@ -481,7 +481,12 @@ def eleven_point(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """
     r.require_average_support("11pt_avg", False)
     vals = _iprec(r, rel, [i / 10 for i in range(11)])
-    return np.mean(vals, axis=0)
+    # Summed level by level, in a fixed order: np.mean(axis=0) sums pairwise when the array
+    # holds one query, so a query's value would depend on how many were evaluated with it.
+    total = vals[0].astype(np.float64, copy=True)
+    for level in vals[1:]:
+        total += level
+    return total / len(vals)
 
 
 # ---------------------------------------------------------------- graded measures
