@@ -13,8 +13,13 @@ _EXTRAS: dict[str, tuple[str, str]] = {
     "pandas": ("pandas", "frames"),
     "polars": ("polars", "frames"),
     "lightgbm": ("lightgbm", "ltr"),
+    "sklearn": ("scikit-learn", "ltr"),
     "faiss": ("faiss-cpu", "embed"),
+    "sacrebleu": ("sacrebleu", "nlp"),
+    "rouge_score": ("rouge-score", "nlp"),
     "matplotlib": ("matplotlib", "plot"),
+    "dask": ("dask[dataframe]", "dist"),
+    "distributed": ("distributed", "dist"),
 }
 
 

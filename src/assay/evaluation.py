@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import warnings as _warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,7 +32,19 @@ from .results import MetricValues, Results, aggregate
 
 RunLike = Run | str | os.PathLike[str]
 
-__all__ = ["STREAM_BYTES", "MetricValues", "Results", "aggregate", "evaluate"]
+__all__ = [
+    "STREAM_BYTES",
+    "BlockValues",
+    "MetricValues",
+    "Results",
+    "SplitQueryError",
+    "aggregate",
+    "block_values",
+    "combine_blocks",
+    "evaluate",
+    "resolve_metrics",
+    "results_from_parts",
+]
 
 
 @dataclass(frozen=True)
@@ -87,7 +99,8 @@ def _as_runs(runs: Any, stream: bool | None) -> list[Run | _RunFile]:
     return out
 
 
-def _metrics(metrics: Any, conv: Conventions) -> list[Metric]:
+def resolve_metrics(metrics: Any, conv: Conventions) -> list[Metric]:
+    """Metric names or objects as metrics, checked against the tie convention."""
     metric_list = parse_all(metrics)
     if conv.ties == "average":
         bad = [str(m) for m in metric_list if not m.spec.average_ties]
@@ -189,8 +202,9 @@ def _provenance(
 # ---------------------------------------------------------------- block by block
 
 
-class _NotContiguous(Exception):
-    """A query's rows are not together in the file: the blocks cannot hold whole queries."""
+class SplitQueryError(InputError):
+    """A query was evaluated in two blocks: its rows are not together in the input, so the
+    blocks did not hold whole queries."""
 
 
 def _blocks(source: _RunFile) -> Iterator[Run]:
@@ -207,45 +221,41 @@ def _blocks(source: _RunFile) -> Iterator[Run]:
         )
 
 
-@dataclass
-class _BlockTotals:
-    """What the blocks added up to: the join's counts and the run's size."""
+@dataclass(frozen=True)
+class BlockValues:
+    """One block's share of an evaluation: the qrels query codes it evaluated, every
+    metric's values there, and what its join counted. Small and picklable, so blocks can be
+    evaluated anywhere (a Dask worker) and combined in a fixed order."""
 
-    present: np.ndarray
-    unknown: dict[str, None]
-    unknown_rows: int = 0
-    dropped: int = 0
-    results: int = 0
+    codes: np.ndarray
+    values: dict[str, np.ndarray]
+    unknown: list[str]
+    unknown_rows: int
+    dropped: int
+    results: int
 
 
-def _join_block(
+def block_values(
     qrels: Qrels,
     block: Run,
-    metric_list: list[Metric],
-    raw: dict[str, np.ndarray],
-    totals: _BlockTotals,
-    conv: Conventions,
-    depth: int | None,
-) -> None:
-    """Rank one block's queries against their own judgments (no global document dictionary)
-    and put every metric's values at those queries' places."""
+    metrics: Sequence[Metric],
+    conventions: Conventions,
+    depth: int | None = None,
+) -> BlockValues:
+    """Rank one block of whole queries against those queries' judgments only (no global
+    document dictionary) and compute every metric there."""
     codes = to_np(pc.index_in(block.query_ids, value_set=qrels.query_ids), fill=-1)
     known = codes >= 0
-    if totals.present[codes[known]].any():
-        raise _NotContiguous()
-    totals.results += len(block)
-    for q in block.query_ids.filter(from_np(~known)).to_pylist():
-        totals.unknown[q] = None
+    unknown = block.query_ids.filter(from_np(~known)).to_pylist()
     if not known.any():
-        totals.unknown_rows += len(block)
-        return
-    ranked, info = rank(qrels.restrict(block.query_ids.filter(from_np(known))), block, conv, depth)
-    totals.unknown_rows += info.unknown_rows
-    totals.dropped += info.dropped_unjudged
+        empty = np.zeros(0, dtype=np.int64)
+        return BlockValues(empty, {}, unknown, len(block), 0, len(block))
+    conv = replace(conventions, missing="skip")
+    sub = qrels.restrict(block.query_ids.filter(from_np(known)))
+    ranked, info = rank(sub, block, conv, depth)
     at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
-    totals.present[at] = True
-    for m in metric_list:
-        raw[str(m)][at] = m(ranked)
+    values = {str(m): np.asarray(m(ranked), dtype=np.float64) for m in metrics}
+    return BlockValues(at, values, unknown, info.unknown_rows, info.dropped_unjudged, len(block))
 
 
 def _score_absent(
@@ -267,6 +277,49 @@ def _score_absent(
             raw[str(m)][at] = m(ranked)
 
 
+def combine_blocks(
+    qrels: Qrels,
+    name: str,
+    parts: Iterable[BlockValues],
+    metrics: Sequence[Metric],
+    conventions: Conventions,
+) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
+    """Put the blocks' values at their queries' places (qrels order, whatever order the
+    blocks come in), score the queries no block held, and count what the joins found.
+
+    A query evaluated by two blocks means the blocks did not hold whole queries: a
+    :class:`SplitQueryError` (reading a file, :func:`evaluate` falls back to memory)."""
+    metric_list = list(metrics)
+    raw = {str(m): np.full(qrels.n_queries, np.nan) for m in metric_list}
+    present = np.zeros(qrels.n_queries, dtype=bool)
+    unknown: dict[str, None] = {}
+    counts = np.zeros(3, dtype=np.int64)  # unknown rows, dropped, results
+    for part in parts:
+        if present[part.codes].any():
+            again = qrels.query_ids[int(part.codes[present[part.codes]][0])].as_py()
+            raise SplitQueryError(f"{name}: the rows of query {again!r} are not together")
+        present[part.codes] = True
+        for key, values in part.values.items():
+            raw[key][part.codes] = values
+        unknown.update(dict.fromkeys(part.unknown))
+        counts += (part.unknown_rows, part.dropped, part.results)
+    absent = np.flatnonzero(~present)
+    _score_absent(qrels, name, metric_list, raw, absent, conventions)
+    evaluated = (
+        np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
+    )
+    info = RankInfo(
+        list(unknown),
+        int(counts[0]),
+        qrels.query_ids.take(from_np(absent)).to_pylist(),
+        ~present[evaluated],
+        int(counts[1]),
+    )
+    queries = np.asarray(qrels.query_ids.take(from_np(evaluated)).to_pylist(), dtype=object)
+    summary = {"queries": int(present.sum()) + len(unknown), "results": int(counts[2])}
+    return {k: v[evaluated] for k, v in raw.items()}, queries, info, summary
+
+
 def _evaluate_blocks(
     qrels: Qrels,
     source: _RunFile,
@@ -276,32 +329,32 @@ def _evaluate_blocks(
 ) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
     """Per-query values of a run file read block by block: identical to the in-memory path,
     with memory bounded by one block plus the qrels."""
-    raw = {str(m): np.full(qrels.n_queries, np.nan) for m in metric_list}
-    totals = _BlockTotals(np.zeros(qrels.n_queries, dtype=bool), {})
-    block_conv = replace(conv, missing="skip")
-    for block in _blocks(source):
-        _join_block(qrels, block, metric_list, raw, totals, block_conv, depth)
-    absent = np.flatnonzero(~totals.present)
-    _score_absent(qrels, source.name, metric_list, raw, absent, conv)
-    evaluated = (
-        np.flatnonzero(totals.present) if conv.missing == "skip" else np.arange(qrels.n_queries)
-    )
-    info = RankInfo(
-        list(totals.unknown),
-        totals.unknown_rows,
-        qrels.query_ids.take(from_np(absent)).to_pylist(),
-        ~totals.present[evaluated],
-        totals.dropped,
-    )
-    queries = np.asarray(qrels.query_ids.take(from_np(evaluated)).to_pylist(), dtype=object)
-    values = {k: v[evaluated] for k, v in raw.items()}
-    summary = {
-        "source": source.path,
-        "queries": int(totals.present.sum()) + len(totals.unknown),
-        "results": totals.results,
-        "read": "in blocks of whole queries",
-    }
+    parts = (block_values(qrels, b, metric_list, conv, depth) for b in _blocks(source))
+    values, queries, info, summary = combine_blocks(qrels, source.name, parts, metric_list, conv)
+    summary = {"source": source.path, **summary, "read": "in blocks of whole queries"}
     return values, queries, info, summary
+
+
+def results_from_parts(
+    qrels: Qrels,
+    runs: Mapping[str, tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]],
+    metrics: Sequence[Metric],
+    conventions: Conventions,
+    depth: int | None,
+) -> Results:
+    """Results from combined per-run values (see :func:`combine_blocks`), with the
+    conventions, warnings and provenance of :func:`evaluate`."""
+    data: dict[tuple[str, str], MetricValues] = {}
+    warnings: list[str] = []
+    for name, (values, queries, info, _) in runs.items():
+        warnings += _join_warnings(name, info, conventions)
+        for m in metrics:
+            data[(name, str(m))] = _values(name, m, values[str(m)], queries, conventions)
+        for m in metrics:
+            warnings += _undefined_warning(name, m, data[(name, str(m))], conventions)
+    summaries = {name: part[3] for name, part in runs.items()}
+    prov = _provenance(qrels, summaries, list(metrics), conventions, depth)
+    return Results(list(runs), list(metrics), conventions, data, warnings, prov)
 
 
 # ---------------------------------------------------------------- evaluate
@@ -317,7 +370,7 @@ def _evaluate_one(
     if isinstance(source, _RunFile):
         try:
             return _evaluate_blocks(qrels, source, metric_list, conv, depth)
-        except _NotContiguous:
+        except SplitQueryError:
             message = (
                 f"{source.path}: the rows of some query are not together, so the run cannot "
                 "be read in blocks of whole queries; it was read whole instead"
@@ -358,19 +411,7 @@ def evaluate(
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
     conv = Conventions(ties=ties, missing=missing, no_relevant=no_relevant, judged_only=judged_only)
     depth = check_depth(depth)
-    metric_list = _metrics(metrics, conv)
+    metric_list = resolve_metrics(metrics, conv)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
-    data: dict[tuple[str, str], MetricValues] = {}
-    warnings: list[str] = []
-    summaries: dict[str, dict[str, Any]] = {}
-    for source in sources:
-        values, queries, info, summaries[source.name] = _evaluate_one(
-            qrels, source, metric_list, conv, depth
-        )
-        warnings += _join_warnings(source.name, info, conv)
-        for m in metric_list:
-            data[(source.name, str(m))] = _values(source.name, m, values[str(m)], queries, conv)
-        for m in metric_list:
-            warnings += _undefined_warning(source.name, m, data[(source.name, str(m))], conv)
-    prov = _provenance(qrels, summaries, metric_list, conv, depth)
-    return Results([s.name for s in sources], metric_list, conv, data, warnings, prov)
+    parts = {s.name: _evaluate_one(qrels, s, metric_list, conv, depth) for s in sources}
+    return results_from_parts(qrels, parts, metric_list, conv, depth)

@@ -1,0 +1,14 @@
+"""Evaluation on Dask (extra ``assay[dist]``): runs as Dask DataFrames, evaluated partition
+by partition on any scheduler, with the same per-query values as :func:`assay.evaluate`.
+
+Each partition must hold whole queries; :func:`evaluate` shuffles the rows by query first
+unless ``shuffled=True`` says they already are. Only per-query values travel back to the
+client, and they are combined in the qrels' query order, so the result does not depend on
+the number of partitions, workers or threads.
+"""
+
+from __future__ import annotations
+
+from .evaluate import evaluate
+
+__all__ = ["evaluate"]
