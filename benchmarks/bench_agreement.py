@@ -29,7 +29,7 @@ import numpy as np
 x = np.load(sys.argv[1]); level = sys.argv[2]
 t = time.perf_counter()
 from assay.agreement import krippendorff_alpha
-a = float(krippendorff_alpha(x, level))
+a = float(krippendorff_alpha(x, level=level))
 print(json.dumps({"seconds": time.perf_counter() - t, "alpha": a,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from assay import agreement as ag
 from assay.cli import app
-from assay.errors import AssayError, EmptyInputError, InputError, MetricError
+from assay.errors import AssayError, EmptyInputError, InputError, MetricError, OptionError
+from assay.metrics import agreement_alpha
 
 nan = math.nan
 
@@ -48,7 +49,7 @@ FLEISS_1971 = [
     [("nominal", 0.7434), ("ordinal", 0.8154), ("interval", 0.8491), ("ratio", 0.7974)],
 )
 def test_krippendorff_2011_oracle(level: str, expected: float) -> None:
-    r = ag.krippendorff_alpha(KRIPP_2011, level)
+    r = ag.krippendorff_alpha(KRIPP_2011, level=level)
     assert round(float(r), 4) == expected
     assert r.n_pairable == 40  # Krippendorff: n = 40 pairable values
     assert r.n_units == 11 and r.n_unpairable_units == 1  # unit 12 has a single value
@@ -56,7 +57,7 @@ def test_krippendorff_2011_oracle(level: str, expected: float) -> None:
 
 
 def test_krippendorff_2011_nominal_details() -> None:
-    r = ag.krippendorff_alpha(KRIPP_2011, "nominal")
+    r = ag.krippendorff_alpha(KRIPP_2011, level="nominal")
     # Krippendorff (2011): marginals n_1..n_5 = 9, 13, 10, 5, 3; D_o = 0.2 (1 - 32/40).
     assert np.allclose(r.marginals, [9, 13, 10, 5, 3])
     assert r.observed == pytest.approx(8 / 40)
@@ -78,7 +79,7 @@ def test_input_layouts_agree() -> None:
     pa = pytest.importorskip("pyarrow")
     pd = pytest.importorskip("pandas")
     triples = _long(KRIPP_2011)
-    base = float(ag.krippendorff_alpha(KRIPP_2011, "interval"))
+    base = float(ag.krippendorff_alpha(KRIPP_2011, level="interval"))
     u, r, v = zip(*triples, strict=True)
     for data in (
         triples,
@@ -89,9 +90,9 @@ def test_input_layouts_agree() -> None:
         KRIPP_2011.tolist(),
         [[None if math.isnan(x) else x for x in row] for row in KRIPP_2011.tolist()],
     ):
-        assert float(ag.krippendorff_alpha(data, "interval")) == pytest.approx(base)
+        assert float(ag.krippendorff_alpha(data, level="interval")) == pytest.approx(base)
     counts = np.stack([np.equal(KRIPP_2011, k).sum(axis=1) for k in range(1, 6)], axis=1)
-    got = ag.krippendorff_alpha(counts, "interval", counts=True, values=[1, 2, 3, 4, 5])
+    got = ag.krippendorff_alpha(counts, level="interval", counts=True, values=[1, 2, 3, 4, 5])
     assert float(got) == pytest.approx(base)
 
 
@@ -99,10 +100,10 @@ def test_string_labels_and_callable_level() -> None:
     labels = np.where(np.isnan(KRIPP_2011), None, KRIPP_2011.astype(object))
     names = [[None if x is None else "abcde"[int(x) - 1] for x in row] for row in labels]
     assert float(ag.krippendorff_alpha(names)) == pytest.approx(0.743421052631579)
-    interval = ag.krippendorff_alpha(KRIPP_2011, lambda a, b: (a - b) ** 2)
+    interval = ag.krippendorff_alpha(KRIPP_2011, level=lambda a, b: (a - b) ** 2)
     assert float(interval) == pytest.approx(0.8491071428571428)
     with pytest.raises(InputError):
-        ag.krippendorff_alpha(names, "interval")
+        ag.krippendorff_alpha(names, level="interval")
 
 
 def test_no_variation_and_errors() -> None:
@@ -111,11 +112,11 @@ def test_no_variation_and_errors() -> None:
     with pytest.raises(EmptyInputError):
         ag.krippendorff_alpha([[1, nan], [nan, 2]])
     with pytest.raises(MetricError):
-        ag.krippendorff_alpha(KRIPP_2011, "cardinal")
+        ag.krippendorff_alpha(KRIPP_2011, level="cardinal")
     with pytest.raises(InputError):
         ag.krippendorff_alpha([(1, "a", 1), (1, "a", 2), (2, "a", 1)])
     with pytest.raises(InputError):
-        ag.krippendorff_alpha([[1, -1], [2, 3]], "ratio")
+        ag.krippendorff_alpha([[1, -1], [2, 3]], level="ratio")
     with pytest.raises(AssayError):
         ag.krippendorff_alpha([[1, 2]], counts=True, values=[1])
 
@@ -137,7 +138,7 @@ def test_against_krippendorff_package(level: str, seed: int) -> None:
     if level == "ratio":
         x = x - 1.0  # include zero
     want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
-    assert float(ag.krippendorff_alpha(x, level)) == pytest.approx(want, rel=1e-9, abs=1e-12)
+    assert float(ag.krippendorff_alpha(x, level=level)) == pytest.approx(want, rel=1e-9, abs=1e-12)
 
 
 def test_many_values_sparse_path_against_package() -> None:
@@ -148,7 +149,7 @@ def test_many_values_sparse_path_against_package() -> None:
     x[rng.random(x.shape) < 0.1] = np.nan
     for level in ("interval", "nominal"):
         want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
-        assert float(ag.krippendorff_alpha(x, level)) == pytest.approx(want, rel=1e-9)
+        assert float(ag.krippendorff_alpha(x, level=level)) == pytest.approx(want, rel=1e-9)
 
 
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
@@ -220,14 +221,14 @@ def test_varying_raters_and_percent_agreement() -> None:
 def test_bootstrap_matches_naive_unit_bootstrap(level: str) -> None:
     rng = np.random.default_rng(3)
     x = _random_ratings(rng, 80, 4, 5)
-    bs = ag.alpha_bootstrap(x, level, n_resamples=1500, seed=1)
-    assert float(bs) == pytest.approx(float(ag.krippendorff_alpha(x, level)))
+    bs = ag.alpha_bootstrap(x, level=level, n_resamples=1500, seed=1)
+    assert float(bs) == pytest.approx(float(ag.krippendorff_alpha(x, level=level)))
     pairable = x[(~np.isnan(x)).sum(axis=1) >= 2]
     naive = []
     g = np.random.default_rng(99)
     for _ in range(600):
         sample = pairable[g.integers(0, len(pairable), len(pairable))]
-        naive.append(float(ag.krippendorff_alpha(sample, level)))
+        naive.append(float(ag.krippendorff_alpha(sample, level=level)))
     assert np.nanmedian(bs.samples) == pytest.approx(np.median(naive), abs=0.02)
     assert np.nanstd(bs.samples) == pytest.approx(np.std(naive), rel=0.15)
     lo, hi = bs.ci
@@ -236,11 +237,12 @@ def test_bootstrap_matches_naive_unit_bootstrap(level: str) -> None:
 
 
 def test_bootstrap_seeded_and_chunk_independent(monkeypatch: pytest.MonkeyPatch) -> None:
-    a = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
-    b = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
+    a = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
+    b = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.array_equal(a.samples, b.samples, equal_nan=True)
-    monkeypatch.setattr(ag, "_BLOCK", 64)
-    c = ag.alpha_bootstrap(KRIPP_2011, "ordinal", n_resamples=500, seed=5)
+    # the block size lives with the implementation (assay.metrics.agreement_alpha)
+    monkeypatch.setattr(agreement_alpha, "_BLOCK", 64)
+    c = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.allclose(a.samples, c.samples, equal_nan=True)
     assert a.probabilities[0.8] == pytest.approx(
         float((a.samples[~np.isnan(a.samples)] < 0.8).mean())
@@ -286,3 +288,15 @@ def test_cli_wide_and_long(tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad.write_text("a,b\n1\n")
     res = CliRunner().invoke(app, ["agree", str(bad)])
     assert res.exit_code == 2
+
+
+def test_cli_bad_seed_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # issue 10: `assay agree ratings.csv --bootstrap 10 --seed -1` printed a traceback
+    two = tmp_path / "two.csv"
+    two.write_text("a,b\nx,x\ny,y\nx,y\n")
+    res = CliRunner().invoke(app, ["agree", str(two), "--bootstrap", "10", "--seed", "-1"])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("assay: error: ") and res.stderr.count("\n") == 1
+    assert "seed" in res.stderr
+    with pytest.raises(OptionError):
+        ag.alpha_bootstrap(KRIPP_2011, seed=-1)

@@ -123,7 +123,7 @@ def _analyse(
             wide: list[list[Any]] = [[None] * len(rater_index) for _ in unit_index]
             for u, r, v in zip(units, raters, values, strict=True):
                 wide[unit_index[u]][rater_index[r]] = v
-            result = agreement.krippendorff_alpha(data, level)
+            result = agreement.krippendorff_alpha(data, level=level)
         except InputError as exc:
             raise InputError(exc.detail, source=path) from None
         n_raters = len(rater_index)
@@ -134,7 +134,7 @@ def _analyse(
         cols = [_typed([_cell(r[j]) for r in body]) for j in range(first, len(header))]
         wide = [list(row) for row in zip(*cols, strict=True)]
         n_raters = len(cols)
-        result = agreement.krippendorff_alpha(wide, level)
+        result = agreement.krippendorff_alpha(wide, level=level)
     values_out: dict[str, Any] = {
         "alpha": result.alpha,
         "D_o": result.observed,
@@ -161,7 +161,7 @@ def _analyse(
         "defined": result.defined,
     }
     if bootstrap:
-        bs = agreement.alpha_bootstrap(wide, level, n_resamples=bootstrap, seed=seed)
+        bs = agreement.alpha_bootstrap(wide, level=level, n_resamples=bootstrap, seed=seed)
         values_out["alpha_ci_low"], values_out["alpha_ci_high"] = bs.ci
         for t, p in bs.probabilities.items():
             values_out[f"P(alpha<{t:g})"] = p

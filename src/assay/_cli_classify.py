@@ -280,7 +280,7 @@ def classify(
         from .classification import classification_report
         from .errors import InputError, MetricError
 
-        zd: float | str
+        zd: Any  # validated by classification_report
         if zero_division in ("0", "1"):
             zd = int(zero_division)
         elif zero_division == "nan":
@@ -308,7 +308,7 @@ def classify(
             y_true,
             y_pred,
             scores=s,
-            positive=positive,
+            pos_label=positive,
             beta=beta,
             zero_division=zd,
             degenerate=degenerate.value,
@@ -334,7 +334,7 @@ def classify(
                 with output.open("w", encoding="utf-8") as fh:
                     Console(file=fh, width=160).print(_rich_table(records, caption))
             return
-        text = render_records(records, chosen, report.settings)
+        text = render_records(records, chosen, dict(report.settings))
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()

@@ -34,6 +34,10 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
+    """A markdown table of described metrics. Ranking metrics show their cutoff, aggregate and
+    trec_eval names; the other families (computed once from their data) show their input."""
+    if rows and all(r["family"] != "ranking" for r in rows):
+        return _measure_markdown(rows)
     out = [
         "| metric | parameters | @k | range | better | aggregate | aliases / trec_eval | description |",
         "|---|---|---|---|---|---|---|---|",
@@ -48,24 +52,48 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _measure_markdown(rows: list[dict[str, Any]]) -> str:
+    out = [
+        "| metric | input | parameters | range | better | aliases | description |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        better = "higher" if r["higher_is_better"] else "lower"
+        out.append(
+            f"| `{r['name']}` | {r['input']} | {r['params_text'] or '—'} | {r['range']} | "
+            f"{better} | {', '.join(r['aliases']) or '—'} | {r['doc'].replace('|', '/')} |"
+        )
+    return "\n".join(out) + "\n"
+
+
 _INTRO = {
     "ranking": "Per query, from ranked lists joined with the qrels; aggregated over queries. "
     "Conventions that apply to every ranking metric: [conventions.md](conventions.md).",
+    "classification": "From aligned true and predicted labels (`labels`), or true labels and "
+    "scores (`scores`), with `assay.classification`. Conventions (label order, `labels`, "
+    "`average`, `zero_division`, `pos_label`): `assay.metrics.classification`. "
+    "`cohen_kappa` is in the agreement family.",
+    "agreement": "From two raters' aligned labels (`labels`) or a units × raters table of "
+    "ratings (`ratings`: wide, long or counts), with `assay.agreement`; every coefficient "
+    "returns a result whose `float()` is its value.",
 }
 
 
 def document() -> str:
     """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
-    from . import load_families
+    from . import FAMILIES, load_families
     from .registry import REGISTRY
 
     load_families()
+    # The declared order of FAMILIES, whatever order the modules happened to be imported in.
+    rank = {family: i for i, family in enumerate(FAMILIES)}
+    families = sorted(REGISTRY.families(), key=lambda family: rank.get(family, len(rank)))
     out = [
         "# Metric catalogue\n\nGenerated from the metric declarations in "
         "`src/assay/metrics/` by `make docs`; a test keeps it in sync. Parameter names follow "
         "the [glossary](parameters.md).\n"
     ]
-    for family in REGISTRY.families():
+    for family in families:
         specs = REGISTRY.specs(family)
         out.append(f"\n## {family.capitalize()}\n\n")
         if family in _INTRO:

@@ -1,0 +1,588 @@
+"""Classification: the confusion matrix and the measures computed from it. Score-based
+measures and curves are in :mod:`assay.metrics.classification_curves`, the report and the
+F1/MCC simulation in :mod:`assay.metrics.classification_report`; Cohen's kappa is declared once,
+in the agreement family (:func:`assay.metrics.agreement.cohen_kappa`).
+
+Everything is vectorised: labels are factorised to integer codes once and the confusion matrix
+is one ``np.bincount``. Labels may be ints, bools, floats or strings (any 1-D sequence or
+array); int and string labels cannot be mixed.
+
+Conventions (each a parameter, documented where it is used; names follow the glossary in
+``docs/parameters.md``):
+
+- **Label order.** Sorted unique labels of ``y_true`` and ``y_pred`` (as scikit-learn), or the
+  order of ``labels=``. Rows of a confusion matrix are true labels, columns predicted labels.
+- **``labels=``** in the per-class measures *selects* the classes that are reported or averaged;
+  every item still counts (an item whose label is not selected is a negative for every selected
+  class) -- scikit-learn's ``precision_recall_fscore_support``. In :func:`confusion_matrix` and
+  :func:`~assay.metrics.agreement.cohen_kappa` it *restricts*: items whose true or predicted
+  label is not listed are dropped (scikit-learn's ``confusion_matrix``).
+- **``average``**: ``"binary"`` (the class ``pos_label``; the data may hold at most two
+  labels), ``"micro"`` (counts summed over classes first), ``"macro"`` (unweighted mean over
+  classes), ``"weighted"`` (mean weighted by support, the number of true items; all-zero
+  supports fall back to the unweighted mean), ``None`` (one value per class, an array).
+- **``zero_division``** -- the value of a ratio whose denominator is 0 (precision with nothing
+  predicted, recall with no true item, ...): ``0`` (default; scikit-learn's default value, but
+  without its warning), ``1`` or ``"nan"``. ``"nan"`` values are left out of macro and weighted
+  means (as scikit-learn); a mean of nothing but ``nan`` is ``nan``. The F-score is
+  ``(1+β²)·TP / ((1+β²)·TP + β²·FN + FP)``, undefined only when TP = FN = FP = 0.
+  :func:`~assay.metrics.classification_report.classification_report` counts the undefined
+  values it replaced (``ClassificationReport.undefined``).
+- **``pos_label``** defaults to ``1`` (scikit-learn) when the labels are numbers; string labels
+  need it.
+- Empty input raises :class:`~assay.errors.EmptyInputError`; NaN labels, length mismatches and
+  mixed label types raise :class:`~assay.errors.InputError`; bad option values raise
+  :class:`~assay.errors.MetricError` (an :class:`~assay.errors.OptionError`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._options import Average, Degenerate, Normalize, SBAAbsent, ZeroDivision, choice, number
+from .._result import Result, provenance
+from ..errors import InputError, MetricError
+from ._labels import (
+    AVERAGE,
+    LABELS,
+    POS_LABEL,
+    ZERO_DIVISION,
+    Counts,
+    average_values,
+    boolean,
+    check_pair,
+    counts,
+    divide,
+    kind,
+    kind_name,
+    py,
+    unique,
+)
+from .registry import FROM_SIGNATURE, Param, measure, one_of
+
+__all__ = [
+    "ConfusionMatrix",
+    "accuracy",
+    "balanced_accuracy",
+    "confusion_matrix",
+    "f1",
+    "f_score",
+    "fnr",
+    "fowlkes_mallows",
+    "fpr",
+    "jaccard",
+    "mcc",
+    "npv",
+    "precision",
+    "recall",
+    "sba",
+    "specificity",
+    "tnr",
+    "tpr",
+]
+
+FAMILY = "classification"
+
+# The declaration of a measure over (y_true, y_pred) labels, and of a per-class one.
+_labels_measure = functools.partial(measure, family=FAMILY, input="labels")
+_per_class = functools.partial(_labels_measure, params=(LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
+
+
+# ---------------------------------------------------------------- confusion matrix
+
+
+@dataclass(frozen=True, eq=False)
+class ConfusionMatrix(Result):
+    """A confusion matrix: ``matrix[i, j]`` counts items of true label ``labels[i]`` predicted
+    as ``labels[j]`` (rows true, columns predicted). ``np.asarray(cm)`` is the matrix; for two
+    labels ``cm.ravel()`` is ``(tn, fp, fn, tp)`` with ``labels[1]`` positive (scikit-learn's
+    layout). Normalised matrices hold floats. ``records()``: one row per cell."""
+
+    matrix: np.ndarray
+    labels: np.ndarray
+    normalize: str | None = None
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self.matrix if dtype is None else self.matrix.astype(dtype)
+
+    def ravel(self) -> np.ndarray:
+        return self.matrix.ravel()
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.matrix.shape)
+
+    def binary(self, pos_label: Any) -> tuple[Any, Any, Any, Any]:
+        """``(tn, fp, fn, tp)`` of ``pos_label`` against every other label."""
+        hits = np.flatnonzero(self.labels == pos_label)
+        if hits.shape[0] != 1:
+            raise MetricError(
+                f"pos_label={pos_label!r} is not one of the labels", option="pos_label"
+            )
+        i = int(hits[0])
+        m = self.matrix
+        tp = m[i, i]
+        fp = m[:, i].sum() - tp
+        fn = m[i, :].sum() - tp
+        tn = m.sum() - tp - fp - fn
+        return tn.item(), fp.item(), fn.item(), tp.item()
+
+    def to_dict(self) -> dict[Any, dict[Any, Any]]:
+        """``{true_label: {predicted_label: value}}``."""
+        labs = [py(x) for x in self.labels]
+        return {
+            a: {b: self.matrix[i, j].item() for j, b in enumerate(labs)} for i, a in enumerate(labs)
+        }
+
+    def records(self) -> list[dict[str, Any]]:
+        """One row per cell: ``{"true", "pred", "value"}``, row by row."""
+        return [
+            {"true": a, "pred": b, "value": v}
+            for a, row in self.to_dict().items()
+            for b, v in row.items()
+        ]
+
+
+def confusion_matrix(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    normalize: Normalize | None = None,
+    zero_division: ZeroDivision = 0,
+) -> ConfusionMatrix:
+    """Confusion matrix, rows = true labels, columns = predicted labels.
+
+    ``labels`` fixes the order and restricts the matrix: items whose true or predicted label is
+    not listed are dropped (scikit-learn). ``normalize``: ``"true"`` divides each row by its
+    sum (rates given the true class: the diagonal is recall), ``"pred"`` each column (the
+    diagonal is precision), ``"all"`` by the total. A zero row/column (a class absent from
+    ``y_true``/``y_pred``) normalises to ``zero_division`` (0, as scikit-learn; or 1, "nan").
+    """
+    if normalize is not None:
+        normalize = choice(normalize, Normalize, "normalize", error=MetricError)
+    zero_division = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)
+    c = counts(y_true, y_pred, labels)
+    m = c.restricted  # requested labels come first; dropping the rest drops those items
+    settings = provenance(normalize=normalize, zero_division=zero_division, n=c.n)
+    if normalize is None:
+        return ConfusionMatrix(m.copy(), c.labels[: m.shape[0]], None, settings)
+    if normalize == "true":
+        den = np.broadcast_to(m.sum(axis=1, keepdims=True), m.shape)
+    elif normalize == "pred":
+        den = np.broadcast_to(m.sum(axis=0, keepdims=True), m.shape)
+    else:
+        den = np.full(m.shape, m.sum())
+    return ConfusionMatrix(
+        divide(m, den, zero_division), c.labels[: m.shape[0]], normalize, settings
+    )
+
+
+# ---------------------------------------------------------------- per-class machinery
+
+
+def _default_pos_label(t: np.ndarray, p: np.ndarray) -> Any:
+    if kind(t) == "num" and kind(p) == "num":
+        return 1
+    raise MetricError(
+        "pos_label is required when the labels are not numbers "
+        "(or use average='micro', 'macro', 'weighted' or None)",
+        option="pos_label",
+    )
+
+
+def _binary_counts(y_true: Any, y_pred: Any, pos_label: Any) -> Counts:
+    t, p = check_pair(y_true, y_pred)
+    if pos_label is None:
+        pos_label = _default_pos_label(t, p)
+    present, _ = unique(np.concatenate([t, p]), "y_true and y_pred")
+    if present.shape[0] > 2:
+        raise InputError(
+            f"average='binary' needs at most two labels, the data holds "
+            f"{present.shape[0]}; choose average='micro', 'macro', 'weighted' "
+            "or None"
+        )
+    pk = kind(np.asarray([pos_label]))
+    if "obj" not in (pk, kind(t)) and pk != kind(t):
+        raise MetricError(
+            f"pos_label={pos_label!r} is not one of the labels (the labels are "
+            f"{kind_name(kind(t))})",
+            option="pos_label",
+        )
+    c = counts(t, p, labels=[pos_label])
+    if present.shape[0] == 2 and c.cm.shape[0] > 2:
+        raise MetricError(
+            f"pos_label={pos_label!r} is not one of the labels {[py(x) for x in present]}",
+            option="pos_label",
+        )
+    return c
+
+
+def _select(
+    y_true: Any, y_pred: Any, labels: Any, average: Average | None, pos_label: Any
+) -> Counts:
+    if average == "binary":
+        return _binary_counts(y_true, y_pred, pos_label)
+    return counts(y_true, y_pred, labels)
+
+
+def _ratio_measure(
+    y_true: Any,
+    y_pred: Any,
+    num: str,
+    den: tuple[str, ...],
+    labels: Any,
+    average: Average | None,
+    pos_label: Any,
+    zero_division: ZeroDivision,
+) -> float | np.ndarray:
+    c = _select(y_true, y_pred, labels, average, pos_label)
+    tp, fp, fn, tn = c.ovr()
+    parts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+    nu = parts[num]
+    de = np.sum([parts[d] for d in den], axis=0)
+    if average == "micro":
+        nu, de = np.atleast_1d(nu.sum()), np.atleast_1d(np.sum(de))
+    return average_values(divide(nu, de, zero_division), tp + fn, average)
+
+
+# ---------------------------------------------------------------- measures from the matrix
+
+
+@_labels_measure()
+def accuracy(y_true: Any, y_pred: Any) -> float:
+    """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n."""
+    c = counts(y_true, y_pred)
+    return float(np.trace(c.cm) / c.n)
+
+
+@_per_class(aliases=("ppv",))
+def precision(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item."""
+    return _ratio_measure(
+        y_true, y_pred, "tp", ("tp", "fp"), labels, average, pos_label, zero_division
+    )
+
+
+@_per_class(aliases=("tpr", "sensitivity"))
+def recall(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item."""
+    return _ratio_measure(
+        y_true, y_pred, "tp", ("tp", "fn"), labels, average, pos_label, zero_division
+    )
+
+
+tpr = recall
+
+
+@_per_class(aliases=("tnr",))
+def specificity(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Specificity TN / (TN + FP) (TNR), one class against the rest."""
+    return _ratio_measure(
+        y_true, y_pred, "tn", ("tn", "fp"), labels, average, pos_label, zero_division
+    )
+
+
+tnr = specificity
+
+
+@_per_class()
+def npv(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Negative predictive value TN / (TN + FN)."""
+    return _ratio_measure(
+        y_true, y_pred, "tn", ("tn", "fn"), labels, average, pos_label, zero_division
+    )
+
+
+@_per_class(higher_is_better=False)
+def fpr(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """False positive rate FP / (FP + TN) = 1 - specificity."""
+    return _ratio_measure(
+        y_true, y_pred, "fp", ("fp", "tn"), labels, average, pos_label, zero_division
+    )
+
+
+@_per_class(higher_is_better=False)
+def fnr(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """False negative rate FN / (FN + TP) = 1 - recall."""
+    return _ratio_measure(
+        y_true, y_pred, "fn", ("fn", "tp"), labels, average, pos_label, zero_division
+    )
+
+
+@_per_class()
+def jaccard(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Jaccard index TP / (TP + FP + FN). Undefined when the class is neither true nor
+    predicted."""
+    return _ratio_measure(
+        y_true, y_pred, "tp", ("tp", "fp", "fn"), labels, average, pos_label, zero_division
+    )
+
+
+def _beta(value: Any) -> float:
+    """β of an F-score: a number >= 0, or infinity (recall)."""
+    numeric = not isinstance(value, bool) and isinstance(value, float | int | np.number)
+    if numeric and value == math.inf:
+        return math.inf
+    return number(value, "beta", low=0, error=MetricError)
+
+
+BETA = Param("beta", FROM_SIGNATURE, _beta, "weight of recall: 0 is precision, inf recall")
+
+
+@_labels_measure(params=(BETA, LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
+def f_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """F-beta: (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), the weighted harmonic mean of precision
+    and recall (van Rijsbergen's effectiveness 1 - E). β = 0 is precision, β = inf recall.
+    Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first."""
+    b = float(beta)
+    if b == 0:
+        return _ratio_measure(
+            y_true, y_pred, "tp", ("tp", "fp"), labels, average, pos_label, zero_division
+        )
+    if math.isinf(b):
+        return _ratio_measure(
+            y_true, y_pred, "tp", ("tp", "fn"), labels, average, pos_label, zero_division
+        )
+    c = _select(y_true, y_pred, labels, average, pos_label)
+    tp, fp, fn, _ = c.ovr()
+    b2 = b * b
+    num = (1 + b2) * tp.astype(np.float64)
+    den = num + b2 * fn + fp
+    if average == "micro":
+        num, den = np.atleast_1d(num.sum()), np.atleast_1d(den.sum())
+    return average_values(divide(num, den, zero_division), tp + fn, average)
+
+
+@_per_class(aliases=("f1_score",))
+def f1(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """F1 = 2·TP / (2·TP + FP + FN)."""
+    return f_score(
+        y_true,
+        y_pred,
+        beta=1.0,
+        labels=labels,
+        average=average,
+        pos_label=pos_label,
+        zero_division=zero_division,
+    )
+
+
+@_per_class()
+def fowlkes_mallows(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    average: Average | None = "binary",
+    pos_label: Any = None,
+    zero_division: ZeroDivision = 0,
+) -> float | np.ndarray:
+    """Fowlkes–Mallows index of a class, √(precision · recall) = TP / √((TP+FP)(TP+FN)).
+    Undefined (``zero_division``) when the class is never predicted or never true."""
+    c = _select(y_true, y_pred, labels, average, pos_label)
+    tp, fp, fn, _ = c.ovr()
+    num = tp.astype(np.float64)
+    den = (tp + fp).astype(np.float64) * (tp + fn)
+    if average == "micro":
+        num = np.atleast_1d(num.sum())
+        den = np.atleast_1d(float((tp + fp).sum()) * float((tp + fn).sum()))
+    return average_values(divide(num, np.sqrt(den), zero_division), tp + fn, average)
+
+
+@_labels_measure(
+    params=(Param("adjusted", FROM_SIGNATURE, boolean("adjusted"), "rescale so chance is 0"),),
+    bounds=(-1.0, 1.0),
+)
+def balanced_accuracy(y_true: Any, y_pred: Any, *, adjusted: bool = False) -> float:
+    """Balanced accuracy: the mean recall over the classes present in ``y_true``, (1/K) Σ_c
+    TP_c / n_c (for two classes (TPR + TNR) / 2), in [0, 1]. Classes that are only predicted
+    have no recall and are left out (as scikit-learn). ``adjusted=True`` rescales so that chance
+    is 0: (score - 1/K) / (1 - 1/K), in [-1/(K-1), 1]; NaN for a single class."""
+    c = counts(y_true, y_pred)
+    t = c.true_sum
+    keep = t > 0
+    per_class = c.tp[keep] / t[keep]
+    score = float(per_class.mean())
+    if adjusted:
+        k = per_class.shape[0]
+        if k == 1:
+            return math.nan
+        chance = 1.0 / k
+        score = (score - chance) / (1 - chance)
+    return score
+
+
+DEGENERATE = Param(
+    "degenerate",
+    FROM_SIGNATURE,
+    one_of("degenerate", Degenerate),
+    "MCC with a zero denominator: zero (scikit-learn), limit (Chicco & Jurman), nan",
+)
+
+
+@_labels_measure(params=(DEGENERATE,), bounds=(-1.0, 1.0), aliases=("matthews_corrcoef",))
+def mcc(y_true: Any, y_pred: Any, *, degenerate: Degenerate = "zero") -> float:
+    """Matthews correlation coefficient; for more than two classes Gorodkin's (2004) R_K,
+    (n·c - t·p) / √((n² - t·t)(n² - p·p)) with c the number correct, t and p the true and
+    predicted class sizes. For two classes R_K is the binary MCC
+    (TP·TN - FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)), whichever class is positive.
+
+    The denominator is 0 when all true or all predicted labels are one class. ``degenerate``:
+
+    - ``"zero"`` (default): 0, as scikit-learn.
+    - ``"limit"``: the values of Chicco & Jurman (2020, BMC Genomics 21:6; 2023, BioData
+      Mining 16:4): +1 when the matrix has a single non-zero cell on the diagonal (every item
+      correct and of one class), -1 when its single non-zero cell is off the diagonal (every
+      item wrong, one class predicted for another), else 0, the limit of MCC when the empty
+      row or column is filled with ε → 0.
+    - ``"nan"``: NaN.
+    """
+    return _mcc_from_matrix(counts(y_true, y_pred).cm, degenerate)
+
+
+def _mcc_from_matrix(cm: np.ndarray, degenerate: Degenerate = "zero") -> float:
+    """R_K of a K × K confusion matrix (rows true), ``degenerate`` as in :func:`mcc`."""
+    m = cm.astype(np.float64)
+    t = m.sum(axis=1)
+    p = m.sum(axis=0)
+    n = m.sum()
+    cov_tp = np.trace(m) * n - t @ p
+    cov_tt = n * n - t @ t
+    cov_pp = n * n - p @ p
+    den = cov_tt * cov_pp
+    if den == 0:
+        if degenerate == "nan":
+            return math.nan
+        if degenerate == "limit":
+            nz = np.argwhere(cm)
+            if nz.shape[0] == 1:
+                return 1.0 if nz[0, 0] == nz[0, 1] else -1.0
+        return 0.0
+    return float(cov_tp / np.sqrt(den))
+
+
+@_labels_measure(
+    params=(
+        Param(
+            "absent",
+            FROM_SIGNATURE,
+            one_of("absent", SBAAbsent),
+            "a class absent from one side: gosgens (the authors' rule) or nan",
+        ),
+    )
+)
+def sba(y_true: Any, y_pred: Any, *, absent: SBAAbsent = "gosgens") -> float:
+    """Symmetric Balanced Accuracy (Gösgens, Zhiyanov, Tikhonov & Prokhorenkova 2021, "Good
+    classification measures and how to find them", NeurIPS): the mean of balanced accuracy and
+    its version with true and predicted labels swapped,
+
+        SBA = 1/(2m) · Σ_i (c_ii / a_i + c_ii / b_i)
+
+    over the m classes that occur in ``y_true`` or ``y_pred`` (a_i true, b_i predicted class
+    sizes; c_ii correct items of class i). A class absent from one side makes a term 0/0;
+    ``absent="gosgens"`` (default) applies the authors' rule (their reference code,
+    yandex-research/classification-measures): c_ii/a_i is replaced by b_i/n when a_i = 0 and
+    c_ii/b_i by a_i/n when b_i = 0, and SBA is 0 when no item is correct (minimal agreement).
+    ``absent="nan"`` returns NaN instead whenever a class is absent from one side. Classes
+    absent from both sides do not count.
+    """
+    c = counts(y_true, y_pred)
+    a = c.true_sum.astype(np.float64)
+    b = c.pred_sum.astype(np.float64)
+    d = c.tp.astype(np.float64)
+    n = float(c.n)
+    if (a == 0).any() or (b == 0).any():
+        if absent == "nan":
+            return math.nan
+        if not d.any():
+            return 0.0
+    m = a.shape[0]
+    term_a = np.where(a > 0, d / np.where(a > 0, a, 1), b / n)
+    term_b = np.where(b > 0, d / np.where(b > 0, b, 1), a / n)
+    return float((term_a.sum() + term_b.sum()) / (2 * m))
+
+
+# The score-based measures (ROC AUC, average precision) are declared in their own module;
+# importing it here registers the whole family when this module is imported.
+from . import classification_curves as _curves  # noqa: E402, F401
