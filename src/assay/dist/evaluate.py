@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._optional import require
 from .._options import Missing, NoRelevant, Ties
 from .._options import depth as check_depth
-from ..data import Conventions, Qrels, Run
+from ..data import Conventions, Qrels, Run, default_name
 from ..errors import InputError
 from ..evaluation import (
     BlockValues,
@@ -43,17 +44,32 @@ def _partition_values(
     return [block_values(qrels, run, metrics, conv, depth)]
 
 
+def _as_frame(run: Any, key: str) -> Any:
+    """A Dask DataFrame, or a Parquet file or dataset (a directory) read as one."""
+    dd = require("dask.dataframe")
+    if isinstance(run, dd.DataFrame):
+        return run
+    if isinstance(run, str | os.PathLike):
+        path = os.fspath(run)
+        if not os.path.exists(path):
+            raise InputError("no such file or directory", source=path)
+        return dd.read_parquet(path)
+    raise InputError(
+        f"runs[{key!r}] is a {type(run).__name__}, not a Dask DataFrame or a Parquet path"
+    )
+
+
 def _as_frames(runs: Any) -> dict[str, Any]:
     dd = require("dask.dataframe")
     if isinstance(runs, dd.DataFrame):
         return {"run": runs}
-    if isinstance(runs, Mapping):
-        out = dict(runs)
-    else:
-        raise InputError("runs must be a Dask DataFrame or a mapping {name: Dask DataFrame}")
-    for key, frame in out.items():
-        if not isinstance(frame, dd.DataFrame):
-            raise InputError(f"runs[{key!r}] is a {type(frame).__name__}, not a Dask DataFrame")
+    if isinstance(runs, str | os.PathLike):
+        return {default_name(os.fspath(runs).rstrip("/")): _as_frame(runs, "run")}
+    if not isinstance(runs, Mapping):
+        raise InputError(
+            "runs must be a Dask DataFrame, a Parquet path or a mapping {name: either}"
+        )
+    out = {str(key): _as_frame(run, str(key)) for key, run in runs.items()}
     if not out:
         raise InputError("no run given")
     return out
@@ -74,7 +90,12 @@ def evaluate(
     score: str = "score",
     shuffled: bool = False,
 ) -> Results:
-    """Evaluate Dask DataFrame runs (``{name: ddf}``, or one ddf named "run") against qrels.
+    """Evaluate runs on Dask against qrels: a Dask DataFrame (named "run"), a Parquet file
+    or dataset directory, or ``{name: either}``.
+
+    The rows are shuffled by query so that each query is whole in one partition (a Parquet
+    dataset's partitions may split queries); the combination checks it and refuses a query
+    met in two partitions (:class:`~assay.evaluation.SplitQueryError`).
 
     Options are those of :func:`assay.evaluate`; ``query``/``doc``/``score`` name the
     columns. The computation runs on the current Dask scheduler (a ``distributed.Client`` if
