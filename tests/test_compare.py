@@ -51,7 +51,7 @@ def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:
             assert p.effect_size == pytest.approx(d.mean() / d.std(ddof=1), rel=1e-9)
             assert p.ci_low <= p.diff <= p.ci_high
             raw.append(p.p_value)
-        adjusted = correct(np.array(raw), method="holm")
+        adjusted = correct(np.array(raw), correction="holm")
         assert [cmp.pair(r, "bad", metric).p_adjusted for r in ("good", "mid")] == pytest.approx(
             list(adjusted), abs=1e-15
         )

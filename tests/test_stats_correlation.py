@@ -1,4 +1,4 @@
-"""Correlations (assay.stats._correlation): oracles, hand-worked examples, differential tests
+"""Correlations (assay.stats.correlation, assay.stats.concordance): oracles, hand-worked examples, differential tests
 against scipy.stats, bootstrap reproducibility, interval coverage by simulation, and input
 validation."""
 
@@ -14,9 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from assay.errors import AssayError, ConventionError, EmptyInputError, InputError
-from assay.stats import _correlation as corr
-from assay.stats import kendall, pearson, spearman, system_rank_correlation, tau_ap
+from assay.errors import AssayError, EmptyInputError, InputError, OptionError
+from assay.stats import (
+    _coefficients,
+    concordance,
+    kendall,
+    pearson,
+    spearman,
+    system_rank_correlation,
+    tau_ap,
+)
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 
@@ -168,9 +175,9 @@ def test_tau_ap_ties_error_and_constant() -> None:
         for ties in ("error", "average"):
             res = tau_ap([1, 2, 3, 4], [5, 5, 5, 5], ties=ties)
             assert math.isnan(res.statistic) and res.details["constant_input"]
-    with pytest.raises(ConventionError):
+    with pytest.raises(OptionError):
         tau_ap([1, 2, 3], [1, 2, 3], ties="first")
-    with pytest.raises(ConventionError):
+    with pytest.raises(OptionError):
         tau_ap([1, 2, 3], [1, 2, 3], symmetric="yes")
 
 
@@ -231,7 +238,7 @@ def test_kendall_exact_pvalue_large_n_near_perfect() -> None:
             ref = sps.kendalltau(x, y, alternative=alt, method=method)
             got = kendall(x, y, confidence=None, alternative=alt, pvalue_method=method)
             assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
-    with pytest.raises(ConventionError, match="without ties"):
+    with pytest.raises(OptionError, match="without ties"):
         kendall([1, 1, 2, 3], [1, 2, 3, 4], confidence=None, pvalue_method="exact")
 
 
@@ -281,7 +288,70 @@ def test_count_greater_before_matches_brute_force() -> None:
     for n in (1, 2, 3, 7, 16, 33):
         v = rng.integers(0, 5, size=(4, n))
         want = np.array([[int((row[:j] > row[j]).sum()) for j in range(n)] for row in v])
-        np.testing.assert_array_equal(corr._count_greater_before(v), want)
+        np.testing.assert_array_equal(concordance.count_greater_before(v), want)
+
+
+def _brute_pair_counts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int, int]:
+    """S = C - D, n0, and the pairs tied in x and in y, by looking at every pair."""
+    s = tx = ty = 0
+    for i, j in itertools.combinations(range(len(x)), 2):
+        dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+        s += int(dx * dy)
+        tx += int(dx == 0)
+        ty += int(dy == 0)
+    return s, len(x) * (len(x) - 1) // 2, tx, ty
+
+
+def test_pair_counts_and_tau_b_match_brute_force() -> None:
+    rng = np.random.default_rng(17)
+    for _ in range(60):
+        n = int(rng.integers(3, 25))
+        x, y = rng.integers(0, 4, n), rng.integers(0, 6, n)
+        s, n0, tx, ty = _brute_pair_counts(x, y)
+        counts = concordance.pair_counts(
+            np.unique(x, return_inverse=True)[1][None, :],
+            np.unique(y, return_inverse=True)[1][None, :],
+        )
+        assert (int(counts.score(n)[0]), int(counts.tied_x[0]), int(counts.tied_y[0])) == (
+            s,
+            tx,
+            ty,
+        )
+        got = concordance.tau_b(s, n0, tx, ty)
+        if tx == n0 or ty == n0:
+            assert math.isnan(got)
+            continue
+        assert got == s / math.sqrt((n0 - tx) * (n0 - ty))  # one rounding of the product
+        assert kendall(x, y, confidence=None).statistic == got
+    # vectorised over rows, integer or float counts alike
+    out = concordance.tau_b([2, 0, 3], [6.0, 3, 3], [1, 3, 0], [1, 0, 0])
+    np.testing.assert_array_equal(out, [2 / 5, np.nan, 1.0])
+
+
+def test_one_tau_b_for_stats_and_the_ranking_metric() -> None:
+    """stats.kendall of (scores, grades) is the kendall_tau ranking metric, bit for bit."""
+    import assay
+
+    rng = np.random.default_rng(23)
+    grades = {f"q{i}": rng.integers(0, 4, int(rng.integers(3, 30))) for i in range(40)}
+    scores = {q: np.round(rng.normal(size=g.size), 1) for q, g in grades.items()}
+    qrels = assay.Qrels.from_dict(
+        {q: {f"d{j}": int(v) for j, v in enumerate(g)} for q, g in grades.items()}
+    )
+    run = assay.Run.from_dict(
+        {q: {f"d{j}": float(v) for j, v in enumerate(s)} for q, s in scores.items()}
+    )
+    res = assay.evaluate(qrels, run, ["kendall_tau"])
+    per_query = res.per_query(res.runs[0], "kendall_tau")
+    checked = 0
+    for q in grades:
+        want = kendall(scores[q], grades[q], confidence=None).statistic
+        if math.isnan(want):
+            assert math.isnan(per_query[q])
+        else:
+            assert per_query[q] == want, q
+            checked += 1
+    assert checked > 30
 
 
 # --------------------------------------------------------------------------- intervals
@@ -352,14 +422,14 @@ def test_bootstrap_matches_naive_resampling(stat: str, monkeypatch: pytest.Monke
 
     def run() -> tuple[float, float] | None:
         if stat == "spearman":
-            return spearman(x, y, 0.9, ci_method="bootstrap", n_resamples=300, seed=5).ci
+            return spearman(x, y, confidence=0.9, ci_method="bootstrap", n_resamples=300, seed=5).ci
         return kendall(
-            x, y, 0.9, variant=stat[-1], ci_method="bootstrap", n_resamples=300, seed=5
+            x, y, confidence=0.9, variant=stat[-1], ci_method="bootstrap", n_resamples=300, seed=5
         ).ci
 
     assert run() == pytest.approx(want, abs=1e-12)
     # The chunking of the resamples does not change the result.
-    monkeypatch.setattr(corr, "_CHUNK_ELEMENTS", 7 * 12 + 5)
+    monkeypatch.setattr(_coefficients, "_CHUNK_ELEMENTS", 7 * 12 + 5)
     assert run() == pytest.approx(want, abs=1e-12)
 
 
@@ -472,9 +542,9 @@ def test_option_errors() -> None:
         lambda: system_rank_correlation(x, y, method="pearson"),
     ]
     for call in bad:
-        with pytest.raises(ConventionError):
+        with pytest.raises(OptionError):
             call()
-    assert issubclass(ConventionError, AssayError) and issubclass(InputError, AssayError)
+    assert issubclass(OptionError, AssayError) and issubclass(InputError, AssayError)
 
 
 # --------------------------------------------------------------------------- system rankings

@@ -121,7 +121,7 @@ def _corrected(raw: np.ndarray, plan: _Plan, metrics: list[str], correction: str
         ok = ~np.isnan(values)
         if ok.any():
             fixed = values.copy()
-            fixed[ok] = np.asarray(correct(values[ok], method=correction))
+            fixed[ok] = np.asarray(correct(values[ok], correction=correction))
             adjusted[family] = fixed
     return adjusted
 
@@ -140,7 +140,7 @@ def _t_ci(x: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cis(
-    rows: list[np.ndarray], method: str, n_resamples: int, seed: int, confidence: float
+    rows: list[np.ndarray], ci_method: CIMethod, n_resamples: int, seed: int, confidence: float
 ) -> tuple[np.ndarray, np.ndarray]:
     from .stats import bootstrap_mean_ci
 
@@ -150,11 +150,11 @@ def _cis(
         if n == 0:
             continue
         x = np.vstack([rows[i] for i in idx])
-        if method == "t":
+        if ci_method == "t":
             lo, hi = _t_ci(x, confidence)
         else:
             lo, hi = bootstrap_mean_ci(
-                x, n_resamples=n_resamples, seed=seed, method=method, confidence=confidence
+                x, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
             )
         low[idx], high[idx] = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
     return low, high

@@ -15,6 +15,7 @@ import numpy as np
 from .._options import number
 from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
 from ..errors import ConventionError, MetricError
+from ..stats.concordance import tau_b
 from .registry import (
     REL,
     Param,
@@ -777,9 +778,9 @@ def kendall_tau(r: Ranked, k: int | None) -> np.ndarray:
     (tau-b handles score ties itself, whatever the tie convention). Undefined when either side
     is constant. Reference: Kendall (1945), "The treatment of ties in ranking problems".
     """
+    # The one tau-b of assay, shared with stats.kendall.
     s = _pair_stats(r, k)
-    den = np.sqrt((s["total"] - s["same_score"]) * (s["total"] - s["same_grade"]))
-    return _div(s["s"], den)
+    return np.asarray(tau_b(s["s"], s["total"], s["same_score"], s["same_grade"]))
 
 
 @metric("mse", cutoff="none", bounds=(0.0, None), higher_is_better=False)

@@ -1,34 +1,45 @@
-"""Statistics for comparing systems: paired tests, bootstrap confidence intervals, multiple
-comparison corrections and correlations. Every random procedure takes a ``seed`` and gives the
-same result for the same seed whatever the number of threads."""
+"""Statistics for comparing systems, over plain arrays: paired tests, bootstrap confidence
+intervals, multiple-comparison corrections and correlations. Every random procedure takes a
+``seed`` and gives the same result for the same seed whatever the number of threads; every
+option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
+
+Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
+:mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
+:mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
+:mod:`~assay.stats.concordance` (Kendall's τ from pair counts) and
+:mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`). Their public
+names are loaded lazily from here.
+"""
 
 from __future__ import annotations
 
 from importlib import import_module
 from typing import Any
 
-from ._result import TestResult
-
 _LAZY = {
-    # paired tests, bootstrap, corrections (module _tests)
-    "randomization_test": "_tests",
-    "ttest": "_tests",
-    "wilcoxon": "_tests",
-    "sign_test": "_tests",
-    "paired_bootstrap_test": "_tests",
-    "bootstrap_ci": "_tests",
-    "tukey_hsd": "_tests",
-    "stratified_shuffling_test": "_tests",
-    "paired_pvalues": "_tests",
-    "bootstrap_mean_ci": "_tests",
-    "correct": "_tests",
-    "cohens_d_paired": "_tests",
-    # correlations (module _correlation)
-    "pearson": "_correlation",
-    "spearman": "_correlation",
-    "kendall": "_correlation",
-    "tau_ap": "_correlation",
-    "system_rank_correlation": "_correlation",
+    # results
+    "StatResult": "result",
+    "TukeyHSDResult": "result",
+    # paired tests and effect size
+    "randomization_test": "paired",
+    "ttest": "paired",
+    "wilcoxon": "paired",
+    "sign_test": "paired",
+    "paired_bootstrap_test": "paired",
+    "paired_pvalues": "paired",
+    "cohens_d_paired": "paired",
+    "stratified_shuffling_test": "shuffling",
+    # intervals, many systems, corrections
+    "bootstrap_ci": "bootstrap",
+    "bootstrap_mean_ci": "bootstrap",
+    "tukey_hsd": "tukey",
+    "correct": "corrections",
+    # correlations
+    "pearson": "correlation",
+    "spearman": "correlation",
+    "kendall": "concordance",
+    "tau_ap": "correlation",
+    "system_rank_correlation": "correlation",
 }
 
 
@@ -40,4 +51,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'assay.stats' has no attribute {name!r}")
 
 
-__all__ = ["TestResult", *_LAZY]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+__all__ = list(_LAZY)

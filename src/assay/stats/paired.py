@@ -1,0 +1,406 @@
+"""Paired significance tests over per-item scores, one pair of systems at a time or many rows
+of differences at once (:func:`paired_pvalues`), and the paired effect size.
+
+Inputs are per-item scores (one value per query, topic or sentence) paired by position; see
+``assay.stats._resampling`` for how resamples are drawn and compared, and for why the same
+seed gives the same bits whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._options import Alternative, PairedTest, WilcoxonPValue, WilcoxonZeroMethod
+from ..errors import InputError
+from . import _checks as check
+from . import _resampling as rs
+from ._checks import FloatArray
+from .result import StatResult
+from .shuffling import stratified_shuffling_test
+
+__all__ = [
+    "cohens_d_paired",
+    "paired_bootstrap_test",
+    "paired_pvalues",
+    "randomization_test",
+    "sign_test",
+    "stratified_shuffling_test",
+    "ttest",
+    "wilcoxon",
+]
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def _signflip_pvalues(
+    diffs: FloatArray, n_resamples: int, seed: int, alternative: str
+) -> tuple[FloatArray, bool]:
+    """Sign-flip p-values of the mean of every row of ``diffs`` (m, n), one shared sign matrix.
+
+    The statistic of a resample with flip set F is ``sum(d) - 2 * sum_{i in F} d_i`` (the sum,
+    a monotone function of the mean), computed for all rows at once as ``flips @ diffs.T``.
+    """
+    m, n = diffs.shape
+    exact = rs.is_exact(n, n_resamples)
+    total = diffs.sum(axis=1)
+    tol = rs.tolerance(n, np.abs(diffs).sum(axis=1))
+    dt = np.ascontiguousarray(diffs.T)
+    counts = np.zeros(m, dtype=np.int64)
+    blocks = rs.exact_flip_blocks(n) if exact else rs.flip_blocks(seed, n, n_resamples)
+    for bits in blocks:
+        flipped = bits.astype(np.float64) @ dt
+        counts += rs.exceed(total - 2.0 * flipped, total, tol, alternative)
+    if exact:
+        return np.asarray(counts / float(1 << n), dtype=np.float64), True
+    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64), False
+
+
+def _bootstrap_null_pvalues(
+    diffs: FloatArray, n_resamples: int, seed: int, alternative: str
+) -> tuple[FloatArray, FloatArray]:
+    """Paired bootstrap p-values of mean(d) = 0 for every row of ``diffs``, and the
+    bootstrap distribution of the means (B, m)."""
+    n = diffs.shape[1]
+    means = rs.bootstrap_means(diffs, n_resamples, seed)
+    observed = diffs.mean(axis=1)
+    tol = rs.tolerance(n, np.abs(diffs).max(axis=1))
+    counts = rs.exceed(means - observed, observed, tol, alternative)
+    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64), means
+
+
+def _wilcoxon_rows(
+    d: FloatArray, zero_method: str, continuity: bool, pvalue_method: str, alternative: str
+) -> tuple[FloatArray, FloatArray]:
+    """``scipy.stats.wilcoxon`` of every row of ``d`` (m, n), vectorised over rows.
+
+    scipy decides ``method="auto"`` once for the whole array (any zero or tie anywhere turns
+    every row to the normal approximation), so rows are grouped by whether they hold a zero
+    or a tied |d|: within a group scipy's decision is the one it takes for each row alone."""
+    from scipy import stats
+
+    statistic = np.empty(d.shape[0])
+    pvalue = np.empty(d.shape[0])
+    if pvalue_method == "auto":
+        srt = np.sort(np.abs(d), axis=1)
+        irregular = (srt[:, 0] == 0) | (np.diff(srt, axis=1) == 0).any(axis=1)
+        groups = [np.flatnonzero(irregular), np.flatnonzero(~irregular)]
+    else:
+        groups = [np.arange(d.shape[0])]
+    for rows in groups:
+        if rows.shape[0] == 0:
+            continue
+        with warnings.catch_warnings():  # all-zero rows: 0/0 in scipy's z, p as scipy
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = stats.wilcoxon(
+                d[rows],
+                zero_method=zero_method,
+                correction=continuity,
+                method=pvalue_method,
+                alternative=alternative,
+                axis=1,
+            )
+        statistic[rows] = res.statistic
+        pvalue[rows] = res.pvalue
+    return statistic, pvalue
+
+
+def _sign_pvalues(wins: NDArray[Any], losses: NDArray[Any], alternative: str) -> FloatArray:
+    """Exact binomial p-values, X ~ Bin(wins + losses, 1/2): two-sided min(1, 2 P(X ≤ min)),
+    greater P(X ≥ wins), less P(X ≤ wins); 1 when there is no non-tied pair."""
+    from scipy.stats import binom
+
+    n = wins + losses
+    if alternative == "two-sided":
+        p = np.minimum(1.0, 2.0 * binom.cdf(np.minimum(wins, losses), n, 0.5))
+    elif alternative == "greater":
+        p = binom.sf(wins - 1, n, 0.5)
+    else:
+        p = binom.cdf(wins, n, 0.5)
+    return np.where(n > 0, p, 1.0).astype(np.float64)
+
+
+# ----------------------------------------------------------------------------- paired tests
+
+
+def randomization_test(
+    a: ArrayLike,
+    b: ArrayLike | None = None,
+    statistic: Callable[..., Any] | None = None,
+    *,
+    n_resamples: int = 10000,
+    seed: int = 0,
+    alternative: Alternative = "two-sided",
+) -> StatResult:
+    """Paired sign-flip (approximate randomization) test on d = a - b (or on ``a`` if ``b`` is
+    None) (Fisher 1935; Noreen 1989; Smucker, Allan & Carterette 2007).
+
+    Under H0 each d_i is symmetric about 0, so every sign vector s ∈ {-1, 1}ⁿ is equally likely.
+    With T = statistic(d) (default: mean(d)), p = #{s : T(s·d) ≥ T(d)} / N for "greater",
+    ``≤`` for "less", and |T(s·d)| ≥ |T(d)| for "two-sided". If 2ⁿ ≤ ``n_resamples`` all 2ⁿ
+    sign vectors are enumerated (identity included) and p = c / 2ⁿ; otherwise ``n_resamples``
+    random sign vectors give p = (c + 1) / (N + 1).
+
+    ``statistic`` is a function of one (sign-flipped) difference vector. If it has an ``axis``
+    parameter it is called once per block as ``statistic(D, axis=-1)`` on a (resamples × n)
+    array and must return one value per row; otherwise it is called row by row (a Python loop).
+    Resampled values within ``8·n·eps·max(|T(d)|, |T(|d|)|)`` of T(d) count as ties.
+    ``details``: n_resamples, seed, exact, alternative, n_evaluated.
+    """
+    where = "randomization_test"
+    d = check.difference(a, b, where, min_n=1)
+    n_resamples, seed = check.resampling(n_resamples, seed, where)
+    alternative = check.alternative(alternative, where)
+    n = d.shape[0]
+    exact = rs.is_exact(n, n_resamples)
+    details = {
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "exact": exact,
+        "alternative": alternative,
+        "n_evaluated": (1 << n) if exact else n_resamples,
+    }
+    if statistic is None:
+        p, _ = _signflip_pvalues(d[None, :], n_resamples, seed, alternative)
+        method = "paired randomization test (mean)"
+        return StatResult.of(float(np.mean(d)), float(p[0]), None, method, details)
+    if not callable(statistic):
+        raise InputError(f"{where}: statistic must be callable (got {statistic!r})")
+    observed, pvalue = _randomization_pvalue(d, statistic, n_resamples, seed, alternative)
+    return StatResult.of(observed, pvalue, None, "paired randomization test", details)
+
+
+def _randomization_pvalue(
+    d: FloatArray,
+    statistic: Callable[..., Any],
+    n_resamples: int,
+    seed: int,
+    alternative: str,
+) -> tuple[float, float]:
+    """The observed user statistic and its sign-flip p-value (exact or Monte Carlo)."""
+    where = "randomization_test"
+    n = d.shape[0]
+    exact = rs.is_exact(n, n_resamples)
+    vectorised = rs.accepts_axis(statistic)
+    observed = rs.statistic_of(statistic, [d], vectorised, where, axis=-1)
+    if not math.isfinite(observed):
+        raise InputError(f"{where}: statistic of the observed differences is {observed}")
+    scale = rs.statistic_of(statistic, [np.abs(d)], vectorised, where, axis=-1)
+    tol = rs.tolerance(n, max(abs(observed), abs(scale) if math.isfinite(scale) else 0.0))
+    count = 0
+    blocks = rs.exact_flip_blocks(n) if exact else rs.flip_blocks(seed, n, n_resamples)
+    for bits in blocks:
+        flipped = d * (1.0 - 2.0 * bits)
+        values = rs.apply_rows(statistic, [flipped], vectorised, where)
+        count += int(rs.exceed(values, observed, tol, alternative))
+    pvalue = count / float(1 << n) if exact else (count + 1.0) / (n_resamples + 1.0)
+    return observed, pvalue
+
+
+def ttest(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    confidence: float = 0.95,
+    alternative: Alternative = "two-sided",
+) -> StatResult:
+    """Paired t-test (Student 1908): t = mean(d) / (sd(d) / √n), d = a - b, sd with ddof=1,
+    df = n - 1; computed by ``scipy.stats.ttest_1samp(d, 0)`` (the same as ``ttest_rel``).
+
+    ``ci`` is the t-based confidence interval of the mean difference, mean(d) ± t_{df} · sd/√n
+    (one-sided bounds for one-sided alternatives, as scipy). Constant d gives scipy's answer:
+    t = ±inf (p = 0) if d ≠ 0, NaN if d = 0. ``details``: df, mean_difference, confidence,
+    alternative.
+    """
+    from scipy import stats
+
+    where = "ttest"
+    d = check.difference(a, b, where, min_n=2)
+    confidence = check.confidence(confidence, where)
+    alternative = check.alternative(alternative, where)
+    with warnings.catch_warnings():  # constant d: scipy warns, and returns ±inf or NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = stats.ttest_1samp(d, 0.0, alternative=alternative)
+        ci = res.confidence_interval(confidence_level=confidence)
+    details = {
+        "df": int(res.df),
+        "mean_difference": float(np.mean(d)),
+        "confidence": confidence,
+        "alternative": alternative,
+    }
+    interval = (float(ci.low), float(ci.high))
+    return StatResult.of(
+        float(res.statistic), float(res.pvalue), interval, "paired t-test", details
+    )
+
+
+def wilcoxon(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    zero_method: WilcoxonZeroMethod = "wilcox",
+    continuity: bool = False,
+    pvalue_method: WilcoxonPValue = "auto",
+    alternative: Alternative = "two-sided",
+) -> StatResult:
+    """Wilcoxon signed-rank test (Wilcoxon 1945) on d = a - b: W = Σ_{d_i > 0} rank(|d_i|)
+    for one-sided alternatives, min(W⁺, W⁻) for two-sided; computed by
+    ``scipy.stats.wilcoxon`` (statistic and p-value are scipy's). ``zero_method``: "wilcox"
+    drops zero differences, "pratt" ranks then drops them, "zsplit" splits their ranks.
+    ``continuity``: apply the continuity correction to the normal approximation (scipy's
+    ``correction``). ``pvalue_method``: "auto", "exact" or "asymptotic" (scipy's ``method``).
+    ``details``: n, zero_method, continuity, pvalue_method, alternative."""
+    where = "wilcoxon"
+    d = check.difference(a, b, where, min_n=1)
+    zero_method = check.option(zero_method, WilcoxonZeroMethod, "zero_method", where)
+    continuity = check.flag(continuity, "continuity", where)
+    pvalue_method = check.option(pvalue_method, WilcoxonPValue, "pvalue_method", where)
+    alternative = check.alternative(alternative, where)
+    stat, p = _wilcoxon_rows(d[None, :], zero_method, continuity, pvalue_method, alternative)
+    details = {
+        "n": int(d.shape[0]),
+        "zero_method": zero_method,
+        "continuity": continuity,
+        "pvalue_method": pvalue_method,
+        "alternative": alternative,
+    }
+    return StatResult.of(float(stat[0]), float(p[0]), None, "Wilcoxon signed-rank test", details)
+
+
+def sign_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two-sided") -> StatResult:
+    """Sign test (Dixon & Mood 1946): ties (a_i = b_i) dropped, wins W = #{a_i > b_i} against
+    losses L = #{a_i < b_i}; exact binomial test of W ~ Bin(W + L, 1/2). Two-sided
+    p = min(1, 2 · P(X ≤ min(W, L))) (equal to ``scipy.stats.binomtest``'s, the distribution
+    being symmetric). With no non-tied pair there is no evidence either way: p = 1.
+    ``statistic`` is W; ``details``: wins, ties, losses, alternative."""
+    where = "sign_test"
+    d = check.difference(a, b, where, min_n=1)
+    alternative = check.alternative(alternative, where)
+    wins, losses = int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))
+    p = _sign_pvalues(np.array([wins]), np.array([losses]), alternative)
+    details = {
+        "wins": wins,
+        "ties": int(d.shape[0]) - wins - losses,
+        "losses": losses,
+        "alternative": alternative,
+    }
+    return StatResult.of(float(wins), float(p[0]), None, "sign test", details)
+
+
+def paired_bootstrap_test(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    n_resamples: int = 10000,
+    seed: int = 0,
+    alternative: Alternative = "two-sided",
+    confidence: float = 0.95,
+) -> StatResult:
+    """Paired bootstrap test of mean(d) = 0, d = a - b (Efron & Tibshirani 1993, §16.4;
+    Sakai 2006): resample the items with replacement B times; with d̄* the resampled mean,
+    the null distribution is d̄* - d̄ (the differences shifted to mean 0) and
+    p = (#{|d̄* - d̄| ≥ |d̄|} + 1) / (B + 1) (one-sided: ≥ d̄ or ≤ d̄).
+
+    ``ci`` is the percentile interval (q(α/2), q(1-α/2)) of d̄*. ``statistic`` is d̄.
+    ``details``: n_resamples, seed, alternative, confidence.
+    """
+    where = "paired_bootstrap_test"
+    d = check.difference(a, b, where, min_n=2)
+    n_resamples, seed = check.resampling(n_resamples, seed, where)
+    alternative = check.alternative(alternative, where)
+    confidence = check.confidence(confidence, where)
+    p, means = _bootstrap_null_pvalues(d[None, :], n_resamples, seed, alternative)
+    theta = d.mean(keepdims=True)
+    low, high = rs.interval(means, theta, "percentile", confidence, None, 0.0)
+    details = {
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "alternative": alternative,
+        "confidence": confidence,
+    }
+    ci = (float(low[0]), float(high[0]))
+    return StatResult.of(float(theta[0]), float(p[0]), ci, "paired bootstrap test (mean)", details)
+
+
+def paired_pvalues(
+    diffs: ArrayLike,
+    *,
+    test: PairedTest = "randomization",
+    n_resamples: int = 10000,
+    seed: int = 0,
+    alternative: Alternative = "two-sided",
+) -> FloatArray:
+    """p-values of m paired comparisons at once: ``diffs`` is (m, n), one row of per-item
+    differences a - b per comparison, all over the same n items.
+
+    ``test``: "randomization" (sign-flip test of the mean, as :func:`randomization_test`),
+    "t" (:func:`ttest`), "wilcoxon" (:func:`wilcoxon` with its defaults), "sign"
+    (:func:`sign_test`) or "bootstrap" (:func:`paired_bootstrap_test`). Each row's p-value is
+    the one the single-pair function gives with the same ``seed``: the randomization and
+    bootstrap tests share one sign (resample) matrix across the rows (common random numbers),
+    and compute the resampled statistics of all rows as one matrix product per block.
+    """
+    where = "paired_pvalues"
+    test = check.option(test, PairedTest, "test", where)
+    d = check.matrix(diffs, "diffs", where, min_n=2 if test in ("t", "bootstrap") else 1)
+    n_resamples, seed = check.resampling(n_resamples, seed, where)
+    alternative = check.alternative(alternative, where)
+    if d.shape[0] == 0:
+        return np.zeros(0, dtype=np.float64)
+    if test == "randomization":
+        return _signflip_pvalues(d, n_resamples, seed, alternative)[0]
+    if test == "bootstrap":
+        return _bootstrap_null_pvalues(d, n_resamples, seed, alternative)[0]
+    if test == "t":
+        return _t_pvalues(d, alternative)
+    if test == "wilcoxon":
+        return _wilcoxon_rows(d, "wilcox", False, "auto", alternative)[1]
+    wins, losses = np.count_nonzero(d > 0, axis=1), np.count_nonzero(d < 0, axis=1)
+    return _sign_pvalues(wins, losses, alternative)
+
+
+def _t_pvalues(d: FloatArray, alternative: str) -> FloatArray:
+    """Paired t-test p-values of every row (constant rows: ±inf or NaN, as :func:`ttest`)."""
+    from scipy import stats
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = stats.ttest_1samp(d, 0.0, axis=1, alternative=alternative)
+    return np.asarray(res.pvalue, dtype=np.float64).reshape(d.shape[0])
+
+
+# ----------------------------------------------------------------------------- effect size
+
+
+def cohens_d_paired(a: ArrayLike, b: ArrayLike) -> Any:
+    """Paired effect size d_z = mean(d) / sd(d), d = a - b, sd with ddof=1 (Cohen 1988;
+    Lakens 2013, "Calculating and reporting effect sizes", eq. 6).
+
+    NaN when every d_i is equal (sd = 0, checked exactly rather than against a rounded sd):
+    identical systems, or a constant shift, have no finite standardised effect. 1-D inputs
+    give a float; (m, n) inputs give one value per row.
+    """
+    where = "cohens_d_paired"
+    x = np.asarray(a, dtype=np.float64)
+    y = np.asarray(b, dtype=np.float64)
+    if x.ndim == 2 or y.ndim == 2:
+        xm, ym = check.matrix(x, "a", where, min_n=2), check.matrix(y, "b", where, min_n=2)
+        if xm.shape != ym.shape:
+            raise InputError(
+                f"{where}: a and b must have the same shape (got {xm.shape} and {ym.shape})"
+            )
+        d = xm - ym
+        constant = np.ptp(d, axis=1) == 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = d.mean(axis=1) / d.std(axis=1, ddof=1)
+        return np.where(constant, np.nan, out)
+    d = check.difference(x, y, where, min_n=2)
+    if np.ptp(d) == 0:
+        return math.nan
+    return float(d.mean() / d.std(ddof=1))

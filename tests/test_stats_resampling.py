@@ -1,0 +1,242 @@
+"""assay.stats bootstrap intervals (assay.stats.bootstrap), randomised Tukey HSD
+(assay.stats.tukey) and the reproducibility of every resampling procedure.
+
+* differential tests against scipy.stats.bootstrap (the same resample stream for the same
+  seed, so equal to rounding; independent streams within Monte Carlo error);
+* Tukey HSD: k = 2 is the randomization test, uniform shuffles, family-wise error under the
+  null;
+* same seed, same bits, whatever the number of BLAS threads (checked in subprocesses), and
+  exact bootstrap sums.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.stats as st
+
+from assay import stats as S
+from assay.stats import _resampling as R
+from assay.stats import tukey as TK
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+# ----------------------------------------------------------------------------- bootstrap vs scipy
+
+
+def _scipy_bootstrap(data, statistic, seed, method, n_resamples, paired=False):
+    res = st.bootstrap(
+        data,
+        statistic,
+        n_resamples=n_resamples,
+        method=method,
+        paired=paired,
+        rng=np.random.default_rng(seed),
+    )
+    return res.confidence_interval.low, res.confidence_interval.high
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_bootstrap_reproduces_scipy_stream(method: str) -> None:
+    """Same seed, same resample indices as scipy.stats.bootstrap: equal to rounding."""
+    rng = np.random.default_rng(21)
+    x = rng.gamma(2.0, 1.0, size=40)
+    y = 0.5 * x + rng.normal(size=40)
+    pearson = lambda u, v, axis=-1: st.pearsonr(u, v, axis=axis)[0]  # noqa: E731
+    cases = [
+        ((x,), np.mean, x, np.mean),
+        ((x,), np.median, x, np.median),
+        ((x,), np.std, x, lambda v: float(np.std(v))),  # the row-by-row path
+        ((x, y), pearson, (x, y), pearson),
+    ]
+    for data, ref_stat, ours, our_stat in cases:
+        ref = _scipy_bootstrap(data, ref_stat, 5, method, 4000, paired=len(data) == 2)
+        res = S.bootstrap_ci(ours, our_stat, n_resamples=4000, seed=5, ci_method=method)
+        assert res.ci == pytest.approx(ref, rel=1e-12, abs=1e-14), (ref_stat, method)
+        assert math.isnan(res.pvalue)
+        assert res.details["ci_method"] == method
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("seed", range(3))
+def test_bootstrap_within_monte_carlo_error_of_scipy(method: str, seed: int) -> None:
+    """Independent streams (seed vs seed + 1000) with 20000 resamples: endpoints within 5% of
+    the interval width (about 7 standard errors of the difference of two estimates)."""
+    rng = np.random.default_rng(seed)
+    x = rng.exponential(size=60)
+    ref = _scipy_bootstrap((x,), np.mean, seed + 1000, method, 20000)
+    res = S.bootstrap_ci(x, n_resamples=20000, seed=seed, ci_method=method)
+    width = ref[1] - ref[0]
+    assert abs(res.ci[0] - ref[0]) < 0.05 * width
+    assert abs(res.ci[1] - ref[1]) < 0.05 * width
+
+
+def test_bootstrap_degenerate_and_standard_error() -> None:
+    res = S.bootstrap_ci(np.full(10, 0.3))
+    assert res.ci == (0.3, 0.3) and res.statistic == pytest.approx(0.3)
+    lo, hi = S.bootstrap_mean_ci(np.zeros((2, 5)))
+    assert lo.tolist() == [0.0, 0.0] and hi.tolist() == [0.0, 0.0]
+    lo, hi = S.bootstrap_mean_ci(np.ones((3, 1)))  # one item: no interval
+    assert np.isnan(lo).all() and np.isnan(hi).all() and lo.shape == (3,)
+    x = np.random.default_rng(0).normal(size=100)
+    se = S.bootstrap_ci(x, n_resamples=5000).details["standard_error"]
+    assert se == pytest.approx(np.std(x) / 10, rel=0.05)
+
+
+# ----------------------------------------------------------------------------- Tukey HSD
+
+
+def test_tukey_two_systems_is_the_randomization_test() -> None:
+    """With k = 2 a within-item permutation is a swap: range* = |mean of sign-flipped d|."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(30, 2)) + np.array([0.0, 0.4])
+    res = S.tukey_hsd(x, n_resamples=20000, seed=1)
+    p = S.randomization_test(x[:, 0], x[:, 1], n_resamples=20000, seed=2).pvalue
+    assert res.pvalues[0, 1] == pytest.approx(p, abs=4 * math.sqrt(p * (1 - p) / 20000) + 1e-3)
+    # hand case: two items each 1 vs 0; swaps agree (range 1) half the time
+    half = S.tukey_hsd([[1.0, 0.0], [1.0, 0.0]], n_resamples=20000, seed=3)
+    assert half.pvalue(0, 1) == pytest.approx(0.5, abs=0.015)
+    assert S.tukey_hsd([[1.0, 0.0]], n_resamples=100).pvalue("0", "1") == 1.0
+
+
+@pytest.mark.parametrize("k", [3, 25])
+def test_tukey_shuffles_are_uniform(k: int) -> None:
+    """Each row's permutation is uniform: one item, values 0..k-1, column sums = permutation
+    (k = 25 needs two random draws per item: 25! > 2**62)."""
+    reps = 30000
+    x = np.arange(k, dtype=float)[None, :]
+    perms = np.concatenate(list(TK._permuted_column_sums(x, reps, seed=5))).astype(int)
+    assert (np.sort(perms, axis=1) == np.arange(k)).all()
+    if k == 3:
+        counts = {p: 0 for p in itertools.permutations(range(3))}
+        for row in map(tuple, perms):
+            counts[row] += 1
+        expected, sd = reps / 6, math.sqrt(reps * (1 / 6) * (5 / 6))
+        assert all(abs(c - expected) < 4.5 * sd for c in counts.values()), counts
+    else:
+        where_last = np.argmax(perms == k - 1, axis=1)
+        freq = np.bincount(where_last, minlength=k)
+        expected, sd = reps / k, math.sqrt(reps * (1 / k) * (1 - 1 / k))
+        assert np.all(np.abs(freq - expected) < 4.5 * sd), freq
+        first = np.bincount(perms[:, 0], minlength=k)
+        assert np.all(np.abs(first - expected) < 4.5 * sd), first
+
+
+def test_tukey_result_shape_names_and_monotonicity() -> None:
+    rng = np.random.default_rng(9)
+    scores = {f"s{i}": rng.normal(0.1 * i, 1, size=40) for i in range(5)}
+    res = S.tukey_hsd(scores, n_resamples=3000, seed=2)
+    assert res.names == ("s0", "s1", "s2", "s3", "s4")
+    assert res.pvalues.shape == (5, 5)
+    assert (res.pvalues == res.pvalues.T).all() and (np.diag(res.pvalues) == 1).all()
+    assert len(res.pairs) == 10
+    for i, j, diff, p in res.pairs:
+        assert i < j and diff == pytest.approx(res.means[i] - res.means[j])
+        assert p == res.pvalues[i, j] == res.pvalue(res.names[i], res.names[j])
+    # the larger the difference, the smaller (or equal) the p-value
+    by_diff = sorted(res.pairs, key=lambda r: abs(r[2]))
+    assert all(x[3] >= y[3] for x, y in itertools.pairwise(by_diff))
+    # HSD is more conservative than the unadjusted pairwise test of the same pair
+    i, j = 0, 4
+    raw = S.randomization_test(scores["s0"], scores["s4"], n_resamples=3000, seed=2).pvalue
+    assert res.pvalues[i, j] >= raw - 0.01
+    arr = np.column_stack(list(scores.values()))
+    again = S.tukey_hsd(arr, n_resamples=3000, seed=2, names=list(scores))
+    assert (again.pvalues == res.pvalues).all() and again.names == res.names
+    assert res.details == {"n_resamples": 3000, "seed": 2, "n_items": 40}
+
+
+def test_tukey_family_wise_error_under_the_null() -> None:
+    rng = np.random.default_rng(31)
+    reps, band = 200, 3 * math.sqrt(0.05 * 0.95 / 200)
+    rejected = 0
+    for rep in range(reps):
+        x = rng.normal(size=(20, 5))
+        rejected += bool((S.tukey_hsd(x, n_resamples=400, seed=rep).pvalues <= 0.05).any())
+    assert rejected / reps <= 0.05 + band
+
+
+# ----------------------------------------------------------------------------- determinism
+
+
+def test_same_seed_same_result_other_seed_other_result() -> None:
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.1, 1, size=(5, 50))
+    for test in ("randomization", "bootstrap"):
+        first = S.paired_pvalues(d, test=test, n_resamples=999, seed=42)
+        assert (first == S.paired_pvalues(d, test=test, n_resamples=999, seed=42)).all()
+        assert (first != S.paired_pvalues(d, test=test, n_resamples=999, seed=43)).any()
+    ci = S.bootstrap_ci(d[0], seed=5).ci
+    assert ci == S.bootstrap_ci(d[0], seed=5).ci != S.bootstrap_ci(d[0], seed=6).ci
+
+
+_THREAD_SCRIPT = textwrap.dedent(
+    """
+    import json
+    import numpy as np
+    from assay import stats as S
+
+    rng = np.random.default_rng(0)
+    d = rng.normal(0.02, 1, size=(48, 700))
+    d[::3] = np.round(d[::3], 1)        # discrete rows: many mathematically tied resamples
+    out = {}
+    for test in ("randomization", "bootstrap"):
+        out[test] = S.paired_pvalues(d, test=test, n_resamples=4000, seed=7).tolist()
+    lo, hi = S.bootstrap_mean_ci(d, n_resamples=3000, seed=7)
+    out["bca"] = lo.tolist() + hi.tolist()
+    lo, hi = S.bootstrap_mean_ci(d, n_resamples=3000, seed=7, ci_method="basic")
+    out["basic"] = lo.tolist() + hi.tolist()
+    res = S.randomization_test(d[0], n_resamples=5000, seed=3)
+    out["single"] = [res.pvalue]
+    out["tukey"] = S.tukey_hsd(d[:6].T, n_resamples=500, seed=1).pvalues.ravel().tolist()
+    print(json.dumps({k: [float(v).hex() for v in vals] for k, vals in out.items()}))
+    """
+)
+
+
+def _run_with_threads(threads: int) -> dict[str, list[str]]:
+    env = dict(os.environ)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = str(threads)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", _THREAD_SCRIPT], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    result: dict[str, list[str]] = json.loads(proc.stdout)
+    return result
+
+
+def test_identical_results_whatever_the_number_of_threads() -> None:
+    one, two = _run_with_threads(1), _run_with_threads(2)
+    assert one.keys() == two.keys()
+    for key in one:
+        assert one[key] == two[key], key
+
+
+def test_exact_slices_give_exact_products() -> None:
+    """The bootstrap sums are exact before one final rounding: compare with rational sums."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3, 300)) * np.array([[1.0], [1e-7], [1e9]])
+    x[1, :10] = 0.1
+    idx = next(R.index_blocks(0, 300, 20))
+    counts = R.resample_counts(idx, 300)
+    slices = R.exact_slices(x)
+    total = counts @ slices[-1]
+    for part in slices[-2::-1]:
+        total += counts @ part
+    for b in range(20):
+        for j in range(3):
+            exact = float(sum(int(c) * Fraction(v) for c, v in zip(counts[b], x[j], strict=True)))
+            assert total[b, j] == pytest.approx(exact, rel=2.3e-16, abs=0)
