@@ -11,13 +11,13 @@ import functools
 import math
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._options import AverageMethod, ZeroDivision, choice, flag, number
-from .._result import Result
+from .._result import Result, TupleResult
 from ..errors import EmptyInputError, InputError, MetricError
 from .registry import FROM_SIGNATURE, Param, measure, one_of
 
@@ -81,36 +81,8 @@ NORMALIZE = Param(
 # ---------------------------------------------------------------- result types
 
 
-class _Tuple(Result):
-    """A small result that unpacks, indexes and compares like the tuple it once was."""
-
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __iter__(self) -> Iterator[Any]:
-        return (getattr(self, name) for name in self._fields)
-
-    def __getitem__(self, index: int) -> Any:
-        return tuple(self)[index]
-
-    def __len__(self) -> int:
-        return len(self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, tuple | _Tuple):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def records(self) -> list[dict[str, Any]]:
-        """One row with the values."""
-        return [{name: getattr(self, name) for name in self._fields}]
-
-
 @dataclass(frozen=True, eq=False)
-class PairCounts(_Tuple):
+class PairCounts(TupleResult):
     """Unordered pairs of items: together in both (tp), in pred only (fp), in gold only (fn),
     in neither (tn). Python ints (no overflow). Unpacks as ``tp, fp, fn, tn`` and equals the
     tuple of the four counts."""
@@ -124,7 +96,7 @@ class PairCounts(_Tuple):
 
 
 @dataclass(frozen=True, eq=False)
-class PRF(_Tuple):
+class PRF(TupleResult):
     """Precision, recall and their (weighted) harmonic mean. Unpacks as ``precision, recall,
     f`` and equals that tuple."""
 
