@@ -291,3 +291,14 @@ def pairwise(c: tuple[int, ...], beta: float, zero_division: float) -> tuple[flo
     b2 = beta * beta
     f = ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, zero_division)
     return p, r, f
+
+
+def pair_values(c: tuple[int, ...], pw: tuple[float, float, float]) -> dict[str, float]:
+    """The pair counts and pairwise (precision, recall, F1) as named report values."""
+    names = ("pair_tp", "pair_fp", "pair_fn", "pair_tn")
+    return {
+        **dict(zip(names, c, strict=True)),
+        "pairwise_precision": pw[0],
+        "pairwise_recall": pw[1],
+        "pairwise_f1": pw[2],
+    }

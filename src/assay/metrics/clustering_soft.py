@@ -61,6 +61,7 @@ from ._clusterings import (
     codes,
     harmonic,
     pair_counts_of,
+    pair_values,
     pairwise,
     soft_measure,
     zero_division_value,
@@ -271,13 +272,7 @@ def soft_report(gold: Clusters, pred: Clusters) -> ClusteringReport:
         "nmpu": mpu,
         "nipu": ipu,
         "nmpu_f1": harmonic(mpu, ipu),
-        "pair_tp": c[0],
-        "pair_fp": c[1],
-        "pair_fn": c[2],
-        "pair_tn": c[3],
-        "pairwise_precision": pw[0],
-        "pairwise_recall": pw[1],
-        "pairwise_f1": pw[2],
+        **pair_values(c, pw),
     }
     return ClusteringReport("soft", values, provenance(measure="soft_report"))
 
