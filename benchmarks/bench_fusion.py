@@ -1,8 +1,8 @@
 """Run fusion benchmark: assay.fusion.fuse vs ranx.fuse, end to end from TREC files.
 
 Five seeded runs of 6,980 queries x 1,000 documents each (every query's documents drawn from
-a pool of 2,000, scores correlated across runs) are fused with RRF (k = 60) and with CombMNZ
-after min-max normalisation. Each tool runs in a fresh subprocess that reads the five TREC
+a pool of 2,000, scores correlated across runs) are fused with RRF (rrf_k = 60) and with
+CombMNZ after min-max normalisation. Each tool runs in a fresh subprocess that reads the five TREC
 files, fuses them and writes the fused TREC run (every fused document, no cut-off); the
 parent records wall time (median) and the child's peak RSS, and checks that both tools wrote
 the same number of lines. Tools alternate (A B A B ...).

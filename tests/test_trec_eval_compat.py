@@ -184,8 +184,8 @@ def test_M_truncates_before_J() -> None:
     """-M cuts each ranking after sorting and before -J filters it (form_res_rels.c)."""
     qrels = assay.Qrels.from_trec(data("qrels.test"))
     run = assay.Run.from_trec(data("results.test"))
-    cut = evaluate_trec(qrels, run, ["num_ret", "P.10"], max_docs=10, judged_only=True)
-    top = evaluate_trec(qrels, run, ["num_ret", "P.10"], max_docs=10)
+    cut = evaluate_trec(qrels, run, ["num_ret", "P.10"], depth=10, judged_only=True)
+    top = evaluate_trec(qrels, run, ["num_ret", "P.10"], depth=10)
     assert all(top.per_query[q]["num_ret"] == 10 for q in top.queries)
     assert all(cut.per_query[q]["num_ret"] <= 10 for q in cut.queries)
     assert all(cut.per_query[q]["P_10"] == top.per_query[q]["P_10"] for q in top.queries)
@@ -239,6 +239,59 @@ def test_bad_measure_names_from_python() -> None:
         evaluate_trec(qrels, run, [])
     with pytest.raises(TrecEvalError, match="iprec_rounding"):
         evaluate_trec(qrels, run, iprec_rounding="round")
+
+
+@pytest.mark.parametrize(
+    ("option", "bad"),
+    [
+        ("relevance_level", -1),
+        ("relevance_level", "1"),
+        ("relevance_level", True),
+        ("depth", -1),
+        ("depth", 1.5),
+        ("depth", True),
+        ("complete", "yes"),
+        ("judged_only", 1),
+        ("iprec_rounding", "round"),
+        ("num_docs_in_coll", 1.5),
+        ("measures", ["P.0"]),
+        ("measures", ["prefs_simp"]),
+        ("measures", [3]),
+    ],
+)
+def test_bad_options_raise_option_error(option: str, bad: object) -> None:
+    qrels = assay.Qrels.from_trec(data("qrels.test"))
+    run = assay.Run.from_trec(data("results.test"))
+    with pytest.raises(assay.OptionError) as err:
+        if option == "measures":
+            evaluate_trec(qrels, run, bad)  # type: ignore[arg-type]
+        else:
+            evaluate_trec(qrels, run, **{option: bad})  # type: ignore[arg-type]
+    assert isinstance(err.value, TrecEvalError) and err.value.option == option
+
+
+def test_result_follows_the_protocol() -> None:
+    import dataclasses
+
+    from assay._result import Result
+
+    qrels = assay.Qrels.from_trec(data("qrels.test"))
+    run = assay.Run.from_trec(data("results.test"))
+    res = evaluate_trec(qrels, run, ["map", "P.5", "relstring"], depth=20, judged_only=True)
+    assert isinstance(res, Result)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.runid = "x"  # type: ignore[misc]
+    assert res.options["depth"] == 20 and res.provenance["options"] == res.options
+    assert res.provenance["assay_version"] == assay.__version__
+    rows = res.records()
+    per_topic = [r for r in rows if r["query"] != "all"]
+    assert len(per_topic) == len(res.queries) * 3
+    assert rows[-2:] == [
+        {"query": "all", "measure": "map", "value": res.summary["map"]},
+        {"query": "all", "measure": "P_5", "value": res.summary["P_5"]},
+    ]
+    first = res.queries[0]
+    assert rows[0] == {"query": first, "measure": "map", "value": res.per_query[first]["map"]}
 
 
 def test_wrong_number_of_files() -> None:
@@ -298,7 +351,7 @@ def test_evaluate_trec_directly() -> None:
     # The flags as keyword arguments.
     trunc = assay.Run.from_trec(data("results.trunc"))
     assert format_trec(
-        evaluate_trec(qrels, trunc, ["all_trec"], complete=True, max_docs=100), per_query=True
+        evaluate_trec(qrels, trunc, ["all_trec"], complete=True, depth=100), per_query=True
     ) == expected("out.test.aqcM")
     graded = assay.Qrels.from_trec(data("qrels.rel_level"))
     official = format_trec(evaluate_trec(graded, run, "official", relevance_level=2))
@@ -431,7 +484,7 @@ def test_quirk_empty_ranking_prints_nan(tmp_path: Path) -> None:
 
 
 def test_engine_helpers_follow_c() -> None:
-    from assay.compat import _te_engine as eng
+    from assay.compat import _te_arithmetic as eng
 
     assert eng.atof(".25") == 0.25 and eng.atof("5x") == 5.0 and eng.atof("x") == 0.0
     assert eng.atof("0x10") == 16.0 and eng.atof(" -1e2,") == -100.0
@@ -469,7 +522,7 @@ def test_parse_argv_accepts_getopt_forms() -> None:
         ]
     )
     assert (a.per_query, a.complete, a.summary, a.judged_only) == (True, True, False, True)
-    assert (a.relevance_level, a.max_docs, a.num_docs) == (2, 7, 9)
+    assert (a.relevance_level, a.depth, a.num_docs) == (2, 7, 9)
     assert a.measures == ["P.5", "map"] and a.files == ["q", "r"]
 
 

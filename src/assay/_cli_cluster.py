@@ -152,7 +152,7 @@ def _evaluate(gold: _Clustering, pred: _Clustering) -> tuple[str, dict[str, Any]
             items = sorted(gold.items)
             return (
                 "hard",
-                clustering.hard_report([g[i] for i in items], [p[i] for i in items]),
+                dict(clustering.hard_report([g[i] for i in items], [p[i] for i in items])),
                 warnings,
             )
         only_gold, only_pred = len(gold.items - pred.items), len(pred.items - gold.items)
@@ -161,7 +161,7 @@ def _evaluate(gold: _Clustering, pred: _Clustering) -> tuple[str, dict[str, Any]
             "hard-clustering measures need the same items; printing the soft-clustering "
             "measures (nmPU, niPU, pairwise)"
         )
-    return "soft", clustering.soft_report(gold.clusters, pred.clusters), warnings
+    return "soft", dict(clustering.soft_report(gold.clusters, pred.clusters)), warnings
 
 
 def cluster(

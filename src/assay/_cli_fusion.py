@@ -121,7 +121,7 @@ def fuse(
             method=method,
             norm=norm,
             weights=_weights(weights),
-            k=k,
+            rrf_k=k,
             depth=depth,
             name=name,
         )
@@ -161,7 +161,11 @@ def aggregate(
 
         votes = _read_votes(path)
         res = _aggregate(
-            votes, method.value, weights=_weights(weights), partial=partial.value, damping=damping
+            votes,
+            method=method.value,
+            weights=_weights(weights),
+            partial=partial.value,
+            damping=damping,
         )
         chosen = fmt.value if fmt is not None else ("table" if sys.stdout.isatty() else "tsv")
         rows: list[tuple[int, Any, float]] = [

@@ -8,8 +8,8 @@ that every output format, data frame and report is built from.
 from __future__ import annotations
 
 import platform
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from ._version import __version__
 
@@ -46,6 +46,36 @@ class Result:
 
         pandas = require("pandas")
         return pandas.DataFrame.from_records(self.records())
+
+
+class TupleResult(Result):
+    """A small result that unpacks, indexes, hashes and compares like the tuple of its
+    ``_fields`` (what it was before the result protocol): ``tp, fp, fn, tn = counts``,
+    ``counts == (1, 2, 1, 6)``. ``provenance`` takes no part in comparisons.
+    ``records()``: one row with the fields."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        return (getattr(self, name) for name in self._fields)
+
+    def __getitem__(self, index: int) -> Any:
+        return tuple(self)[index]
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, tuple | TupleResult):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def records(self) -> list[dict[str, Any]]:
+        return [{name: getattr(self, name) for name in self._fields}]
 
 
 def provenance(**settings: Any) -> dict[str, Any]:

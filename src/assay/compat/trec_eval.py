@@ -17,8 +17,8 @@ trec_eval's parameter syntax and defaults (``-m P.5,10``, ``-m ndcg.1=3,2=9``,
 ``all_trec`` and ``set``, output names, measure order, print formats, averaging rules (counts
 summed, ``gm_*`` geometric, ``-c`` averaging over every qrels topic), ``-M`` (truncate each
 ranking after sorting, before ``-J``), ``-J`` and ``-l`` (binary measures only; ndcg's gains
-are the grades). trec_eval's quirks are reproduced too; each is marked ``QUIRK`` in
-:mod:`assay.compat._te_engine` or here.
+are the grades). trec_eval's quirks are reproduced too; each is marked ``QUIRK`` where it is
+reproduced (the ``assay.compat._te_*`` modules, or here).
 
 Deliberate differences: bad input is an error (one line, exit code 2) where trec_eval would
 crash, print garbage or guess — a qrels topic without results when ``-c`` is not given (trec_eval
@@ -29,20 +29,33 @@ debugging/z-score options (``-D``, ``-Z``).
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 import numpy as np
 import pyarrow.compute as pc
 
+from .._options import choice, flag, integer
+from .._options import depth as check_depth
+from .._result import provenance
 from ..data import Qrels, Run
-from ..errors import InputError, MetricError, MissingQueryError
-from ._te_engine import MEASURES, MeasureDef, TrecContext, atof, atol, format_value, seq_sum
+from ..errors import InputError, MissingQueryError
+from ._te_arithmetic import seq_sum
+from ._te_cli import help_text, parse_argv
+from ._te_context import TrecContext
+from ._te_measure_specs import (
+    ALL_TREC,
+    NICKNAMES,
+    OFFICIAL,
+    SUPPORTED,
+    Bound,
+    TrecEvalError,
+    parse_measures,
+)
+from ._te_measure_specs import SET as SET
+from ._te_result import Slot, TrecResult, as_int, format_trec, pyvalue
 
 __all__ = [
     "ALL_TREC",
@@ -56,315 +69,38 @@ __all__ = [
     "main",
 ]
 
-
-class TrecEvalError(MetricError):
-    """A bad trec_eval flag, measure name or measure parameter."""
-
-
-OFFICIAL: tuple[str, ...] = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-)
-ALL_TREC: tuple[str, ...] = (
-    *OFFICIAL,  # all_trec begins with the official measures, in the same order
-    "relstring",
-    "recall",
-    "unj",
-    "rbp",
-    "rbp_resid",
-    "infAP",
-    "gm_bpref",
-    "utility",
-    "11pt_avg",
-    "ndcg",
-    "relative_P",
-    "Rprec_mult",
-    "success",
-    "map_cut",
-    "ndcg_cut",
-    "ndcg_rel",
-    "Rndcg",
-    "binG",
-    "G",
-    "set_P",
-    "set_recall",
-    "set_relative_P",
-    "set_map",
-    "set_F",
-    "num_nonrel_judged_ret",
-)
-SET: tuple[str, ...] = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "utility",
-    "set_P",
-    "set_recall",
-    "set_relative_P",
-    "set_map",
-    "set_F",
-)
-NICKNAMES: dict[str, tuple[str, ...]] = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
-# trec_eval measures that need preference or judgment-group qrels (other input formats).
-_OTHER_FORMATS = frozenset(
-    {
-        "prefs_num_prefs_poss",
-        "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret",
-        "prefs_simp",
-        "prefs_pair",
-        "prefs_avgjg",
-        "prefs_avgjg_Rnonrel",
-        "prefs_simp_ret",
-        "prefs_pair_ret",
-        "prefs_avgjg_ret",
-        "prefs_avgjg_Rnonrel_ret",
-        "prefs_simp_imp",
-        "prefs_pair_imp",
-        "prefs_avgjg_imp",
-        "map_avgjg",
-        "P_avgjg",
-        "Rprec_mult_avgjg",
-        "all_prefs",
-        "prefs",
-        "qrels_jg",
-    }
-)
-SUPPORTED: frozenset[str] = frozenset(MEASURES)
-
-_IPREC_ROUNDING = ("lround", "trec9")
+#: How recall levels become document counts: trec_eval 10's ``lround`` or trec_eval 9's.
+IprecRounding = Literal["lround", "trec9"]
 _BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 
 
-# ---------------------------------------------------------------- measure specs
+# ---------------------------------------------------------------- evaluation steps
 
 
-@dataclass(frozen=True)
-class _Bound:
-    """A measure to compute: its declaration, parsed parameters and output names."""
-
-    defn: MeasureDef
-    params: tuple[Any, ...]
-    names: tuple[str, ...]
-
-
-def _parse_params(defn: MeasureDef, text: str | None) -> tuple[tuple[Any, ...], tuple[str, ...]]:
-    """trec_eval's parameter parsing for one measure (meas_init.c), from the text after the
-    first '.' of its first ``-m`` argument (None: the defaults)."""
-    name, style = defn.name, defn.style
-    if style in ("none", "long", "double"):
-        return (), (name,)  # parameters of a parameterless measure are ignored
-    if style == "cut_long":
-        if text is None:
-            cuts = tuple(defn.defaults)
-        else:
-            cuts = tuple(sorted(atol(t) for t in text.split(",")))
-            if cuts[0] <= 0:
-                raise TrecEvalError(f"{name}: cutoffs must be positive, got {text!r}")
-            if any(a == b for a, b in itertools.pairwise(cuts)):
-                raise TrecEvalError(f"{name}: duplicate cutoffs in {text!r}")
-        return cuts, tuple(f"{name}_{k}" for k in cuts)
-    if style == "cut_double":
-        if text is None:
-            vals = tuple(defn.defaults)
-        else:
-            raw = [atof(t) for t in text.split(",")]
-            if any(math.isnan(v) for v in raw):
-                raise TrecEvalError(f"{name}: parameter is not a number in {text!r}")
-            vals = tuple(sorted(raw))
-            if any(a == b for a, b in itertools.pairwise(vals)):
-                raise TrecEvalError(f"{name}: duplicate cutoffs in {text!r}")
-        return vals, tuple(f"{name}_%3.2f" % v for v in vals)
-    if style == "p_double":
-        vals = tuple(defn.defaults) if text is None else tuple(atof(t) for t in text.split(","))
-        if name == "utility" and len(vals) != 4:
-            raise TrecEvalError(f"utility takes 4 coefficients, got {len(vals)} in {text!r}")
-        return vals, (name if text is None else f"{name}_{text}",)
-    if style == "p_pair":
-        if text is None:
-            return (), (name,)
-        return _param_pairs(name, text), (f"{name}_{text}",)
-    raise AssertionError(style)  # pragma: no cover
-
-
-def _param_pairs(name: str, text: str) -> tuple[tuple[str, float], ...]:
-    """``name=value`` pairs separated by commas, checked as meas_init.c checks them."""
-    last = ","
-    ok = True
-    for ch in text:
-        if ch == ",":
-            if last == ",":
-                ok = False
-                break
-            last = ","
-        elif ch == "=":
-            if last == "=":
-                ok = False
-                break
-            last = "="
-    if not ok or last != "=":
-        raise TrecEvalError(f"{name}: malformed name=value parameters {text!r}")
-    pairs = []
-    for item in text.split(","):
-        key, _, value = item.partition("=")
-        pairs.append((key, atof(value)))
-    return tuple(pairs)
-
-
-def _suggest(name: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, [*MEASURES, *NICKNAMES], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def parse_measures(specs: Sequence[str] | None) -> list[_Bound]:
-    """trec_eval ``-m`` arguments -> the measures to compute, in trec_eval's order.
-
-    As trec_eval: ``name.params`` marks ``name`` and records the parameters; a nickname marks
-    its measures; the first parameters recorded for a measure are the ones used.
-    """
-    if specs is None:
-        specs = ["official"]
-    if isinstance(specs, str):
-        specs = [specs]
-    if len(specs) == 0:
-        raise TrecEvalError("no measure given")
-    marked: set[str] = set()
-    args: list[tuple[str, str]] = []
-    for spec in specs:
-        if not isinstance(spec, str):
-            raise TrecEvalError(f"a measure must be a string, got {spec!r}")
-        name, dot, ptext = spec.partition(".")
-        if dot:
-            if ptext == "":
-                raise TrecEvalError(f"measure {spec!r} has an empty parameter list")
-            args.append((name, ptext))
-        if name in NICKNAMES:
-            marked.update(NICKNAMES[name])
-        elif name in MEASURES:
-            marked.add(name)
-        elif name in _OTHER_FORMATS:
-            raise TrecEvalError(
-                f"trec_eval measure {name!r} needs preference or judgment-group qrels "
-                "(-R prefs / qrels_jg), which assay trec-eval does not read"
-            )
-        else:
-            raise TrecEvalError(
-                f"unknown trec_eval measure {name!r}{_suggest(name)}; "
-                "`assay trec-eval -h` lists them"
-            )
-    shared = [n for n in ("dcg", "ideal_dcg", "ndcg") if n in marked]
-    if len(shared) > 1 and any(n in shared for n, _ in args):
-        # QUIRK: m_ndcg.c gives dcg, ideal_dcg and ndcg one parameter list; once any of them
-        # has parameters, trec_eval 10.0 frees that list once per measure and aborts.
-        raise TrecEvalError(
-            f"trec_eval 10.0 crashes when {' and '.join(shared)} are requested together with "
-            "gain parameters (they share one parameter list); evaluate them separately"
-        )
-    bound = []
-    for name, defn in MEASURES.items():
-        if name not in marked:
-            continue
-        text = next((p for n, p in args if n == name), None)
-        params, names = _parse_params(defn, text)
-        bound.append(_Bound(defn, params, names))
-    return bound
-
-
-# ---------------------------------------------------------------- results
-
-
-@dataclass
-class _Slot:
-    """One output value of trec_eval (``P_5``, ``relstring``, ...) over all topics."""
-
-    name: str
-    kind: str  # "float" | "int" | "str" | "runid"
-    per_query: bool
-    summary: bool
-    values: Any  # float64 array per topic, or list of strings (relstring)
-    average: str = "none"  # how the "all" value is made (MeasureDef.average)
-    total: Any = None  # the "all" value
-
-
-@dataclass
-class TrecResult:
-    """What trec_eval computes for one run.
-
-    ``per_query[query][name]`` holds the values trec_eval prints with ``-q`` (floats; counts
-    as ints; ``relstring`` as a string), ``summary[name]`` the ``all`` lines (``runid`` a
-    string), ``queries`` the topics in trec_eval's order. ``raw_per_query`` holds the value
-    trec_eval keeps per topic for every output, printed or not: ``gm_map`` and ``gm_bpref`` as
-    log(max(value, 1e-5)), ``num_q`` as 1, ``relstring`` and ``runid`` as 0.0 — the per-topic
-    dictionary pytrec_eval returns.
-    ``measures`` lists the output names in order. Where parameters make two outputs print the
-    same name (``iprec_at_recall.0.1,0.101``), the dictionaries keep the last; the text from
-    :func:`format_trec` has both.
-    """
-
-    summary: dict[str, Any]
-    queries: list[str]
-    measures: list[str]
-    runid: str
-    options: dict[str, Any] = field(default_factory=dict)
-    _slots: list[_Slot] = field(default_factory=list, repr=False)
-    # Column-wise values; the per-topic dictionaries are built on first use.
-    _pq: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
-    _raw: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
-
-    def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
-        n = len(self.queries)
-        rows = zip(*cols, strict=True) if cols else iter([()] * n)
-        return {
-            q: dict(zip(names, row, strict=True)) for q, row in zip(self.queries, rows, strict=True)
-        }
-
-    @cached_property
-    def per_query(self) -> dict[str, dict[str, Any]]:
-        return self._nested(*self._pq)
-
-    @cached_property
-    def raw_per_query(self) -> dict[str, dict[str, float]]:
-        return self._nested(*self._raw)
-
-    def __repr__(self) -> str:
-        return (
-            f"TrecResult(runid={self.runid!r}, {len(self.queries)} topics, "
-            f"{len(self.measures)} values)"
-        )
-
-
-def _as_int(value: float) -> int:
-    """C's ``(long) value``: truncation toward zero."""
-    return int(value) if math.isfinite(value) else 0
-
-
-def _pyvalue(kind: str, value: Any) -> Any:
-    if kind == "int":
-        return _as_int(float(value))
-    if kind in ("str", "runid"):
-        return value
-    return float(value)
-
-
-# ---------------------------------------------------------------- evaluation
+def _check_options(qrels: Any, run: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The inputs' types and the validated options (every bad option a TrecEvalError, an
+    OptionError naming it)."""
+    if not isinstance(qrels, Qrels):
+        raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
+    if not isinstance(run, Run):
+        raise InputError(f"run must be an assay.Run, got {type(run).__name__}")
+    err = TrecEvalError
+    return {
+        "relevance_level": integer(
+            options["relevance_level"], "relevance_level", minimum=0, error=err
+        ),
+        "complete": flag(options["complete"], "complete", error=err),
+        "depth": check_depth(options["depth"], error=err),
+        "judged_only": flag(options["judged_only"], "judged_only", error=err),
+        "iprec_rounding": choice(
+            options["iprec_rounding"], IprecRounding, "iprec_rounding", error=err
+        ),
+        "num_docs_in_coll": integer(options["num_docs_in_coll"], "num_docs_in_coll", error=err),
+    }
 
 
 def _with_bogus_results(
-    ranked: Any, missing: np.ndarray, qrels: Qrels, max_docs: int | None, judged_only: bool
+    ranked: Any, missing: np.ndarray, qrels: Qrels, depth: int | None, judged_only: bool
 ) -> Any:
     """trec_eval -c: a topic without results is evaluated on a one-document ranking of the
     docno "ceci_nest_pas_un_docno" (and some values are reset afterwards, see
@@ -372,7 +108,7 @@ def _with_bogus_results(
     from ..data.ranked import NONPOOL, UNJUDGED, Ranked
 
     qs = np.flatnonzero(missing)
-    if len(qs) == 0 or max_docs == 0:
+    if len(qs) == 0 or depth == 0:
         return ranked
     grades = np.full(len(qs), NONPOOL, dtype=np.int32)
     # QUIRK: that docno is looked up in the qrels like any other.
@@ -406,7 +142,7 @@ def _with_bogus_results(
     )
 
 
-def _reset_missing(slots: list[_Slot], missing: np.ndarray) -> None:
+def _reset_missing(slots: list[Slot], missing: np.ndarray) -> None:
     """After evaluating the stand-in ranking of a topic without results, trec_eval resets
     the values named exactly ``num_ret``, ``utility`` and ``rbp_resid``, every value whose name
     starts with ``unj``, and the string of ``relstring``.
@@ -424,55 +160,16 @@ def _reset_missing(slots: list[_Slot], missing: np.ndarray) -> None:
             s.values = np.where(missing, 0.0, s.values)
 
 
-def evaluate_trec(
-    qrels: Qrels,
-    run: Run,
-    measures: Sequence[str] | str | None = None,
-    *,
-    relevance_level: int = 1,
-    complete: bool = False,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    iprec_rounding: str = "lround",
-    num_docs_in_coll: int = 0,
-) -> TrecResult:
-    """Evaluate one run as trec_eval 10.0 does.
-
-    ``measures``: trec_eval ``-m`` arguments (default ``["official"]``). ``relevance_level``
-    is ``-l``, ``complete`` is ``-c`` (without it a qrels topic with no results is an error,
-    as in trec_eval 10), ``max_docs`` is ``-M``, ``judged_only`` is ``-J``,
-    ``num_docs_in_coll`` is ``-N`` (utility's fourth coefficient). ``iprec_rounding``:
-    ``"lround"`` turns recall levels into document counts as trec_eval 10 does, ``"trec9"``
-    as trec_eval 9 and pytrec_eval do ((long)(level * R + 0.9)), for iprec_at_recall and
-    11pt_avg.
-    """
+def _ranked(qrels: Qrels, run: Run, opts: dict[str, Any]) -> tuple[Any, np.ndarray, list[str]]:
+    """The run joined with the qrels as trec_eval sees it (-M, -J, -c applied): the ranked
+    lists, which qrels topics had no results, and the topics in order."""
     from ..data import Conventions, rank
 
-    if not isinstance(qrels, Qrels):
-        raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
-    if not isinstance(run, Run):
-        raise InputError(f"run must be an assay.Run, got {type(run).__name__}")
-    if iprec_rounding not in _IPREC_ROUNDING:
-        raise TrecEvalError(f"iprec_rounding must be 'lround' or 'trec9', got {iprec_rounding!r}")
-    for what, value in (
-        ("relevance_level", relevance_level),
-        ("num_docs_in_coll", num_docs_in_coll),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise TrecEvalError(f"{what} must be an integer, got {value!r}")
-    if relevance_level < 0:
-        raise TrecEvalError(f"relevance_level must be >= 0, got {relevance_level}")
-    if max_docs is not None and (
-        isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer) or max_docs < 0
-    ):
-        raise TrecEvalError(f"max_docs must be a non-negative integer or None, got {max_docs!r}")
-    plan = parse_measures(measures)
-
-    conv = Conventions(ties="docno", missing="zero", judged_only=bool(judged_only))
-    ranked, info = rank(qrels, run, conv, depth=None if max_docs is None else int(max_docs))
+    conv = Conventions(ties="docno", missing="zero", judged_only=opts["judged_only"])
+    ranked, info = rank(qrels, run, conv, depth=opts["depth"])
     missing = np.asarray(info.missing_mask, dtype=bool)
     queries = [str(q) for q in ranked.query_ids.tolist()]
-    if missing.any() and not complete:
+    if missing.any() and not opts["complete"]:
         first = queries[int(np.flatnonzero(missing)[0])]
         n = int(missing.sum())
         more = f" (and {n - 1} more qrels topic{'s' if n > 2 else ''})" if n > 1 else ""
@@ -480,25 +177,26 @@ def evaluate_trec(
             f"qrels topic {first!r} has no results in run {run.name!r}{more}; trec_eval 10 "
             "stops here: use -c (complete=True) to score topics without results as 0"
         )
-    if complete:
-        ranked = _with_bogus_results(ranked, missing, qrels, max_docs, bool(judged_only))
-    ctx = TrecContext(
-        ranked, int(relevance_level), num_docs=int(num_docs_in_coll), iprec_rounding=iprec_rounding
-    )
-    runid = run.tag if run.tag is not None else run.name
+    if opts["complete"]:
+        ranked = _with_bogus_results(ranked, missing, qrels, opts["depth"], opts["judged_only"])
+    return ranked, missing, queries
 
-    slots: list[_Slot] = []
+
+def _compute(plan: list[Bound], ctx: TrecContext, runid: str) -> list[Slot]:
+    """Every output value of every measure in ``plan``, per topic."""
+    slots: list[Slot] = []
     for b in plan:
         d = b.defn
         if d.kernel is None:  # runid
-            slots.append(_Slot("runid", "runid", False, True, None, total=runid))
+            slots.append(Slot("runid", "runid", False, True, None, total=runid))
             continue
         for name, values in zip(b.names, d.kernel(ctx, b.params), strict=True):
-            slots.append(_Slot(name, d.kind, d.per_query, d.summary, values, d.average))
-    if complete:
-        _reset_missing(slots, missing)
-    n = len(queries)
-    n_rel_all = int(np.count_nonzero(qrels.grades > 0))
+            slots.append(Slot(name, d.kind, d.per_query, d.summary, values, d.average))
+    return slots
+
+
+def _summarise(slots: list[Slot], n: int, complete: bool, n_rel_all: int) -> None:
+    """The "all" value of every output, by its measure's averaging rule."""
     for s in slots:
         if s.kind == "runid":
             continue
@@ -518,7 +216,13 @@ def evaluate_trec(
         else:
             s.total = seq_sum(s.values) / n
 
-    # Per-topic dictionaries built column-wise (one Python list per output, then zipped).
+
+_Columns = tuple[list[str], list[list[Any]]]
+
+
+def _columns(slots: list[Slot], runid: str, n: int) -> tuple[dict[str, Any], _Columns, _Columns]:
+    """The summary, and the per-topic values column-wise (one Python list per output, zipped
+    into dictionaries on first use): as printed with -q, and as trec_eval keeps them."""
     pq_names: list[str] = []
     pq_cols: list[list[Any]] = []
     raw_names: list[str] = []
@@ -543,256 +247,79 @@ def evaluate_trec(
             if s.per_query:
                 pq_names.append(s.name)
                 pq_cols.append(
-                    [_as_int(v) for v in raw_cols[-1]] if s.kind == "int" else raw_cols[-1]
+                    [as_int(v) for v in raw_cols[-1]] if s.kind == "int" else raw_cols[-1]
                 )
         if s.summary and s.total is not None:
-            summary[s.name] = _pyvalue(s.kind, s.total)
-    options = {
-        "relevance_level": int(relevance_level),
-        "complete": bool(complete),
-        "max_docs": max_docs,
-        "judged_only": bool(judged_only),
-        "iprec_rounding": iprec_rounding,
-        "num_docs_in_coll": int(num_docs_in_coll),
-        "measures": list(measures)
-        if measures is not None and not isinstance(measures, str)
-        else measures,
-    }
+            summary[s.name] = pyvalue(s.kind, s.total)
+    return summary, (pq_names, pq_cols), (raw_names, raw_cols)
+
+
+def evaluate_trec(
+    qrels: Qrels,
+    run: Run,
+    measures: Sequence[str] | str | None = None,
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+    depth: int | None = None,
+    judged_only: bool = False,
+    iprec_rounding: IprecRounding = "lround",
+    num_docs_in_coll: int = 0,
+) -> TrecResult:
+    """Evaluate one run as trec_eval 10.0 does.
+
+    ``measures``: trec_eval ``-m`` arguments (default ``["official"]``). ``relevance_level``
+    is ``-l``, ``complete`` is ``-c`` (without it a qrels topic with no results is an error,
+    as in trec_eval 10), ``depth`` is ``-M`` (keep the first ``depth`` documents of every
+    ranking), ``judged_only`` is ``-J``, ``num_docs_in_coll`` is ``-N`` (utility's fourth
+    coefficient). ``iprec_rounding``: ``"lround"`` turns recall levels into document counts
+    as trec_eval 10 does, ``"trec9"`` as trec_eval 9 and pytrec_eval do
+    ((long)(level * R + 0.9)), for iprec_at_recall and 11pt_avg. A bad option or measure
+    raises :class:`TrecEvalError` (an :class:`~assay.errors.OptionError`).
+    """
+    opts = _check_options(
+        qrels,
+        run,
+        {
+            "relevance_level": relevance_level,
+            "complete": complete,
+            "depth": depth,
+            "judged_only": judged_only,
+            "iprec_rounding": iprec_rounding,
+            "num_docs_in_coll": num_docs_in_coll,
+        },
+    )
+    plan = parse_measures(measures)
+    ranked, missing, queries = _ranked(qrels, run, opts)
+    ctx = TrecContext(
+        ranked,
+        opts["relevance_level"],
+        num_docs=opts["num_docs_in_coll"],
+        iprec_rounding=opts["iprec_rounding"],
+    )
+    runid = run.tag if run.tag is not None else run.name
+    slots = _compute(plan, ctx, runid)
+    if opts["complete"]:
+        _reset_missing(slots, missing)
+    _summarise(slots, len(queries), opts["complete"], int(np.count_nonzero(qrels.grades > 0)))
+    summary, pq, raw = _columns(slots, runid, len(queries))
+    opts["measures"] = (
+        list(measures) if measures is not None and not isinstance(measures, str) else measures
+    )
     return TrecResult(
         summary,
         queries,
         [s.name for s in slots],
         runid,
-        options,
+        opts,
         slots,
-        (pq_names, pq_cols),
-        (raw_names, raw_cols),
+        pq,
+        raw,
+        provenance(options=opts, backend="trec_eval 10.0"),
     )
 
 
-# ---------------------------------------------------------------- output
-
-
-def _line(s: _Slot, qid: str, value: Any) -> str:
-    if s.kind == "runid":
-        return f"{'runid':<22}\t{qid}\t{value}\n"
-    return f"{s.name:<22}\t{qid}\t{_texts(s, [value])[0]}\n"
-
-
-def _texts(s: _Slot, values: Any) -> list[str]:
-    """The printed values: %6.4f (NaN as glibc prints it), (long) counts, quoted strings."""
-    if s.kind == "str":
-        return [f"'{v}'" for v in values]
-    arr = np.asarray(values, dtype=np.float64)
-    if s.kind == "int":
-        return [str(_as_int(v)) for v in arr.tolist()]
-    out = [f"{v:6.4f}" for v in arr.tolist()]
-    for i in np.flatnonzero(np.isnan(arr)).tolist():
-        out[i] = format_value(float(arr[i]))
-    return out
-
-
-def format_trec(res: TrecResult, per_query: bool = False, summary: bool = True) -> str:
-    """The text trec_eval prints: per-topic blocks (``-q``) then the ``all`` lines (unless
-    ``-n``): ``%-22s\\t%s\\t%6.4f``, counts as integers, relstring quoted, runid as text."""
-    out: list[str] = []
-    if per_query and res.queries:
-        columns = []
-        for s in res._slots:
-            if s.per_query:
-                head = f"{s.name:<22}\t"
-                columns.append(
-                    [
-                        f"{head}{q}\t{t}\n"
-                        for q, t in zip(res.queries, _texts(s, s.values), strict=True)
-                    ]
-                )
-        out.extend(itertools.chain.from_iterable(zip(*columns, strict=True)))
-    if summary:
-        for s in res._slots:
-            if s.summary and s.total is not None:
-                out.append(_line(s, "all", s.total))
-    return "".join(out)
-
-
 # ---------------------------------------------------------------- command line
-
-
-_USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] {-m MEASURE[.PARAMS]} QRELS RUN"
-
-_LONG = {  # getopt_long's table: name -> (short letter, takes an argument)
-    "help": ("h", False),
-    "version": ("v", False),
-    "query_eval_wanted": ("q", False),
-    "measure": ("m", True),
-    "complete_rel_info_wanted": ("c", False),
-    "level_for_rel": ("l", True),
-    "nosummary": ("n", False),
-    "Debug_level": ("D", True),
-    "Judged_docs_only": ("J", False),
-    "Number_docs_in_coll": ("N", True),
-    "Max_retrieved_per_topic": ("M", True),
-    "Rel_info_format": ("R", True),
-    "Results_format": ("T", True),
-    "Output_old_results_format": ("o", True),
-    "Zscore": ("Z", True),
-}
-_SHORT_ARG = set("mlDNMRTZ")
-_SHORT_FLAG = set("hvqcnJo")
-
-
-@dataclass
-class _Args:
-    help: bool = False
-    version: bool = False
-    per_query: bool = False
-    complete: bool = False
-    summary: bool = True
-    judged_only: bool = False
-    relevance_level: int = 1
-    max_docs: int | None = None
-    num_docs: int = 0
-    measures: list[str] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-
-
-def _int_arg(flag: str, value: str, minimum: int | None = None) -> int:
-    try:
-        n = int(value.strip())
-    except ValueError:
-        raise TrecEvalError(f"option -{flag} needs an integer, got {value!r}") from None
-    if minimum is not None and n < minimum:
-        raise TrecEvalError(f"option -{flag} must be >= {minimum}, got {n}")
-    return n
-
-
-def parse_argv(argv: Sequence[str]) -> _Args:
-    """trec_eval's command line, with GNU getopt_long's conventions: short flags may be
-    clustered (``-qc``), an option's value may be glued (``-mP.5``, ``-M100``) or follow, long
-    options may be abbreviated and take ``--name=value``; options and files may be mixed;
-    ``--`` ends the options."""
-    a = _Args()
-    opts: list[tuple[str, str | None]] = []
-    args = list(argv)
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            a.files.extend(args[i:])
-            break
-        if arg.startswith("--"):
-            name, eq, given = arg[2:].partition("=")
-            value: str | None = given
-            hits = [k for k in _LONG if k == name] or [k for k in _LONG if k.startswith(name)]
-            if len(hits) != 1 or not name:
-                what = "ambiguous" if len(hits) > 1 else "unknown"
-                raise TrecEvalError(f"{what} option '--{name}'; see assay trec-eval -h")
-            letter, takes = _LONG[hits[0]]
-            if takes and not eq:
-                if i >= len(args):
-                    raise TrecEvalError(
-                        f"option '--{hits[0]}' needs a value; see assay trec-eval -h"
-                    )
-                value = args[i]
-                i += 1
-            elif not takes and eq:
-                raise TrecEvalError(f"option '--{hits[0]}' takes no value; see assay trec-eval -h")
-            opts.append((letter, value if takes else None))
-            continue
-        if arg.startswith("-") and arg != "-":
-            j = 1
-            while j < len(arg):
-                ch = arg[j]
-                j += 1
-                if ch in _SHORT_FLAG:
-                    opts.append((ch, None))
-                elif ch in _SHORT_ARG:
-                    if j < len(arg):
-                        value = arg[j:]
-                    elif i < len(args):
-                        value = args[i]
-                        i += 1
-                    else:
-                        raise TrecEvalError(f"option -{ch} needs a value; see assay trec-eval -h")
-                    opts.append((ch, value))
-                    break
-                else:
-                    raise TrecEvalError(f"unknown option -{ch}; see assay trec-eval -h")
-            continue
-        a.files.append(arg)
-    for letter, value in opts:
-        v = value or ""
-        if letter == "h":
-            a.help = True
-        elif letter == "v":
-            a.version = True
-        elif letter == "q":
-            a.per_query = True
-        elif letter == "c":
-            a.complete = True
-        elif letter == "n":
-            a.summary = False
-        elif letter == "J":
-            a.judged_only = True
-        elif letter == "o":
-            pass  # obsolete in trec_eval too: accepted and ignored
-        elif letter == "m":
-            a.measures.append(v)
-        elif letter == "l":
-            a.relevance_level = _int_arg("l", v, 0)
-        elif letter == "M":
-            a.max_docs = _int_arg("M", v, 0)
-        elif letter == "N":
-            a.num_docs = _int_arg("N", v)
-        elif letter == "R":
-            if v != "qrels":
-                raise TrecEvalError(f"-R {v}: only the 'qrels' relevance format is supported")
-        elif letter == "T":
-            if v != "trec_results":
-                raise TrecEvalError(f"-T {v}: only the 'trec_results' run format is supported")
-        elif letter in ("D", "Z"):
-            raise TrecEvalError(f"-{letter} (debug / z-score output) is not supported")
-    return a
-
-
-def help_text(measures: Sequence[str] = ()) -> str:
-    """``assay trec-eval -h``: usage, flags and the measures (those asked for with -m, or all)."""
-    lines = [
-        _USAGE,
-        "",
-        "Evaluate RUN (TREC run: query Q0 docno rank score tag; '-' reads stdin) against QRELS",
-        "(query iteration docno grade) exactly as trec_eval 10.0 does, printing the same bytes.",
-        "",
-        "  -q        also print every topic's values (topics in byte order, then 'all')",
-        "  -c        average over all qrels topics; a topic without results scores 0",
-        "            (without -c such a topic is an error, as in trec_eval 10)",
-        "  -n        no summary ('all') lines",
-        "  -J        drop unjudged documents from every ranking before evaluating",
-        "  -l N      minimum grade counted relevant by the binary measures (default 1)",
-        "  -M N      evaluate only the first N documents of every ranking",
-        "  -N N      documents in the collection (utility's fourth coefficient)",
-        "  -m NAME[.PARAMS]  add a measure or a nickname (repeatable; default: official);",
-        "            parameters follow the first '.', comma-separated: -m P.5,10",
-        "            -m ndcg.1=3,2=9  -m iprec_at_recall..1,.5  -m utility.2,-1,0,0",
-        "  -h        this help (with -m: only those measures)",
-        "",
-        "Nicknames: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in NICKNAMES.items()),
-        "",
-        "Measures (in output order; defaults in brackets):",
-    ]
-    wanted: list[str] = list(MEASURES)
-    if measures:
-        chosen = {b.defn.name for b in parse_measures(list(measures))}
-        wanted = [m for m in MEASURES if m in chosen]
-    for name in wanted:
-        d = MEASURES[name]
-        tail = ""
-        if d.param_doc:
-            shown = ",".join((f"{v:g}" if isinstance(v, float) else str(v)) for v in d.defaults)
-            tail = f"  [{d.param_doc}{': ' + shown if shown else ''}]"
-        lines.append(f"  {name:<22}{d.doc}{tail}")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
@@ -821,7 +348,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         a.measures or None,
         relevance_level=a.relevance_level,
         complete=a.complete,
-        max_docs=a.max_docs,
+        depth=a.depth,
         judged_only=a.judged_only,
         num_docs_in_coll=a.num_docs,
     )

@@ -76,6 +76,11 @@ _INTRO = {
     "agreement": "From two raters' aligned labels (`labels`) or a units × raters table of "
     "ratings (`ratings`: wide, long or counts), with `assay.agreement`; every coefficient "
     "returns a result whose `float()` is its value.",
+    "clustering": "From a gold and a predicted clustering of the same items: one cluster label "
+    "per item (`clusterings`), or lists of possibly overlapping, weighted clusters (`soft "
+    "clusterings`), with `assay.clustering`. Definitions and ill-defined cases: "
+    "`assay.metrics.clustering`; `pair_counts`, `bcubed`, `soft_pairwise` and the reports "
+    "return structured results.",
 }
 
 

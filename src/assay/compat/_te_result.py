@@ -1,0 +1,143 @@
+"""What :func:`~assay.compat.trec_eval.evaluate_trec` returns (:class:`TrecResult`) and the
+text trec_eval prints from it (:func:`format_trec`)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .._result import Result
+from ._te_arithmetic import format_value
+
+
+@dataclass
+class Slot:
+    """One output value of trec_eval (``P_5``, ``relstring``, ...) over all topics."""
+
+    name: str
+    kind: str  # "float" | "int" | "str" | "runid"
+    per_query: bool
+    summary: bool
+    values: Any  # float64 array per topic, or list of strings (relstring)
+    average: str = "none"  # how the "all" value is made (MeasureDef.average)
+    total: Any = None  # the "all" value
+
+
+@dataclass(frozen=True, eq=False)
+class TrecResult(Result):
+    """What trec_eval computes for one run.
+
+    ``per_query[query][name]`` holds the values trec_eval prints with ``-q`` (floats; counts
+    as ints; ``relstring`` as a string), ``summary[name]`` the ``all`` lines (``runid`` a
+    string), ``queries`` the topics in trec_eval's order. ``raw_per_query`` holds the value
+    trec_eval keeps per topic for every output, printed or not: ``gm_map`` and ``gm_bpref`` as
+    log(max(value, 1e-5)), ``num_q`` as 1, ``relstring`` and ``runid`` as 0.0 — the per-topic
+    dictionary pytrec_eval returns.
+    ``measures`` lists the output names in order. Where parameters make two outputs print the
+    same name (``iprec_at_recall.0.1,0.101``), the dictionaries keep the last; the text from
+    :func:`format_trec` has both. ``options`` are the validated options (also in
+    ``provenance``). ``records()``: one row ``{"query", "measure", "value"}`` per value printed
+    with ``-q``, then the summary rows (query ``"all"``).
+    """
+
+    summary: dict[str, Any]
+    queries: list[str]
+    measures: list[str]
+    runid: str
+    options: dict[str, Any] = field(default_factory=dict)
+    _slots: list[Slot] = field(default_factory=list, repr=False)
+    # Column-wise values; the per-topic dictionaries are built on first use.
+    _pq: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
+    _raw: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
+        n = len(self.queries)
+        rows = zip(*cols, strict=True) if cols else iter([()] * n)
+        return {
+            q: dict(zip(names, row, strict=True)) for q, row in zip(self.queries, rows, strict=True)
+        }
+
+    @cached_property
+    def per_query(self) -> dict[str, dict[str, Any]]:
+        return self._nested(*self._pq)
+
+    @cached_property
+    def raw_per_query(self) -> dict[str, dict[str, float]]:
+        return self._nested(*self._raw)
+
+    def records(self) -> list[dict[str, Any]]:
+        rows = [
+            {"query": q, "measure": m, "value": v}
+            for q, values in self.per_query.items()
+            for m, v in values.items()
+        ]
+        rows.extend({"query": "all", "measure": m, "value": v} for m, v in self.summary.items())
+        return rows
+
+    def __repr__(self) -> str:
+        return (
+            f"TrecResult(runid={self.runid!r}, {len(self.queries)} topics, "
+            f"{len(self.measures)} values)"
+        )
+
+
+def as_int(value: float) -> int:
+    """C's ``(long) value``: truncation toward zero."""
+    return int(value) if math.isfinite(value) else 0
+
+
+def pyvalue(kind: str, value: Any) -> Any:
+    if kind == "int":
+        return as_int(float(value))
+    if kind in ("str", "runid"):
+        return value
+    return float(value)
+
+
+def _line(s: Slot, qid: str, value: Any) -> str:
+    if s.kind == "runid":
+        return f"{'runid':<22}\t{qid}\t{value}\n"
+    return f"{s.name:<22}\t{qid}\t{_texts(s, [value])[0]}\n"
+
+
+def _texts(s: Slot, values: Any) -> list[str]:
+    """The printed values: %6.4f (NaN as glibc prints it), (long) counts, quoted strings."""
+    if s.kind == "str":
+        return [f"'{v}'" for v in values]
+    arr = np.asarray(values, dtype=np.float64)
+    if s.kind == "int":
+        return [str(as_int(v)) for v in arr.tolist()]
+    out = [f"{v:6.4f}" for v in arr.tolist()]
+    for i in np.flatnonzero(np.isnan(arr)).tolist():
+        out[i] = format_value(float(arr[i]))
+    return out
+
+
+def format_trec(res: TrecResult, per_query: bool = False, summary: bool = True) -> str:
+    """The text trec_eval prints: per-topic blocks (``-q``) then the ``all`` lines (unless
+    ``-n``): ``%-22s\\t%s\\t%6.4f``, counts as integers, relstring quoted, runid as text."""
+    out: list[str] = []
+    if per_query and res.queries:
+        columns = []
+        for s in res._slots:
+            if s.per_query:
+                head = f"{s.name:<22}\t"
+                columns.append(
+                    [
+                        f"{head}{q}\t{t}\n"
+                        for q, t in zip(res.queries, _texts(s, s.values), strict=True)
+                    ]
+                )
+        out.extend(itertools.chain.from_iterable(zip(*columns, strict=True)))
+    if summary:
+        for s in res._slots:
+            if s.summary and s.total is not None:
+                out.append(_line(s, "all", s.total))
+    return "".join(out)

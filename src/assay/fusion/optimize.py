@@ -1,0 +1,179 @@
+"""Choosing fusion parameters (run weights, the RRF constant) that maximise a metric on
+training queries."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._options import FusionMethod, Normalization, Search, choice, integer, number
+from .._options import seed as check_seed
+from .._result import Result, provenance
+from ..errors import EmptyInputError, OptionError
+from .methods import (
+    Stacked,
+    check_depth,
+    check_method,
+    check_norm,
+    check_rrf_k,
+    fuse,
+    fused_scores,
+    stack,
+    to_run,
+)
+
+if TYPE_CHECKING:
+    from ..data import Qrels, Run
+
+__all__ = ["FusionOptimum", "optimize_fusion"]
+
+#: The RRF constants tried by a grid search.
+RRF_KS = (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+_DEFAULT_RRF_K = 60.0
+
+
+@dataclass(frozen=True, eq=False)
+class FusionOptimum(Result):
+    """The result of :func:`optimize_fusion`: the chosen ``weights`` (None for rrf) and
+    ``rrf_k``, their mean ``score`` on the training queries, the ``run`` fused with them over
+    all queries, and every ``trials`` entry (``{"weights", "rrf_k", "score"}``) in the order
+    tried. ``records()``: one row per trial (weights as ``weight_1`` ... per run)."""
+
+    method: str
+    norm: str
+    metric: str
+    weights: list[float] | None
+    rrf_k: float
+    score: float  # mean metric on the training queries
+    run: Run  # the fused run with the chosen parameters (all queries)
+    trials: list[dict[str, Any]] = field(default_factory=list)
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def records(self) -> list[dict[str, Any]]:
+        rows = []
+        for i, trial in enumerate(self.trials):
+            row: dict[str, Any] = {"trial": i + 1, "rrf_k": trial["rrf_k"]}
+            for j, w in enumerate(trial["weights"] or []):
+                row[f"weight_{j + 1}"] = w
+            row["score"] = trial["score"]
+            rows.append(row)
+        return rows
+
+
+def _simplex(n: int, step: float) -> list[tuple[float, ...]]:
+    m = round(1 / step)
+    out = []
+    for c in itertools.product(range(m + 1), repeat=n - 1):
+        if sum(c) <= m:
+            out.append(tuple(x / m for x in (*c, m - sum(c))))
+    return out
+
+
+def _candidates(
+    method: str,
+    n_runs: int,
+    search: str,
+    rng: np.random.Generator,
+    *,
+    n_iter: int,
+    step: float,
+    rrf_ks: list[float],
+) -> list[tuple[list[float] | None, float]]:
+    """The (weights, rrf_k) pairs to try, in order."""
+    if method == "rrf":
+        k_values = rrf_ks if search == "grid" else rng.uniform(1, 100, n_iter).tolist()
+        return [(None, float(x)) for x in k_values]
+    if search == "grid":
+        ws = [list(x) for x in _simplex(n_runs, step)]
+    else:
+        ws = rng.dirichlet(np.ones(n_runs), n_iter).tolist()
+    return [(x, _DEFAULT_RRF_K) for x in ws]
+
+
+def _trials(
+    train: Qrels,
+    st: Stacked,
+    candidates: list[tuple[list[float] | None, float]],
+    *,
+    method: str,
+    norm: str,
+    metric: str,
+    depth: int | None,
+) -> list[dict[str, Any]]:
+    """Every candidate's mean ``metric`` on ``train``."""
+    from ..evaluation import evaluate
+
+    trials = []
+    for wts, kv in candidates:
+        w = np.ones(st.n_runs) if wts is None else np.asarray(wts)
+        run = to_run(st, fused_scores(st, method, norm, w, kv, 1.0), depth, "fused")
+        score = evaluate(train, run, metric).aggregate("fused", metric)
+        trials.append({"weights": wts, "rrf_k": kv, "score": score})
+    return trials
+
+
+def _check_rrf_ks(rrf_ks: Any) -> list[float]:
+    values = [check_rrf_k(x, "rrf_ks") for x in rrf_ks]
+    if not values:
+        raise OptionError("rrf_ks must hold at least one value", option="rrf_ks")
+    return values
+
+
+def optimize_fusion(
+    qrels: Qrels,
+    runs: Sequence[Run] | Mapping[str, Run],
+    *,
+    method: FusionMethod | str = "wsum",
+    metric: str = "ndcg@10",
+    norm: Normalization | str | None = "min-max",
+    search: Search = "grid",
+    n_iter: int = 50,
+    seed: int = 0,
+    train_queries: Sequence[str] | None = None,
+    step: float = 0.1,
+    rrf_ks: Sequence[float] = RRF_KS,
+    depth: int | None = None,
+) -> FusionOptimum:
+    """Choose fusion parameters maximising ``metric`` (mean over ``train_queries``, default
+    all qrels queries) of the fused run, by :func:`assay.evaluate`.
+
+    Searched: for ``rrf``, ``rrf_k`` (``grid``: the values ``rrf_ks``; ``random``: ``n_iter``
+    draws uniform on [1, 100]); for every other method the run weights (``grid``: the simplex
+    with step ``step``, in (0, 1]; ``random``: ``n_iter`` Dirichlet(1) draws). Ties keep the
+    first candidate (grid order, or draw order); ``random`` is seeded by ``seed``. The
+    returned run is fused with the chosen parameters over all queries. Bad options raise
+    :class:`~assay.errors.OptionError`.
+    """
+    m, nm, depth = check_method(method), check_norm(norm), check_depth(depth)
+    search = choice(search, Search, "search")
+    n_iter, seed = integer(n_iter, "n_iter", minimum=1), check_seed(seed)
+    step = number(step, "step", low=0, high=1, low_open=True)
+    ks = _check_rrf_ks(rrf_ks)
+    run_list = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
+    st = stack(run_list)
+    train = qrels if train_queries is None else qrels.restrict(train_queries)
+    if len(train) == 0:
+        raise EmptyInputError("no training queries with judgments")
+    rng = np.random.default_rng(seed)
+    candidates = _candidates(m, st.n_runs, search, rng, n_iter=n_iter, step=step, rrf_ks=ks)
+    trials = _trials(train, st, candidates, method=m, norm=nm, metric=metric, depth=depth)
+    best = max(range(len(trials)), key=lambda i: (trials[i]["score"], -i))
+    wts, kv, score = trials[best]["weights"], trials[best]["rrf_k"], trials[best]["score"]
+    run = fuse(run_list, method=m, norm=nm, weights=wts, rrf_k=kv, depth=depth, name=f"{m}-opt")
+    settings = provenance(
+        method=m,
+        norm=nm,
+        metric=metric,
+        search=search,
+        n_iter=n_iter,
+        seed=seed,
+        step=step,
+        rrf_ks=ks,
+        depth=depth,
+        train_queries=None if train_queries is None else list(train_queries),
+    )
+    return FusionOptimum(m, nm, metric, wts, kv, score, run, trials, settings)

@@ -1,0 +1,433 @@
+"""Clustering: extrinsic evaluation of a clustering against a gold clustering.
+
+This module holds the measures of **hard clusterings** (every item in exactly one cluster);
+those of soft (overlapping, weighted) clusterings are in :mod:`assay.metrics.clustering_soft`,
+and importing this module registers both. Every scalar measure is declared in the metric
+registry (family ``clustering``).
+
+Hard clusterings are two label sequences of the same length, ``gold`` and ``pred``:
+``gold[k]`` and ``pred[k]`` are the clusters of item ``k``. Labels are any hashable values
+(ints, strings, ...); only equality matters, so renaming the clusters or reordering the items
+never changes a score. Everything is computed from the contingency table
+``n[i, j] = |gold cluster i ∩ pred cluster j|`` (labels are factorised to integer codes with
+:func:`numpy.unique`; the table is counted by :func:`numpy.bincount`, or as a
+:mod:`scipy.sparse` matrix when the number of cluster pairs is large), so the cost is
+O(n log n + non-empty cells), never O(n²) and without a Python loop over items.
+
+- :func:`pair_counts` — TP / FP / FN / TN over the n(n-1)/2 unordered pairs of items: TP in
+  the same cluster in both, FP together in ``pred`` only, FN together in ``gold`` only, TN
+  apart in both. From the table: TP = Σ C(n_ij, 2), TP + FP = Σ_j C(|pred_j|, 2),
+  TP + FN = Σ_i C(|gold_i|, 2) (Manning, Raghavan & Schütze 2008, §16.3). scikit-learn's
+  ``pair_confusion_matrix`` counts ordered pairs: each of its cells is twice ours.
+- :func:`pairwise_precision`, :func:`pairwise_recall`, :func:`pairwise_f` — TP / (TP + FP),
+  TP / (TP + FN) and F_β = (1 + β²) TP / ((1 + β²) TP + β² FN + FP).
+- :func:`rand_index` — (TP + TN) / C(n, 2); :func:`adjusted_rand_index` — Hubert & Arabie's
+  (1985) ARI, computed as scikit-learn does from the pair counts
+  2 (TP·TN − FN·FP) / ((TP + FN)(FN + TN) + (TP + FP)(FP + TN)), in exact integer arithmetic.
+- :func:`fowlkes_mallows` — TP / sqrt((TP + FP)(TP + FN)) (Fowlkes & Mallows 1983).
+- :func:`purity` — (1/n) Σ_j max_i n_ij (each predicted cluster labelled with its majority
+  gold cluster); :func:`inverse_purity` — (1/n) Σ_i max_j n_ij; :func:`purity_f1` — their
+  harmonic mean.
+- :func:`nmi` — I(gold; pred) / mean(H(gold), H(pred)) with the mean chosen by
+  ``average_method`` ("arithmetic" (default), "geometric", "min", "max"), natural logarithms,
+  as scikit-learn's ``normalized_mutual_info_score``.
+- :func:`ami` — (I − E[I]) / (mean(H(gold), H(pred)) − E[I]), E[I] the expected mutual
+  information under the hypergeometric model of random clusterings with the same cluster
+  sizes (Vinh, Epps & Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``. E[I] is
+  summed in log space (``scipy.special.gammaln``) over every distinct pair of cluster sizes
+  and every feasible n_ij, vectorised and chunked; equal sizes are summed once with their
+  multiplicity.
+- :func:`bcubed` — B-Cubed precision, recall and F (Bagga & Baldwin 1998; Amigó, Gonzalo,
+  Artiles & Verdejo 2009): the item-averaged precision |C(e) ∩ L(e)| / |C(e)| and recall
+  |C(e) ∩ L(e)| / |L(e)|, C(e) the predicted and L(e) the gold cluster of item e, which
+  through the table are (1/n) Σ n_ij² / |pred_j| and (1/n) Σ n_ij² / |gold_i|; F is the
+  weighted harmonic mean F_β of the two averages (Amigó et al.'s F with α = 1 / (1 + β²)).
+- :func:`hard_report` — all of them (and nmPU / niPU) from one table.
+
+Ill-defined cases, every one of them decided here (and in the soft module):
+
+- Empty input (no items) raises :class:`~assay.errors.EmptyInputError`; sequences of
+  different lengths, non-1-D input, a missing label (``None`` or NaN), a bad weight or a
+  malformed soft clustering raise :class:`~assay.errors.InputError`. Bad options (``beta``,
+  ``average_method``, ``zero_division``, ``normalize``) raise
+  :class:`~assay.errors.MetricError` (an :class:`~assay.errors.OptionError`).
+- Pairwise precision / recall / F with a zero denominator (no predicted pair, no gold pair,
+  neither) return ``zero_division`` (default 0, as scikit-learn and Watset; or 1, "nan").
+- Fowlkes–Mallows is 0.0 when TP = 0 (scikit-learn), including two identical clusterings of
+  singletons.
+- Rand index is 1.0 when there is no pair (n = 1); ARI is 1.0 when FP = FN = 0, i.e. the
+  clusterings are identical up to renaming, including n = 1 (scikit-learn).
+- NMI and AMI are 1.0 when both clusterings are a single cluster, and AMI is 0.0 when exactly
+  one of them is (scikit-learn). NMI is 0.0 when the mutual information is 0. Both are exactly
+  1.0 for clusterings identical up to renaming (for AMI this also settles the 0/0 of two
+  identical clusterings of singletons, where I = E[I] = H).
+- AMI is exactly 0.0 when one clustering (not both) is all singletons: every random
+  clustering with those sizes then has the same mutual information, so I = E[I]. With
+  ``average_method="min"`` this is a 0/0 (the normalizer equals E[I] too) that scikit-learn
+  leaves to rounding noise (any value, e.g. 0.5 or 1.0); assay defines it as 0.0, no
+  agreement beyond chance. Otherwise AMI clamps its numerator and denominator away from 0 by
+  machine epsilon, keeping their signs, as scikit-learn ≥ 1.5. AMI may be negative (worse
+  than chance).
+- :func:`pairwise_f`, :func:`purity_f1`, :func:`~assay.metrics.clustering_soft.nmpu_f1` and
+  B-Cubed's F are 0.0 when both of their components are 0.
+- Cluster labels such as -1 ("noise" in DBSCAN) are ordinary clusters here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._options import AverageMethod, ZeroDivision
+from .._result import provenance
+from ._clusterings import (
+    AVERAGE_METHOD,
+    BETA,
+    PRF,
+    ZERO_DIVISION,
+    ClusteringReport,
+    PairCounts,
+    Table,
+    check_beta,
+    comb2_sum,
+    hard_measure,
+    harmonic,
+    pair_counts_of,
+    pair_values,
+    pairwise,
+    table,
+    zero_division_value,
+)
+
+__all__ = [
+    "PRF",
+    "ClusteringReport",
+    "PairCounts",
+    "adjusted_rand_index",
+    "ami",
+    "bcubed",
+    "fowlkes_mallows",
+    "hard_report",
+    "inverse_purity",
+    "nmi",
+    "pair_counts",
+    "pairwise_f",
+    "pairwise_precision",
+    "pairwise_recall",
+    "purity",
+    "purity_f1",
+    "rand_index",
+]
+
+#: Largest number of (size pair, n_ij) terms of the expected mutual information held at once.
+_EMI_CHUNK = 1 << 21
+
+
+# ---------------------------------------------------------------- pairs
+
+
+def _pair_counts(t: Table) -> tuple[int, ...]:
+    tp = comb2_sum(t.cell_count)
+    return pair_counts_of(tp, comb2_sum(t.pred_sizes), comb2_sum(t.gold_sizes), t.n)
+
+
+def pair_counts(gold: ArrayLike, pred: ArrayLike) -> PairCounts:
+    """TP / FP / FN / TN over unordered pairs of items (see the module docstring)."""
+    tp, fp, fn, tn = _pair_counts(table(gold, pred))
+    return PairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
+
+
+@hard_measure(params=(ZERO_DIVISION,))
+def pairwise_precision(
+    gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0
+) -> float:
+    """Pairwise precision TP / (TP + FP): the fraction of pairs put together by ``pred`` that
+    ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons."""
+    return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[0]
+
+
+@hard_measure(params=(ZERO_DIVISION,))
+def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0) -> float:
+    """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons."""
+    return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[1]
+
+
+@hard_measure(params=(BETA, ZERO_DIVISION))
+def pairwise_f(
+    gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0, zero_division: ZeroDivision = 0
+) -> float:
+    """Pairwise F_β: (1 + β²) TP / ((1 + β²) TP + β² FN + FP); ``zero_division`` when
+    TP = FP = FN = 0 (both clusterings all singletons)."""
+    c = _pair_counts(table(gold, pred))
+    return pairwise(c, float(beta), zero_division_value(zero_division))[2]
+
+
+def _rand(c: tuple[int, ...]) -> float:
+    tp, fp, fn, tn = c
+    total = tp + fp + fn + tn
+    if total == 0 or fp + fn == 0:
+        return 1.0
+    return (tp + tn) / total
+
+
+@hard_measure()
+def rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Rand index (TP + TN) / C(n, 2), the fraction of pairs on which the clusterings agree
+    (Rand 1971); 1.0 when n = 1."""
+    return _rand(_pair_counts(table(gold, pred)))
+
+
+def _ari(c: tuple[int, ...]) -> float:
+    tp, fp, fn, tn = c
+    if fp == 0 and fn == 0:
+        return 1.0
+    return 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
+
+
+@hard_measure(bounds=(-0.5, 1.0))
+def adjusted_rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Hubert & Arabie's (1985) adjusted Rand index, (RI − E[RI]) / (max RI − E[RI]) from the
+    pair counts: 1 for identical clusterings, 0 in expectation for random ones, negative below
+    chance and never below −1/2 (Chacón & Rastrojo 2023)."""
+    return _ari(_pair_counts(table(gold, pred)))
+
+
+def _fm(c: tuple[int, ...]) -> float:
+    tp, fp, fn, _ = c
+    if tp == 0:
+        return 0.0
+    return math.sqrt(tp / (tp + fp)) * math.sqrt(tp / (tp + fn))
+
+
+@hard_measure()
+def fowlkes_mallows(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Fowlkes–Mallows index TP / sqrt((TP + FP)(TP + FN)), the geometric mean of pairwise
+    precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0."""
+    return _fm(_pair_counts(table(gold, pred)))
+
+
+# ---------------------------------------------------------------- purity
+
+
+def _max_per(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros(size, dtype=values.dtype)
+    np.maximum.at(out, index, values)
+    return out
+
+
+def _purity(t: Table) -> float:
+    return float(_max_per(t.cell_pred, t.cell_count, t.pred_sizes.size).sum()) / t.n
+
+
+def _inverse_purity(t: Table) -> float:
+    return float(_max_per(t.cell_gold, t.cell_count, t.gold_sizes.size).sum()) / t.n
+
+
+@hard_measure()
+def purity(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Purity (1/n) Σ_j max_i n_ij: each predicted cluster counts its largest overlap with a
+    gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons."""
+    return _purity(table(gold, pred))
+
+
+@hard_measure()
+def inverse_purity(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Inverse purity (1/n) Σ_i max_j n_ij: each gold cluster counts its largest overlap with
+    a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster."""
+    return _inverse_purity(table(gold, pred))
+
+
+@hard_measure()
+def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
+    """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU)."""
+    t = table(gold, pred)
+    return harmonic(_purity(t), _inverse_purity(t))
+
+
+# ---------------------------------------------------------------- information
+
+
+def _entropy(sizes: np.ndarray, n: int) -> float:
+    s = sizes[sizes > 0].astype(np.float64)
+    if s.size <= 1:
+        return 0.0
+    return float(-np.sum((s / n) * (np.log(s) - math.log(n))))
+
+
+def _mutual_information(t: Table) -> float:
+    """I(gold; pred) in nats, computed as scikit-learn's ``mutual_info_score``."""
+    if t.gold_sizes.size == 1 or t.pred_sizes.size == 1:
+        return 0.0
+    nij = t.cell_count.astype(np.float64)
+    n = float(t.n)
+    outer = t.gold_sizes[t.cell_gold] * t.pred_sizes[t.cell_pred]  # int64, ≤ n²
+    p = nij / n
+    mi = p * (np.log(nij) - math.log(n)) + p * (-np.log(outer.astype(np.float64)) + 2 * math.log(n))
+    mi = np.where(np.abs(mi) < np.finfo(np.float64).eps, 0.0, mi)
+    return max(float(mi.sum()), 0.0)
+
+
+def _average(u: float, v: float, method: str) -> float:
+    if method == "arithmetic":
+        return (u + v) / 2
+    if method == "geometric":
+        return math.sqrt(u * v)
+    if method == "min":
+        return min(u, v)
+    return max(u, v)
+
+
+def _nmi(t: Table, method: str) -> float:
+    if t.gold_sizes.size == t.pred_sizes.size == 1 or t.identical:
+        return 1.0
+    mi = _mutual_information(t)
+    if mi == 0:
+        return 0.0
+    return mi / _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
+
+
+@hard_measure(params=(AVERAGE_METHOD,))
+def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
+    """Normalized mutual information I / mean(H(gold), H(pred)), as scikit-learn's
+    ``normalized_mutual_info_score`` (``average_method`` "arithmetic", "geometric", "min" or
+    "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure)."""
+    return _nmi(table(gold, pred), average_method)
+
+
+def _emi_pairs(t: Table) -> tuple[np.ndarray, ...]:
+    """Every distinct (gold size a, pred size b) pair with a feasible n_ij: a, b, their
+    multiplicity, the first feasible n_ij and the number of feasible values."""
+    n = t.n
+    a_vals, a_mult = np.unique(t.gold_sizes, return_counts=True)
+    b_vals, b_mult = np.unique(t.pred_sizes, return_counts=True)
+    a = np.repeat(a_vals, b_vals.size)
+    b = np.tile(b_vals, a_vals.size)
+    mult = (np.repeat(a_mult, b_vals.size) * np.tile(b_mult, a_vals.size)).astype(np.float64)
+    start = np.maximum(1, a + b - n)
+    stop = np.minimum(a, b) + 1
+    lengths = np.maximum(stop - start, 0)
+    keep = lengths > 0
+    return a[keep], b[keep], mult[keep], start[keep], lengths[keep]
+
+
+def _expected_mutual_information(t: Table) -> float:
+    """E[I] under the hypergeometric (permutation) model with fixed cluster sizes (Vinh, Epps &
+    Bailey 2010, eq. 24a), summed over distinct (gold size, pred size) pairs."""
+    from scipy.special import gammaln
+
+    n = t.n
+    a, b, mult, start, lengths = _emi_pairs(t)
+    log_n = math.log(n)
+    gln_n = float(gammaln(n + 1))
+    const = gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1) - gln_n
+    ends = np.cumsum(lengths)
+    emi = 0.0
+    lo = 0
+    while lo < a.size:
+        # the largest hi with at most _EMI_CHUNK terms in pairs lo..hi-1 (at least one pair)
+        base = ends[lo - 1] if lo else 0
+        hi = max(lo + 1, int(np.searchsorted(ends, base + _EMI_CHUNK, side="right")))
+        ln = lengths[lo:hi]
+        pair = np.repeat(np.arange(lo, hi), ln)
+        offsets = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
+        nij = (start[pair] + offsets).astype(np.float64)
+        aa, bb = a[pair].astype(np.float64), b[pair].astype(np.float64)
+        term2 = log_n + np.log(nij) - np.log(aa) - np.log(bb)
+        gln = (
+            const[pair]
+            - gammaln(nij + 1)
+            - gammaln(aa - nij + 1)
+            - gammaln(bb - nij + 1)
+            - gammaln(n - aa - bb + nij + 1)
+        )
+        emi += float(np.sum(mult[pair] * (nij / n) * term2 * np.exp(gln)))
+        lo = hi
+    return emi
+
+
+def _ami(t: Table, method: str) -> float:
+    k_gold, k_pred = t.gold_sizes.size, t.pred_sizes.size
+    if k_gold == k_pred == 1 or t.identical:
+        return 1.0
+    if k_gold == 1 or k_pred == 1 or k_gold == t.n or k_pred == t.n:
+        # One side a single cluster, or all singletons: every permutation gives the same I,
+        # so I = E[I] exactly (a 0/0 with average_method="min" when the other is not).
+        return 0.0
+    mi = _mutual_information(t)
+    emi = _expected_mutual_information(t)
+    normalizer = _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
+    eps = float(np.finfo(np.float64).eps)
+    den = normalizer - emi
+    den = min(den, -eps) if den < 0 else max(den, eps)
+    num = mi - emi
+    num = min(num, -eps) if num < 0 else max(num, eps)
+    return num / den
+
+
+@hard_measure(params=(AVERAGE_METHOD,), bounds=(None, 1.0))
+def ami(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
+    """Adjusted mutual information (I − E[I]) / (mean(H(gold), H(pred)) − E[I]) (Vinh, Epps &
+    Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance."""
+    return _ami(table(gold, pred), average_method)
+
+
+# ---------------------------------------------------------------- B-Cubed and the report
+
+
+def _bcubed(t: Table, beta: float) -> tuple[float, float, float]:
+    sq = t.cell_count.astype(np.float64) ** 2
+    p = float(np.sum(sq / t.pred_sizes[t.cell_pred])) / t.n
+    r = float(np.sum(sq / t.gold_sizes[t.cell_gold])) / t.n
+    return p, r, harmonic(p, r, beta)
+
+
+def bcubed(gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0) -> PRF:
+    """B-Cubed (precision, recall, F_β) averaged over items (Bagga & Baldwin 1998; Amigó et al.
+    2009). Precision is 1 for singletons, recall is 1 for a single cluster."""
+    b = check_beta(beta)
+    p, r, f = _bcubed(table(gold, pred), b)
+    return PRF(p, r, f, provenance(measure="bcubed", beta=b))
+
+
+def _modified_purity_hard(t: Table) -> float:
+    best = _max_per(t.cell_pred, t.cell_count, t.pred_sizes.size)
+    return float(best[t.pred_sizes > 1].sum()) / t.n
+
+
+def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
+    """Every hard-clustering measure (and nmPU / niPU) from one contingency table, by name
+    (defaults: F1, ``zero_division=0``, the arithmetic mean of the entropies)."""
+    t = table(gold, pred)
+    c = _pair_counts(t)
+    pw = pairwise(c, 1.0, 0.0)
+    bc = _bcubed(t, 1.0)
+    pu, ipu = _purity(t), _inverse_purity(t)
+    mpu = _modified_purity_hard(t)
+    values = {
+        "items": t.n,
+        "gold_clusters": int(t.gold_sizes.size),
+        "pred_clusters": int(t.pred_sizes.size),
+        **pair_values(c, pw),
+        "rand_index": _rand(c),
+        "adjusted_rand_index": _ari(c),
+        "fowlkes_mallows": _fm(c),
+        "purity": pu,
+        "inverse_purity": ipu,
+        "purity_f1": harmonic(pu, ipu),
+        "nmi": _nmi(t, "arithmetic"),
+        "ami": _ami(t, "arithmetic"),
+        "bcubed_precision": bc[0],
+        "bcubed_recall": bc[1],
+        "bcubed_f1": bc[2],
+        "nmpu": mpu,
+        "nipu": ipu,
+        "nmpu_f1": harmonic(mpu, ipu),
+    }
+    return ClusteringReport("hard", values, provenance(measure="hard_report"))
+
+
+# The soft-clustering measures are declared in their own module; importing it here registers
+# the whole family when this module is imported.
+from . import clustering_soft as _soft  # noqa: E402, F401
