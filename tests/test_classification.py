@@ -620,7 +620,7 @@ def test_cli_module_is_light() -> None:
     import sys
 
     code = (
-        "import sys, assay._cli_classify; "
+        "import sys, assay.cli.classify; "
         "print(any(m == 'numpy' or m.startswith('numpy.') for m in sys.modules))"
     )
     out = subprocess.run(

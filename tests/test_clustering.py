@@ -628,7 +628,7 @@ def test_cli_module_import_is_light() -> None:
     import sys
 
     code = (
-        "import sys, assay._cli_cluster; "
+        "import sys, assay.cli.cluster; "
         "print(sorted(m for m in ('numpy', 'scipy', 'assay.clustering') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

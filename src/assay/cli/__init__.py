@@ -1,0 +1,83 @@
+"""The ``assay`` command line: a typer app with one module per command.
+
+Adding a command (this is how every command is written):
+
+1. Write ``src/assay/cli/<name>.py`` with the command function and
+   ``register(app: typer.Typer) -> None``, which adds it (``app.command("name")(func)``, or
+   ``app.add_typer(group, name="name")`` for a group of subcommands).
+2. At module level import only typer, the standard library, :mod:`assay._options` (the
+   ``Literal`` types of the options) and :mod:`assay.cli._common`; import NumPy, assay's
+   computing modules and :mod:`assay.report` inside the command function, so that
+   ``assay --help`` stays fast. Never import this package (``assay.cli``) from a command
+   module: it imports them.
+3. Inside the command: ``with errors():`` around the work (an
+   :class:`~assay.errors.AssayError` becomes one line on stderr and exit code 2), build a
+   :class:`~assay.report.Report` of the result and hand it to ``present(report, fmt,
+   output)``; warnings go through ``warn``. Use the shared options of ``_common``
+   (``FormatOption``, ``OutputOption``, ``TiesOption``, ...) where they apply.
+4. Add the module to :data:`COMMANDS` below (the order of ``assay --help``).
+
+The console script ``assay`` and ``python -m assay`` both call :func:`main`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Annotated
+
+import typer
+
+from .._version import __version__
+from ._common import DEFAULT_METRICS
+
+__all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
+
+#: Command modules, in the order ``assay --help`` lists their commands.
+COMMANDS = (
+    "evaluate",
+    "compare",
+    "metrics",
+    "trec_eval",
+    "demo",
+    "classify",
+    "cluster",
+    "agree",
+    "fusion",
+)
+
+app = typer.Typer(
+    name="assay",
+    help="Offline evaluation of ranking and NLP systems: trec_eval-exact metrics, fast.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Offline evaluation of ranking and NLP systems."""
+
+
+for _name in COMMANDS:
+    import_module(f"{__name__}.{_name}").register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,181 @@
+"""``assay classify GOLD PRED``: classification measures from label files (the layouts of
+:func:`assay.io.read_labels`). Only typer and the standard library are imported at module
+level; NumPy and :mod:`assay.classification` load inside the command."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+import typer
+
+from .._options import Average, Degenerate
+from ._common import FormatOption, OutputOption, errors, present
+
+__all__ = ["classify", "register"]
+
+
+def classify(
+    gold: Annotated[
+        str,
+        typer.Argument(help="True labels: one per line, or .csv/.tsv with a header; - for stdin."),
+    ],
+    pred: Annotated[
+        str, typer.Argument(help="Predicted labels, aligned with GOLD item by item (same formats).")
+    ],
+    scores: Annotated[
+        str | None,
+        typer.Option(
+            "--scores",
+            help="Scores of the --positive class, one number per item (same formats): "
+            "adds ROC AUC, average precision, interpolated precision.",
+        ),
+    ] = None,
+    positive: Annotated[
+        str | None,
+        typer.Option(
+            "--positive",
+            help="The positive class: binary measures (specificity, NPV, rates, ...) "
+            "and the class the scores are for.",
+        ),
+    ] = None,
+    average: Annotated[
+        Average | None,
+        typer.Option(
+            "--average",
+            help="Print only this average (binary: only the --positive class's rows); "
+            "default: per-class rows and micro, macro and weighted averages.",
+        ),
+    ] = None,
+    fmt: FormatOption = None,
+    column: Annotated[
+        str | None,
+        typer.Option("--column", "-c", help="Column to read from every .csv/.tsv input."),
+    ] = None,
+    gold_column: Annotated[
+        str | None, typer.Option("--gold-column", help="Column of GOLD (overrides --column).")
+    ] = None,
+    pred_column: Annotated[
+        str | None, typer.Option("--pred-column", help="Column of PRED (overrides --column).")
+    ] = None,
+    scores_column: Annotated[
+        str | None, typer.Option("--scores-column", help="Column of --scores (overrides --column).")
+    ] = None,
+    beta: Annotated[float, typer.Option(help="β of the F-score.")] = 1.0,
+    zero_division: Annotated[
+        str,
+        typer.Option(
+            help="Value of an undefined ratio (nothing predicted / no true item): 0, 1 or nan."
+        ),
+    ] = "0",
+    degenerate: Annotated[
+        Degenerate,
+        typer.Option(
+            help="MCC with a zero denominator: zero (scikit-learn), limit (Chicco & Jurman), nan."
+        ),
+    ] = "zero",
+    output: OutputOption = None,
+) -> None:
+    """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
+    SBA; ROC AUC, AP and interpolated precision with --scores."""
+    with errors():
+        from ..classification import classification_report
+        from ..report import labelled_report
+
+        zd = _zero_division(zero_division)
+        if average == "binary" and positive is None:
+            raise _option_error("--average binary needs --positive", "average")
+        y_true, y_pred, s = _read(
+            gold, pred, scores, column, gold_column, pred_column, scores_column
+        )
+        if s is not None and positive is None:
+            raise _option_error(
+                "--scores needs --positive (the class the scores are for)", "pos_label"
+            )
+        if positive is not None and positive not in set(y_true) | set(y_pred):
+            raise _option_error(f"--positive {positive!r} is not one of the labels", "pos_label")
+        report = classification_report(
+            y_true,
+            y_pred,
+            scores=s,
+            pos_label=positive,
+            beta=beta,
+            zero_division=zd,
+            degenerate=degenerate,
+        )
+        caption = f"n={report.n}  zero_division={zero_division}  mcc degenerate={degenerate}"
+        records = _filter(report.records(), average, positive)
+        present(
+            labelled_report(records, caption=caption, settings=report.settings),
+            fmt,
+            output,
+            width=160,
+        )
+
+
+def _option_error(message: str, option: str) -> Exception:
+    from ..errors import MetricError
+
+    return MetricError(message, option=option)
+
+
+def _zero_division(text: str) -> Any:
+    """``--zero-division``: 0, 1 or nan (validated again by classification_report)."""
+    if text in ("0", "1"):
+        return int(text)
+    if text == "nan":
+        return "nan"
+    raise _option_error(f"--zero-division must be 0, 1 or nan, got {text!r}", "zero_division")
+
+
+def _read(
+    gold: str,
+    pred: str,
+    scores: str | None,
+    column: str | None,
+    gold_column: str | None,
+    pred_column: str | None,
+    scores_column: str | None,
+) -> tuple[list[str], list[str], list[float] | None]:
+    """The two label files and the scores, checked to have one value per item."""
+    from ..errors import InputError
+    from ..io import read_labels, read_scores
+
+    y_true = _labels(read_labels, gold, gold_column or column, "gold")
+    y_pred = _labels(read_labels, pred, pred_column or column, "pred")
+    if len(y_true) != len(y_pred):
+        raise InputError(f"{gold} has {len(y_true)} labels but {pred} has {len(y_pred)}")
+    if scores is None:
+        return y_true, y_pred, None
+    s = _labels(read_scores, scores, scores_column or column, "scores")
+    if len(s) != len(y_true):
+        raise InputError(f"{scores} has {len(s)} scores but {gold} has {len(y_true)} labels")
+    return y_true, y_pred, s
+
+
+def _labels(reader: Any, path: str, column: str | None, role: str) -> Any:
+    return reader(path, column=column, name=role, column_hint=f"--{role}-column or --column")
+
+
+def _filter(
+    records: list[dict[str, Any]], average: str | None, positive: str | None
+) -> list[Mapping[str, Any]]:
+    """Only the rows of ``average`` (binary: the --positive class's rows and the overall
+    measures); every row without an average."""
+    if average is None:
+        return list(records)
+    suffixes = ("_micro", "_macro", "_weighted")
+    out: list[Mapping[str, Any]] = []
+    for r in records:
+        m = str(r["metric"])
+        if m.endswith(suffixes) and not m.endswith(f"_{average}"):
+            continue
+        if average == "binary" and "label" in r and r["label"] != positive:
+            continue
+        out.append(r)
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay classify`` to ``app``."""
+    app.command("classify")(classify)

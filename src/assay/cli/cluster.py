@@ -1,0 +1,88 @@
+"""``assay cluster GOLD PRED``: evaluate a clustering against a gold clustering.
+
+Files are read by :func:`assay.io.read_clustering` (item<TAB>cluster lines, or one cluster
+per line with optional ``item:weight`` weights; the two files may differ; one may be ``-``).
+
+A clustering is **hard** when every item is in exactly one cluster with no explicit weight.
+When both are hard over the same items, every hard-clustering measure is printed (pair
+counts, pairwise P/R/F1, Rand, ARI, Fowlkes–Mallows, purity, inverse purity and their F1, NMI
+and AMI (arithmetic mean), B-Cubed P/R/F1) and nmPU / niPU / F1. Otherwise — an overlapping or
+weighted clustering, or hard clusterings of different item sets (a warning says so) — the
+soft-clustering measures are printed: nmPU, niPU and their F1 (normalized weights), and
+pairwise P/R/F1 over co-membership pairs. See :mod:`assay.clustering` for the definitions.
+
+Only typer and the standard library are imported at module level; NumPy and
+:mod:`assay.clustering` load inside the command.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ._common import FormatOption, errors, present, warn
+
+if TYPE_CHECKING:
+    from ..io import Clustering
+
+__all__ = ["cluster", "register"]
+
+
+def cluster(
+    gold: Annotated[
+        str,
+        typer.Argument(
+            help="Gold clustering: item<TAB>cluster lines, or one cluster per line (items "
+            "separated by spaces, item:weight for weights); - for stdin."
+        ),
+    ],
+    pred: Annotated[str, typer.Argument(help="Predicted clustering, same layouts.")],
+    fmt: FormatOption = None,
+) -> None:
+    """Evaluate a clustering against a gold clustering (hard: pairwise P/R/F, Rand, ARI,
+    purity, NMI, AMI, B-Cubed...; overlapping or weighted: nmPU, niPU, pairwise)."""
+    with errors():
+        from ..errors import InputError
+        from ..io import read_clustering
+        from ..report import values_report
+
+        if gold == "-" and pred == "-":
+            raise InputError("gold and pred cannot both be read from stdin")
+        g, p = read_clustering(gold), read_clustering(pred)
+        kind, values, warnings = _evaluate(g, p)
+        for w in warnings:
+            warn(w)
+        meta = {
+            "kind": kind,
+            "gold": {"path": gold, "layout": g.layout, "hard": g.hard},
+            "pred": {"path": pred, "layout": p.layout, "hard": p.hard},
+        }
+        caption = f"{kind} clusterings; gold: {gold} ({g.layout}), pred: {pred} ({p.layout})"
+        present(values_report(values, caption=caption, document=meta), fmt)
+
+
+def _evaluate(gold: Clustering, pred: Clustering) -> tuple[str, dict[str, Any], list[str]]:
+    """``(kind, values, warnings)``: the hard measures when both are hard over the same
+    items, else the soft ones."""
+    from .. import clustering
+
+    warnings: list[str] = []
+    if gold.hard and pred.hard:
+        if gold.items == pred.items:
+            g, p = gold.labels(), pred.labels()
+            items = sorted(gold.items)
+            values = clustering.hard_report([g[i] for i in items], [p[i] for i in items])
+            return "hard", dict(values), warnings
+        only_gold, only_pred = len(gold.items - pred.items), len(pred.items - gold.items)
+        warnings.append(
+            f"{only_gold} item(s) only in {gold.source}, {only_pred} only in {pred.source}: "
+            "hard-clustering measures need the same items; printing the soft-clustering "
+            "measures (nmPU, niPU, pairwise)"
+        )
+    return "soft", dict(clustering.soft_report(gold.clusters, pred.clusters)), warnings
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay cluster`` to ``app``."""
+    app.command("cluster")(cluster)

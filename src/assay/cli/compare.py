@@ -1,0 +1,87 @@
+"""``assay compare QRELS RUN RUN...``: means with confidence intervals, paired tests,
+corrected p-values and significance marks."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .._options import CIMethod, CompareTest, Correction
+from ._common import (
+    DEFAULT_METRICS,
+    FormatOption,
+    JudgedOnlyOption,
+    MetricOption,
+    MissingOption,
+    NoRelevantOption,
+    OutputOption,
+    TiesOption,
+    errors,
+    load_collection,
+    present,
+    warn,
+)
+
+__all__ = ["compare", "register"]
+
+
+def compare(
+    qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl).")],
+    runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
+    metric: MetricOption = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Compare every run with this one (a run name: the file name); default: all pairs."
+        ),
+    ] = None,
+    test: Annotated[CompareTest, typer.Option(help="Paired test.")] = "randomization",
+    n_resamples: Annotated[
+        int, typer.Option(help="Resamples for randomization/bootstrap/tukey.")
+    ] = 10000,
+    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
+    correction: Annotated[
+        Correction, typer.Option(help="Multiple-comparison correction, per metric.")
+    ] = "holm",
+    alpha: Annotated[float, typer.Option(help="Significance level for the markers.")] = 0.05,
+    ci: Annotated[
+        CIMethod, typer.Option(help="Confidence intervals of means and differences.")
+    ] = "bca",
+    fmt: FormatOption = None,
+    ties: TiesOption = "docno",
+    missing: MissingOption = "zero",
+    no_relevant: NoRelevantOption = "zero",
+    judged_only: JudgedOnlyOption = False,
+    output: OutputOption = None,
+) -> None:
+    """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
+    with errors():
+        from ..comparison import compare as run_comparison
+        from ..report import comparison_report
+
+        q, loaded = load_collection(qrels, runs)
+        cmp = run_comparison(
+            q,
+            loaded,
+            metric or DEFAULT_METRICS,
+            baseline=baseline,
+            test=test,
+            n_resamples=n_resamples,
+            seed=seed,
+            correction=correction,
+            alpha=alpha,
+            ci_method=ci,
+            ties=ties,
+            missing=missing,
+            no_relevant=no_relevant,
+            judged_only=judged_only,
+        )
+        for w in cmp.results.warnings:
+            warn(w)
+        present(comparison_report(cmp), fmt, output)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay compare`` to ``app``."""
+    app.command("compare")(compare)

@@ -1,0 +1,130 @@
+"""``assay fuse RUN RUN ...`` (run fusion) and ``assay aggregate FILE`` (rank aggregation).
+
+Vote files for ``aggregate`` are read by :func:`assay.io.read_votes`: one ranking per line,
+best first, candidates separated by white space or commas; blank lines and ``#`` lines are
+skipped. Only typer and the standard library are imported at module level; NumPy and
+:mod:`assay.fusion` load inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from .._options import AggregationMethod, Partial
+from ._common import FormatOption, errors, present
+
+__all__ = ["aggregate", "fuse", "register"]
+
+
+def _weights(text: str | None) -> list[float] | None:
+    """``--weights``: comma-separated numbers (empty: none)."""
+    from ..errors import OptionError
+
+    if text is None or not text.strip():
+        return None
+    try:
+        return [float(x) for x in text.split(",")]
+    except ValueError:
+        raise OptionError(
+            f"--weights must be a comma-separated list of numbers, got {text!r}", option="weights"
+        ) from None
+
+
+def fuse(
+    runs: Annotated[list[str], typer.Argument(help="TREC run files to fuse (two or more).")],
+    method: Annotated[
+        str,
+        typer.Option(
+            "-m",
+            "--method",
+            help="combsum, combmnz, combanz, combmax, combmin, combmed, combgmnz, wsum, rrf, "
+            "isr, borda, condorcet (ranx names such as sum, mnz also work).",
+        ),
+    ] = "rrf",
+    norm: Annotated[
+        str,
+        typer.Option(
+            "-n",
+            "--norm",
+            help="Score normalisation: none, min-max, max, sum, zscore, rank, borda.",
+        ),
+    ] = "min-max",
+    weights: Annotated[
+        str | None, typer.Option("-w", "--weights", help="Run weights, comma-separated.")
+    ] = None,
+    k: Annotated[float, typer.Option("-k", help="RRF constant.")] = 60,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="Keep the top N per query.")
+    ] = None,
+    output: Annotated[
+        str, typer.Option("-o", "--output", help="Fused TREC run file ('-': stdout).")
+    ] = "-",
+    name: Annotated[
+        str | None, typer.Option("--name", help="Run tag (default: the method).")
+    ] = None,
+) -> None:
+    """Fuse TREC runs (CombSUM/MNZ/..., RRF, ISR, Borda, Condorcet) into one TREC run."""
+    with errors():
+        from ..data import Run
+        from ..errors import InputError
+        from ..fusion import fuse as fuse_runs
+
+        if len(runs) < 2:
+            raise InputError("give two or more runs to fuse")
+        loaded = [Run.from_trec(p) for p in runs]
+        fused = fuse_runs(
+            loaded,
+            method=method,
+            norm=norm,
+            weights=_weights(weights),
+            k=k,
+            depth=depth,
+            name=name,
+        )
+        if output == "-":
+            fused.to_trec(sys.stdout.buffer)
+            sys.stdout.flush()
+        else:
+            fused.to_trec(output)
+
+
+def aggregate(
+    path: Annotated[
+        str, typer.Argument(help="Vote file: one ranking per line, best first; - for stdin.")
+    ],
+    method: Annotated[AggregationMethod, typer.Option("-m", "--method", help="Method.")] = "borda",
+    weights: Annotated[
+        str | None, typer.Option("-w", "--weights", help="Voter weights, comma-separated.")
+    ] = None,
+    partial: Annotated[
+        Partial, typer.Option("--partial", help="Points for candidates a ranking omits.")
+    ] = "zero",
+    damping: Annotated[float, typer.Option("--damping", help="MC4 teleport probability.")] = 0.15,
+    fmt: FormatOption = None,
+) -> None:
+    """Consensus of rankings (Borda, Dowdall, Copeland, Kemeny, MC4): order and scores."""
+    with errors():
+        from ..fusion import aggregate as consensus
+        from ..io import read_votes
+        from ..report import consensus_report
+
+        votes = read_votes(path)
+        w = _weights(weights)
+        res = consensus(votes, method, weights=w, partial=partial, damping=damping)
+        settings = {"method": method, "weights": w, "partial": partial, "damping": damping}
+        report = consensus_report(
+            res.order,
+            res.scores,
+            caption=f"{path}: {len(votes)} rankings, {method}",
+            settings={"path": path, "rankings": len(votes), **settings},
+        )
+        present(report, fmt, width=None)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay fuse`` and ``assay aggregate`` to ``app``."""
+    app.command("fuse")(fuse)
+    app.command("aggregate")(aggregate)

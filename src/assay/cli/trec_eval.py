@@ -1,0 +1,35 @@
+"""``assay trec-eval``: trec_eval 10.0 byte for byte, with trec_eval's own flag syntax."""
+
+from __future__ import annotations
+
+import typer
+
+from ._common import errors
+
+__all__ = ["register", "trec_eval"]
+
+
+def trec_eval(ctx: typer.Context) -> None:
+    """trec_eval 10.0 byte for byte: [-q] [-c] [-n] [-J] [-l N] [-M N] [-m MEASURE[.PARAMS]]...
+    QRELS RUN. `assay trec-eval -h` lists flags and measures."""
+    # trec_eval's own flag syntax (-mP.5, -M100, -qc, options after the files) is parsed by
+    # assay.compat.trec_eval, so every argument is passed through untouched.
+    with errors():
+        from ..compat.trec_eval import main as trec_eval_main
+
+        code = trec_eval_main(list(ctx.args))
+    if code:
+        raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay trec-eval`` to ``app`` (every argument goes to trec_eval's parser)."""
+    app.command(
+        "trec-eval",
+        context_settings={
+            "allow_extra_args": True,
+            "ignore_unknown_options": True,
+            "help_option_names": [],
+        },
+        add_help_option=False,
+    )(trec_eval)

@@ -1,0 +1,152 @@
+"""Reports of ranking evaluation (:class:`~assay.results.Results`) and comparison
+(:class:`~assay.results.Comparison`).
+
+Tables show 4 decimals; counts (integer metrics) print as integers in every format; with
+several runs the best aggregate of each metric is emphasised (direction from the metric's
+declaration; not for counts). A comparison shows each run's mean per metric, with its
+confidence interval on the terminal, and the significance marks explained in the legend.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .output import Report
+from .table import Cell, Column, DisplayTable
+from .values import count, short
+
+if TYPE_CHECKING:
+    from ..results import Comparison, Results
+
+__all__ = ["COMPARISON_COLUMNS", "RESULTS_COLUMNS", "comparison_report", "results_report"]
+
+RESULTS_COLUMNS = ("run", "metric", "query", "value")
+COMPARISON_COLUMNS = (
+    "run",
+    "metric",
+    "query",
+    "value",
+    "baseline",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+)
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def results_report(results: Results, per_query: bool = False) -> Report:
+    """Aggregates of every run x metric (with ``per_query``, each run's per-query values
+    first); JSON adds the warnings and the provenance."""
+    integer = {str(m): m.spec.integer for m in results.metrics}
+    records = [
+        {**x, "value": count(x["value"]) if integer[x["metric"]] else x["value"]}
+        for x in results.records(per_query)
+    ]
+    return Report(
+        table=_results_table(results, per_query, integer),
+        records=records,
+        columns=RESULTS_COLUMNS,
+        document={"warnings": results.warnings, "provenance": results.provenance},
+    )
+
+
+def _results_table(results: Results, per_query: bool, integer: dict[str, bool]) -> DisplayTable:
+    names = results.metric_names
+    best = _best(results)
+    columns = [Column("run", latex="Run", style="bold")]
+    if per_query:
+        columns.append(Column("query", latex="Query"))
+    columns += [
+        Column(m, align="right", min_width=max(6, min(len(m), 12)), fold=True) for m in names
+    ]
+    rows: list[list[Cell | str]] = []
+    sections = set()
+    for run, query, vals in _rows(results, per_query):
+        cells: list[Cell | str] = [run, *([query] if per_query else [])]
+        for m in names:
+            text = short(count(vals[m]) if integer[m] else vals[m]) if m in vals else ""
+            strong = query == "all" and m in best and vals.get(m) == best[m]
+            cells.append(Cell(text, strong=strong))
+        if per_query and query == "all":
+            sections.add(len(rows))
+        rows.append(cells)
+    conv = results.conventions
+    caption = (
+        f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
+        f"judged_only={conv.judged_only}"
+    )
+    return DisplayTable(columns, rows, caption=caption, sections=frozenset(sections))
+
+
+def _best(results: Results) -> dict[str, float]:
+    """Best aggregate per metric across runs (direction from the metric's declaration)."""
+    out = {}
+    for m in results.metrics:
+        vals = [results.data[(r, str(m))].aggregate for r in results.runs]
+        vals = [v for v in vals if not math.isnan(v)]
+        if vals and len(results.runs) > 1 and not m.spec.integer:
+            out[str(m)] = max(vals) if m.spec.higher_is_better else min(vals)
+    return out
+
+
+def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, float]]]:
+    """(run, query, {metric: value}) rows; per-query rows first, then 'all'."""
+    rows: list[tuple[str, str, dict[str, float]]] = []
+    names = results.metric_names
+    for r in results.runs:
+        if per_query:
+            per: dict[str, dict[str, float]] = {}
+            for m in names:
+                for q, v in results.data[(r, m)].as_dict().items():
+                    per.setdefault(q, {})[m] = v
+            rows.extend((r, q, vals) for q, vals in per.items())
+        rows.append((r, "all", {m: results.data[(r, m)].aggregate for m in names}))
+    return rows
+
+
+# ---------------------------------------------------------------- comparison
+
+
+def comparison_report(cmp: Comparison) -> Report:
+    """Means (with CIs on the terminal) and significance marks; records are the rows of
+    :meth:`~assay.results.Comparison.records` (JSON adds settings, warnings, provenance)."""
+    return Report(
+        table=_comparison_table(cmp),
+        records=list(cmp.records()),
+        columns=COMPARISON_COLUMNS,
+        key="records",
+        document={
+            "settings": cmp.settings,
+            "warnings": cmp.results.warnings,
+            "provenance": cmp.results.provenance,
+        },
+    )
+
+
+def _comparison_table(cmp: Comparison) -> DisplayTable:
+    letters = cmp.letters()
+    columns = [Column("run", latex="Run", style="bold")]
+    columns += [Column(m, align="right") for m in cmp.metrics]
+    rows: list[list[Cell | str]] = []
+    for r in cmp.runs:
+        label = r if cmp.baseline is not None else f"({letters[r]}) {r}"
+        cells: list[Cell | str] = [label]
+        for m in cmp.metrics:
+            s = cmp.summary(r, m)
+            note = f"[{short(s.ci_low)}, {short(s.ci_high)}]"
+            cells.append(Cell(short(s.mean), marks=cmp.markers(r, m), note=note))
+        rows.append(cells)
+    return DisplayTable(columns, rows, legend=comparison_legend(cmp))
+
+
+def comparison_legend(cmp: Comparison) -> str:
+    """What the marks of a comparison table mean."""
+    how = f"{cmp.test} test, {cmp.correction} correction per metric, alpha={cmp.alpha}"
+    if cmp.baseline is not None:
+        return f"▲/▼: significantly better/worse than {cmp.baseline} ({how})"
+    letters = ", ".join(f"{v}={k}" for k, v in cmp.letters().items())
+    return f"letters: significantly better than that run ({letters}; {how})"
