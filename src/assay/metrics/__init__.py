@@ -9,7 +9,7 @@ from . import ranking as _ranking  # noqa: F401  (registers the declarations)
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
-FAMILIES: tuple[str, ...] = ("ranking", "classification", "agreement")
+FAMILIES: tuple[str, ...] = ("ranking", "classification", "agreement", "regression")
 
 
 def load_families() -> None:

@@ -76,6 +76,9 @@ _INTRO = {
     "agreement": "From two raters' aligned labels (`labels`) or a units × raters table of "
     "ratings (`ratings`: wide, long or counts), with `assay.agreement`; every coefficient "
     "returns a result whose `float()` is its value.",
+    "regression": "From aligned true values and predictions (`values`: finite real numbers), "
+    "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
+    "`assay.metrics.regression`.",
 }
 
 
