@@ -23,9 +23,9 @@ from ._scorers import (
     as_streams,
     build,
     make_rouge_scorer,
-    metric,
     rouge_items,
 )
+from ._scorers import metric as make_metric
 
 FloatArray = NDArray[np.float64]
 
@@ -100,14 +100,15 @@ def score_system(
 def score(
     hypotheses: Sequence[str],
     references: Sequence[str] | Sequence[Sequence[str | None]],
-    metric_: str | GenerationMetric = "bleu",
+    *,
+    metric: str | GenerationMetric = "bleu",
 ) -> GenerationScore:
-    """``metric_`` (a name or :func:`metric`) of a system's ``hypotheses`` against
+    """``metric`` (a name or :func:`~assay.generation.metric`) of a system's ``hypotheses`` against
     ``references``: one stream (a sequence of strings, one per item) or several reference
     streams (sacrebleu's layout; ``None`` where an item has fewer references)."""
     hyps = as_hypotheses(hypotheses)
     streams = as_streams(references, len(hyps))
-    spec = metric(metric_)
+    spec = make_metric(metric)
     return score_system(build(spec, streams), hyps)
 
 
@@ -126,7 +127,7 @@ def bleu(
     up to ``max_ngram_order`` from counts summed over the corpus, brevity penalty from the
     summed lengths (closest reference length per item), ``tokenize`` (13a by default, as
     mteval-v13a) and ``smooth_method`` (Chen & Cherry 2014: exp, floor, add-k, none)."""
-    spec = metric(
+    spec = make_metric(
         "bleu",
         lowercase=lowercase,
         tokenize=tokenize,
@@ -135,7 +136,7 @@ def bleu(
         max_ngram_order=max_ngram_order,
         effective_order=effective_order,
     )
-    return score(hypotheses, references, spec)
+    return score(hypotheses, references, metric=spec)
 
 
 def chrf(
@@ -151,7 +152,7 @@ def chrf(
 ) -> GenerationScore:
     """Corpus chrF (Popović 2015) as sacrebleu's ``corpus_chrf``: character n-gram F-β score
     (β = 2) up to ``char_order``; ``word_order=2`` gives chrF++ (Popović 2017)."""
-    spec = metric(
+    spec = make_metric(
         "chrf",
         char_order=char_order,
         word_order=word_order,
@@ -160,7 +161,7 @@ def chrf(
         whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
-    return score(hypotheses, references, spec)
+    return score(hypotheses, references, metric=spec)
 
 
 def ter(
@@ -175,14 +176,14 @@ def ter(
     """Corpus TER (Snover et al. 2006) as sacrebleu's ``corpus_ter``: edits (insertions,
     deletions, substitutions, shifts) over average reference words, summed over the corpus;
     lower is better."""
-    spec = metric(
+    spec = make_metric(
         "ter",
         normalized=normalized,
         no_punct=no_punct,
         asian_support=asian_support,
         case_sensitive=case_sensitive,
     )
-    return score(hypotheses, references, spec)
+    return score(hypotheses, references, metric=spec)
 
 
 def _sentence(
@@ -191,7 +192,7 @@ def _sentence(
     if not isinstance(hypothesis, str):
         raise InputError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
     refs = as_hypotheses(references, "references")
-    return score([hypothesis], [[r] for r in refs], spec)
+    return score([hypothesis], [[r] for r in refs], metric=spec)
 
 
 def sentence_bleu(
@@ -207,7 +208,7 @@ def sentence_bleu(
 ) -> GenerationScore:
     """BLEU of one hypothesis against its references, as sacrebleu's ``sentence_bleu``
     (``effective_order=True`` by default, as there)."""
-    spec = metric(
+    spec = make_metric(
         "bleu",
         lowercase=lowercase,
         tokenize=tokenize,
@@ -231,7 +232,7 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> GenerationScore:
     """chrF of one hypothesis against its references, as sacrebleu's ``sentence_chrf``."""
-    spec = metric(
+    spec = make_metric(
         "chrf",
         char_order=char_order,
         word_order=word_order,
@@ -253,7 +254,7 @@ def sentence_ter(
     case_sensitive: bool = False,
 ) -> GenerationScore:
     """TER of one hypothesis against its references, as sacrebleu's ``sentence_ter``."""
-    spec = metric(
+    spec = make_metric(
         "ter",
         normalized=normalized,
         no_punct=no_punct,
