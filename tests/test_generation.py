@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import assay.generation as G
+from assay._result import ResultLike
 from assay.errors import EmptyInputError, InputError, MissingExtraError, OptionError
 from conftest import shared_file
 
@@ -446,6 +447,9 @@ def test_intervals_contain_scores_and_results_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         cmp.baseline = "x"  # type: ignore[misc]
     assert cmp.provenance["seed"] == 12345 and cmp.provenance["test"] == "bootstrap"
+    for result in (cmp, cmp.scores["base", "bleu"], G.rouge(refs[:5], refs[:5])):
+        assert isinstance(result, ResultLike)
+        assert len(result.to_pandas()) == len(result.records())
     recs = cmp.records()
     assert len(recs) == 6 and all(isinstance(r["score"], float) for r in recs)
     assert math.isnan(recs[0]["pvalue"])
@@ -520,6 +524,17 @@ def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> No
         G.bleu(["a"], ["a"])
     with pytest.raises(MissingExtraError, match=r"assay\[nlp\]"):
         G.rouge(["a"], ["a"])
+
+
+def test_missing_sentence_model_gives_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nltk
+
+    def missing(text: str) -> list[str]:
+        raise LookupError("Resource punkt_tab not found.")
+
+    monkeypatch.setattr(nltk, "sent_tokenize", missing)
+    with pytest.raises(MissingExtraError, match="punkt_tab"):
+        G.rouge(["a b. c d."], ["a b. c e."], rouge_types=["rougeLsum"], split_summaries=True)
 
 
 def test_import_does_not_load_the_backends() -> None:

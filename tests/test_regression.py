@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import assay.regression as R
 from assay import stats
+from assay._result import ResultLike
 from assay.errors import EmptyInputError, InputError, OptionError
 from assay.metrics import FAMILIES, REGISTRY, load_families
 from conftest import shared_file
@@ -353,6 +354,7 @@ def test_report_records_items_and_provenance() -> None:
     assert items[0]["residual"] == pytest.approx(p[0] - y[0])
     assert math.isnan(items[7]["percentage_error"])
     assert rep.provenance["seed"] == 3 and rep.provenance["zero_target"] == "nan"
+    assert isinstance(rep, ResultLike) and len(rep.to_pandas()) == 11
     with pytest.raises(dataclasses.FrozenInstanceError):
         rep.n = 2  # type: ignore[misc]
 
@@ -399,6 +401,7 @@ def test_compare_models_uses_the_paired_tests(test: str, loss: str) -> None:
     expected_measure = R.mse if loss == "squared" else R.mae
     assert cmp.mean_loss["b"] == pytest.approx(expected_measure(y, preds["b"]))
     assert len(cmp.records()) == 5
+    assert isinstance(cmp, ResultLike) and cmp.provenance["test"] == test
 
 
 def test_compare_models_baseline_and_errors() -> None:

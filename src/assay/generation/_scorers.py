@@ -375,9 +375,16 @@ def rouge_items(scorer: Any, hypotheses: list[str], streams: Streams) -> list[di
     ``score`` with one reference, ``score_multi`` (per type, the reference with the highest
     F-measure) with several."""
     out = []
-    for i, hyp in enumerate(hypotheses):
-        refs = item_references(streams, i)
-        out.append(scorer.score(refs[0], hyp) if len(refs) == 1 else scorer.score_multi(refs, hyp))
+    try:
+        for i, hyp in enumerate(hypotheses):
+            refs = item_references(streams, i)
+            one = len(refs) == 1
+            out.append(scorer.score(refs[0], hyp) if one else scorer.score_multi(refs, hyp))
+    except LookupError as exc:  # nltk's sentence splitter without its data (split_summaries)
+        raise MissingExtraError(
+            "split_summaries=True needs nltk's sentence model, which is not installed; "
+            "install it with: python -c \"import nltk; nltk.download('punkt_tab')\""
+        ) from exc
     return out
 
 
