@@ -80,7 +80,7 @@ def fuse(
             method=method,
             norm=norm,
             weights=_weights(weights),
-            k=k,
+            rrf_k=k,
             depth=depth,
             name=name,
         )
@@ -113,7 +113,7 @@ def aggregate(
 
         votes = read_votes(path)
         w = _weights(weights)
-        res = consensus(votes, method, weights=w, partial=partial, damping=damping)
+        res = consensus(votes, method=method, weights=w, partial=partial, damping=damping)
         settings = {"method": method, "weights": w, "partial": partial, "damping": damping}
         report = consensus_report(
             res.order,

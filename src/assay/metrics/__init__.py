@@ -9,7 +9,7 @@ from . import ranking as _ranking  # noqa: F401  (registers the declarations)
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
-FAMILIES: tuple[str, ...] = ("ranking", "classification", "agreement", "clustering")
+FAMILIES: tuple[str, ...] = ("ranking", "classification", "agreement", "clustering", "regression")
 
 
 def load_families() -> None:

@@ -81,6 +81,9 @@ _INTRO = {
     "clusterings`), with `assay.clustering`. Definitions and ill-defined cases: "
     "`assay.metrics.clustering`; `pair_counts`, `bcubed`, `soft_pairwise` and the reports "
     "return structured results.",
+    "regression": "From aligned true values and predictions (`values`: finite real numbers), "
+    "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
+    "`assay.metrics.regression`.",
 }
 
 

@@ -1,0 +1,166 @@
+"""``assay generation REFS HYP [HYP...]``: BLEU, chrF, TER and ROUGE of one or more systems
+with bootstrap intervals and sacrebleu's paired tests against a baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .._options import BleuTokenize, Correction, GenerationTest, OutputFormat
+
+if TYPE_CHECKING:
+    from ..generation import SystemComparison
+
+
+def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | None]:
+    """HYP files with the baseline first (added if it is not one of them); the baseline's
+    position in the list is 0 whenever one is given."""
+    if baseline is None:
+        return hyps, None
+    if baseline in hyps:
+        return [baseline, *(h for h in hyps if h != baseline)], baseline
+    return [baseline, *hyps], baseline
+
+
+def _read(refs: list[str], paths: list[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
+    from ..io.segments import check_same_count, read_reference_streams, read_segments
+    from ._render import unique_names
+
+    streams = read_reference_streams(refs)
+    outputs = {p: read_segments(p) for p in paths}
+    check_same_count({refs[0]: streams[0], **outputs})
+    names = unique_names(paths)
+    return streams, {name: outputs[p] for name, p in zip(names, paths, strict=True)}
+
+
+def _metrics(names: list[str], tokenize: str, lowercase: bool, stem: bool) -> list[Any]:
+    from ..generation import metric
+
+    out = []
+    for name in names:
+        spec = metric(name)
+        if spec.name == "bleu":
+            spec = metric(spec, tokenize=tokenize, lowercase=lowercase)
+        elif spec.name in ("chrf", "chrf++"):
+            spec = metric(spec, lowercase=lowercase)
+        elif spec.name.startswith("rouge"):
+            spec = metric(spec, use_stemmer=stem)
+        out.append(spec)
+    return out
+
+
+def _cell(cmp: SystemComparison, system: str, metric: str, digits: int) -> str:
+    from ._render import number
+
+    row = cmp[system, metric]
+    text = (
+        f"{number(row.score, digits)} [{number(row.ci_low, digits)}, {number(row.ci_high, digits)}]"
+    )
+    if row.pvalue is not None:
+        text += f" p={number(row.p_adjusted, 4)}{cmp.marker(system, metric)}"
+    return text
+
+
+def _display(cmp: SystemComparison) -> tuple[list[str], list[list[str]], list[str]]:
+    header = ["system", *cmp.metrics]
+    cells = []
+    for s in cmp.systems:
+        label = f"{s} (baseline)" if s == cmp.baseline and len(cmp.systems) > 1 else s
+        digits = {m: 4 if m.startswith("rouge") else 2 for m in cmp.metrics}
+        cells.append([label, *(_cell(cmp, s, m, digits[m]) for m in cmp.metrics)])
+    settings = cmp.provenance
+    conf = round(100 * float(settings["confidence"]))
+    notes = [f"score [{conf}% bootstrap interval, {settings['ci_resamples']} resamples]"]
+    if len(cmp.systems) > 1:
+        notes.append(
+            f"p: paired {cmp.test} test against {cmp.baseline} ({settings['n_resamples']} "
+            f"resamples, seed {settings['seed']}), {cmp.correction} correction per metric; "
+            f"▲/▼ significantly better/worse at alpha={cmp.alpha}"
+        )
+    notes += [f"{m}: {sig}" for m, sig in cmp.signatures.items()]
+    return header, cells, notes
+
+
+def generation(
+    refs: Annotated[str, typer.Argument(help="Reference file: one segment per line.")],
+    hyps: Annotated[
+        list[str], typer.Argument(help="System output files, aligned with REFS line by line.")
+    ],
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--metric",
+            help="Metric (repeat): bleu, chrf, chrf++, ter, rouge1, rouge2, rougeL, rougeLsum. "
+            "Default: bleu and chrf.",
+        ),
+    ] = None,
+    ref: Annotated[
+        list[str] | None, typer.Option("-r", "--ref", help="Another reference file (repeat).")
+    ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(help="The system every other is tested against (default: the first HYP)."),
+    ] = None,
+    test: Annotated[
+        GenerationTest,
+        typer.Option(
+            help="Paired test: bootstrap (sacrebleu --paired-bs) or randomization (--paired-ar)."
+        ),
+    ] = "bootstrap",
+    n_resamples: Annotated[
+        int | None,
+        typer.Option(help="Resamples of the test (default 1000 bootstrap, 10000 randomization)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed (sacrebleu's default 12345).")] = 12345,
+    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    correction: Annotated[
+        Correction, typer.Option(help="Multiple-comparison correction across systems.")
+    ] = "holm",
+    alpha: Annotated[float, typer.Option(help="Significance level of the markers.")] = 0.05,
+    tokenize: Annotated[BleuTokenize, typer.Option(help="BLEU's tokenizer.")] = "13a",
+    lowercase: Annotated[
+        bool,
+        typer.Option(
+            help="Case-insensitive BLEU and chrF (TER is case-insensitive, as sacrebleu's default)."
+        ),
+    ] = False,
+    stem: Annotated[bool, typer.Option(help="Porter stemming for ROUGE.")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("-f", "--format", help="Output format.")] = "table",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
+) -> None:
+    """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
+    intervals and paired significance tests against a baseline."""
+    from ..errors import AssayError
+    from ._render import emit, fail, render
+
+    try:
+        paths, base = _systems(list(hyps), baseline)
+        streams, named = _read([refs, *(ref or [])], paths)
+        specs = _metrics(metric or ["bleu", "chrf"], tokenize, lowercase, stem)
+        from ..generation import compare_systems
+
+        base_name = None if base is None else next(iter(named))
+        cmp = compare_systems(
+            streams,
+            named,
+            metrics=specs,
+            baseline=base_name,
+            test=test,
+            n_resamples=n_resamples,
+            seed=seed,
+            confidence=confidence,
+            correction=correction,
+            alpha=alpha,
+        )
+        header, cells, notes = _display(cmp)
+        emit(render(fmt, cmp.records(), cmp.provenance, header, cells, notes), output)
+    except AssayError as exc:
+        raise fail(exc) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay generation`` to ``app``."""
+    app.command("generation")(generation)

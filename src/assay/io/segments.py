@@ -1,0 +1,122 @@
+"""Plain-text segment files: one segment (sentence, summary, answer) per line, the format of
+machine translation and generation test sets (sacrebleu's ``-i`` and reference files).
+
+Rules (sacrebleu's, so that the same files give the same scores):
+
+- the file is UTF-8 (gzip-compressed files are read as well; a leading byte order mark is
+  ignored); invalid UTF-8 is a :class:`~assay.errors.ParseError` naming the line;
+- lines end at ``\\n`` (a ``\\r\\n`` ending loses its ``\\r`` with the trailing white space;
+  a lone ``\\r`` is part of its line, as sacrebleu reads with ``newline="\\n"``); a final line
+  end does not start another segment;
+- trailing white space of every line is removed (``str.rstrip()``, as sacrebleu);
+- an empty line is an empty segment (an empty hypothesis is a valid output); a file without a
+  single line is an :class:`~assay.errors.EmptyInputError`.
+
+:func:`read_numbers` reads files of one number per line (true values and predictions of a
+regression) with the same line rules; a blank line, a value that is not a number and a
+non-finite value (``nan``, ``inf``) is a :class:`~assay.errors.ParseError` naming the line.
+
+Several files describing the same items (reference streams and system outputs) must hold the
+same number of segments: :func:`check_same_count` names the first file that differs and the
+line where the difference shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, BinaryIO
+
+from ..errors import EmptyInputError, InputError, ParseError
+from .text import PathLike, read_text, source_name
+
+__all__ = [
+    "check_same_count",
+    "read_numbers",
+    "read_reference_streams",
+    "read_segments",
+    "split_segments",
+]
+
+
+def split_segments(text: str) -> list[str]:
+    """The segments of ``text``: lines split at ``\\n``, trailing white space removed."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the final line end
+    return [line.rstrip() for line in lines]
+
+
+def read_segments(path: PathLike | BinaryIO) -> list[str]:
+    """The segments of a plain-text file, one per line (see the module docstring)."""
+    segments = split_segments(read_text(path))
+    if not segments:
+        raise EmptyInputError(
+            "empty file: one segment per line is expected", source=source_name(path)
+        )
+    return segments
+
+
+def read_reference_streams(paths: Sequence[PathLike]) -> list[list[str]]:
+    """Reference streams from several files (the k-th line of every file is a reference of
+    the k-th item), checked to hold the same number of segments."""
+    if isinstance(paths, str | bytes):
+        raise InputError("give a list of reference files, not a single path string")
+    if not paths:
+        raise EmptyInputError("no reference file given")
+    streams = {source_name(p): read_segments(p) for p in paths}
+    if len(streams) != len(paths):
+        raise InputError("the same reference file is given twice")
+    check_same_count(streams)
+    return list(streams.values())
+
+
+def check_same_count(named: Mapping[str, Sequence[Any]]) -> int:
+    """The common number of segments of the named segment lists (file name -> segments), or
+    an :class:`~assay.errors.InputError` naming the first one that differs from the first
+    and the line where it differs: the first extra line of a longer file, or the last line
+    of a shorter one."""
+    items = list(named.items())
+    if not items:
+        raise EmptyInputError("no segments given")
+    first, expected = items[0][0], len(items[0][1])
+    for name, segments in items[1:]:
+        count = len(segments)
+        if count > expected:
+            raise InputError(
+                f"{count} segments, but {first} has {expected}: this line has no counterpart",
+                source=name,
+                line=expected + 1,
+            )
+        if count < expected:
+            raise InputError(
+                f"ends after {count} segments, but {first} has {expected}",
+                source=name,
+                line=max(count, 1),
+            )
+    return expected
+
+
+def read_numbers(path: PathLike | BinaryIO) -> list[float]:
+    """One finite number per line (see the module docstring)."""
+    import math
+
+    source = source_name(path)
+    values = []
+    for i, line in enumerate(read_segments(path), start=1):
+        text = line.strip()
+        if not text:
+            raise ParseError("blank line: one number per line is expected", source=source, line=i)
+        try:
+            value = float(text)
+        except ValueError:
+            raise ParseError(f"not a number: {_show(text)}", source=source, line=i) from None
+        if not math.isfinite(value):
+            raise ParseError(f"not a finite number: {_show(text)}", source=source, line=i)
+        values.append(value)
+    return values
+
+
+def _show(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -1,0 +1,420 @@
+"""assay.regression: differential tests against scikit-learn and scipy on random inputs
+(constant targets and NaN included), the NIST Norris certified values and the upstream test
+values in ../shared/data/regression, the report, model comparisons and bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import assay.regression as R
+from assay import stats
+from assay._result import ResultLike
+from assay.errors import EmptyInputError, InputError, OptionError
+from assay.metrics import FAMILIES, REGISTRY, load_families
+from conftest import shared_file
+
+sk = pytest.importorskip("sklearn.metrics")
+scipy_stats = pytest.importorskip("scipy.stats")
+
+load_families()
+
+#: assay measure -> scikit-learn function
+SKLEARN = {
+    "mse": "mean_squared_error",
+    "rmse": "root_mean_squared_error",
+    "mae": "mean_absolute_error",
+    "median_absolute_error": "median_absolute_error",
+    "max_error": "max_error",
+    "r2": "r2_score",
+    "explained_variance": "explained_variance_score",
+}
+
+values = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def pairs(draw: Any, min_n: int = 1, max_n: int = 25) -> tuple[np.ndarray, np.ndarray]:
+    n = draw(st.integers(min_n, max_n))
+    constant = draw(st.booleans())
+    if constant:
+        y = np.full(n, draw(values))
+    else:
+        y = np.array(draw(st.lists(values, min_size=n, max_size=n)))
+    # predictions: sometimes exact, sometimes a constant shift, else random
+    kind = draw(st.sampled_from(["random", "exact", "shift"]))
+    if kind == "exact":
+        p = y.copy()
+    elif kind == "shift":
+        p = y + draw(st.floats(-10, 10))
+    else:
+        p = np.array(draw(st.lists(values, min_size=n, max_size=n)))
+    return y, p
+
+
+def _sk(name: str, y: np.ndarray, p: np.ndarray, **kw: Any) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(getattr(sk, SKLEARN[name])(y, p, **kw))
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs())
+def test_measures_equal_sklearn(data: tuple[np.ndarray, np.ndarray]) -> None:
+    y, p = data
+    for name in ("mse", "rmse", "mae", "median_absolute_error", "max_error"):
+        assert getattr(R, name)(y, p) == pytest.approx(_sk(name, y, p), rel=1e-12, abs=1e-12), name
+    assert R.mape(y, p, zero_target="eps") == pytest.approx(
+        float(sk.mean_absolute_percentage_error(y, p)), rel=1e-12, abs=1e-12
+    )
+    exact_mean = float(np.mean(y)) == y[0] or not np.all(y == y[0])
+    for name in ("r2", "explained_variance"):
+        ours = getattr(R, name)(y, p)
+        if len(y) < 2:
+            continue  # scikit-learn: R² of one sample is undefined (a warning and NaN)
+        if exact_mean:  # scikit-learn sees the constant target as constant too
+            assert ours == pytest.approx(_sk(name, y, p), rel=1e-9, abs=1e-9), name
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 20), values, st.sampled_from(["exact", "off"]))
+def test_constant_targets_follow_the_declared_rule(n: int, c: float, kind: str) -> None:
+    y = np.full(n, c)
+    p = y.copy() if kind == "exact" else y + np.linspace(1, 2, n)
+    perfect = kind == "exact"
+    for name in ("r2", "explained_variance"):
+        f = getattr(R, name)
+        assert f(y, p) == (1.0 if perfect else 0.0)
+        assert math.isnan(f(y, p, constant_target="nan"))
+        with pytest.raises(InputError, match="constant"):
+            f(y, p, constant_target="error")
+        if float(np.mean(y)) == c:  # scikit-learn's force_finite rule is the same
+            assert f(y, p) == _sk(name, y, p)
+            raw = _sk(name, y, p, force_finite=False)
+            assert not math.isfinite(raw)
+
+
+def test_constant_target_with_an_inexact_mean_diverges_from_sklearn_on_purpose() -> None:
+    y = np.full(3, 0.1)  # float mean 0.10000000000000002: scikit-learn divides by ~1e-33
+    p = np.array([0.1, 0.2, 0.3])
+    assert np.mean(y) != 0.1
+    assert _sk("r2", y, p) < -1e20
+    assert R.r2(y, p) == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs(min_n=2),
+    st.integers(0, 24),
+    st.sampled_from([math.nan, math.inf, -math.inf]),
+    st.booleans(),
+)
+def test_nan_and_infinity_are_errors_like_sklearn(
+    data: tuple[np.ndarray, np.ndarray], where: int, bad: float, in_pred: bool
+) -> None:
+    y, p = (a.copy() for a in data)
+    i = where % len(y)
+    (p if in_pred else y)[i] = bad
+    name = "y_pred" if in_pred else "y_true"
+    for measure in (
+        "mse",
+        "rmse",
+        "mae",
+        "median_absolute_error",
+        "max_error",
+        "r2",
+        "explained_variance",
+        "mape",
+    ):
+        with pytest.raises(InputError, match=rf"{name}\[{i}\]"):
+            getattr(R, measure)(y, p)
+    with pytest.raises(ValueError):  # scikit-learn refuses them as well
+        sk.mean_squared_error(y, p)
+    with pytest.raises(InputError):
+        R.regression_report(y, p)
+
+
+@settings(max_examples=30, deadline=None)
+@given(pairs(min_n=5, max_n=30))
+def test_report_correlations_equal_scipy(data: tuple[np.ndarray, np.ndarray]) -> None:
+    y, p = data
+    assume(not np.all(y == y[0]) and not np.all(p == p[0]))
+    rep = R.regression_report(y, p, n_resamples=50)
+    pr = scipy_stats.pearsonr(y, p)
+    assert rep["pearson"] == pytest.approx(pr.statistic, rel=1e-9, abs=1e-12)
+    assert rep.correlations["pearson"].pvalue == pytest.approx(pr.pvalue, rel=1e-6, abs=1e-12)
+    low, high = pr.confidence_interval(0.95)
+    assert rep.correlations["pearson"].ci == pytest.approx((low, high), rel=1e-6, abs=1e-9)
+    sr = scipy_stats.spearmanr(y, p)
+    assert rep["spearman"] == pytest.approx(sr.statistic, rel=1e-9, abs=1e-12)
+    kt = scipy_stats.kendalltau(y, p)
+    assert rep["kendall"] == pytest.approx(kt.statistic, rel=1e-9, abs=1e-12)
+    assert rep.correlations["kendall"].pvalue == pytest.approx(kt.pvalue, rel=1e-6, abs=1e-12)
+
+
+# ---------------------------------------------------------------- shared data
+
+
+def _norris() -> tuple[np.ndarray, np.ndarray]:
+    lines = shared_file("regression", "Norris.dat").read_text(encoding="utf-8").splitlines()
+    start = max(i for i, line in enumerate(lines) if line.strip().startswith("Data:"))
+    rows = [tuple(map(float, line.split())) for line in lines[start + 1 :] if line.strip()]
+    data = np.array(rows)
+    assert data.shape == (36, 2)
+    return data[:, 0], data[:, 1]
+
+
+def test_norris_certified_values() -> None:
+    expected = json.loads(shared_file("regression", "expected_norris.json").read_text("utf-8"))
+    cert = expected["certified"]
+    y, x = _norris()
+    fit = cert["B0"] + cert["B1"] * x
+    assert R.r2(y, fit) == pytest.approx(cert["r_squared"], abs=1e-12)
+    assert R.mse(y, fit) * 36 == pytest.approx(cert["ss_residual"], rel=1e-9)
+    for name, value in expected["y_pred_from_certified_coefficients"]["metrics"].items():
+        ours = {
+            "mean_squared_error": R.mse,
+            "root_mean_squared_error": R.rmse,
+            "mean_absolute_error": R.mae,
+            "median_absolute_error": R.median_absolute_error,
+            "max_error": R.max_error,
+            "r2_score": R.r2,
+            "explained_variance_score": R.explained_variance,
+            "mean_absolute_percentage_error": R.mape,
+        }[name](y, fit)
+        assert ours == pytest.approx(value, rel=1e-12), name
+    corr = expected["y_pred_from_certified_coefficients"]["corr"]
+    rep = R.regression_report(y, fit, n_resamples=200)
+    assert rep["pearson"] == pytest.approx(corr["pearson_r"], rel=1e-13)
+    assert rep.correlations["pearson"].ci == pytest.approx(corr["pearson_ci95_fisher_z"], rel=1e-12)
+    assert rep["spearman"] == pytest.approx(corr["spearman_rho"], rel=1e-13)
+    assert rep.correlations["spearman"].pvalue == pytest.approx(
+        corr["spearman_p_two_sided"], rel=1e-9
+    )
+    assert rep["kendall"] == pytest.approx(corr["kendall_tau_b"], rel=1e-13)
+    assert rep.correlations["kendall"].pvalue == pytest.approx(corr["kendall_tau_b_p"], rel=1e-9)
+
+
+def test_upstream_sklearn_cases() -> None:
+    fixtures = json.loads(
+        shared_file("regression", "upstream_test_fixtures.json").read_text("utf-8")
+    )
+    cases = {c["test"]: c for c in fixtures["sklearn"]["cases"]}
+    y = np.arange(50.0)
+    p = y + 1
+    exp = cases["test_regression_metrics"]["expected"]
+    assert R.mse(y, p) == exp["mean_squared_error"] and R.mae(y, p) == exp["mean_absolute_error"]
+    assert R.median_absolute_error(y, p) == exp["median_absolute_error"]
+    assert R.max_error(y, p) == exp["max_error"]
+    assert round(R.r2(y, p), 3) == exp["r2_score_2dp"]
+    assert R.explained_variance(y, p) == exp["explained_variance_score"]
+    assert R.mape(y, p, zero_target="eps") > 1e6  # y_true holds 0: scikit-learn's epsilon rule
+    with pytest.raises(InputError, match=r"y_true\[0\] is 0"):
+        R.mape(y, p)
+    # multi-output case: assay is single-output; the uniform average over the columns
+    multi = cases["test_multioutput_regression"]
+    yt, yp = np.array(multi["y_true"], float), np.array(multi["y_pred"], float)
+    cols = range(yt.shape[1])
+    mexp = multi["expected"]
+    assert np.mean([R.mse(yt[:, j], yp[:, j]) for j in cols]) == pytest.approx(
+        mexp["mean_squared_error"]
+    )
+    assert (
+        np.mean([R.median_absolute_error(yt[:, j], yp[:, j]) for j in cols])
+        == mexp["median_absolute_error"]
+    )
+    assert np.mean([R.r2(yt[:, j], yp[:, j]) for j in cols]) == pytest.approx(
+        mexp["r2_score_uniform_average (force_finite=True)"]
+    )
+    assert math.isnan(np.mean([R.r2(yt[:, j], yp[:, j], constant_target="nan") for j in cols]))
+    # constant targets and limits
+    assert R.r2([5.0, 5.0], [5.0, 5.0]) == 1.0 and R.r2([5.0, 5.0], [5.0, 5.1]) == 0.0
+    assert (
+        R.r2([0.0, 0.0], [1.0, -1.0]) == 0.0
+        and R.explained_variance([0.0, 0.0], [1.0, -1.0]) == 0.0
+    )
+    assert R.explained_variance([0.0], [0.0]) == 1.0
+    for f in (R.mse, R.mae, R.median_absolute_error, R.max_error):
+        assert f([0.0], [0.0]) == 0.0
+    assert math.isnan(R.mape([0.0], [0.0], zero_target="nan"))
+    assert R.mape([0.0], [0.0], zero_target="eps") == 0.0
+
+
+def test_upstream_scipy_correlation_case() -> None:
+    fixtures = json.loads(
+        shared_file("regression", "upstream_test_fixtures.json").read_text("utf-8")
+    )
+    case = fixtures["scipy"]["cases"][0]
+    rep = R.regression_report(case["x"], case["y"], n_resamples=100)
+    two = case["by_alternative"]["two-sided"]
+    assert rep["pearson"] == pytest.approx(case["statistic"], rel=1e-12)
+    assert rep.correlations["pearson"].pvalue == pytest.approx(two["p"], rel=1e-6)
+    assert rep.correlations["pearson"].ci == pytest.approx(two["ci"], rel=1e-6)
+
+
+# ---------------------------------------------------------------- registry, options, report
+
+
+def test_regression_is_a_registered_family() -> None:
+    assert "regression" in FAMILIES
+    names = {s.name for s in REGISTRY.specs("regression")}
+    assert names == {
+        "mse",
+        "rmse",
+        "mae",
+        "median_absolute_error",
+        "max_error",
+        "mape",
+        "r2",
+        "explained_variance",
+    }
+    assert REGISTRY.lookup("r2_score", "regression").name == "r2"
+    assert REGISTRY.lookup("mean_absolute_error", "regression").name == "mae"
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs())
+def test_declared_bounds_and_directions_hold(data: tuple[np.ndarray, np.ndarray]) -> None:
+    y, p = data
+    for spec in REGISTRY.specs("regression"):
+        kw = {"zero_target": "eps"} if spec.name == "mape" else {}
+        value = spec.kernel(y, p, **kw)
+        assert spec.lower is None or value >= spec.lower, spec.name
+        assert spec.upper is None or value <= spec.upper, spec.name
+        assert spec.higher_is_better == (spec.name in ("r2", "explained_variance"))
+
+
+def test_every_bad_option_is_an_option_error_naming_it() -> None:
+    bad = {"zero_target": "zero", "constant_target": 0}
+    for spec in REGISTRY.specs("regression"):
+        for param in spec.params:
+            with pytest.raises(OptionError) as err:
+                spec.kernel([1.0, 2.0], [1.0, 2.5], **{param.name: bad[param.name]})
+            assert err.value.option == param.name
+    with pytest.raises(OptionError, match="loss"):
+        R.compare_models([1.0, 2.0], {"a": [1, 2], "b": [2, 2]}, loss="huber")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="seed"):
+        R.regression_report([1.0, 2.0], [1.0, 2.0], seed=-1)
+
+
+def test_bad_input_is_one_clear_error() -> None:
+    with pytest.raises(EmptyInputError):
+        R.mse([], [])
+    with pytest.raises(InputError, match="y_true has 2 values but y_pred has 3"):
+        R.mae([1, 2], [1, 2, 3])
+    with pytest.raises(InputError, match="real numbers"):
+        R.mse(["1", "2"], [1, 2])
+    with pytest.raises(InputError, match="one-dimensional"):
+        R.r2([[1, 2]], [[1, 2]])
+
+
+def test_mape_zero_target_rules() -> None:
+    y, p = np.array([0.0, 2.0, 4.0]), np.array([1.0, 1.0, 5.0])
+    assert R.mape(y, p, zero_target="skip") == pytest.approx((0.5 + 0.25) / 2)
+    assert math.isnan(R.mape(y, p, zero_target="nan"))
+    assert R.mape(y, p, zero_target="eps") == float(sk.mean_absolute_percentage_error(y, p))
+    assert math.isnan(R.mape([0.0, 0.0], [1.0, 1.0], zero_target="skip"))
+
+
+def test_report_records_items_and_provenance() -> None:
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=30) + 5
+    p = y + rng.normal(size=30) * 0.3
+    p[3] = y[3]
+    y[7] = 0.0
+    rep = R.regression_report(y, p, n_resamples=500, seed=3)
+    assert math.isnan(rep["mape"]) and rep.n_zero_targets == 1
+    names = [r["measure"] for r in rep.records()]
+    assert names[:8] == [
+        "mse",
+        "rmse",
+        "mae",
+        "median_absolute_error",
+        "max_error",
+        "mape",
+        "r2",
+        "explained_variance",
+    ] and names[8:] == ["pearson", "spearman", "kendall"]
+    mae = next(r for r in rep.records() if r["measure"] == "mae")
+    low, high = stats.bootstrap_ci(np.abs(p - y), n_resamples=500, seed=3).ci  # type: ignore[misc]
+    assert (mae["ci_low"], mae["ci_high"]) == pytest.approx((low, high), rel=1e-12)
+    rmse_row = next(r for r in rep.records() if r["measure"] == "rmse")
+    mse_row = next(r for r in rep.records() if r["measure"] == "mse")
+    assert rmse_row["ci_low"] == pytest.approx(math.sqrt(mse_row["ci_low"]))
+    items = rep.item_records()
+    assert len(items) == 30 and items[3]["abs_error"] == 0.0
+    assert items[0]["residual"] == pytest.approx(p[0] - y[0])
+    assert math.isnan(items[7]["percentage_error"])
+    assert rep.provenance["seed"] == 3 and rep.provenance["zero_target"] == "nan"
+    assert isinstance(rep, ResultLike) and len(rep.to_pandas()) == 11
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rep.n = 2  # type: ignore[misc]
+
+
+def test_report_small_samples() -> None:
+    rep = R.regression_report([1.0, 2.0], [1.5, 2.5])
+    assert (
+        math.isnan(rep["pearson"]) and "at least 3" in rep.correlations["pearson"].details["reason"]
+    )
+    rep4 = R.regression_report([1.0, 2.0, 4.0, 3.0], [1.5, 2.5, 3.0, 3.5])
+    assert rep4.correlations["pearson"].ci is not None and rep4.correlations["kendall"].ci is None
+    one = R.regression_report([1.0], [2.0])
+    assert math.isnan(one.intervals["mae"][0]) and one["mae"] == 1.0
+
+
+# ---------------------------------------------------------------- model comparison
+
+
+@pytest.mark.parametrize("test", ["randomization", "t", "wilcoxon", "sign", "bootstrap"])
+@pytest.mark.parametrize("loss", ["squared", "absolute"])
+def test_compare_models_uses_the_paired_tests(test: str, loss: str) -> None:
+    rng = np.random.default_rng(1)
+    y = rng.normal(size=40)
+    preds = {
+        "a": y + rng.normal(size=40),
+        "b": y + 0.6 * rng.normal(size=40),
+        "c": y + 1.1 * rng.normal(size=40),
+    }
+    cmp = R.compare_models(y, preds, loss=loss, test=test, n_resamples=999, seed=4)  # type: ignore[arg-type]
+    lossf = (lambda v: (v - y) ** 2) if loss == "squared" else (lambda v: np.abs(v - y))
+    diffs = np.vstack([lossf(preds[m]) - lossf(preds["a"]) for m in ("b", "c")])
+    raw = stats.paired_pvalues(diffs, test=test, n_resamples=999, seed=4)
+    adjusted = stats.correct(raw, method="holm")
+    assert [p.pvalue for p in cmp.pairs] == raw.tolist()
+    assert [p.p_adjusted for p in cmp.pairs] == adjusted.tolist()
+    for p, d in zip(cmp.pairs, diffs, strict=True):
+        assert p.diff == pytest.approx(d.mean())
+        assert (p.wins, p.losses, p.ties) == (
+            int((d < 0).sum()),
+            int((d > 0).sum()),
+            int((d == 0).sum()),
+        )
+        assert p.significant == (p.p_adjusted < 0.05)
+    expected_measure = R.mse if loss == "squared" else R.mae
+    assert cmp.mean_loss["b"] == pytest.approx(expected_measure(y, preds["b"]))
+    assert len(cmp.records()) == 5
+    assert isinstance(cmp, ResultLike) and cmp.provenance["test"] == test
+
+
+def test_compare_models_baseline_and_errors() -> None:
+    y = [1.0, 2.0, 3.0, 4.0]
+    preds = {"a": [1.1, 2.0, 2.9, 4.2], "b": [1.0, 2.0, 3.0, 4.0]}
+    cmp = R.compare_models(y, preds, baseline="b")
+    assert cmp.baseline == "b" and cmp.pair("a").model == "a"
+    assert R.compare_models(y, [preds["a"], preds["b"]]).models == ["model1", "model2"]
+    with pytest.raises(InputError, match="baseline 'z'"):
+        R.compare_models(y, preds, baseline="z")
+    with pytest.raises(InputError, match="at least two models"):
+        R.compare_models(y, {"a": preds["a"]})
+    with pytest.raises(InputError, match="model 'b' has 3"):
+        R.compare_models(y, {"a": preds["a"], "b": [1.0, 2.0, 3.0]})
+    with pytest.raises(InputError, match=r"predictions\['b'\]\[1\] is nan"):
+        R.compare_models(y, {"a": preds["a"], "b": [1.0, math.nan, 3.0, 4.0]})
