@@ -1,5 +1,4 @@
-"""``assay generation`` and ``assay regression`` (src/assay/_pending_cli), run in-process with
-typer's CliRunner on a local app: every output format, the numbers of the Python API, and
+"""``assay generation`` and ``assay regression``, run in-process with typer's CliRunner: every output format, the numbers of the Python API, and
 one-line errors naming the file and line."""
 
 from __future__ import annotations
@@ -12,8 +11,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from assay._pending_cli import generation as gen_cli
-from assay._pending_cli import regression as reg_cli
+from assay.cli import app as assay_app
 
 pytest.importorskip("sacrebleu")
 pytest.importorskip("rouge_score")
@@ -23,10 +21,7 @@ FORMATS = ["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
 
 @pytest.fixture
 def app() -> typer.Typer:
-    app = typer.Typer()
-    gen_cli.register(app)
-    reg_cli.register(app)
-    return app
+    return assay_app
 
 
 def _run(app: typer.Typer, *args: str) -> tuple[int, str, str]:
@@ -68,6 +63,8 @@ def test_generation_table_matches_the_api(app: typer.Typer, texts: dict[str, str
         "rougeL",
         "--n-resamples",
         "300",
+        "-f",
+        "table",
     )
     assert code == 0, err
     assert "a.txt (baseline)" in out and "nrefs:1|bs:300|seed:12345" in out
@@ -105,7 +102,9 @@ def test_generation_formats(app: typer.Typer, texts: dict[str, str], fmt: str) -
     if fmt == "json":
         doc = json.loads(out)
         assert [r["system"] for r in doc["records"]] == ["a.txt", "b.txt"]
-        assert doc["settings"]["test"] == "randomization" and doc["settings"]["n_references"] == 2
+        assert (
+            doc["provenance"]["test"] == "randomization" and doc["provenance"]["n_references"] == 2
+        )
     elif fmt == "jsonl":
         rows = [json.loads(line) for line in out.splitlines()]
         assert rows[0]["pvalue"] is None and 0 < rows[1]["pvalue"] <= 1
@@ -201,7 +200,7 @@ def test_regression_json_matches_the_api(app: typer.Typer, numbers: dict[str, st
     )
     diff = rows["absolute error diff vs p1.txt"]
     assert diff["pvalue"] == cmp.pair("p2.txt").pvalue and diff["significant"] is True
-    assert doc["settings"]["comparison"]["loss"] == "absolute"
+    assert doc["provenance"]["comparison"]["loss"] == "absolute"
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -223,7 +222,7 @@ def test_regression_formats(app: typer.Typer, numbers: dict[str, str], fmt: str)
     elif fmt == "jsonl":
         assert len(out.splitlines()) == 2 * 11 + 1
     elif fmt == "latex":
-        assert r"$\blacktriangle$" in out and r"R²" in out
+        assert r"$^{\blacktriangle}$" in out and r"R²" in out
     elif fmt == "markdown":
         assert out.startswith("| model | n | MAE |")
 

@@ -417,7 +417,7 @@ def test_holm_correction_and_markers() -> None:
     refs, systems = _systems()
     holm = G.compare_systems(refs, systems, metrics=["chrf"], n_resamples=200, seed=1)
     raw = [holm["close", "chrf"].pvalue, holm["worse", "chrf"].pvalue]
-    adjusted = correct(np.array(raw), method="holm").tolist()
+    adjusted = correct(np.array(raw), correction="holm").tolist()
     assert [holm["close", "chrf"].p_adjusted, holm["worse", "chrf"].p_adjusted] == adjusted
     for s in ("close", "worse"):
         row = holm[s, "chrf"]

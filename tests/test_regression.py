@@ -387,7 +387,7 @@ def test_compare_models_uses_the_paired_tests(test: str, loss: str) -> None:
     lossf = (lambda v: (v - y) ** 2) if loss == "squared" else (lambda v: np.abs(v - y))
     diffs = np.vstack([lossf(preds[m]) - lossf(preds["a"]) for m in ("b", "c")])
     raw = stats.paired_pvalues(diffs, test=test, n_resamples=999, seed=4)
-    adjusted = stats.correct(raw, method="holm")
+    adjusted = stats.correct(raw, correction="holm")
     assert [p.pvalue for p in cmp.pairs] == raw.tolist()
     assert [p.p_adjusted for p in cmp.pairs] == adjusted.tolist()
     for p, d in zip(cmp.pairs, diffs, strict=True):

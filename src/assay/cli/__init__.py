@@ -43,6 +43,8 @@ COMMANDS = (
     "cluster",
     "agree",
     "fusion",
+    "generation",
+    "regression",
 )
 
 app = typer.Typer(

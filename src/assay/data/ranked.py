@@ -11,7 +11,7 @@ judged") is ``UNJUDGED`` (-2).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -58,6 +58,13 @@ class Ranked:
         self.conventions = conventions
         self.ties = conventions.ties
         self._cache: dict[Any, Any] = {}
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """The value cached under ``key``, computed once by ``compute()``: metrics that share
+        an intermediate (pair counts, cumulative gains) build it once per ranked collection."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     # ------------------------------------------------------------------ layout
 

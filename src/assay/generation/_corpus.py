@@ -368,7 +368,7 @@ def rouge(
                 items[t].T,
                 n_resamples=n_resamples,
                 seed=seed,
-                method=ci_method,
+                ci_method=ci_method,
                 confidence=confidence,
             )
             intervals[t] = {

@@ -329,7 +329,7 @@ def _compare(
         metric_rows, metric_scores, signature, raw = _metric_rows(
             spec, named, streams, base, settings
         )
-        adjusted = iter(correct(np.array(raw), method=correction).tolist() if raw else [])
+        adjusted = iter(correct(np.array(raw), correction=correction).tolist() if raw else [])
         for row in metric_rows:
             if row.pvalue is not None:
                 p_adj = float(next(adjusted))

@@ -685,10 +685,11 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
             "pairwise metrics support ties='average' only without a cutoff (the tied documents "
             "that fall inside the top k are random); drop @k or use ties='docno'"
         )
-    key = ("pairs", k)
-    if key in r._cache:
-        cached: dict[str, np.ndarray] = r._cache[key]
-        return cached
+    out: dict[str, np.ndarray] = r.memo(("pairs", k), lambda: _count_pairs(r, k))
+    return out
+
+
+def _count_pairs(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     values, inv = r.row_levels
     mask = np.ones(len(inv), dtype=bool) if k is None else r.pos < k
     n = r.depth(k).astype(np.float64)
@@ -735,7 +736,7 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
         disc = r.seg_sum(lower_above, mask)
     conc_strict = r.seg_sum(higher_above_groups, mask)
     disc_strict = r.seg_sum(lower_above_groups, mask)
-    out = {
+    return {
         "discordant": disc,
         "distinct": total - same_grade,
         "total": total,
@@ -743,8 +744,6 @@ def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
         "same_score": same_score,
         "s": conc_strict - disc_strict,
     }
-    r._cache[key] = out
-    return out
 
 
 @metric(

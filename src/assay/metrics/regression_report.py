@@ -23,7 +23,7 @@ from .._options import (
 )
 from .._result import Result, provenance
 from ..errors import InputError
-from ..stats import TestResult
+from ..stats import StatResult
 from .regression import (
     FloatArray,
     as_values,
@@ -75,7 +75,7 @@ class RegressionReport(Result):
     intervals of ``mae`` and ``mse`` (of the mean per-item loss) and ``rmse`` (the square
     roots of the MSE interval's endpoints, an interval for RMSE with the same coverage);
     ``correlations``: Pearson, Spearman and Kendall (τ-b) between ``y_true`` and ``y_pred``
-    as :class:`~assay.stats.TestResult` (coefficient, p-value, Fisher-z interval);
+    as :class:`~assay.stats.StatResult` (coefficient, p-value, Fisher-z interval);
     per item: ``residuals`` (ŷ - y), ``abs_errors``, ``squared_errors`` and
     ``percentage_errors`` (|ŷ - y| / |y|; NaN for a zero target unless ``zero_target="eps"``).
 
@@ -87,7 +87,7 @@ class RegressionReport(Result):
     y_pred: FloatArray
     values: Mapping[str, float]
     intervals: Mapping[str, tuple[float, float]]
-    correlations: Mapping[str, TestResult]
+    correlations: Mapping[str, StatResult]
     n_zero_targets: int
     constant_target: bool
     provenance: Mapping[str, Any] = field(default_factory=dict)
@@ -177,7 +177,7 @@ def _loss_intervals(
 
     rows = np.vstack([np.abs(p - t), (p - t) ** 2])
     low, high = bootstrap_mean_ci(
-        rows, n_resamples=n_resamples, seed=seed, method=ci_method, confidence=confidence
+        rows, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
     )
     return {
         "mae": (float(low[0]), float(high[0])),
@@ -186,17 +186,17 @@ def _loss_intervals(
     }
 
 
-def _correlations(t: FloatArray, p: FloatArray, confidence: float) -> dict[str, TestResult]:
+def _correlations(t: FloatArray, p: FloatArray, confidence: float) -> dict[str, StatResult]:
     """Pearson, Spearman and Kendall τ-b of (y_true, y_pred); without an interval when n is
     too small for one, NaN (with the reason in ``details``) below 3 pairs."""
     from .. import stats
 
     n = t.shape[0]
-    out: dict[str, TestResult] = {}
+    out: dict[str, StatResult] = {}
     for name in CORRELATIONS:
         if n < _MIN_PAIRS:
             reason = f"a correlation needs at least {_MIN_PAIRS} pairs, got {n}"
-            out[name] = TestResult(math.nan, math.nan, None, name, {"n": n, "reason": reason})
+            out[name] = StatResult.of(math.nan, math.nan, None, name, {"n": n, "reason": reason})
             continue
         conf = confidence if n >= _MIN_CI_PAIRS[name] else None
         out[name] = getattr(stats, name)(t, p, confidence=conf)
@@ -425,15 +425,15 @@ def compare_models(
         np.vstack([losses[m] for m in names]),
         n_resamples=n_resamples,
         seed=seed,
-        method=ci_method,
+        ci_method=ci_method,
         confidence=confidence,
     )
     others = [m for m in names if m != base]
     diffs = np.vstack([losses[m] - losses[base] for m in others])
     pvalues = paired_pvalues(diffs, test=test, n_resamples=n_resamples, seed=seed)
-    adjusted = correct(pvalues, method=correction)
+    adjusted = correct(pvalues, correction=correction)
     d_low, d_high = bootstrap_mean_ci(
-        diffs, n_resamples=n_resamples, seed=seed, method=ci_method, confidence=confidence
+        diffs, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
     )
     pairs = [
         ModelPair(

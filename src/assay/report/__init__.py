@@ -13,8 +13,8 @@ terminal), and the CLI decides where they go. Two views of a result:
 
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
-:func:`values_report`, :func:`labelled_report` and :func:`consensus_report` build the reports
-of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
+:func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
+:func:`generation_report` and :func:`regression_report` build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],
@@ -27,6 +27,7 @@ of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_table
+from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
@@ -48,9 +49,11 @@ __all__ = [
     "consensus_report",
     "count",
     "escape",
+    "generation_report",
     "json_value",
     "labelled_report",
     "plain",
+    "regression_report",
     "render_records",
     "results_report",
     "short",

@@ -3,15 +3,12 @@ with bootstrap intervals and sacrebleu's paired tests against a baseline."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from .._options import BleuTokenize, Correction, GenerationTest, OutputFormat
-
-if TYPE_CHECKING:
-    from ..generation import SystemComparison
+from .._options import BleuTokenize, Correction, GenerationTest
+from ._common import FormatOption, OutputOption, errors, present, unique_names
 
 
 def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | None]:
@@ -26,7 +23,6 @@ def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | No
 
 def _read(refs: list[str], paths: list[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
     from ..io.segments import check_same_count, read_reference_streams, read_segments
-    from ._render import unique_names
 
     streams = read_reference_streams(refs)
     outputs = {p: read_segments(p) for p in paths}
@@ -49,38 +45,6 @@ def _metrics(names: list[str], tokenize: str, lowercase: bool, stem: bool) -> li
             spec = metric(spec, use_stemmer=stem)
         out.append(spec)
     return out
-
-
-def _cell(cmp: SystemComparison, system: str, metric: str, digits: int) -> str:
-    from ._render import number
-
-    row = cmp[system, metric]
-    text = (
-        f"{number(row.score, digits)} [{number(row.ci_low, digits)}, {number(row.ci_high, digits)}]"
-    )
-    if row.pvalue is not None:
-        text += f" p={number(row.p_adjusted, 4)}{cmp.marker(system, metric)}"
-    return text
-
-
-def _display(cmp: SystemComparison) -> tuple[list[str], list[list[str]], list[str]]:
-    header = ["system", *cmp.metrics]
-    cells = []
-    for s in cmp.systems:
-        label = f"{s} (baseline)" if s == cmp.baseline and len(cmp.systems) > 1 else s
-        digits = {m: 4 if m.startswith("rouge") else 2 for m in cmp.metrics}
-        cells.append([label, *(_cell(cmp, s, m, digits[m]) for m in cmp.metrics)])
-    settings = cmp.provenance
-    conf = round(100 * float(settings["confidence"]))
-    notes = [f"score [{conf}% bootstrap interval, {settings['ci_resamples']} resamples]"]
-    if len(cmp.systems) > 1:
-        notes.append(
-            f"p: paired {cmp.test} test against {cmp.baseline} ({settings['n_resamples']} "
-            f"resamples, seed {settings['seed']}), {cmp.correction} correction per metric; "
-            f"▲/▼ significantly better/worse at alpha={cmp.alpha}"
-        )
-    notes += [f"{m}: {sig}" for m, sig in cmp.signatures.items()]
-    return header, cells, notes
 
 
 def generation(
@@ -128,26 +92,23 @@ def generation(
         ),
     ] = False,
     stem: Annotated[bool, typer.Option(help="Porter stemming for ROUGE.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("-f", "--format", help="Output format.")] = "table",
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file.")] = None,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
 ) -> None:
     """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
     intervals and paired significance tests against a baseline."""
-    from ..errors import AssayError
-    from ._render import emit, fail, render
+    with errors():
+        from ..generation import compare_systems
+        from ..report import generation_report
 
-    try:
         paths, base = _systems(list(hyps), baseline)
         streams, named = _read([refs, *(ref or [])], paths)
         specs = _metrics(metric or ["bleu", "chrf"], tokenize, lowercase, stem)
-        from ..generation import compare_systems
-
-        base_name = None if base is None else next(iter(named))
         cmp = compare_systems(
             streams,
             named,
             metrics=specs,
-            baseline=base_name,
+            baseline=None if base is None else next(iter(named)),
             test=test,
             n_resamples=n_resamples,
             seed=seed,
@@ -155,10 +116,7 @@ def generation(
             correction=correction,
             alpha=alpha,
         )
-        header, cells, notes = _display(cmp)
-        emit(render(fmt, cmp.records(), cmp.provenance, header, cells, notes), output)
-    except AssayError as exc:
-        raise fail(exc) from None
+        present(generation_report(cmp), fmt, output)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,105 @@
+"""``assay regression GOLD PRED [PRED...]``: error measures, goodness of fit and correlations
+of one or more predictions, with intervals and paired tests of their losses."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .._options import (
+    BootstrapMethod,
+    ConstantTarget,
+    Correction,
+    PairedTest,
+    RegressionLoss,
+    ZeroTarget,
+)
+from ._common import FormatOption, OutputOption, errors, present, unique_names
+
+
+def _read(gold: str, preds: list[str]) -> tuple[list[float], dict[str, list[float]]]:
+    from ..io.segments import check_same_count, read_numbers
+
+    y_true = read_numbers(gold)
+    values = {p: read_numbers(p) for p in preds}
+    check_same_count({gold: y_true, **values})
+    names = unique_names(preds)
+    return y_true, {n: values[p] for n, p in zip(names, preds, strict=True)}
+
+
+def regression(
+    gold: Annotated[str, typer.Argument(help="True values: one number per line.")],
+    preds: Annotated[
+        list[str], typer.Argument(help="Predictions, one number per line, aligned with GOLD.")
+    ],
+    baseline: Annotated[
+        str | None,
+        typer.Option(help="The model every other is tested against (default: the first PRED)."),
+    ] = None,
+    loss: Annotated[RegressionLoss, typer.Option(help="Per-item loss compared.")] = "squared",
+    test: Annotated[PairedTest, typer.Option(help="Paired test of the losses.")] = "randomization",
+    n_resamples: Annotated[int, typer.Option(help="Resamples (tests and intervals).")] = 10000,
+    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
+    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    ci_method: Annotated[
+        BootstrapMethod, typer.Option(help="Bootstrap interval of MAE/MSE/RMSE.")
+    ] = "bca",
+    correction: Annotated[Correction, typer.Option(help="Correction across models.")] = "holm",
+    alpha: Annotated[float, typer.Option(help="Significance level of the markers.")] = 0.05,
+    zero_target: Annotated[
+        ZeroTarget,
+        typer.Option(help="MAPE with a zero target: nan, error, eps (scikit-learn) or skip."),
+    ] = "nan",
+    constant_target: Annotated[
+        ConstantTarget,
+        typer.Option(help="R² and explained variance of a constant GOLD: finite, nan, error."),
+    ] = "finite",
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+) -> None:
+    """Regression measures (MSE, RMSE, MAE, MedAE, max error, MAPE, R², explained variance,
+    Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
+    the models' per-item losses against a baseline."""
+    with errors():
+        from ..regression import compare_models, regression_report
+        from ..report import regression_report as render_regression
+
+        paths = list(preds)
+        if baseline is not None and baseline not in paths:
+            paths = [baseline, *paths]
+        y_true, named = _read(gold, paths)
+        reports = {
+            name: regression_report(
+                y_true,
+                p,
+                zero_target=zero_target,
+                constant_target=constant_target,
+                confidence=confidence,
+                ci_method=ci_method,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+            for name, p in named.items()
+        }
+        cmp = None
+        if len(named) > 1:
+            cmp = compare_models(
+                y_true,
+                named,
+                baseline=None if baseline is None else list(named)[paths.index(baseline)],
+                loss=loss,
+                test=test,
+                correction=correction,
+                alpha=alpha,
+                confidence=confidence,
+                ci_method=ci_method,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+        present(render_regression(reports, cmp), fmt, output)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay regression`` to ``app``."""
+    app.command("regression")(regression)
