@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "assay"
 #: ones listed before it); facades sit just above what they re-export.
 LAYERS: list[set[str]] = [
     {"errors", "_version"},
-    {"_options", "_optional", "_arrow"},
+    {"_options", "_optional", "_arrow", "_arrays"},
     {"_result"},
     {"io"},
     {"data"},

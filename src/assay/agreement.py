@@ -9,32 +9,7 @@ metric registry. :func:`cohen_kappa` is also exported by :mod:`assay.classificat
 
 from __future__ import annotations
 
-from .metrics.agreement import (
-    LEVELS,
-    AgreementResult,
-    AlphaBootstrap,
-    AlphaResult,
-    alpha_band,
-    alpha_bootstrap,
-    cohen_kappa,
-    fleiss_kappa,
-    krippendorff_alpha,
-    percent_agreement,
-    randolph_kappa,
-    scott_pi,
-)
+from .metrics import agreement as _agreement
+from .metrics.agreement import *  # noqa: F403
 
-__all__ = [
-    "LEVELS",
-    "AgreementResult",
-    "AlphaBootstrap",
-    "AlphaResult",
-    "alpha_band",
-    "alpha_bootstrap",
-    "cohen_kappa",
-    "fleiss_kappa",
-    "krippendorff_alpha",
-    "percent_agreement",
-    "randolph_kappa",
-    "scott_pi",
-]
+__all__ = list(_agreement.__all__)

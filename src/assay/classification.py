@@ -11,77 +11,18 @@ the conventions (label order, ``labels``, ``average``, ``zero_division``, ``pos_
 
 from __future__ import annotations
 
+from .metrics import classification as _measures
+from .metrics import classification_curves as _curves
+from .metrics import classification_report as _report
 from .metrics.agreement import AgreementResult, cohen_kappa
-from .metrics.classification import (
-    ConfusionMatrix,
-    accuracy,
-    balanced_accuracy,
-    confusion_matrix,
-    f1,
-    f_score,
-    fnr,
-    fowlkes_mallows,
-    fpr,
-    jaccard,
-    mcc,
-    npv,
-    precision,
-    recall,
-    sba,
-    specificity,
-    tnr,
-    tpr,
-)
-from .metrics.classification_curves import (
-    InterpolatedPrecision,
-    PrecisionRecallCurve,
-    RocCurve,
-    average_precision,
-    interpolated_precision,
-    pr_curve,
-    roc_auc,
-    roc_curve,
-)
-from .metrics.classification_report import (
-    ClassificationReport,
-    ClassMetrics,
-    F1MCCSimulation,
-    classification_report,
-    simulate_f1_mcc,
-)
+from .metrics.classification import *  # noqa: F403
+from .metrics.classification_curves import *  # noqa: F403
+from .metrics.classification_report import *  # noqa: F403
 
 __all__ = [
     "AgreementResult",
-    "ClassMetrics",
-    "ClassificationReport",
-    "ConfusionMatrix",
-    "F1MCCSimulation",
-    "InterpolatedPrecision",
-    "PrecisionRecallCurve",
-    "RocCurve",
-    "accuracy",
-    "average_precision",
-    "balanced_accuracy",
-    "classification_report",
     "cohen_kappa",
-    "confusion_matrix",
-    "f1",
-    "f_score",
-    "fnr",
-    "fowlkes_mallows",
-    "fpr",
-    "interpolated_precision",
-    "jaccard",
-    "mcc",
-    "npv",
-    "pr_curve",
-    "precision",
-    "recall",
-    "roc_auc",
-    "roc_curve",
-    "sba",
-    "simulate_f1_mcc",
-    "specificity",
-    "tnr",
-    "tpr",
+    *_measures.__all__,
+    *_curves.__all__,
+    *_report.__all__,
 ]

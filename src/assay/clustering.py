@@ -9,58 +9,9 @@ documented.
 
 from __future__ import annotations
 
-from .metrics.clustering import (
-    PRF,
-    ClusteringReport,
-    PairCounts,
-    adjusted_rand_index,
-    ami,
-    bcubed,
-    fowlkes_mallows,
-    hard_report,
-    inverse_purity,
-    nmi,
-    pair_counts,
-    pairwise_f,
-    pairwise_precision,
-    pairwise_recall,
-    purity,
-    purity_f1,
-    rand_index,
-)
-from .metrics.clustering_soft import (
-    labels_to_clusters,
-    nipu,
-    nmpu,
-    nmpu_f1,
-    soft_pair_counts,
-    soft_pairwise,
-    soft_report,
-)
+from .metrics import clustering as _hard
+from .metrics import clustering_soft as _soft
+from .metrics.clustering import *  # noqa: F403
+from .metrics.clustering_soft import *  # noqa: F403
 
-__all__ = [
-    "PRF",
-    "ClusteringReport",
-    "PairCounts",
-    "adjusted_rand_index",
-    "ami",
-    "bcubed",
-    "fowlkes_mallows",
-    "hard_report",
-    "inverse_purity",
-    "labels_to_clusters",
-    "nipu",
-    "nmi",
-    "nmpu",
-    "nmpu_f1",
-    "pair_counts",
-    "pairwise_f",
-    "pairwise_precision",
-    "pairwise_recall",
-    "purity",
-    "purity_f1",
-    "rand_index",
-    "soft_pair_counts",
-    "soft_pairwise",
-    "soft_report",
-]
+__all__ = [*_hard.__all__, *_soft.__all__]

@@ -9,6 +9,12 @@ The CLI maps every :class:`AssayError` to one line on stderr and exit code 2.
 from __future__ import annotations
 
 
+def shown(text: str, limit: int = 60) -> str:
+    """User text as it appears in a message: quoted, control characters escaped (an ESC or a
+    newline from a file never reaches the terminal raw) and cut to ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 class AssayError(Exception):
     """Root of every error assay raises deliberately."""
 

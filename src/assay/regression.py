@@ -10,36 +10,9 @@ The public face of the regression family; the code lives in :mod:`assay.metrics.
 
 from __future__ import annotations
 
-from .metrics.regression import (
-    explained_variance,
-    mae,
-    mape,
-    max_error,
-    median_absolute_error,
-    mse,
-    r2,
-    rmse,
-)
-from .metrics.regression_report import (
-    ModelComparison,
-    ModelPair,
-    RegressionReport,
-    compare_models,
-    regression_report,
-)
+from .metrics import regression as _measures
+from .metrics import regression_report as _report
+from .metrics.regression import *  # noqa: F403
+from .metrics.regression_report import *  # noqa: F403
 
-__all__ = [
-    "ModelComparison",
-    "ModelPair",
-    "RegressionReport",
-    "compare_models",
-    "explained_variance",
-    "mae",
-    "mape",
-    "max_error",
-    "median_absolute_error",
-    "mse",
-    "r2",
-    "regression_report",
-    "rmse",
-]
+__all__ = [*_measures.__all__, *_report.__all__]

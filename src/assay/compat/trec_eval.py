@@ -105,7 +105,7 @@ def _with_bogus_results(
     """trec_eval -c: a topic without results is evaluated on a one-document ranking of the
     docno "ceci_nest_pas_un_docno" (and some values are reset afterwards, see
     :func:`_reset_missing`)."""
-    from ..data.ranked import NONPOOL, UNJUDGED, Ranked
+    from ..data.ranked import NONPOOL, UNJUDGED
 
     qs = np.flatnonzero(missing)
     if len(qs) == 0 or depth == 0:
@@ -128,17 +128,10 @@ def _with_bogus_results(
     at = ranked.offsets[qs]
     n_ret = np.diff(ranked.offsets)
     n_ret[qs] += 1
-    return Ranked(
-        query_ids=ranked.query_ids,
-        offsets=np.concatenate(([0], np.cumsum(n_ret))).astype(np.int64),
-        grade=np.insert(ranked.grade, at, grades),
-        score=np.insert(ranked.score, at, 1.0),
-        levels=ranked.levels,
-        level_grades=ranked.level_grades,
-        ideal_grades=ranked.ideal_grades,
-        ideal_offsets=ranked.ideal_offsets,
-        max_grade=ranked.max_grade,
-        conventions=ranked.conventions,
+    return ranked.with_rows(
+        np.concatenate(([0], np.cumsum(n_ret))).astype(np.int64),
+        np.insert(ranked.grade, at, grades),
+        np.insert(ranked.score, at, 1.0),
     )
 
 

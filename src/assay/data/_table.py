@@ -16,7 +16,8 @@ import numpy as np
 import pyarrow as pa
 
 from .._arrow import from_np
-from ..errors import OptionError
+from ..errors import EmptyInputError, InputError, OptionError
+from ._columns import as_ids, factorize_sorted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,6 +41,8 @@ class QueryDocTable:
     KIND: ClassVar[str]
     #: Options a reader accepts besides the column names.
     OPTIONS: ClassVar[tuple[str, ...]] = ()
+    #: The message of an input without rows.
+    EMPTY: ClassVar[str]
 
     _qids: pa.Array
     _docs: pa.Array
@@ -97,6 +100,31 @@ class QueryDocTable:
     @classmethod
     def from_columns(cls, *columns: Any, **options: Any) -> Self:
         raise NotImplementedError
+
+    @classmethod
+    def _encode_ids(
+        cls, query: Any, doc: Any, n_values: int, source: str | None, lines: np.ndarray | None
+    ) -> tuple[np.ndarray, pa.Array, pa.Array]:
+        """Query codes, the distinct query ids (byte order) and the document id column, once
+        the id columns are checked against the ``n_values`` values: equal lengths, not empty."""
+        qa = as_ids(query, "query", source, lines)
+        da = as_ids(doc, "document", source, lines)
+        if not (len(qa) == len(da) == n_values):
+            raise InputError(
+                f"query, doc and {cls.ROLES[2]} columns differ in length", source=source
+            )
+        if len(qa) == 0:
+            raise EmptyInputError(cls.EMPTY, source=source)
+        q, qids = factorize_sorted(qa)
+        return q, qids, da
+
+    def _state(self) -> dict[str, Any]:
+        """The constructor's keyword arguments that rebuild this object."""
+        raise NotImplementedError
+
+    def _evolve(self, **changes: Any) -> Self:
+        """A copy with some constructor arguments changed (the arrays are shared)."""
+        return type(self)(**{**self._state(), **changes})
 
     @classmethod
     def _split_options(

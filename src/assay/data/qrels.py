@@ -11,8 +11,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._options import integer
-from ..errors import EmptyInputError, InputError
-from ._columns import as_grades, as_ids, check_duplicates, csr_offsets, factorize, factorize_sorted
+from ._columns import as_grades, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
 
 
@@ -32,6 +31,7 @@ class Qrels(QueryDocTable):
     __slots__ = ("_max_grade", "_rel")
     ROLES = ("query", "doc", "relevance")
     KIND = "qrels"
+    EMPTY = "the qrels hold no judgments"
 
     def __init__(
         self,
@@ -69,14 +69,8 @@ class Qrels(QueryDocTable):
         _unique: bool = False,
     ) -> Qrels:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
-        qa = as_ids(query, "query", source, lines)
-        da = as_ids(doc, "document", source, lines)
         rel = as_grades(relevance, source, lines)
-        if not (len(qa) == len(da) == len(rel)):
-            raise InputError("query, doc and relevance columns differ in length", source=source)
-        if len(qa) == 0:
-            raise EmptyInputError("the qrels hold no judgments", source=source)
-        q, qids = factorize_sorted(qa)
+        q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)
         d, docs = factorize(da)
         if not _unique:  # dict input with string keys cannot repeat a pair
             check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
@@ -110,15 +104,12 @@ class Qrels(QueryDocTable):
         remap = np.cumsum(keep_q) - 1
         rows = keep_q[self._q]
         q = remap[self._q[rows]].astype(np.int32)
-        return Qrels(
+        return self._evolve(
             _qids=self._qids.filter(from_np(keep_q)),
-            _docs=self._docs,
             _q=q,
             _d=self._d[rows],
             _rel=self._rel[rows],
             _offsets=csr_offsets(q, int(keep_q.sum())),
-            source=self.source,
-            max_grade=self._max_grade,
         )
 
     def with_max_grade(self, max_grade: int) -> Qrels:
@@ -126,16 +117,19 @@ class Qrels(QueryDocTable):
         grade present), e.g. 4 for MSLR-WEB10K whatever grades a subset holds."""
         observed = int(self._rel.max()) if len(self._rel) else 0
         scale = integer(max_grade, "max_grade", minimum=max(observed, 0))
-        return Qrels(
-            _qids=self._qids,
-            _docs=self._docs,
-            _q=self._q,
-            _d=self._d,
-            _rel=self._rel,
-            _offsets=self._offsets,
-            source=self.source,
-            max_grade=scale,
-        )
+        return self._evolve(max_grade=scale)
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "_qids": self._qids,
+            "_docs": self._docs,
+            "_q": self._q,
+            "_d": self._d,
+            "_rel": self._rel,
+            "_offsets": self._offsets,
+            "source": self.source,
+            "max_grade": self._max_grade,
+        }
 
     # -------------------------------------------------------------- views and writers
 

@@ -59,6 +59,22 @@ class Ranked:
         self.ties = conventions.ties
         self._cache: dict[Any, Any] = {}
 
+    def with_rows(self, offsets: np.ndarray, grade: np.ndarray, score: np.ndarray) -> Ranked:
+        """Other ranked rows (CSR ``offsets``, ``grade``, ``score``) over the same queries and
+        judgments: the qrels statistics and conventions are kept."""
+        return Ranked(
+            query_ids=self.query_ids,
+            offsets=offsets,
+            grade=grade,
+            score=score,
+            levels=self.levels,
+            level_grades=self.level_grades,
+            ideal_grades=self.ideal_grades,
+            ideal_offsets=self.ideal_offsets,
+            max_grade=self.max_grade,
+            conventions=self.conventions,
+        )
+
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """The value cached under ``key``, computed once by ``compute()``: metrics that share
         an intermediate (pair counts, cumulative gains) build it once per ranked collection."""

@@ -10,8 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from ..errors import EmptyInputError, InputError
-from ._columns import as_ids, as_scores, check_duplicates, csr_offsets, factorize, factorize_sorted
+from ._columns import as_scores, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
 
 
@@ -58,6 +57,7 @@ class Run(QueryDocTable):
     ROLES = ("query", "doc", "score")
     KIND = "run"
     OPTIONS = ("name",)
+    EMPTY = "the run holds no results"
 
     def __init__(
         self,
@@ -101,14 +101,8 @@ class Run(QueryDocTable):
         _unique: bool = False,
     ) -> Run:
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
-        qa = as_ids(query, "query", source, lines)
-        da = as_ids(doc, "document", source, lines)
         sc = as_scores(score, source, lines)
-        if not (len(qa) == len(da) == len(sc)):
-            raise InputError("query, doc and score columns differ in length", source=source)
-        if len(qa) == 0:
-            raise EmptyInputError("the run holds no results", source=source)
-        q, qids = factorize_sorted(qa)
+        q, qids, da = cls._encode_ids(query, doc, len(sc), source, lines)
         if _unique:
             # Pairs known distinct (dict input): codes index the exact per-row strings, which
             # is all the join needs; hashing every document id would only find no repeats.
@@ -247,18 +241,21 @@ class Run(QueryDocTable):
 
     def rename(self, name: str) -> Run:
         """The same run under another name (the arrays are shared, not copied)."""
-        return Run(
-            _qids=self._qids,
-            _docs=self._docs,
-            _q=self._q,
-            _d=self._d,
-            _score=self._score,
-            _input_pos=self._input_pos,
-            _offsets=self._offsets,
-            name=name,
-            tag=self.tag,
-            source=self.source,
-        )
+        return self._evolve(name=name)
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "_qids": self._qids,
+            "_docs": self._docs,
+            "_q": self._q,
+            "_d": self._d,
+            "_score": self._score,
+            "_input_pos": self._input_pos,
+            "_offsets": self._offsets,
+            "name": self.name,
+            "tag": self.tag,
+            "source": self.source,
+        }
 
     def order(self, ties: str) -> np.ndarray | None:
         """Row permutation giving the ranking under a tie convention (None: stored order)."""

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, BinaryIO
 
 from ..errors import EmptyInputError, InputError, ParseError
-from .text import PathLike, read_text, source_name
+from .text import PathLike, parse_number, read_text, source_name
 
 __all__ = [
     "check_same_count",
@@ -100,23 +100,11 @@ def check_same_count(named: Mapping[str, Sequence[Any]]) -> int:
 
 def read_numbers(path: PathLike | BinaryIO) -> list[float]:
     """One finite number per line (see the module docstring)."""
-    import math
-
     source = source_name(path)
     values = []
     for i, line in enumerate(read_segments(path), start=1):
         text = line.strip()
         if not text:
             raise ParseError("blank line: one number per line is expected", source=source, line=i)
-        try:
-            value = float(text)
-        except ValueError:
-            raise ParseError(f"not a number: {_show(text)}", source=source, line=i) from None
-        if not math.isfinite(value):
-            raise ParseError(f"not a finite number: {_show(text)}", source=source, line=i)
-        values.append(value)
+        values.append(parse_number(text, source, i))
     return values
-
-
-def _show(text: str, limit: int = 60) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")

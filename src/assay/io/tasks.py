@@ -101,19 +101,11 @@ def read_scores(
 ) -> list[float]:
     """The scores of a file, one finite number per item (same layouts as
     :func:`read_labels`); a value that is not a finite number is a :class:`ParseError`."""
+    from .text import parse_number
+
     source = os.fspath(path)
     values, lines = _read_column(path, column, name, column_hint)
-    return [_finite(v, source, line) for v, line in zip(values, lines, strict=True)]
-
-
-def _finite(text: str, source: str, line: int) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise ParseError(f"not a number: {text!r}", source=source, line=line) from None
-    if not math.isfinite(x):
-        raise ParseError(f"not a finite number: {text!r}", source=source, line=line)
-    return x
+    return [parse_number(v, source, line) for v, line in zip(values, lines, strict=True)]
 
 
 def _read_column(

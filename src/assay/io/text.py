@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
 import mmap
 import os
 import sys
@@ -34,7 +35,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from .._arrow import from_np, to_np
-from ..errors import EmptyInputError, InputError, InputWarning, ParseError
+from ..errors import EmptyInputError, InputError, InputWarning, ParseError, shown
 
 PathLike = str | os.PathLike[str]
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -230,9 +231,19 @@ def _locate_bad_utf8(lines: pa.Array) -> int:
     return 1  # pragma: no cover
 
 
-def _show_line(text: str, limit: int = 120) -> str:
-    text = text.rstrip("\r\n")
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+def _show_line(text: str) -> str:
+    return shown(text.rstrip("\r\n"), 120)
+
+
+def parse_number(text: str, source: str, line: int) -> float:
+    """``text`` as a finite float, or a :class:`ParseError` at ``source:line``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ParseError(f"not a number: {shown(text)}", source=source, line=line) from None
+    if not math.isfinite(value):
+        raise ParseError(f"not a finite number: {shown(text)}", source=source, line=line)
+    return value
 
 
 def read_text_table(

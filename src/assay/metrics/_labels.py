@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .._arrays import same_length
 from .._options import Average, ZeroDivision, flag
-from ..errors import EmptyInputError, InputError, MetricError
+from ..errors import InputError, MetricError
 from .registry import FROM_SIGNATURE, Param, anything, one_of, optional
 
 
@@ -49,10 +50,7 @@ def check_pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     """Two aligned, non-empty label arrays of the same kind."""
     t = as_labels(y_true, "y_true")
     p = as_labels(y_pred, "y_pred")
-    if t.shape[0] != p.shape[0]:
-        raise InputError(f"y_true has {t.shape[0]} items but y_pred has {p.shape[0]}")
-    if t.shape[0] == 0:
-        raise EmptyInputError("no items to evaluate")
+    same_length(("y_true", t), ("y_pred", p), what="items")
     kt, kp = kind(t), kind(p)
     if "obj" not in (kt, kp) and kt != kp:
         raise InputError(f"y_true holds {kind_name(kt)} labels but y_pred holds {kind_name(kp)}")

@@ -36,12 +36,12 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._arrays import finite_array, same_length
 from .._options import ConstantTarget, ZeroTarget
-from ..errors import EmptyInputError, InputError
+from ..errors import InputError
 from .registry import FROM_SIGNATURE, Param, measure, one_of
 
 __all__ = [
-    "as_values",
     "explained_variance",
     "mae",
     "mape",
@@ -81,33 +81,14 @@ ZERO_TARGET = Param(
 
 def as_values(values: ArrayLike, name: str) -> FloatArray:
     """``values`` as a 1-D float64 array of finite numbers, or an InputError naming ``name``."""
-    try:
-        raw = np.asarray(values)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must hold real numbers ({exc})") from None
-    if raw.dtype.kind not in "biuf":
-        raise InputError(f"{name} must hold real numbers, got values of type {raw.dtype}")
-    arr = raw.astype(np.float64, copy=False)
-    if arr.ndim != 1:
-        raise InputError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        i = int(bad[0])
-        raise InputError(
-            f"{name}[{i}] is {float(arr[i])!r}; regression measures need finite values "
-            f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in {name})"
-        )
-    return arr
+    return finite_array(values, name, purpose="regression measures")
 
 
 def check_pair(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[FloatArray, FloatArray]:
     """Two finite 1-D float arrays of the same length n ≥ 1."""
     t = as_values(y_true, "y_true")
     p = as_values(y_pred, "y_pred")
-    if t.shape[0] != p.shape[0]:
-        raise InputError(f"y_true has {t.shape[0]} values but y_pred has {p.shape[0]}")
-    if t.shape[0] == 0:
-        raise EmptyInputError("no values to evaluate")
+    same_length(("y_true", t), ("y_pred", p))
     return t, p
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import _options as opt
+from .._arrays import finite_array
 from ..errors import EmptyInputError, InputError
 
 FloatArray = NDArray[np.float64]
@@ -54,35 +55,19 @@ def flag(value: Any, name: str, where: str) -> bool:
 
 def vector(x: ArrayLike, name: str, where: str, *, min_n: int = 1) -> FloatArray:
     """A finite one-dimensional float array of at least ``min_n`` values."""
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{where}: {name} must be numeric ({exc})") from None
-    if arr.ndim != 1:
-        raise InputError(f"{where}: {name} must be one-dimensional (got shape {arr.shape})")
+    arr = finite_array(x, name, where=where)
     if arr.shape[0] < min_n:
         raise InputError(f"{where}: {name} needs at least {min_n} values (got {arr.shape[0]})")
-    if not np.isfinite(arr).all():
-        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
-        raise InputError(f"{where}: {name} holds a non-finite value at position {bad}")
     return arr
 
 
 def matrix(x: ArrayLike, name: str, where: str, *, min_n: int = 1) -> FloatArray:
     """A finite two-dimensional float array of at least ``min_n`` columns."""
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{where}: {name} must be numeric ({exc})") from None
-    if arr.ndim != 2:
-        raise InputError(f"{where}: {name} must be two-dimensional (got shape {arr.shape})")
+    arr = finite_array(x, name, ndim=2, where=where)
     if arr.shape[1] < min_n:
         raise InputError(
             f"{where}: {name} needs at least {min_n} columns (items) (got {arr.shape[1]})"
         )
-    if not np.isfinite(arr).all():
-        row, col = (int(v[0]) for v in np.nonzero(~np.isfinite(arr)))
-        raise InputError(f"{where}: {name} holds a non-finite value at [{row}, {col}]")
     return arr
 
 
@@ -104,20 +89,7 @@ def difference(a: ArrayLike, b: ArrayLike | None, where: str, *, min_n: int) -> 
 
 def real_vector(values: ArrayLike, name: str) -> FloatArray:
     """A finite one-dimensional float array (the correlations' wording)."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{name} must hold real numbers ({exc})") from None
-    if arr.ndim != 1:
-        raise InputError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        i = int(bad[0])
-        raise InputError(
-            f"{name}[{i}] is {float(arr[i])!r}; correlations need finite values "
-            f"({bad.size} non-finite value{'s' if bad.size > 1 else ''} in {name})"
-        )
-    return arr
+    return finite_array(values, name, purpose="correlations")
 
 
 def pair(x: ArrayLike, y: ArrayLike, min_n: int = 3) -> tuple[FloatArray, FloatArray]:
