@@ -73,78 +73,87 @@ def parse_argv(argv: Sequence[str]) -> Args:
             a.files.extend(args[i:])
             break
         if arg.startswith("--"):
-            name, eq, given = arg[2:].partition("=")
-            value: str | None = given
-            hits = [k for k in _LONG if k == name] or [k for k in _LONG if k.startswith(name)]
-            if len(hits) != 1 or not name:
-                what = "ambiguous" if len(hits) > 1 else "unknown"
-                raise TrecEvalError(f"{what} option '--{name}'; see assay trec-eval -h")
-            letter, takes = _LONG[hits[0]]
-            if takes and not eq:
-                if i >= len(args):
-                    raise TrecEvalError(
-                        f"option '--{hits[0]}' needs a value; see assay trec-eval -h"
-                    )
-                value = args[i]
-                i += 1
-            elif not takes and eq:
-                raise TrecEvalError(f"option '--{hits[0]}' takes no value; see assay trec-eval -h")
-            opts.append((letter, value if takes else None))
-            continue
-        if arg.startswith("-") and arg != "-":
-            j = 1
-            while j < len(arg):
-                ch = arg[j]
-                j += 1
-                if ch in _SHORT_FLAG:
-                    opts.append((ch, None))
-                elif ch in _SHORT_ARG:
-                    if j < len(arg):
-                        value = arg[j:]
-                    elif i < len(args):
-                        value = args[i]
-                        i += 1
-                    else:
-                        raise TrecEvalError(f"option -{ch} needs a value; see assay trec-eval -h")
-                    opts.append((ch, value))
-                    break
-                else:
-                    raise TrecEvalError(f"unknown option -{ch}; see assay trec-eval -h")
-            continue
-        a.files.append(arg)
+            i = _long_option(arg, args, i, opts)
+        elif arg.startswith("-") and arg != "-":
+            i = _short_options(arg, args, i, opts)
+        else:
+            a.files.append(arg)
     for letter, value in opts:
-        v = value or ""
-        if letter == "h":
-            a.help = True
-        elif letter == "v":
-            a.version = True
-        elif letter == "q":
-            a.per_query = True
-        elif letter == "c":
-            a.complete = True
-        elif letter == "n":
-            a.summary = False
-        elif letter == "J":
-            a.judged_only = True
-        elif letter == "o":
-            pass  # obsolete in trec_eval too: accepted and ignored
-        elif letter == "m":
-            a.measures.append(v)
-        elif letter == "l":
-            a.relevance_level = _int_arg("l", v, 0)
-        elif letter == "M":
-            a.depth = _int_arg("M", v, 0)
-        elif letter == "N":
-            a.num_docs = _int_arg("N", v)
-        elif letter == "R":
-            if v != "qrels":
-                raise TrecEvalError(f"-R {v}: only the 'qrels' relevance format is supported")
-        elif letter == "T":
-            if v != "trec_results":
-                raise TrecEvalError(f"-T {v}: only the 'trec_results' run format is supported")
-        elif letter in ("D", "Z"):
-            raise TrecEvalError(f"-{letter} (debug / z-score output) is not supported")
+        _apply(a, letter, value or "")
     return a
+
+
+def _long_option(arg: str, args: list[str], i: int, opts: list[tuple[str, str | None]]) -> int:
+    """``--name[=value]`` (abbreviations allowed) appended to ``opts``; the next index."""
+    name, eq, given = arg[2:].partition("=")
+    hits = [k for k in _LONG if k == name] or [k for k in _LONG if k.startswith(name)]
+    if len(hits) != 1 or not name:
+        what = "ambiguous" if len(hits) > 1 else "unknown"
+        raise TrecEvalError(f"{what} option '--{name}'; see assay trec-eval -h")
+    letter, takes = _LONG[hits[0]]
+    value: str | None = given
+    if takes and not eq:
+        if i >= len(args):
+            raise TrecEvalError(f"option '--{hits[0]}' needs a value; see assay trec-eval -h")
+        value = args[i]
+        i += 1
+    elif not takes and eq:
+        raise TrecEvalError(f"option '--{hits[0]}' takes no value; see assay trec-eval -h")
+    opts.append((letter, value if takes else None))
+    return i
+
+
+def _short_options(arg: str, args: list[str], i: int, opts: list[tuple[str, str | None]]) -> int:
+    """A cluster of short flags, the last of which may take a glued or following value."""
+    for j, ch in enumerate(arg[1:], start=2):
+        if ch in _SHORT_FLAG:
+            opts.append((ch, None))
+        elif ch in _SHORT_ARG:
+            if j < len(arg):
+                opts.append((ch, arg[j:]))
+            elif i < len(args):
+                opts.append((ch, args[i]))
+                i += 1
+            else:
+                raise TrecEvalError(f"option -{ch} needs a value; see assay trec-eval -h")
+            break
+        else:
+            raise TrecEvalError(f"unknown option -{ch}; see assay trec-eval -h")
+    return i
+
+
+#: Flags that set a field of :class:`Args` to a constant (-o is obsolete in trec_eval too:
+#: accepted and ignored).
+_SWITCHES = {
+    "h": ("help", True),
+    "v": ("version", True),
+    "q": ("per_query", True),
+    "c": ("complete", True),
+    "n": ("summary", False),
+    "J": ("judged_only", True),
+}
+#: Formats trec_eval can read besides its default one (assay reads the default only).
+_FORMATS = {"R": ("qrels", "relevance"), "T": ("trec_results", "run")}
+
+
+def _apply(a: Args, letter: str, v: str) -> None:
+    if letter in _SWITCHES:
+        field_name, value = _SWITCHES[letter]
+        setattr(a, field_name, value)
+    elif letter == "m":
+        a.measures.append(v)
+    elif letter == "l":
+        a.relevance_level = _int_arg("l", v, 0)
+    elif letter == "M":
+        a.depth = _int_arg("M", v, 0)
+    elif letter == "N":
+        a.num_docs = _int_arg("N", v)
+    elif letter in _FORMATS:
+        supported, what = _FORMATS[letter]
+        if v != supported:
+            raise TrecEvalError(f"-{letter} {v}: only the '{supported}' {what} format is supported")
+    elif letter in ("D", "Z"):
+        raise TrecEvalError(f"-{letter} (debug / z-score output) is not supported")
 
 
 def help_text(measures: Sequence[str] = ()) -> str:

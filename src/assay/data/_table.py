@@ -51,6 +51,39 @@ class QueryDocTable:
     _offsets: np.ndarray
     source: str | None
 
+    def __init__(
+        self,
+        *,
+        _qids: pa.Array,
+        _docs: pa.Array,
+        _q: np.ndarray,
+        _d: np.ndarray,
+        _offsets: np.ndarray,
+        source: str | None,
+        values: tuple[np.ndarray, ...] = (),
+    ) -> None:
+        """Keep the id columns and CSR offsets; they and the subclass's ``values`` arrays are
+        made read-only, so the objects can share them."""
+        self._qids = _qids
+        self._docs = _docs
+        self._q = _q
+        self._d = _d
+        self._offsets = _offsets
+        self.source = source
+        for a in (_q, _d, _offsets, *values):
+            a.setflags(write=False)
+
+    def _state(self) -> dict[str, Any]:
+        """The constructor's keyword arguments that rebuild this object."""
+        return {
+            "_qids": self._qids,
+            "_docs": self._docs,
+            "_q": self._q,
+            "_d": self._d,
+            "_offsets": self._offsets,
+            "source": self.source,
+        }
+
     # -------------------------------------------------------------- read-only views
 
     @property
@@ -117,10 +150,6 @@ class QueryDocTable:
             raise EmptyInputError(cls.EMPTY, source=source)
         q, qids = factorize_sorted(qa)
         return q, qids, da
-
-    def _state(self) -> dict[str, Any]:
-        """The constructor's keyword arguments that rebuild this object."""
-        raise NotImplementedError
 
     def _evolve(self, **changes: Any) -> Self:
         """A copy with some constructor arguments changed (the arrays are shared)."""

@@ -45,15 +45,10 @@ class Qrels(QueryDocTable):
         source: str | None = None,
         max_grade: int | None = None,
     ) -> None:
-        self._qids = _qids
-        self._docs = _docs
-        self._q = _q
-        self._d = _d
+        super().__init__(
+            _qids=_qids, _docs=_docs, _q=_q, _d=_d, _offsets=_offsets, source=source, values=(_rel,)
+        )
         self._rel = _rel
-        self._offsets = _offsets
-        self.source = source
-        for a in (_q, _d, _rel, _offsets):
-            a.setflags(write=False)
         observed = int(_rel.max()) if len(_rel) else 0
         self._max_grade = observed if max_grade is None else max_grade
 
@@ -120,16 +115,7 @@ class Qrels(QueryDocTable):
         return self._evolve(max_grade=scale)
 
     def _state(self) -> dict[str, Any]:
-        return {
-            "_qids": self._qids,
-            "_docs": self._docs,
-            "_q": self._q,
-            "_d": self._d,
-            "_rel": self._rel,
-            "_offsets": self._offsets,
-            "source": self.source,
-            "max_grade": self._max_grade,
-        }
+        return {**super()._state(), "_rel": self._rel, "max_grade": self._max_grade}
 
     # -------------------------------------------------------------- views and writers
 

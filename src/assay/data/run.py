@@ -73,19 +73,20 @@ class Run(QueryDocTable):
         tag: str | None = None,
         source: str | None = None,
     ) -> None:
-        self._qids = _qids
-        self._docs = _docs
-        self._q = _q
-        self._d = _d
+        super().__init__(
+            _qids=_qids,
+            _docs=_docs,
+            _q=_q,
+            _d=_d,
+            _offsets=_offsets,
+            source=source,
+            values=(_score, _input_pos),
+        )
         self._score = _score
         self._input_pos = _input_pos
-        self._offsets = _offsets
         self.name = name
         self.tag = tag
-        self.source = source
         self._cache: dict[str, np.ndarray] = {}
-        for a in (_q, _d, _score, _input_pos, _offsets):
-            a.setflags(write=False)
 
     @classmethod
     def from_columns(
@@ -245,16 +246,11 @@ class Run(QueryDocTable):
 
     def _state(self) -> dict[str, Any]:
         return {
-            "_qids": self._qids,
-            "_docs": self._docs,
-            "_q": self._q,
-            "_d": self._d,
+            **super()._state(),
             "_score": self._score,
             "_input_pos": self._input_pos,
-            "_offsets": self._offsets,
             "name": self.name,
             "tag": self.tag,
-            "source": self.source,
         }
 
     def order(self, ties: str) -> np.ndarray | None:

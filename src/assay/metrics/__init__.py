@@ -5,7 +5,10 @@ modules are imported (:mod:`assay.metrics.classification`, ...), which
 :func:`load_families` does for tools that list everything.
 """
 
-from . import ranking as _ranking  # noqa: F401  (registers the declarations)
+# Importing the ranking modules registers their declarations (set, graded, pairwise).
+from . import ranking as _ranking  # noqa: F401
+from . import ranking_graded as _ranking_graded  # noqa: F401
+from . import ranking_pairwise as _ranking_pairwise  # noqa: F401
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 

@@ -7,31 +7,21 @@ documents of the query, k the cutoff (the whole list when absent).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
-
 import numpy as np
 
-from .._options import number
 from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
-from ..errors import ConventionError, MetricError
-from ..stats.concordance import tau_b
 from .registry import (
     REL,
     Param,
     closed_unit,
     metric,
-    one_of,
-    open_unit,
-    optional,
     positive_float,
-    positive_int,
 )
 
 _NAN = np.nan
 
 
-def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def nan_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den with NaN where den == 0 (an undefined value)."""
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
@@ -58,7 +48,7 @@ def precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """
     num = _relret(r, k, rel)
     if k is None:
-        return np.where(r.n_ret > 0, _div(num, r.n_ret), 0.0)
+        return np.where(r.n_ret > 0, nan_divide(num, r.n_ret), 0.0)
     return num / k
 
 
@@ -68,7 +58,7 @@ def recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
     Undefined when R = 0. Reference: Manning, Raghavan & Schütze (2008), §8.3.
     """
-    return _div(_relret(r, k, rel), r.num_rel(rel))
+    return nan_divide(_relret(r, k, rel), r.num_rel(rel))
 
 
 @metric(
@@ -87,7 +77,7 @@ def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     depth = r.n_ret if k is None else np.full(r.nq, k)
     b2 = beta * beta
     big_r = r.num_rel(rel)
-    out = _div((1 + b2) * relret, b2 * big_r + depth)
+    out = nan_divide((1 + b2) * relret, b2 * big_r + depth)
     out[big_r == 0] = _NAN  # undefined, as recall; no_relevant decides
     return out
 
@@ -107,7 +97,7 @@ def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     big_r = r.num_rel(rel)
     depth = r.n_ret if k is None else np.full(r.nq, k)
     den = np.minimum(depth, big_r)
-    out = _div(_relret(r, k, rel), den)
+    out = nan_divide(_relret(r, k, rel), den)
     out[(big_r > 0) & (den == 0)] = 0.0  # an empty list retrieves nothing
     return out
 
@@ -121,7 +111,7 @@ def set_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """
     big_r = r.num_rel(rel)
     relret = _relret(r, None, rel)
-    out = _div(relret * relret, r.n_ret.astype(np.float64) * big_r)
+    out = nan_divide(relret * relret, r.n_ret.astype(np.float64) * big_r)
     out[(big_r > 0) & (r.n_ret == 0)] = 0.0
     return out
 
@@ -153,7 +143,7 @@ def average_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     expectation over tied orders. Reference: Buckley & Voorhees (2005), in TREC: Experiment and
     Evaluation in IR, ch. 3.
     """
-    return _div(r.seg_sum(_ap_terms(r, rel), r.topk(k)), r.num_rel(rel))
+    return nan_divide(r.seg_sum(_ap_terms(r, rel), r.topk(k)), r.num_rel(rel))
 
 
 @metric("gm_map", params=(REL,), cutoff="none", aggregate="gmean", trec={"gm_map": ""})
@@ -176,7 +166,7 @@ def r_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """
     big_r = r.num_rel(rel)
     x = r.tie_mean(r.isrel(rel).astype(np.float64))
-    return _div(r.seg_sum(x, r.pos < big_r[r.qidx]), big_r)
+    return nan_divide(r.seg_sum(x, r.pos < big_r[r.qidx]), big_r)
 
 
 def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -337,7 +327,7 @@ def judged(r: Ranked, k: int | None) -> np.ndarray:
     x = r.tie_mean(r.judged.astype(np.float64))
     num = r.seg_sum(x, r.topk(k))
     if k is None:
-        return np.where(r.n_ret > 0, _div(num, r.n_ret), 0.0)
+        return np.where(r.n_ret > 0, nan_divide(num, r.n_ret), 0.0)
     return num / k
 
 
@@ -352,7 +342,7 @@ def unjudged(r: Ranked, k: int | None) -> np.ndarray:
     x = r.tie_mean((~r.judged).astype(np.float64))
     num = r.seg_sum(x, r.topk(k))
     if k is None:
-        return np.where(r.n_ret > 0, _div(num, r.n_ret), 0.0)
+        return np.where(r.n_ret > 0, nan_divide(num, r.n_ret), 0.0)
     return num / k
 
 
@@ -375,7 +365,7 @@ def bpref(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     term = np.where(
         above > 0, 1.0 - np.minimum(above, big_r[q]) / np.where(denom > 0, denom, 1.0), 1.0
     )
-    return _div(r.seg_sum(term, isrel), big_r)
+    return nan_divide(r.seg_sum(term, isrel), big_r)
 
 
 _INFAP_EPS = 1e-5
@@ -404,7 +394,7 @@ def inf_ap(r: Ranked, k: int | None, rel: int) -> np.ndarray:
         (rel_above + _INFAP_EPS) / (rel_above + non_above + 2 * _INFAP_EPS)
     )
     term = np.where(j == 0, 1.0, term)
-    return _div(r.seg_sum(term, isrel), r.num_rel(rel))
+    return nan_divide(r.seg_sum(term, isrel), r.num_rel(rel))
 
 
 @metric("binG", params=(REL,), cutoff="none", average_ties=False, trec={"binG": ""})
@@ -419,7 +409,7 @@ def bin_g(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     isrel = r.isrel(rel)
     nonrel_above = r.pos - (r.seg_cumcount(isrel) - 1)
     term = 1.0 / np.log2(2.0 + nonrel_above)
-    return _div(r.seg_sum(term, isrel), r.num_rel(rel))
+    return nan_divide(r.seg_sum(term, isrel), r.num_rel(rel))
 
 
 def _iprec(r: Ranked, rel: int, levels: list[float]) -> list[np.ndarray]:
@@ -488,315 +478,3 @@ def eleven_point(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     for level in vals[1:]:
         total += level
     return total / len(vals)
-
-
-# ---------------------------------------------------------------- graded measures
-
-
-def _discount(discount: str, base: float) -> Any:
-    if discount == "log2":
-
-        def disc(pos: np.ndarray) -> np.ndarray:
-            return 1.0 / np.log2(pos + 2.0)
-    else:
-
-        def disc(pos: np.ndarray) -> np.ndarray:
-            return 1.0 / np.maximum(1.0, np.log(pos + 1.0) / np.log(base))
-
-    return disc
-
-
-Discount = Literal["log2", "jk"]
-
-
-def gain_check(value: Any) -> Any:
-    """'linear', 'exp', or a mapping grade -> non-negative gain."""
-    if value in ("linear", "exp"):
-        return value
-    if isinstance(value, Mapping):
-        out = {}
-        for grade, gain in value.items():
-            if isinstance(grade, bool) or not isinstance(grade, int):
-                raise MetricError(f"gain map keys must be integer grades, got {grade!r}")
-            if isinstance(gain, bool) or not isinstance(gain, int | float) or gain < 0:
-                raise MetricError(
-                    f"gain for grade {grade} must be a non-negative number, got {gain!r}"
-                )
-            out[int(grade)] = float(gain)
-        if not out:
-            raise MetricError("gain map is empty")
-        return tuple(sorted(out.items()))
-    raise MetricError(f"gain must be 'linear', 'exp' or a mapping grade -> gain, got {value!r}")
-
-
-_GAIN = Param(
-    "gain", "linear", gain_check, "'linear' (g), 'exp' (2^g - 1) or a mapping grade -> gain"
-)
-_DISCOUNT = Param(
-    "discount",
-    "log2",
-    one_of("discount", Discount),
-    "'log2': 1/log2(i+1); 'jk': Järvelin-Kekäläinen's original, 1/max(1, log_b i)",
-)
-
-
-def _log_base(value: Any) -> float:
-    """The 'jk' discount's log base: a number > 1 (log_b is not a discount for b <= 1)."""
-    return number(value, "b", low=1, low_open=True, error=MetricError)
-
-
-_BASE = Param("b", 2.0, _log_base, "log base of the 'jk' discount (> 1)")
-
-
-def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
-    g = r.tie_mean(r.gains(gain))
-    mask = r.topk(k)
-    disc = _discount(discount, b)
-    return r.seg_sum(g * disc(r.pos.astype(np.float64)), mask)
-
-
-@metric("dcg", params=(_GAIN, _DISCOUNT, _BASE), bounds=(0.0, None))
-def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
-    """Discounted cumulative gain: DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
-
-    With discount='jk', Järvelin & Kekäläinen's original: sum_{i<=k} g_i / max(1, log_b(i)),
-    no discount before rank b.
-    Reference: Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR
-    techniques", TOIS 20(4).
-    """
-    return _dcg(r, k, gain, discount, b)
-
-
-@metric(
-    "ndcg",
-    params=(_GAIN, _DISCOUNT, _BASE),
-    aliases=("ndcg_at",),
-    trec={"ndcg_cut": "k", "ndcg": ""},
-)
-def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
-    """Normalised DCG: NDCG@k = DCG@k / IDCG@k.
-
-    The ideal ranking orders all judged documents of the query by gain and is truncated at k.
-    Undefined when IDCG@k = 0. Reference: Järvelin & Kekäläinen (2002), TOIS 20(4).
-    """
-    ideal = r.ideal_dcg(k, gain, (discount, b), _discount(discount, b))
-    return _div(_dcg(r, k, gain, discount, b), ideal)
-
-
-def _level_products(r: Ranked, factor: np.ndarray) -> np.ndarray:
-    """prod_{j above i} factor(level_j) for every row i, from exact per-level counts."""
-    _values, _ = r.row_levels
-    out = np.ones(len(r.grade))
-    for li, before in enumerate(r.level_cumcounts_before()):
-        f = factor[li]
-        if f != 1.0:
-            out *= np.power(f, before)
-    return out
-
-
-def _gmax(r: Ranked, gmax: int | None, name: str) -> int:
-    # Default: the qrels' maximum grade, at least 1. When no grade is positive every
-    # (clipped) grade is 0 and so is every stop probability; 1 only avoids 0 / 0.
-    top = max(int(r.max_grade), 1) if gmax is None else int(gmax)
-    values, _ = r.row_levels
-    if len(values) and values.max() > top:
-        raise MetricError(f"{name}: grade {int(values.max())} exceeds gmax={top}")
-    return top
-
-
-_GMAX = Param(
-    "gmax", None, optional(positive_int("gmax")), "highest grade (default: the qrels' maximum)"
-)
-
-
-@metric("err", params=(_GMAX,), average_ties=False)
-def err(r: Ranked, k: int | None, gmax: int | None) -> np.ndarray:
-    """Expected reciprocal rank: ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j).
-
-    R_g = (2^g - 1) / 2^gmax, gmax the highest grade (default: the qrels' maximum).
-    Reference: Chapelle, Metzler, Zhang & Grinspan (2009), CIKM.
-    """
-    r.require_average_support("err", False)
-    top = _gmax(r, gmax, "err")
-    values, inv = r.row_levels
-    # (2^g - 1) / 2^gmax written so that it never forms 2^g: exact and equal for g <= 53,
-    # and no inf/inf for grades of 1024 and more.
-    stop = np.exp2(values.astype(np.float64) - top) - np.exp2(-float(top))
-    reach = _level_products(r, 1.0 - stop)
-    return r.seg_sum(stop[inv] * reach / r.rank, r.topk(k))
-
-
-@metric(
-    "pfound",
-    params=(
-        Param("pbreak", 0.15, open_unit("pbreak"), "probability of abandoning after each document"),
-        _GMAX,
-    ),
-    average_ties=False,
-)
-def pfound(r: Ranked, k: int | None, pbreak: float, gmax: int | None) -> np.ndarray:
-    """pFound@k = sum_{i<=k} pLook_i pRel_i, pLook_1 = 1, pLook_i = pLook_{i-1}(1-pRel_{i-1})(1-pBreak).
-
-    pRel_g = g / gmax (gmax default: the qrels' maximum grade). Reference: Segalovich (2010),
-    "Machine learning in search quality at Yandex", SIGIR industry track.
-    """
-    r.require_average_support("pfound", False)
-    top = _gmax(r, gmax, "pfound")
-    values, inv = r.row_levels
-    prel = values.astype(np.float64) / float(top)
-    look = _level_products(r, 1.0 - prel) * np.power(1.0 - pbreak, r.pos.astype(np.float64))
-    return r.seg_sum(prel[inv] * look, r.topk(k))
-
-
-_P_RBP = Param("p", 0.8, open_unit("p"), "persistence: probability of reading on")
-
-
-@metric("rbp", params=(_P_RBP, REL))
-def rbp(r: Ranked, k: int | None, p: float, rel: int) -> np.ndarray:
-    """Rank-biased precision: RBP = (1 - p) sum_{i<=k} rel_i p^(i-1).
-
-    Unjudged documents count as non-relevant; see rbp_resid for the uncertainty they leave.
-    Reference: Moffat & Zobel (2008), TOIS 27(1).
-    """
-    x = r.tie_mean(r.isrel(rel).astype(np.float64))
-    return (1.0 - p) * r.seg_sum(x * np.power(p, r.pos.astype(np.float64)), r.topk(k))
-
-
-@metric("rbp_resid", params=(_P_RBP,), higher_is_better=False)
-def rbp_resid(r: Ranked, k: int | None, p: float) -> np.ndarray:
-    """RBP residual: p^d + (1 - p) sum_{i<=d, unjudged} p^(i-1), d = min(k, list length).
-
-    The most RBP could still rise if every unjudged document and everything below depth d
-    were relevant. Reference: Moffat & Zobel (2008), TOIS 27(1), §4.
-    """
-    x = r.tie_mean((~r.judged).astype(np.float64))
-    tail = np.power(p, r.depth(k).astype(np.float64))
-    return tail + (1.0 - p) * r.seg_sum(x * np.power(p, r.pos.astype(np.float64)), r.topk(k))
-
-
-# ---------------------------------------------------------------- pairwise and error measures
-
-
-def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
-    """Pair counts per query over the top k: discordant (score order vs grade), distinct-grade
-    pairs, and the Kendall tau-b ingredients."""
-    if r.ties == "average" and k is not None:
-        raise ConventionError(
-            "pairwise metrics support ties='average' only without a cutoff (the tied documents "
-            "that fall inside the top k are random); drop @k or use ties='docno'"
-        )
-    out: dict[str, np.ndarray] = r.memo(("pairs", k), lambda: _count_pairs(r, k))
-    return out
-
-
-def _count_pairs(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
-    values, inv = r.row_levels
-    mask = np.ones(len(inv), dtype=bool) if k is None else r.pos < k
-    n = r.depth(k).astype(np.float64)
-    before = r.level_cumcounts_before()
-    gid, starts, _sizes = r.tie_group
-    # Discordant: a higher grade ranked below a lower one. For row j, count the rows above it
-    # with a lower grade. Under ties='average' only rows of earlier tie groups count fully.
-    lower_above = np.zeros(len(inv))
-    lower_above_groups = np.zeros(len(inv))
-    higher_above_groups = np.zeros(len(inv))
-    group_start_of_row = starts[gid] if len(gid) else np.zeros(0, dtype=np.int64)
-    for li, cnt in enumerate(before):
-        at_group_start = cnt[group_start_of_row] if len(cnt) else cnt
-        lower = inv > li
-        higher = inv < li
-        lower_above += np.where(lower, cnt, 0)
-        lower_above_groups += np.where(lower, at_group_start, 0)
-        higher_above_groups += np.where(higher, at_group_start, 0)
-    # Pairs tied in grade, and pairs tied in score, within the top k.
-    same_grade = np.zeros(r.nq)
-    for li in range(len(values)):
-        c = r.seg_count((inv == li) & mask).astype(np.float64)
-        same_grade += c * (c - 1) / 2
-    total = n * (n - 1) / 2
-    # Tie groups restricted to the top k.
-    gq = r.qidx[starts] if len(starts) else np.zeros(0, dtype=np.int64)
-    gsize_k = (
-        np.bincount(gid[mask], minlength=len(starts)).astype(np.float64)
-        if len(gid)
-        else np.zeros(0)
-    )
-    same_score = np.bincount(gq, weights=gsize_k * (gsize_k - 1) / 2, minlength=r.nq)
-    if r.ties == "average":
-        # Within a tie group, each pair with distinct grades is discordant with probability 1/2.
-        within: np.ndarray = np.zeros(r.nq)
-        if len(gid):
-            g_same = np.zeros(len(starts))
-            for li in range(len(values)):
-                c = np.bincount(gid[mask & (inv == li)], minlength=len(starts)).astype(np.float64)
-                g_same += c * (c - 1) / 2
-            within = np.bincount(gq, weights=gsize_k * (gsize_k - 1) / 2 - g_same, minlength=r.nq)
-        disc = r.seg_sum(lower_above_groups, mask) + 0.5 * within
-    else:
-        disc = r.seg_sum(lower_above, mask)
-    conc_strict = r.seg_sum(higher_above_groups, mask)
-    disc_strict = r.seg_sum(lower_above_groups, mask)
-    return {
-        "discordant": disc,
-        "distinct": total - same_grade,
-        "total": total,
-        "same_grade": same_grade,
-        "same_score": same_score,
-        "s": conc_strict - disc_strict,
-    }
-
-
-@metric(
-    "discordant_pairs", bounds=(0.0, None), higher_is_better=False, aliases=("swaps", "inversions")
-)
-def discordant_pairs(r: Ranked, k: int | None) -> np.ndarray:
-    """Discordant pairs: pairs ranked in the opposite order of their grades (bubble-sort swaps).
-
-    Counts pairs (i above j) with g_i < g_j in the ranking after the tie convention; under
-    ties='average' a tied pair of distinct grades counts 1/2. Unjudged documents have grade 0.
-    Reference: Kendall (1938); Joachims (2002), "Optimizing search engines using clickthrough data".
-    """
-    return _pair_stats(r, k)["discordant"]
-
-
-@metric("pairwise_accuracy", aliases=("pair_acc",))
-def pairwise_accuracy(r: Ranked, k: int | None) -> np.ndarray:
-    """Pairwise accuracy: 1 - discordant / (pairs with distinct grades).
-
-    Undefined when all documents share one grade. Reference: Joachims (2002).
-    """
-    s = _pair_stats(r, k)
-    return 1.0 - _div(s["discordant"], s["distinct"])
-
-
-@metric("kendall_tau", bounds=(-1.0, 1.0), aliases=("tau_b", "kendall"))
-def kendall_tau(r: Ranked, k: int | None) -> np.ndarray:
-    """Kendall's tau-b between scores and grades: (C - D) / sqrt((n0 - n1)(n0 - n2)).
-
-    n0 = n(n-1)/2, n1 pairs tied in score, n2 pairs tied in grade; tied pairs count neither way
-    (tau-b handles score ties itself, whatever the tie convention). Undefined when either side
-    is constant. Reference: Kendall (1945), "The treatment of ties in ranking problems".
-    """
-    # The one tau-b of assay, shared with stats.kendall.
-    s = _pair_stats(r, k)
-    return np.asarray(tau_b(s["s"], s["total"], s["same_score"], s["same_grade"]))
-
-
-@metric("mse", cutoff="none", bounds=(0.0, None), higher_is_better=False)
-def mse(r: Ranked, k: int | None) -> np.ndarray:
-    """Mean squared error of scores against grades over the retrieved documents (LTR).
-
-    (1/n) sum_i (score_i - g_i)^2, unjudged documents with grade 0. Undefined for an empty list.
-    """
-    d = r.score - r.clipped_grade
-    return _div(r.seg_sum(d * d), r.n_ret)
-
-
-@metric("rmse", cutoff="none", bounds=(0.0, None), higher_is_better=False)
-def rmse(r: Ranked, k: int | None) -> np.ndarray:
-    """Root mean squared error of scores against grades, per query: sqrt(mse).
-
-    rmse = sqrt((1/n) sum_i (score_i - g_i)^2). The aggregate is the mean of the per-query
-    values.
-    """
-    return np.sqrt(mse(r, k))

@@ -1,0 +1,209 @@
+"""Graded ranking metrics: DCG and NDCG (gains and discounts), ERR, pFound and rank-biased
+precision with its residual. One declaration per metric; the docstring's first line is its
+summary.
+
+Notation as :mod:`assay.metrics.ranking`: rank i = 1..n, g_i the grade (unjudged = 0), k the
+cutoff (the whole list when absent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+
+from .._options import number
+from ..data.ranked import Ranked
+from ..errors import MetricError
+from .ranking import nan_divide
+from .registry import (
+    REL,
+    Param,
+    metric,
+    one_of,
+    open_unit,
+    optional,
+    positive_int,
+)
+
+
+def _discount(discount: str, base: float) -> Any:
+    if discount == "log2":
+
+        def disc(pos: np.ndarray) -> np.ndarray:
+            return 1.0 / np.log2(pos + 2.0)
+    else:
+
+        def disc(pos: np.ndarray) -> np.ndarray:
+            return 1.0 / np.maximum(1.0, np.log(pos + 1.0) / np.log(base))
+
+    return disc
+
+
+Discount = Literal["log2", "jk"]
+
+
+def gain_check(value: Any) -> Any:
+    """'linear', 'exp', or a mapping grade -> non-negative gain."""
+    if value in ("linear", "exp"):
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for grade, gain in value.items():
+            if isinstance(grade, bool) or not isinstance(grade, int):
+                raise MetricError(f"gain map keys must be integer grades, got {grade!r}")
+            if isinstance(gain, bool) or not isinstance(gain, int | float) or gain < 0:
+                raise MetricError(
+                    f"gain for grade {grade} must be a non-negative number, got {gain!r}"
+                )
+            out[int(grade)] = float(gain)
+        if not out:
+            raise MetricError("gain map is empty")
+        return tuple(sorted(out.items()))
+    raise MetricError(f"gain must be 'linear', 'exp' or a mapping grade -> gain, got {value!r}")
+
+
+_GAIN = Param(
+    "gain", "linear", gain_check, "'linear' (g), 'exp' (2^g - 1) or a mapping grade -> gain"
+)
+_DISCOUNT = Param(
+    "discount",
+    "log2",
+    one_of("discount", Discount),
+    "'log2': 1/log2(i+1); 'jk': Järvelin-Kekäläinen's original, 1/max(1, log_b i)",
+)
+
+
+def _log_base(value: Any) -> float:
+    """The 'jk' discount's log base: a number > 1 (log_b is not a discount for b <= 1)."""
+    return number(value, "b", low=1, low_open=True, error=MetricError)
+
+
+_BASE = Param("b", 2.0, _log_base, "log base of the 'jk' discount (> 1)")
+
+
+def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
+    g = r.tie_mean(r.gains(gain))
+    mask = r.topk(k)
+    disc = _discount(discount, b)
+    return r.seg_sum(g * disc(r.pos.astype(np.float64)), mask)
+
+
+@metric("dcg", params=(_GAIN, _DISCOUNT, _BASE), bounds=(0.0, None))
+def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
+    """Discounted cumulative gain: DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
+
+    With discount='jk', Järvelin & Kekäläinen's original: sum_{i<=k} g_i / max(1, log_b(i)),
+    no discount before rank b.
+    Reference: Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR
+    techniques", TOIS 20(4).
+    """
+    return _dcg(r, k, gain, discount, b)
+
+
+@metric(
+    "ndcg",
+    params=(_GAIN, _DISCOUNT, _BASE),
+    aliases=("ndcg_at",),
+    trec={"ndcg_cut": "k", "ndcg": ""},
+)
+def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
+    """Normalised DCG: NDCG@k = DCG@k / IDCG@k.
+
+    The ideal ranking orders all judged documents of the query by gain and is truncated at k.
+    Undefined when IDCG@k = 0. Reference: Järvelin & Kekäläinen (2002), TOIS 20(4).
+    """
+    ideal = r.ideal_dcg(k, gain, (discount, b), _discount(discount, b))
+    return nan_divide(_dcg(r, k, gain, discount, b), ideal)
+
+
+def _level_products(r: Ranked, factor: np.ndarray) -> np.ndarray:
+    """prod_{j above i} factor(level_j) for every row i, from exact per-level counts."""
+    _values, _ = r.row_levels
+    out = np.ones(len(r.grade))
+    for li, before in enumerate(r.level_cumcounts_before()):
+        f = factor[li]
+        if f != 1.0:
+            out *= np.power(f, before)
+    return out
+
+
+def _gmax(r: Ranked, gmax: int | None, name: str) -> int:
+    # Default: the qrels' maximum grade, at least 1. When no grade is positive every
+    # (clipped) grade is 0 and so is every stop probability; 1 only avoids 0 / 0.
+    top = max(int(r.max_grade), 1) if gmax is None else int(gmax)
+    values, _ = r.row_levels
+    if len(values) and values.max() > top:
+        raise MetricError(f"{name}: grade {int(values.max())} exceeds gmax={top}")
+    return top
+
+
+_GMAX = Param(
+    "gmax", None, optional(positive_int("gmax")), "highest grade (default: the qrels' maximum)"
+)
+
+
+@metric("err", params=(_GMAX,), average_ties=False)
+def err(r: Ranked, k: int | None, gmax: int | None) -> np.ndarray:
+    """Expected reciprocal rank: ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j).
+
+    R_g = (2^g - 1) / 2^gmax, gmax the highest grade (default: the qrels' maximum).
+    Reference: Chapelle, Metzler, Zhang & Grinspan (2009), CIKM.
+    """
+    r.require_average_support("err", False)
+    top = _gmax(r, gmax, "err")
+    values, inv = r.row_levels
+    # (2^g - 1) / 2^gmax written so that it never forms 2^g: exact and equal for g <= 53,
+    # and no inf/inf for grades of 1024 and more.
+    stop = np.exp2(values.astype(np.float64) - top) - np.exp2(-float(top))
+    reach = _level_products(r, 1.0 - stop)
+    return r.seg_sum(stop[inv] * reach / r.rank, r.topk(k))
+
+
+@metric(
+    "pfound",
+    params=(
+        Param("pbreak", 0.15, open_unit("pbreak"), "probability of abandoning after each document"),
+        _GMAX,
+    ),
+    average_ties=False,
+)
+def pfound(r: Ranked, k: int | None, pbreak: float, gmax: int | None) -> np.ndarray:
+    """pFound@k = sum_{i<=k} pLook_i pRel_i, pLook_1 = 1, pLook_i = pLook_{i-1}(1-pRel_{i-1})(1-pBreak).
+
+    pRel_g = g / gmax (gmax default: the qrels' maximum grade). Reference: Segalovich (2010),
+    "Machine learning in search quality at Yandex", SIGIR industry track.
+    """
+    r.require_average_support("pfound", False)
+    top = _gmax(r, gmax, "pfound")
+    values, inv = r.row_levels
+    prel = values.astype(np.float64) / float(top)
+    look = _level_products(r, 1.0 - prel) * np.power(1.0 - pbreak, r.pos.astype(np.float64))
+    return r.seg_sum(prel[inv] * look, r.topk(k))
+
+
+_P_RBP = Param("p", 0.8, open_unit("p"), "persistence: probability of reading on")
+
+
+@metric("rbp", params=(_P_RBP, REL))
+def rbp(r: Ranked, k: int | None, p: float, rel: int) -> np.ndarray:
+    """Rank-biased precision: RBP = (1 - p) sum_{i<=k} rel_i p^(i-1).
+
+    Unjudged documents count as non-relevant; see rbp_resid for the uncertainty they leave.
+    Reference: Moffat & Zobel (2008), TOIS 27(1).
+    """
+    x = r.tie_mean(r.isrel(rel).astype(np.float64))
+    return (1.0 - p) * r.seg_sum(x * np.power(p, r.pos.astype(np.float64)), r.topk(k))
+
+
+@metric("rbp_resid", params=(_P_RBP,), higher_is_better=False)
+def rbp_resid(r: Ranked, k: int | None, p: float) -> np.ndarray:
+    """RBP residual: p^d + (1 - p) sum_{i<=d, unjudged} p^(i-1), d = min(k, list length).
+
+    The most RBP could still rise if every unjudged document and everything below depth d
+    were relevant. Reference: Moffat & Zobel (2008), TOIS 27(1), §4.
+    """
+    x = r.tie_mean((~r.judged).astype(np.float64))
+    tail = np.power(p, r.depth(k).astype(np.float64))
+    return tail + (1.0 - p) * r.seg_sum(x * np.power(p, r.pos.astype(np.float64)), r.topk(k))
