@@ -13,7 +13,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import _options as opt
 from .data import Qrels, Run
+
+__all__ = ["synthetic"]
 
 
 def _ids(prefix: str, numbers: np.ndarray) -> pa.Array:
@@ -21,9 +24,9 @@ def _ids(prefix: str, numbers: np.ndarray) -> pa.Array:
 
 
 def synthetic(
+    *,
     n_queries: int = 50,
     docs_per_query: int = 100,
-    *,
     noise: Sequence[float] = (0.5, 1.0, 2.0),
     run_names: Sequence[str] | None = None,
     grade_probs: Sequence[float] = (0.6, 0.2, 0.12, 0.06, 0.02),
@@ -38,8 +41,13 @@ def synthetic(
     ``score_decimals`` rounds scores (creating ties, as real systems do); ``depth`` truncates
     each ranked list.
     """
-    rng = np.random.default_rng(seed)
-    nq, nd = int(n_queries), int(docs_per_query)
+    nq = opt.integer(n_queries, "n_queries", minimum=1)
+    nd = opt.integer(docs_per_query, "docs_per_query", minimum=1)
+    judged_fraction = opt.number(judged_fraction, "judged_fraction", low=0, high=1, low_open=True)
+    depth = opt.depth(depth)
+    if score_decimals is not None:
+        score_decimals = opt.integer(score_decimals, "score_decimals", minimum=0)
+    rng = np.random.default_rng(opt.seed(seed))
     n = nq * nd
     probs = np.asarray(grade_probs, dtype=np.float64)
     probs = probs / probs.sum()

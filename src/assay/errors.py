@@ -8,6 +8,23 @@ The CLI maps every :class:`AssayError` to one line on stderr and exit code 2.
 
 from __future__ import annotations
 
+__all__ = [
+    "AssayError",
+    "AssayWarning",
+    "ConventionError",
+    "CoverageWarning",
+    "DuplicateError",
+    "EmptyInputError",
+    "InputError",
+    "InputWarning",
+    "MetricError",
+    "MissingExtraError",
+    "MissingQueryError",
+    "OptionError",
+    "ParseError",
+    "shown",
+]
+
 
 def shown(text: str, limit: int = 60) -> str:
     """User text as it appears in a message: quoted, control characters escaped (an ESC or a

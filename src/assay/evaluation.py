@@ -240,6 +240,7 @@ def block_values(
     block: Run,
     metrics: Sequence[Metric],
     conventions: Conventions,
+    *,
     depth: int | None = None,
 ) -> BlockValues:
     """Rank one block of whole queries against those queries' judgments only (no global
@@ -252,7 +253,7 @@ def block_values(
         return BlockValues(empty, {}, unknown, len(block), 0, len(block))
     conv = replace(conventions, missing="skip")
     sub = qrels.restrict(block.query_ids.filter(from_np(known)))
-    ranked, info = rank(sub, block, conv, depth)
+    ranked, info = rank(sub, block, conv, depth=depth)
     at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
     values = {str(m): np.asarray(m(ranked), dtype=np.float64) for m in metrics}
     return BlockValues(at, values, unknown, info.unknown_rows, info.dropped_unjudged, len(block))
@@ -329,7 +330,7 @@ def _evaluate_blocks(
 ) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
     """Per-query values of a run file read block by block: identical to the in-memory path,
     with memory bounded by one block plus the qrels."""
-    parts = (block_values(qrels, b, metric_list, conv, depth) for b in _blocks(source))
+    parts = (block_values(qrels, b, metric_list, conv, depth=depth) for b in _blocks(source))
     values, queries, info, summary = combine_blocks(qrels, source.name, parts, metric_list, conv)
     summary = {"source": source.path, **summary, "read": "in blocks of whole queries"}
     return values, queries, info, summary
@@ -377,7 +378,7 @@ def _evaluate_one(
             )
             _warnings.warn(message, InputWarning, stacklevel=4)
             source = Run.read(source.path).rename(source.name)
-    ranked, info = rank(qrels, source, conv, depth)
+    ranked, info = rank(qrels, source, conv, depth=depth)
     values = {str(m): m(ranked) for m in metric_list}
     return values, ranked.query_ids, info, _summary(source)
 

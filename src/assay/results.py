@@ -15,6 +15,16 @@ from ._result import Result
 from .data import Conventions
 from .metrics import Metric, parse_all
 
+__all__ = [
+    "Comparison",
+    "MetricValues",
+    "PairResult",
+    "Results",
+    "RunSummary",
+    "aggregate",
+    "letter",
+]
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -105,7 +115,7 @@ class Results(Result):
         arithmetic mean, except counts (summed, as trec_eval) and gm_map (geometric mean)."""
         return {r: {m: self.data[(r, m)].aggregate for m in self.metric_names} for r in self.runs}
 
-    def records(self, per_query: bool = False) -> list[dict[str, Any]]:
+    def records(self, *, per_query: bool = False) -> list[dict[str, Any]]:
         """Rows ``{run, metric, query, value}``; ``query`` is ``"all"`` for the aggregate
         (after the per-query rows of that run and metric, with ``per_query=True``)."""
         rows: list[dict[str, Any]] = []
@@ -117,7 +127,7 @@ class Results(Result):
                 rows.append({"run": r, "metric": m, "query": "all", "value": mv.aggregate})
         return rows
 
-    def to_dict(self, per_query: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
         """``{run: {metric: aggregate}}``, or with ``per_query=True`` the pytrec_eval layout
         ``{run: {query: {metric: value}}}``."""
         if not per_query:
@@ -131,7 +141,7 @@ class Results(Result):
             out[r] = per
         return out
 
-    def to_arrow(self, per_query: bool = True) -> pa.Table:
+    def to_arrow(self, *, per_query: bool = True) -> pa.Table:
         """Long table (run, metric, query, value): per-query rows, or the aggregates."""
         rows = self.records(per_query=per_query)
         if per_query:
@@ -145,7 +155,7 @@ class Results(Result):
             }
         )
 
-    def to_pandas(self, per_query: bool = True) -> pd.DataFrame:
+    def to_pandas(self, *, per_query: bool = True) -> pd.DataFrame:
         """Long table (run, metric, query, value): per-query rows, or the aggregates."""
         from ._optional import require
 

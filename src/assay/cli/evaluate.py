@@ -66,7 +66,7 @@ def evaluate(
         )
         for w in res.warnings:
             warn(w)
-        present(results_report(res, per_query), fmt, output)
+        present(results_report(res, per_query=per_query), fmt, output)
 
 
 def register(app: typer.Typer) -> None:

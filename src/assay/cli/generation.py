@@ -10,6 +10,11 @@ import typer
 from .._options import BleuTokenize, Correction, GenerationTest
 from ._common import FormatOption, OutputOption, errors, present, unique_names
 
+__all__ = [
+    "generation",
+    "register",
+]
+
 
 def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | None]:
     """HYP files with the baseline first (added if it is not one of them); the baseline's

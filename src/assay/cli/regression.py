@@ -17,6 +17,11 @@ from .._options import (
 )
 from ._common import FormatOption, OutputOption, errors, present, unique_names
 
+__all__ = [
+    "register",
+    "regression",
+]
+
 
 def _read(gold: str, preds: list[str]) -> tuple[list[float], dict[str, list[float]]]:
     from ..io.segments import check_same_count, read_numbers

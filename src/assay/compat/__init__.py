@@ -6,3 +6,5 @@
 
 Nothing is imported here: ``import assay.compat.trec_eval`` loads only what it needs.
 """
+
+__all__: list[str] = []

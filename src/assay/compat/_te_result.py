@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from .._options import flag
 from .._result import Result
 from ._te_arithmetic import format_value
+from ._te_measure_specs import TrecEvalError
 
 
 @dataclass
@@ -120,9 +122,11 @@ def _texts(s: Slot, values: Any) -> list[str]:
     return out
 
 
-def format_trec(res: TrecResult, per_query: bool = False, summary: bool = True) -> str:
+def format_trec(res: TrecResult, *, per_query: bool = False, summary: bool = True) -> str:
     """The text trec_eval prints: per-topic blocks (``-q``) then the ``all`` lines (unless
     ``-n``): ``%-22s\\t%s\\t%6.4f``, counts as integers, relstring quoted, runid as text."""
+    per_query = flag(per_query, "per_query", error=TrecEvalError)
+    summary = flag(summary, "summary", error=TrecEvalError)
     out: list[str] = []
     if per_query and res.queries:
         columns = []

@@ -95,7 +95,9 @@ def _check_options(qrels: Any, run: Any, options: dict[str, Any]) -> dict[str, A
         "iprec_rounding": choice(
             options["iprec_rounding"], IprecRounding, "iprec_rounding", error=err
         ),
-        "num_docs_in_coll": integer(options["num_docs_in_coll"], "num_docs_in_coll", error=err),
+        "num_docs_in_coll": integer(
+            options["num_docs_in_coll"], "num_docs_in_coll", minimum=0, error=err
+        ),
     }
 
 

@@ -18,6 +18,15 @@ from typing import Any
 from .._options import Missing, NoRelevant, Ties, choice, flag
 from ..errors import ConventionError
 
+__all__ = [
+    "DESCRIPTIONS",
+    "Conventions",
+    "Missing",
+    "NoRelevant",
+    "Ties",
+]
+
+
 _KINDS: dict[str, Any] = {"ties": Ties, "missing": Missing, "no_relevant": NoRelevant}
 
 DESCRIPTIONS: dict[str, dict[str, str]] = {

@@ -16,6 +16,13 @@ from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked
 from .run import Run
 
+__all__ = [
+    "RankInfo",
+    "missing_message",
+    "rank",
+    "rank_absent",
+]
+
 
 @dataclass(frozen=True)
 class RankInfo:
@@ -38,7 +45,7 @@ class _Rows:
 
 
 def rank(
-    qrels: Qrels, run: Run, conventions: Conventions, depth: int | None = None
+    qrels: Qrels, run: Run, conventions: Conventions, *, depth: int | None = None
 ) -> tuple[Ranked, RankInfo]:
     """Join a run with the qrels and order every query's list under the conventions.
 

@@ -14,6 +14,10 @@ from .._options import integer
 from ._columns import as_grades, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
 
+__all__ = [
+    "Qrels",
+]
+
 
 class Qrels(QueryDocTable):
     """Relevance judgments: (query, document, grade) with integer grades.

@@ -20,6 +20,14 @@ import numpy as np
 from ..errors import ConventionError, MetricError
 from .conventions import Conventions
 
+__all__ = [
+    "NONPOOL",
+    "UNJUDGED",
+    "Ranked",
+    "seg_rev_cummax",
+]
+
+
 NONPOOL = -1
 UNJUDGED = -2
 

@@ -13,6 +13,12 @@ from .._arrow import from_np, to_np
 from ._columns import as_scores, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
 
+__all__ = [
+    "Run",
+    "default_name",
+    "trec_order",
+]
+
 
 def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
     """Permutation into trec_eval's order (query, score descending, docno descending), or
@@ -172,7 +178,7 @@ class Run(QueryDocTable):
         )
 
     @classmethod
-    def from_trec(cls, path: PathLike | BinaryIO, name: str | None = None) -> Run:  # type: ignore[override]
+    def from_trec(cls, path: PathLike | BinaryIO, *, name: str | None = None) -> Run:  # type: ignore[override]
         """Read a TREC run: ``query Q0 document rank score tag`` (6 fields, more ignored).
 
         The rank field is ignored: ranks come from the scores (and the tie convention), as in
@@ -223,7 +229,7 @@ class Run(QueryDocTable):
         """Rows in trec_eval order: query, doc, score, rank."""
         return super().to_arrow().append_column("rank", from_np(self.ranks()))
 
-    def to_trec(self, path: PathLike | BinaryIO, tag: str | None = None) -> None:
+    def to_trec(self, path: PathLike | BinaryIO, *, tag: str | None = None) -> None:
         """Write ``query Q0 doc rank score tag`` lines. Scores are printed as the shortest
         decimal that reads back to the same double, so a round trip is exact. White space in
         the tag becomes ``_``."""

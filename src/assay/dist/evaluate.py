@@ -21,6 +21,11 @@ from ..evaluation import (
 from ..metrics import Metric
 from ..results import Results
 
+__all__ = [
+    "evaluate",
+]
+
+
 
 def _partition_values(
     frame: Any,
@@ -41,7 +46,7 @@ def _partition_values(
         frame[score].to_numpy(dtype="float64"),
         name=name,
     )
-    return [block_values(qrels, run, metrics, conv, depth)]
+    return [block_values(qrels, run, metrics, conv, depth=depth)]
 
 
 def _as_frame(run: Any, key: str) -> Any:

@@ -236,8 +236,7 @@ def aggregate(
     """
     method = choice(method, AggregationMethod, "method")
     partial = choice(partial, Partial, "partial")
-    if method == "mc4":
-        damping = number(damping, "damping", low=0, high=1, high_open=True)
+    damping = number(damping, "damping", low=0, high=1, high_open=True)
     cands, pos, w = _prepare(rankings, weights)
     settings = provenance(
         method=method, partial=partial, weights=None if weights is None else w.tolist()

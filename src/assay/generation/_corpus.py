@@ -54,7 +54,7 @@ class GenerationScore(Result):
     def __float__(self) -> float:
         return float(self.score)
 
-    def records(self, per_item: bool = False) -> list[dict[str, Any]]:
+    def records(self, *, per_item: bool = False) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         if per_item:
             rows += [
@@ -351,11 +351,10 @@ def rouge(
     types = _rouge_types(rouge_types)
     use_stemmer = opt.flag(use_stemmer, "use_stemmer")
     split_summaries = opt.flag(split_summaries, "split_summaries")
-    if confidence is not None:
-        confidence = opt.confidence(confidence)
-        ci_method = cast(BootstrapMethod, opt.choice(ci_method, BootstrapMethod, "ci_method"))
-        n_resamples = opt.n_resamples(n_resamples)
-        seed = opt.seed(seed)
+    confidence = None if confidence is None else opt.confidence(confidence)
+    ci_method = cast(BootstrapMethod, opt.choice(ci_method, BootstrapMethod, "ci_method"))
+    n_resamples = opt.n_resamples(n_resamples)
+    seed = opt.seed(seed)
     scorer = make_rouge_scorer(types, use_stemmer=use_stemmer, split_summaries=split_summaries)
     items = _rouge_matrix(scorer, hyps, streams, types)
     scores = {

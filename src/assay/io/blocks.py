@@ -25,6 +25,14 @@ from ..errors import EmptyInputError, InputError, ParseError
 from .text import PathLike, source_name
 from .trec import TrecColumns, read_run
 
+__all__ = [
+    "DEFAULT_BLOCK_BYTES",
+    "DEFAULT_BLOCK_ROWS",
+    "iter_parquet_run_blocks",
+    "iter_run_blocks",
+]
+
+
 #: Bytes of TREC text parsed at a time (about a million run lines).
 DEFAULT_BLOCK_BYTES = 64 << 20
 #: Rows of a Parquet run read at a time.

@@ -15,6 +15,13 @@ from .._arrow import from_np
 from .._optional import require
 from ..errors import InputError
 
+__all__ = [
+    "grouped_to_nested",
+    "nested_to_columns",
+    "pandas_to_arrow",
+    "polars_to_arrow",
+]
+
 
 def _arrow_error(exc: Exception) -> str:
     return "; ".join(str(a) for a in exc.args) or type(exc).__name__

@@ -10,6 +10,18 @@ import pyarrow as pa
 
 from ..errors import EmptyInputError, InputError, OptionError, ParseError
 
+__all__ = [
+    "FORMATS",
+    "check_format",
+    "check_text",
+    "detect_format",
+    "pick_columns",
+    "read_delimited",
+    "read_jsonl",
+    "read_parquet",
+]
+
+
 PathLike = str | os.PathLike[str]
 
 _EXT = {

@@ -37,6 +37,23 @@ import pyarrow.csv as pcsv
 from .._arrow import from_np, to_np
 from ..errors import EmptyInputError, InputError, InputWarning, ParseError, shown
 
+__all__ = [
+    "HEXADECIMAL",
+    "PathLike",
+    "TextColumns",
+    "check_writable_ids",
+    "first_hexadecimal",
+    "first_uncastable",
+    "parse_number",
+    "parse_numbers",
+    "read_bytes",
+    "read_text",
+    "read_text_table",
+    "source_name",
+    "write_text",
+]
+
+
 PathLike = str | os.PathLike[str]
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"

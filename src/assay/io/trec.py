@@ -18,6 +18,14 @@ import pyarrow.compute as pc
 from .._arrow import from_np
 from .text import PathLike, check_writable_ids, parse_numbers, read_text_table, write_text
 
+__all__ = [
+    "TrecColumns",
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
+]
+
 
 @dataclass(frozen=True)
 class TrecColumns:

@@ -6,6 +6,12 @@ from typing import Any
 
 from .registry import MetricSpec
 
+__all__ = [
+    "describe",
+    "document",
+    "markdown",
+]
+
 
 def _range(spec: MetricSpec) -> str:
     lo = "-inf" if spec.lower is None else f"{spec.lower:g}"

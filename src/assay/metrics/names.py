@@ -11,6 +11,12 @@ from typing import Any
 from ..errors import MetricError
 from .registry import REGISTRY, Metric, make
 
+__all__ = [
+    "parse",
+    "parse_all",
+]
+
+
 # Possessive quantifiers (*+): white space is consumed once and never re-split, so a name
 # padded with thousands of spaces fails in linear time instead of backtracking cubically.
 _ASSAY_RE = re.compile(

@@ -18,6 +18,32 @@ from .registry import (
     positive_float,
 )
 
+__all__ = [
+    "average_precision",
+    "bin_g",
+    "bpref",
+    "eleven_point",
+    "f_measure",
+    "gm_map",
+    "inf_ap",
+    "iprec",
+    "judged",
+    "nan_divide",
+    "num_nonrel_judged_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_ret",
+    "precision",
+    "r_precision",
+    "recall",
+    "reciprocal_rank",
+    "relative_precision",
+    "set_map",
+    "success",
+    "unjudged",
+]
+
+
 _NAN = np.nan
 
 

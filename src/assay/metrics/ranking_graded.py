@@ -27,6 +27,17 @@ from .registry import (
     positive_int,
 )
 
+__all__ = [
+    "Discount",
+    "dcg",
+    "err",
+    "gain_check",
+    "ndcg",
+    "pfound",
+    "rbp",
+    "rbp_resid",
+]
+
 
 def _discount(discount: str, base: float) -> Any:
     if discount == "log2":

@@ -12,6 +12,14 @@ from ..stats.concordance import tau_b
 from .ranking import nan_divide
 from .registry import metric
 
+__all__ = [
+    "discordant_pairs",
+    "kendall_tau",
+    "mse",
+    "pairwise_accuracy",
+    "rmse",
+]
+
 
 def _pair_stats(r: Ranked, k: int | None) -> dict[str, np.ndarray]:
     """Pair counts per query over the top k: discordant (score order vs grade), distinct-grade

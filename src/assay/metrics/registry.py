@@ -20,6 +20,30 @@ from typing import Any, Literal
 from .._options import choice, integer, number
 from ..errors import MetricError
 
+__all__ = [
+    "FROM_SIGNATURE",
+    "REGISTRY",
+    "REL",
+    "Aggregate",
+    "Cutoff",
+    "Metric",
+    "MetricSpec",
+    "Param",
+    "Registry",
+    "anything",
+    "closed_unit",
+    "make",
+    "measure",
+    "metric",
+    "nonneg_int",
+    "one_of",
+    "open_unit",
+    "optional",
+    "positive_float",
+    "positive_int",
+]
+
+
 Cutoff = Literal["none", "optional", "required"]
 Aggregate = Literal["mean", "gmean", "sum"]
 

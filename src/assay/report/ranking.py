@@ -38,13 +38,13 @@ COMPARISON_COLUMNS = (
 # ---------------------------------------------------------------- evaluation
 
 
-def results_report(results: Results, per_query: bool = False) -> Report:
+def results_report(results: Results, *, per_query: bool = False) -> Report:
     """Aggregates of every run x metric (with ``per_query``, each run's per-query values
     first); JSON adds the warnings and the provenance."""
     integer = {str(m): m.spec.integer for m in results.metrics}
     records = [
         {**x, "value": count(x["value"]) if integer[x["metric"]] else x["value"]}
-        for x in results.records(per_query)
+        for x in results.records(per_query=per_query)
     ]
     return Report(
         table=_results_table(results, per_query, integer),

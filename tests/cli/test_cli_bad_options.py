@@ -1,0 +1,157 @@
+"""Every command refuses every bad option value with exit code 2 and one line on stderr.
+
+For each command a working invocation is built on small files (:func:`_argv`); each option
+whose annotation rules a value out (a choice outside its ``Literal``, a negative count, seed
+or level) is then given that value. The command must exit 2, print nothing on stdout and
+exactly one line ``assay: error: ...`` on stderr, never a traceback. A command without a
+working invocation here fails the coverage test.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import assay
+from assay.cli import COMMANDS, app
+
+runner = CliRunner()
+
+#: Options whose every value of their type is acceptable (free text, names, file paths).
+FREE = {"baseline", "output", "name", "column", "gold_column", "pred_column", "scores_column",
+        "positive", "metric", "ref", "weights", "qrels_format", "run_format", "family",
+        "fmt", "per_query", "judged_only", "long", "lowercase", "stem", "scores"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("cli-options")
+    qrels, runs = assay.datasets.synthetic(n_queries=6, docs_per_query=8, seed=3)
+    out = {"qrels": d / "qrels.txt"}
+    qrels.to_trec(out["qrels"])
+    for name, run in runs.items():
+        out[name] = d / f"{name}.txt"
+        run.to_trec(out[name])
+    gold, pred = ["a", "b", "a", "b", "a", "b"], ["a", "b", "b", "b", "a", "a"]
+    texts = {
+        "gold": "\n".join(gold),
+        "pred": "\n".join(pred),
+        "ratings": "r1,r2,r3\n1,1,2\n2,2,2\n1,2,1\n3,3,3\n",
+        "rankings": "a b c\nb a c\na c b\n",
+        "ref": "the cat is on the mat\nthe dog barked\nit rains\n",
+        "hyp1": "the cat sat on the mat\na dog barked\nit rains\n",
+        "hyp2": "the cat\nthe dog barked loudly\nit is raining\n",
+        "y": "\n".join(str(v) for v in np.linspace(0, 1, 8)),
+        "p1": "\n".join(str(v) for v in np.linspace(0, 1, 8) ** 2),
+        "p2": "\n".join(str(v) for v in np.linspace(0.1, 0.9, 8)),
+    }
+    for key, text in texts.items():
+        out[key] = d / f"{key}.txt"
+        out[key].write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
+    return out
+
+
+def _argv(command: str, f: dict[str, Path]) -> list[str]:
+    """A working invocation of ``command`` on the fixture files."""
+    runs = [str(f["run1"]), str(f["run2"])]
+    table = {
+        "evaluate": ["evaluate", str(f["qrels"]), *runs, "-m", "P@5"],
+        "compare": ["compare", str(f["qrels"]), *runs, "-m", "P@5", "--n-resamples", "50"],
+        "metrics": ["metrics"],
+        "demo": ["demo", "--queries", "5"],
+        "classify": ["classify", str(f["gold"]), str(f["pred"])],
+        "cluster": ["cluster", str(f["gold"]), str(f["pred"])],
+        "agree": ["agree", str(f["ratings"]), "--bootstrap", "20"],
+        "fuse": ["fuse", *runs],
+        "aggregate": ["aggregate", str(f["rankings"])],
+        "generation": [
+            "generation",
+            str(f["ref"]),
+            str(f["hyp1"]),
+            str(f["hyp2"]),
+            "-m",
+            "chrf",
+            "--n-resamples",
+            "20",
+        ],
+        "regression": [
+            "regression",
+            str(f["y"]),
+            str(f["p1"]),
+            str(f["p2"]),
+            "--n-resamples",
+            "20",
+        ],
+    }
+    return table[command]
+
+
+def _functions() -> Iterator[tuple[str, Any]]:
+    """(command name, the function behind it) for every command of the app."""
+    for info in app.registered_commands:
+        name = info.name or info.callback.__name__
+        yield name, info.callback
+
+
+def _bad(annotation: Any) -> str | None:
+    """A command-line value the option's type rules out, or None."""
+    if get_origin(annotation) is typing.Annotated:
+        annotation = get_args(annotation)[0]
+    union = get_origin(annotation) in (typing.Union, types.UnionType)
+    kinds = [k for k in (get_args(annotation) if union else (annotation,)) if k is not type(None)]
+    if any(get_origin(k) is Literal for k in kinds):
+        return "no-such-choice"
+    if int in kinds or float in kinds:
+        return "-1"
+    return None
+
+
+def _flag(func: Any, name: str) -> str:
+    """The option's spelling on the command line (its first declared flag, else --name)."""
+    hint = typing.get_type_hints(func, include_extras=True)[name]
+    for extra in get_args(hint)[1:]:
+        decls = [d for d in getattr(extra, "param_decls", ()) or () if d.startswith("--")]
+        if decls:
+            return decls[0]
+    return "--" + name.replace("_", "-")
+
+
+def _cases() -> Iterator[tuple[str, str, str]]:
+    for command, func in _functions():
+        if command == "trec-eval":
+            continue  # trec_eval's own argument syntax: tests/test_trec_eval_compat.py
+        hints = typing.get_type_hints(func, include_extras=True)
+        for name, param in inspect.signature(func).parameters.items():
+            if name in FREE or param.default is inspect.Parameter.empty:
+                continue
+            bad = _bad(hints[name])
+            if bad is not None:
+                yield command, _flag(func, name), bad
+
+
+def test_every_command_has_a_working_invocation(files: dict[str, Path]) -> None:
+    names = [n for n, _ in _functions() if n != "trec-eval"]
+    assert len(names) >= len(COMMANDS) - 1
+    for name in names:
+        result = runner.invoke(app, _argv(name, files))
+        assert result.exit_code == 0, (name, result.stderr)
+
+
+@pytest.mark.parametrize(("command", "flag", "bad"), list(_cases()))
+def test_a_bad_option_is_one_line_and_exit_2(
+    files: dict[str, Path], command: str, flag: str, bad: str
+) -> None:
+    result = runner.invoke(app, [*_argv(command, files), flag, bad])
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.startswith("assay: error: "), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr
