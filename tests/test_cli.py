@@ -35,8 +35,11 @@ def label(name: str) -> str:
 
 
 def tsv_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """The rows of ``assay evaluate``'s TSV, checked to start with its header line."""
+    lines = text.splitlines()
+    assert lines[0] == "run\tmetric\tquery\tvalue", lines[:1]
     rows = []
-    for line in text.splitlines():
+    for line in lines[1:]:
         fields = line.split("\t")
         assert len(fields) == 4, line
         rows.append((fields[0], fields[1], fields[2], fields[3]))
@@ -102,12 +105,16 @@ def test_version() -> None:
     assert out == f"assay {assay.__version__}\n"
 
 
+def _first_cells(out: str) -> list[str]:
+    """The first column of a plain-text table (after the header and the rule)."""
+    return [line.split()[0] for line in out.splitlines()[2:] if line.strip()]
+
+
 def test_metrics_table_lists_every_metric() -> None:
-    code, out, _ = cli("metrics")
+    code, out, _ = cli("metrics", "-f", "table")
     assert code == 0
     # Names are never folded across lines: each is a whole cell of the first column.
-    first_cells = {line.split("│")[1].strip() for line in out.splitlines() if "│" in line}
-    assert set(REGISTRY) <= first_cells
+    assert set(REGISTRY) <= set(_first_cells(out))
 
 
 def all_specs() -> list[tuple[str, str]]:
@@ -119,15 +126,26 @@ def all_specs() -> list[tuple[str, str]]:
 def test_metrics_json() -> None:
     code, out, _ = cli("metrics", "--format", "json")
     assert code == 0
-    rows = json.loads(out)
-    assert [(r["family"], r["name"]) for r in rows] == all_specs()
-    assert {r["family"] for r in rows} == set(FAMILIES)
-    for r in rows:
+    doc = json.loads(out)
+    assert [(r["family"], r["name"]) for r in doc["metrics"]] == all_specs()
+    assert {r["family"] for r in doc["metrics"]} == set(FAMILIES)
+    for r in doc["described"]:
         assert {"name", "params", "cutoff", "range", "higher_is_better", "summary"} <= set(r)
     # One family: exactly its declarations (the ranking family is REGISTRY as a mapping).
     code, out, _ = cli("metrics", "--format", "json", "--family", "ranking")
     assert code == 0
-    assert [r["name"] for r in json.loads(out)] == list(REGISTRY)
+    assert [r["name"] for r in json.loads(out)["metrics"]] == list(REGISTRY)
+
+
+def test_metrics_lists_aliases_and_trec_eval_names_in_every_format() -> None:
+    code, out, _ = cli("metrics", "-f", "csv", "--family", "ranking")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    by_name = {r["name"]: r for r in rows}
+    assert "map" in by_name["AP"]["aliases"].split() and "map" in by_name["AP"]["trec_eval"].split()
+    assert "recip_rank" in by_name["RR"]["trec_eval"].split()
+    code, out, _ = cli("metrics", "-f", "table", "--family", "ranking")
+    assert "recip_rank" in out and "ndcg_cut" in out
 
 
 def test_metrics_markdown() -> None:
@@ -135,22 +153,19 @@ def test_metrics_markdown() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("| metric |") and lines[1].startswith("|---")
-    names = [line.split("|")[1].strip().strip("`") for line in lines[2:]]
+    rows = [line for line in lines[2:] if line.startswith("| ")]
+    names = [line.split(" | ")[0][2:].replace("\\", "") for line in rows]
     assert names == list(REGISTRY)
-    # Every family: a table under a heading each.
     code, out, _ = cli("metrics", "-f", "markdown")
     assert code == 0
-    rows = [line for line in out.splitlines() if line.startswith("| `")]
-    assert [line.split("|")[1].strip().strip("`") for line in rows] == [n for _, n in all_specs()]
-    assert [line[3:] for line in out.splitlines() if line.startswith("## ")] == [
-        f.capitalize() for f in FAMILIES
-    ]
+    rows = [line for line in out.splitlines()[2:] if line.startswith("| ")]
+    assert len(rows) == len(all_specs())
 
 
 def test_metrics_family_filter() -> None:
     code, out, _ = cli("metrics", "--family", "classification", "-f", "table")
     assert code == 0
-    first_cells = {line.split("│")[1].strip() for line in out.splitlines() if "│" in line}
+    first_cells = set(_first_cells(out))
     load_families()
     assert {s.name for s in REGISTRY.specs("classification")} <= first_cells
     assert "ndcg" not in first_cells
@@ -158,7 +173,7 @@ def test_metrics_family_filter() -> None:
 
 
 def test_metrics_bad_format() -> None:
-    assert_one_line_error(*cli("metrics", "-f", "yaml"), "unknown format 'yaml'")
+    assert_one_line_error(*cli("metrics", "-f", "yaml"), "yaml")
 
 
 # ---------------------------------------------------------------- evaluate
@@ -357,12 +372,12 @@ def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -
     )
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == f"| run | {label('P@5')} | num_ret |"
+    assert lines[0] == f"| run | {label('P@5')} | num\\_ret |"
     assert lines[1] == "|---|---:|---:|"
     # The best aggregate is bold (not for counts).
     assert lines[2] == "| results.test | **0.2667** | 1500 |"
     assert lines[3] == "| results.trunc | 0.2000 | 584 |"
-    assert len(lines) == 4
+    assert lines[4:] == ["", "ties=docno  missing=zero  no\\_relevant=zero  judged\\_only=False"]
 
 
 def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
@@ -384,11 +399,11 @@ def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> N
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "\\begin{tabular}{llrr}"
-    assert lines[-1] == "\\end{tabular}"
+    assert lines[-2] == "\\end{tabular}" and lines[-1].startswith("% ties=docno")
     assert "\\toprule" in lines and "\\midrule" in lines and "\\bottomrule" in lines
     assert lines[2] == f"Run & Query & {label('P@5')} & {label('ndcg@10')} \\\\"
     assert "my\\_run\\&co & 302 & 0.8000 & 0.7530 \\\\" in lines
-    assert all(line.endswith("\\\\") for line in lines[2:-2] if line != "\\midrule")
+    assert all(line.endswith("\\\\") for line in lines[2:-3] if line != "\\midrule")
 
 
 def test_table_format(qrels_test: Path, results_test: Path, trec_dir: Path, tmp_path: Path) -> None:
@@ -439,9 +454,13 @@ def test_output_file(qrels_test: Path, results_test: Path, tmp_path: Path) -> No
     )
     assert code == 0 and out == ""
     assert target.read_text() == expected
-    # Without --format, a file gets TSV; --format table writes the table.
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "--output", target)
-    assert out == "" and tsv_rows(target.read_text())[0][1] == label("P@5")
+    # Without --format, the file's extension decides (.csv, .tsv, .json, .md, .tex, ...), and
+    # an unknown extension gets TSV; --format table writes the table.
+    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "--output", target)
+    assert out == "" and target.read_text() == expected
+    other = tmp_path / "out.results"
+    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "--output", other)
+    assert out == "" and tsv_rows(other.read_text())[0][1] == label("P@5")
     cli("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "table", "-o", target)
     assert "results.test" in target.read_text() and "0.2667" in target.read_text()
 

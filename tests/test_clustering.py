@@ -507,7 +507,9 @@ def write_clusters(path: Path, labels: list[Any], prefix: str = "item") -> Path:
 
 
 def tsv(text: str) -> dict[str, float]:
-    return {m: float(v) for m, v in (line.split("\t") for line in text.splitlines())}
+    lines = text.splitlines()
+    assert lines[0] == "metric\tvalue"
+    return {m: float(v) for m, v in (line.split("\t") for line in lines[1:])}
 
 
 @pytest.mark.parametrize(

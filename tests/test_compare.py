@@ -150,18 +150,10 @@ def test_cli_jsonl_records(files: tuple[Path, list[Path]]) -> None:
     )
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    keys = {
-        "run",
-        "metric",
-        "query",
-        "value",
-        "baseline",
-        "p_value",
-        "p_adjusted",
-        "ci_low",
-        "ci_high",
-    }
-    assert all(keys <= set(r) for r in rows)
+    from assay.results import COMPARISON_FIELDS
+
+    assert all(list(r) == list(COMPARISON_FIELDS) for r in rows)
+    assert {r["kind"] for r in rows} == {"mean", "difference"}
     pairs = [r for r in rows if r["baseline"] is not None]
     assert {r["run"] for r in pairs} == {"good.run", "mid.run"}
     assert all(r["baseline"] == "bad.run" and 0 <= r["p_adjusted"] <= 1 for r in pairs)

@@ -78,9 +78,20 @@ def test_latex_escapes_every_special_character() -> None:
     assert escape.latex_marks("ab") == "ab"
 
 
-def test_markdown_escapes_pipes() -> None:
+def test_markdown_escapes_pipes_inline_syntax_and_html() -> None:
     assert escape.markdown("a|b|c") == r"a\|b\|c"
-    assert escape.markdown("no pipes & _stars_") == "no pipes & _stars_"
+    assert escape.markdown("no pipes & _stars_") == r"no pipes \& \_stars\_"
+    assert escape.markdown("<script>x</script>") == r"\<script\>x\</script\>"
+    assert escape.markdown("[a](javascript:x)") == r"\[a\](javascript:x)"
+    assert escape.markdown("0.2500 -1.5e-3") == "0.2500 -1.5e-3"  # numbers untouched
+
+
+def test_control_characters_are_shown_never_sent() -> None:
+    evil = "run\x1b]0;title\x07\nnext\tcol\u2028x"
+    for text in (escape.terminal(evil), escape.rich(evil), escape.markdown(evil), escape.latex(evil)):
+        assert text.isprintable() and "\n" not in text
+    assert escape.terminal(evil) == "run\\x1b]0;title\\x07\\nnext\\tcol\\u2028x"
+    assert escape.tsv("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
 
 
 def test_rich_escapes_markup() -> None:
@@ -107,12 +118,14 @@ TABLE = DisplayTable(
 
 def test_to_markdown() -> None:
     assert to_markdown(TABLE) == (
-        "| run | P@5 | a\\|b_% |\n"
+        "| run | P@5 | a\\|b\\_% |\n"
         "|---|---:|---:|\n"
-        "| x&y_1 | **0.5000** | 0.2500<sup>▲</sup> |\n"
-        "| bm25[bold] \\| {~^} | 0.4000 | 0.1000<sup>ab</sup> |\n"
+        "| x\\&y\\_1 | **0.5000** | 0.2500<sup>▲</sup> |\n"
+        "| bm25\\[bold\\] \\| {\\~^} | 0.4000 | 0.1000<sup>ab</sup> |\n"
         "\n"
-        "▲: better than base_line\n"
+        "ties=docno\n"
+        "\n"
+        "▲: better than base\\_line\n"
     )
 
 
@@ -120,13 +133,14 @@ def test_to_latex() -> None:
     assert to_latex(TABLE) == (
         "\\begin{tabular}{lrr}\n"
         "\\toprule\n"
-        "Run & P@5 & a|b\\_\\% \\\\\n"
+        "Run & P@5 & a\\textbar{}b\\_\\% \\\\\n"
         "\\midrule\n"
         "x\\&y\\_1 & \\textbf{0.5000} & 0.2500$^{\\blacktriangle}$ \\\\\n"
-        "bm25[bold] | \\{\\textasciitilde{}\\textasciicircum{}\\} & 0.4000 & 0.1000$^{ab}$ \\\\\n"
+        "bm25[bold] \\textbar{} \\{\\textasciitilde{}\\textasciicircum{}\\} & 0.4000 & 0.1000$^{ab}$ \\\\\n"
         "\\bottomrule\n"
         "\\end{tabular}\n"
-        "% ▲: better than base_line\n"
+        "% ties=docno\n"
+        "% ▲: better than base\\_line\n"
     )
 
 
@@ -144,8 +158,8 @@ def test_every_latex_special_in_a_cell() -> None:
 def test_to_rich() -> None:
     text = render_rich(TABLE)
     assert "bm25[bold] | {~^}" in text  # not taken for markup
-    assert "0.2500 [0.1, 0.3] ▲" in text and "0.1000 ab" in text
-    assert "ties=docno" in text and "base_line" not in text  # the caption wins over the legend
+    assert "0.2500▲ [0.1, 0.3]" in text and "0.1000ab" in text
+    assert "ties=docno" in text and "base_line" in text  # caption and legend
     legend_only = DisplayTable(TABLE.columns, TABLE.rows, legend="L [x]")
     assert "L [x]" in render_rich(legend_only)
 
@@ -180,10 +194,7 @@ ROWS = [
 def test_tsv_and_csv() -> None:
     columns = ("metric", "label", "value")
     tsv = render_records(ROWS, "tsv", columns=columns)
-    assert tsv == f"f1\ta|b\t{2 / 3!r}\nsupport\ta,b\t3\nmcc\t\tnan\n"
-    assert render_records(ROWS, "tsv", columns=columns, tsv_header=True).startswith(
-        "metric\tlabel\tvalue\nf1\t"
-    )
+    assert tsv == f"metric\tlabel\tvalue\nf1\ta|b\t{2 / 3!r}\nsupport\ta,b\t3\nmcc\t\tnan\n"
     rows = list(csv.reader(io.StringIO(render_records(ROWS, "csv", columns=columns))))
     assert rows == [
         list(columns),
@@ -217,9 +228,10 @@ def test_unknown_record_format() -> None:
 def test_values_report_formats() -> None:
     report = values_report({"alpha": 0.8125, "band": "reliable", "n": 4}, caption="c")
     assert isinstance(report, Report)
-    assert report.render("tsv") == "alpha\t0.8125\nband\treliable\nn\t4\n"
+    assert report.render("tsv") == "metric\tvalue\nalpha\t0.8125\nband\treliable\nn\t4\n"
     assert report.render("markdown") == (
         "| metric | value |\n|---|---:|\n| alpha | 0.8125 |\n| band | reliable |\n| n | 4 |\n"
+        "\nc\n"
     )
     assert report.render("latex").splitlines()[2] == "Metric & Value \\\\"
     assert json.loads(report.render("json"))["results"][2] == {"metric": "n", "value": 4}

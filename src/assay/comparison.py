@@ -10,6 +10,7 @@ no further correction is applied to it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -20,12 +21,12 @@ from . import _options as opt
 from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, Ties
 from ._result import provenance
 from .data import Qrels, Run
-from .errors import ConventionError, InputError
+from .errors import ConventionError, InputError, PowerWarning
 from .evaluation import evaluate
 from .metrics import Metric
 from .results import Comparison, MetricValues, PairResult, Results, RunSummary
 
-__all__ = ["Comparison", "PairResult", "RunSummary", "compare"]
+__all__ = ["Comparison", "PairResult", "RunSummary", "compare", "smallest_pvalue"]
 
 
 @dataclass
@@ -261,37 +262,20 @@ def compare(
         depth=depth,
     )
     names = res.runs
-    if len(names) < 2:
-        raise InputError("compare needs at least two runs")
-    if baseline is not None and baseline not in names:
-        raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
-    if test == "tukey" and baseline is not None:
-        raise ConventionError(
-            "test='tukey' compares all pairs; drop the baseline or pick another test", option="test"
-        )
+    _check_runs(names, baseline, test)
     plan = _plan(res, _pairs(names, baseline), test, n_resamples, seed)
     raw = np.full(len(plan.test_rows), np.nan)
     if test != "tukey":
         raw = _pvalues(plan.test_rows, test, n_resamples, seed)
     adjusted = raw if test == "tukey" else _corrected(raw, plan, res.metric_names, correction)
     low, high = _cis(plan.ci_rows, ci_method, n_resamples, seed, confidence)
-    summaries = [
-        RunSummary(
-            r,
-            m,
-            float(plan.ci_rows[i].mean()) if len(plan.ci_rows[i]) else float("nan"),
-            float(low[i]),
-            float(high[i]),
-            len(plan.ci_rows[i]),
-        )
-        for m, r, i in plan.runs
-    ]
     hib = {str(m): m.higher_is_better for m in res.metrics}
     pairs = []
     for m, pair, i, t, tukey in plan.pairs:
         p = (tukey, tukey) if tukey is not None else (float(raw[t]), float(adjusted[t]))
         ci = (float(low[i]), float(high[i]))
         pairs.append(_pair_result(m, pair, plan.ci_rows[i], ci, p, alpha, hib[m]))
+    _warn_if_powerless(pairs, test, n_resamples, correction, alpha)
     settings = provenance(
         test=test,
         n_resamples=n_resamples,
@@ -304,19 +288,70 @@ def compare(
         baseline=baseline,
         conventions=res.conventions.to_dict(),
     )
+    summaries = _summaries(plan, low, high)
     return Comparison(
-        names,
-        res.metric_names,
-        hib,
-        baseline,
-        test,
-        correction,
-        alpha,
-        summaries,
-        pairs,
-        res,
+        names, res.metric_names, hib, baseline, test, correction, alpha, summaries, pairs, res,
         settings,
-    )
+    )  # fmt: skip
+
+
+def _check_runs(names: list[str], baseline: str | None, test: str) -> None:
+    if len(names) < 2:
+        raise InputError("compare needs at least two runs")
+    if baseline is not None and baseline not in names:
+        raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    if test == "tukey" and baseline is not None:
+        raise ConventionError(
+            "test='tukey' compares all pairs; drop the baseline or pick another test", option="test"
+        )
+
+
+def _summaries(plan: _Plan, low: np.ndarray, high: np.ndarray) -> list[RunSummary]:
+    return [
+        RunSummary(
+            r,
+            m,
+            float(plan.ci_rows[i].mean()) if len(plan.ci_rows[i]) else float("nan"),
+            float(low[i]),
+            float(high[i]),
+            len(plan.ci_rows[i]),
+        )
+        for m, r, i in plan.runs
+    ]
+
+
+def smallest_pvalue(test: str, n: int, n_resamples: int) -> float:
+    """The smallest p-value ``test`` can give on ``n`` paired values: 2 / 2^n for the exact
+    sign-flip, sign and Wilcoxon tests (only the observed signs and their mirror image are as
+    extreme), 1 / (N + 1) for a Monte Carlo test of N resamples, 0 for the t-test."""
+    if test == "t":
+        return 0.0
+    exact = 2.0 ** (1 - n) if n >= 1 else 1.0
+    if test in ("sign", "wilcoxon"):
+        return exact if test == "sign" or n <= 50 else 0.0
+    if test == "randomization" and 2**n <= n_resamples:
+        return exact
+    return max(1.0 / (n_resamples + 1), exact if test == "randomization" else 0.0)
+
+
+def _warn_if_powerless(
+    pairs: list[PairResult], test: str, n_resamples: int, correction: str, alpha: float
+) -> None:
+    """Warn when a metric's comparisons cannot be significant whatever the data: too few
+    queries for the test (3 queries: no two-sided sign-flip p below 0.25)."""
+    for metric in dict.fromkeys(p.metric for p in pairs):
+        family = [p for p in pairs if p.metric == metric]
+        m = len(family) if correction in ("holm", "bonferroni") and test != "tukey" else 1
+        n = min(p.n for p in family)
+        floor = min(1.0, m * smallest_pvalue(test, n, n_resamples))
+        if floor > alpha:
+            how = f" after the {correction} correction over {m} comparisons" if m > 1 else ""
+            warnings.warn(
+                f"{metric}: with {n} queries the {test} test cannot give a p-value below "
+                f"{floor:.3g}{how}, so no difference can be significant at alpha={alpha}",
+                PowerWarning,
+                stacklevel=3,
+            )
 
 
 def _shared_matrix(per_run: Mapping[str, MetricValues], names: list[str]) -> np.ndarray:

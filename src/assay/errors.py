@@ -22,6 +22,7 @@ __all__ = [
     "MissingQueryError",
     "OptionError",
     "ParseError",
+    "PowerWarning",
     "shown",
 ]
 
@@ -96,6 +97,10 @@ class AssayWarning(UserWarning):
 
 class InputWarning(AssayWarning):
     """Something in the input was ignored or read in a way the user may not expect."""
+
+
+class PowerWarning(AssayWarning):
+    """A test cannot reach significance: the sample is too small for its smallest p-value."""
 
 
 class CoverageWarning(AssayWarning):

@@ -26,7 +26,14 @@ from .data import (
     rank,
     rank_absent,
 )
-from .errors import ConventionError, InputError, InputWarning, MissingQueryError, OptionError
+from .errors import (
+    ConventionError,
+    CoverageWarning,
+    InputError,
+    InputWarning,
+    MissingQueryError,
+    OptionError,
+)
 from .metrics import Metric, parse_all
 from .results import MetricValues, Results, aggregate
 
@@ -116,26 +123,39 @@ def _queries(n: int) -> str:
     return f"quer{'y' if n == 1 else 'ies'}"
 
 
-def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[str]:
+#: A warning to issue: its class and its message.
+Notice = tuple[type[Warning], str]
+
+
+def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
     """What the join counted for one run, said once each."""
-    out = []
+    out: list[Notice] = []
     if info.unknown_queries:
+        n = len(info.unknown_queries)
         out.append(
-            f"run {run!r}: {len(info.unknown_queries)} {_queries(len(info.unknown_queries))} "
-            f"not in the qrels ignored ({info.unknown_rows} results), "
-            f"e.g. {info.unknown_queries[0]!r}"
+            (
+                InputWarning,
+                f"run {run!r}: {n} {_queries(n)} not in the qrels ignored "
+                f"({info.unknown_rows} results), e.g. {info.unknown_queries[0]!r}",
+            )
         )
     if info.missing_queries and conv.missing != "error":
+        n = len(info.missing_queries)
         verb = "scored as empty rankings" if conv.missing == "zero" else "skipped"
         out.append(
-            f"run {run!r}: {len(info.missing_queries)} qrels "
-            f"{_queries(len(info.missing_queries))} without results {verb} "
-            f"(missing={conv.missing!r}), e.g. {info.missing_queries[0]!r}"
+            (
+                CoverageWarning,
+                f"run {run!r}: {n} qrels {_queries(n)} without results {verb} "
+                f"(missing={conv.missing!r}), e.g. {info.missing_queries[0]!r}",
+            )
         )
     if info.dropped_unjudged:
         out.append(
-            f"run {run!r}: {info.dropped_unjudged} unjudged results "
-            "dropped before ranking (judged_only=True)"
+            (
+                CoverageWarning,
+                f"run {run!r}: {info.dropped_unjudged} unjudged results "
+                "dropped before ranking (judged_only=True)",
+            )
         )
     return out
 
@@ -163,13 +183,14 @@ def _values(
     return MetricValues(name, str(m), queries, values, agg, n_undef, skipped)
 
 
-def _undefined_warning(run: str, m: Metric, mv: MetricValues, conv: Conventions) -> list[str]:
+def _undefined_warning(run: str, m: Metric, mv: MetricValues, conv: Conventions) -> list[Notice]:
     if not mv.undefined or conv.no_relevant == "zero":
         return []
-    return [
+    message = (
         f"run {run!r}: {m!s} undefined for {mv.undefined} {_queries(mv.undefined)} "
         f"(no_relevant={conv.no_relevant!r})"
-    ]
+    )
+    return [(CoverageWarning, message)]
 
 
 def _summary(run: Run) -> dict[str, Any]:
@@ -346,16 +367,21 @@ def results_from_parts(
     """Results from combined per-run values (see :func:`combine_blocks`), with the
     conventions, warnings and provenance of :func:`evaluate`."""
     data: dict[tuple[str, str], MetricValues] = {}
-    warnings: list[str] = []
+    notices: list[Notice] = []
     for name, (values, queries, info, _) in runs.items():
-        warnings += _join_warnings(name, info, conventions)
+        notices += _join_warnings(name, info, conventions)
         for m in metrics:
             data[(name, str(m))] = _values(name, m, values[str(m)], queries, conventions)
         for m in metrics:
-            warnings += _undefined_warning(name, m, data[(name, str(m))], conventions)
+            notices += _undefined_warning(name, m, data[(name, str(m))], conventions)
+    # Said through the warnings module as well as kept in the result: a notebook user sees
+    # that queries were scored by a convention without reading ``res.warnings``.
+    for category, message in notices:
+        _warnings.warn(message, category, stacklevel=3)
     summaries = {name: part[3] for name, part in runs.items()}
     prov = _provenance(qrels, summaries, list(metrics), conventions, depth)
-    return Results(list(runs), list(metrics), conventions, data, warnings, prov)
+    messages = [message for _, message in notices]
+    return Results(list(runs), list(metrics), conventions, data, messages, prov)
 
 
 # ---------------------------------------------------------------- evaluate

@@ -16,6 +16,7 @@ from .data import Conventions
 from .metrics import Metric, parse_all
 
 __all__ = [
+    "COMPARISON_FIELDS",
     "Comparison",
     "MetricValues",
     "PairResult",
@@ -290,8 +291,10 @@ class Comparison(Result):
         return "".join(sorted(out))
 
     def records(self) -> list[dict[str, Any]]:
-        """Machine-readable rows: one per run x metric (``baseline`` None, ``value`` the mean)
-        and one per comparison (``value`` the mean difference run - baseline)."""
+        """Machine-readable rows, every one with the fields of :data:`COMPARISON_FIELDS`: one per
+        run x metric (``kind`` "mean": ``value`` the mean and its interval) and one per
+        comparison (``kind`` "difference": ``value`` the mean difference run - baseline, its
+        interval, the p-values, the effect size and the wins/ties/losses)."""
         rows = [_summary_record(s) for s in self.summaries]
         rows += [_pair_record(p) for p in self.pairs]
         return rows
@@ -313,31 +316,56 @@ class Comparison(Result):
         return "\n".join(lines)
 
 
+#: The fields of every comparison record, in order (TSV and CSV columns).
+COMPARISON_FIELDS = (
+    "kind",
+    "run",
+    "baseline",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "p_value",
+    "p_adjusted",
+    "effect_size",
+    "wins",
+    "ties",
+    "losses",
+    "significant",
+)
+
+
 def _summary_record(s: RunSummary) -> dict[str, Any]:
     return {
+        "kind": "mean",
         "run": s.run,
+        "baseline": None,
         "metric": s.metric,
-        "query": "all",
         "value": s.mean,
         "ci_low": s.ci_low,
         "ci_high": s.ci_high,
         "n": s.n,
-        "baseline": None,
         "p_value": None,
         "p_adjusted": None,
+        "effect_size": None,
+        "wins": None,
+        "ties": None,
+        "losses": None,
+        "significant": None,
     }
 
 
 def _pair_record(p: PairResult) -> dict[str, Any]:
     return {
+        "kind": "difference",
         "run": p.run,
+        "baseline": p.baseline,
         "metric": p.metric,
-        "query": "all",
         "value": p.diff,
         "ci_low": p.ci_low,
         "ci_high": p.ci_high,
         "n": p.n,
-        "baseline": p.baseline,
         "p_value": p.p_value,
         "p_adjusted": p.p_adjusted,
         "effect_size": p.effect_size,

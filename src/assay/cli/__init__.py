@@ -22,17 +22,14 @@ The console script ``assay`` and ``python -m assay`` both call :func:`main`.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
 from importlib import import_module
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from typer.core import TyperGroup
-from typer.exceptions import TyperException
 
 from .._version import __version__
 from ._common import DEFAULT_METRICS
+from ._group import CommandGroup
 
 __all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
 
@@ -52,48 +49,9 @@ COMMANDS = (
 )
 
 
-class _Commands(TyperGroup):
-    """The command group, with usage errors (an unknown option, a bad choice, a missing
-    argument) reported as one line ``assay: error: ...`` and exit code 2, like every other
-    error, instead of click's usage block."""
-
-    def main(
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        windows_expand_args: bool = True,
-        **extra: Any,
-    ) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        except TyperException as exc:
-            sys.exit(_usage_error(exc))
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-def _usage_error(exc: TyperException) -> int:
-    """Report a usage error on one line; its exit code (2)."""
-    code = int(getattr(exc, "exit_code", 2))
-    if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``assay``: the help, as asked for
-        exc.show()  # type: ignore[attr-defined]
-        return code
-    if type(exc).__name__ == "Abort":
-        sys.stderr.write("assay: aborted\n")
-        return 1
-    message = " ".join(exc.format_message().split()) if hasattr(exc, "format_message") else ""
-    message = message.replace("Value error, ", "").rstrip(".")
-    command = getattr(getattr(exc, "ctx", None), "command_path", "assay")
-    sys.stderr.write(f"assay: error: {message or exc} (see '{command} -h')\n")
-    return code
-
-
 app = typer.Typer(
     name="assay",
-    cls=_Commands,
+    cls=CommandGroup,
     help="Offline evaluation of ranking and NLP systems: trec_eval-exact metrics, fast.",
     no_args_is_help=True,
     add_completion=False,

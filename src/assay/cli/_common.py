@@ -14,7 +14,9 @@ Only typer, the standard library and assay's light foundation are imported here.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,28 +24,36 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._options import Missing, NoRelevant, OutputFormat, Ties
-from ..errors import AssayError
+from .._options import InputFormat, Missing, NoRelevant, OutputFormat, Ties
+from ..errors import AssayError, AssayWarning
 
 if TYPE_CHECKING:
     from ..report import Report
 
 __all__ = [
     "DEFAULT_METRICS",
+    "DocColumnOption",
     "FormatOption",
     "JudgedOnlyOption",
     "MetricOption",
     "MissingOption",
     "NoRelevantOption",
     "OutputOption",
+    "QrelsFormatOption",
+    "QueryColumnOption",
+    "RelevanceColumnOption",
+    "RunFormatOption",
+    "ScoreColumnOption",
     "TiesOption",
     "choose_format",
     "emit",
     "err",
     "errors",
     "load_collection",
+    "one_line",
     "present",
     "print_rich",
+    "terminal_width",
     "unique_names",
     "warn",
 ]
@@ -78,6 +88,28 @@ NoRelevantOption = Annotated[
         help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan."
     ),
 ]
+QrelsFormatOption = Annotated[
+    InputFormat | None,
+    typer.Option(help="Force the qrels format (default: from the file extension, else trec)."),
+]
+RunFormatOption = Annotated[
+    InputFormat | None,
+    typer.Option(help="Force the run format (default: from the file extension, else trec)."),
+]
+QueryColumnOption = Annotated[
+    str | None,
+    typer.Option(help="Query id column of CSV/TSV/Parquet/JSONL qrels and runs (default: query)."),
+]
+DocColumnOption = Annotated[
+    str | None,
+    typer.Option(help="Document id column of tabular qrels and runs (default: doc)."),
+]
+ScoreColumnOption = Annotated[
+    str | None, typer.Option(help="Score column of tabular runs (default: score).")
+]
+RelevanceColumnOption = Annotated[
+    str | None, typer.Option(help="Grade column of tabular qrels (default: relevance).")
+]
 JudgedOnlyOption = Annotated[
     bool,
     typer.Option(
@@ -88,30 +120,59 @@ JudgedOnlyOption = Annotated[
 # ---------------------------------------------------------------- errors and messages
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line, control characters shown as escapes: a file or run name from the
+    data can neither end the line nor send escape sequences to the terminal."""
+    flat = " ".join(text.split())
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in flat)
+
+
 def err(message: str) -> None:
-    """``assay: error: message`` on stderr."""
-    sys.stderr.write(f"assay: error: {message}\n")
+    """``assay: error: message`` on stderr (one line)."""
+    sys.stderr.write(f"assay: error: {one_line(message)}\n")
 
 
 def warn(message: str) -> None:
-    """``assay: warning: message`` on stderr."""
-    sys.stderr.write(f"assay: warning: {message}\n")
+    """``assay: warning: message`` on stderr (one line)."""
+    sys.stderr.write(f"assay: warning: {one_line(message)}\n")
 
 
 @contextmanager
 def errors() -> Iterator[None]:
-    """AssayError -> one line on stderr and exit code 2; never a traceback for bad input."""
-    try:
-        yield
-    except AssayError as exc:
-        err(str(exc))
-        raise typer.Exit(2) from None
-    except BrokenPipeError:
-        raise typer.Exit(0) from None
-    except OSError as exc:  # an unreadable input or an unwritable output file
-        where = f"{exc.filename}: " if exc.filename is not None else ""
-        err(f"{where}{exc.strerror or exc}")
-        raise typer.Exit(2) from None
+    """Around a command's work: an :class:`~assay.errors.AssayError` becomes one line on
+    stderr and exit code 2 (never a traceback for bad input); assay's warnings, issued
+    through :mod:`warnings` by the library, become ``assay: warning:`` lines, once each."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AssayWarning)
+        try:
+            yield
+        except AssayError as exc:
+            _say(caught)
+            err(str(exc))
+            raise typer.Exit(2) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+        except OSError as exc:  # an unreadable input or an unwritable output file
+            _say(caught)
+            where = f"{exc.filename}: " if exc.filename is not None else ""
+            err(f"{where}{exc.strerror or exc}")
+            raise typer.Exit(2) from None
+        _say(caught)
+
+
+def _say(caught: list[warnings.WarningMessage]) -> None:
+    """Print the caught warnings: assay's as one line each (duplicates once), others as
+    Python would."""
+    seen: set[str] = set()
+    for w in caught:
+        if not issubclass(w.category, AssayWarning):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+            continue
+        text = str(w.message)
+        if text not in seen:
+            seen.add(text)
+            warn(text)
+    caught.clear()
 
 
 # ---------------------------------------------------------------- output
@@ -126,42 +187,67 @@ def emit(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
 
 
+#: Output formats implied by a file's extension (``-o results.csv``).
+_EXTENSIONS: dict[str, OutputFormat] = {
+    ".tsv": "tsv",
+    ".txt": "table",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+}
+
+
 def choose_format(fmt: OutputFormat | None, output: Path | None) -> OutputFormat:
-    """The format asked for; else the table on a terminal and TSV elsewhere (a file too)."""
+    """The format asked for; else the one the output file's extension names; else the table
+    on a terminal and TSV elsewhere."""
     if fmt is not None:
         return fmt
-    return "table" if output is None and sys.stdout.isatty() else "tsv"
+    if output is not None:
+        return _EXTENSIONS.get(output.suffix.lower(), "tsv")
+    return "table" if sys.stdout.isatty() else "tsv"
 
 
-def present(
-    report: Report,
-    fmt: OutputFormat | None,
-    output: Path | None = None,
-    *,
-    width: int | None = 240,
-) -> None:
-    """Write ``report`` in ``fmt`` (see :func:`choose_format`). The terminal table is at
-    least ``width`` columns wide when stdout is not a terminal, and exactly that wide in a
-    file (``None``: the console's own width)."""
+def terminal_width() -> int | None:
+    """Columns of the terminal stdout writes to (or ``$COLUMNS``); None elsewhere."""
+    if "COLUMNS" in os.environ:
+        try:
+            return max(int(os.environ["COLUMNS"]), 20)
+        except ValueError:
+            pass
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def present(report: Report, fmt: OutputFormat | None, output: Path | None = None) -> None:
+    """Write ``report`` in ``fmt`` (see :func:`choose_format`) to stdout or ``output``. On a
+    terminal (or with ``$COLUMNS`` set) the table is laid out to fit its width, never cropped:
+    transposed or in long form when too wide, prose wrapped; in a file or a pipe it is plain
+    text at its natural width."""
     chosen = choose_format(fmt, output)
     if chosen != "table":
         emit(report.render(chosen), output)
         return
-    print_rich(report.rich(), output, width=width)
+    width = terminal_width() if output is None else None
+    if width is not None:
+        print_rich(report.rich(width), width=width)
+    else:
+        emit(report.render("table"), output)
 
 
-def print_rich(renderable: Any, output: Path | None = None, *, width: int | None = 240) -> None:
-    """A rich renderable to stdout (or ``output``), wide enough for ``width`` columns."""
+def print_rich(renderable: Any, output: Path | None = None, *, width: int | None = None) -> None:
+    """A rich renderable to stdout (or ``output``), ``width`` columns wide (None: the
+    console's own width)."""
     from rich.console import Console
 
     if output is not None:
         with output.open("w", encoding="utf-8") as fh:
             Console(file=fh, width=width).print(renderable)
         return
-    console = Console()
-    if width is not None and not console.is_terminal:
-        console = Console(width=max(console.width, width))
-    console.print(renderable)
+    Console(width=width).print(renderable)
 
 
 def load_collection(
@@ -170,13 +256,40 @@ def load_collection(
     *,
     qrels_format: str | None = None,
     run_format: str | None = None,
+    columns: dict[str, str | None] | None = None,
 ) -> tuple[Any, list[Any]]:
-    """The qrels and the runs, each run named by :func:`unique_names`."""
+    """The qrels and the runs, each run named by :func:`unique_names`. ``columns`` maps the
+    roles ``query``, ``doc``, ``score`` and ``relevance`` to the column names of tabular
+    files (None: the role's own name)."""
     from ..data import Qrels, Run
+    from ..errors import OptionError
 
-    q = Qrels.read(qrels, format=qrels_format)
+    given = {role: name for role, name in (columns or {}).items() if name is not None}
+    q_cols = {r: n for r, n in given.items() if r in Qrels.ROLES}
+    r_cols = {r: n for r, n in given.items() if r in Run.ROLES}
+    for path, fmt, cols in [
+        (qrels, qrels_format, q_cols),
+        *((p, run_format, r_cols) for p in runs),
+    ]:
+        if cols and _is_trec(path, fmt):
+            flag = f"--{next(iter(cols))}-column"
+            raise OptionError(
+                f"{flag} names a column of a CSV/TSV/Parquet/JSONL file, but {path} is read as "
+                "TREC text (its columns are fixed)",
+                option=next(iter(cols)) + "_column",
+            )
+    q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(runs)
-    return q, [Run.read(p, format=run_format, name=n) for p, n in zip(runs, names, strict=True)]
+    loaded = [
+        Run.read(p, format=run_format, name=n, **r_cols) for p, n in zip(runs, names, strict=True)
+    ]
+    return q, loaded
+
+
+def _is_trec(path: str, fmt: str | None) -> bool:
+    from ..io.tabular import detect_format
+
+    return (fmt or detect_format(path)) == "trec"
 
 
 def unique_names(paths: list[str]) -> list[str]:

@@ -79,8 +79,10 @@ def classify(
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
     SBA; ROC AUC, AP and interpolated precision with --scores."""
     with errors():
-        from ..classification import classification_report
-        from ..report import labelled_report
+        from dataclasses import replace
+
+        from ..classification import classification_report, confusion_matrix
+        from ..report import confusion_table, labelled_report
 
         zd = _zero_division(zero_division)
         if average == "binary" and positive is None:
@@ -105,12 +107,15 @@ def classify(
         )
         caption = f"n={report.n}  zero_division={zero_division}  mcc degenerate={degenerate}"
         records = _filter(report.records(), average, positive)
-        present(
-            labelled_report(records, caption=caption, settings=report.settings),
-            fmt,
-            output,
-            width=160,
+        cm = confusion_matrix(y_true, y_pred)
+        shown = labelled_report(records, caption=caption, settings=report.settings)
+        matrix = {"labels": cm.labels.tolist(), "matrix": cm.matrix.tolist()}
+        shown = replace(
+            shown,
+            more=[confusion_table(cm.labels.tolist(), cm.matrix)],
+            document={**shown.document, "confusion_matrix": matrix},
         )
+        present(shown, fmt, output)
 
 
 def _option_error(message: str, option: str) -> Exception:

@@ -10,17 +10,22 @@ import typer
 from .._options import CIMethod, CompareTest, Correction
 from ._common import (
     DEFAULT_METRICS,
+    DocColumnOption,
     FormatOption,
     JudgedOnlyOption,
     MetricOption,
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    QrelsFormatOption,
+    QueryColumnOption,
+    RelevanceColumnOption,
+    RunFormatOption,
+    ScoreColumnOption,
     TiesOption,
     errors,
     load_collection,
     present,
-    warn,
 )
 
 __all__ = ["compare", "register"]
@@ -53,6 +58,12 @@ def compare(
     missing: MissingOption = "zero",
     no_relevant: NoRelevantOption = "zero",
     judged_only: JudgedOnlyOption = False,
+    qrels_format: QrelsFormatOption = None,
+    run_format: RunFormatOption = None,
+    query_column: QueryColumnOption = None,
+    doc_column: DocColumnOption = None,
+    score_column: ScoreColumnOption = None,
+    relevance_column: RelevanceColumnOption = None,
     output: OutputOption = None,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
@@ -60,7 +71,18 @@ def compare(
         from ..comparison import compare as run_comparison
         from ..report import comparison_report
 
-        q, loaded = load_collection(qrels, runs)
+        q, loaded = load_collection(
+            qrels,
+            runs,
+            qrels_format=qrels_format,
+            run_format=run_format,
+            columns={
+                "query": query_column,
+                "doc": doc_column,
+                "score": score_column,
+                "relevance": relevance_column,
+            },
+        )
         cmp = run_comparison(
             q,
             loaded,
@@ -77,8 +99,6 @@ def compare(
             no_relevant=no_relevant,
             judged_only=judged_only,
         )
-        for w in cmp.results.warnings:
-            warn(w)
         present(comparison_report(cmp), fmt, output)
 
 

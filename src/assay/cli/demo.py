@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .._options import OutputFormat
-from ._common import errors, present, warn
+from ._common import errors, present
 
 __all__ = ["demo", "register"]
 
@@ -42,8 +42,6 @@ def demo(
             f"judgments (grades 0-{qrels.max_grade}); runs {', '.join(runs)} of decreasing quality\n"
         )
         res = evaluate(qrels, runs, DEMO_METRICS)
-        for w in res.warnings:
-            warn(w)
         present(results_report(res), fmt or "table")
 
 

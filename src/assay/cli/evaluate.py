@@ -6,20 +6,24 @@ from typing import Annotated
 
 import typer
 
-from .._options import InputFormat
 from ._common import (
     DEFAULT_METRICS,
+    DocColumnOption,
     FormatOption,
     JudgedOnlyOption,
     MetricOption,
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    QrelsFormatOption,
+    QueryColumnOption,
+    RelevanceColumnOption,
+    RunFormatOption,
+    ScoreColumnOption,
     TiesOption,
     errors,
     load_collection,
     present,
-    warn,
 )
 
 __all__ = ["evaluate", "register"]
@@ -39,14 +43,12 @@ def evaluate(
     missing: MissingOption = "zero",
     no_relevant: NoRelevantOption = "zero",
     judged_only: JudgedOnlyOption = False,
-    qrels_format: Annotated[
-        InputFormat | None,
-        typer.Option(help="Force the qrels format (default: from the file extension, else trec)."),
-    ] = None,
-    run_format: Annotated[
-        InputFormat | None,
-        typer.Option(help="Force the run format (default: from the file extension, else trec)."),
-    ] = None,
+    qrels_format: QrelsFormatOption = None,
+    run_format: RunFormatOption = None,
+    query_column: QueryColumnOption = None,
+    doc_column: DocColumnOption = None,
+    score_column: ScoreColumnOption = None,
+    relevance_column: RelevanceColumnOption = None,
     output: OutputOption = None,
 ) -> None:
     """Evaluate runs against qrels."""
@@ -54,7 +56,18 @@ def evaluate(
         from ..evaluation import evaluate as run_evaluation
         from ..report import results_report
 
-        q, loaded = load_collection(qrels, runs, qrels_format=qrels_format, run_format=run_format)
+        q, loaded = load_collection(
+            qrels,
+            runs,
+            qrels_format=qrels_format,
+            run_format=run_format,
+            columns={
+                "query": query_column,
+                "doc": doc_column,
+                "score": score_column,
+                "relevance": relevance_column,
+            },
+        )
         res = run_evaluation(
             q,
             loaded,
@@ -64,8 +77,6 @@ def evaluate(
             no_relevant=no_relevant,
             judged_only=judged_only,
         )
-        for w in res.warnings:
-            warn(w)
         present(results_report(res, per_query=per_query), fmt, output)
 
 

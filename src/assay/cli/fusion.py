@@ -55,7 +55,7 @@ def fuse(
     weights: Annotated[
         str | None, typer.Option("-w", "--weights", help="Run weights, comma-separated.")
     ] = None,
-    k: Annotated[float, typer.Option("-k", help="RRF constant.")] = 60,
+    rrf_k: Annotated[float, typer.Option("--rrf-k", help="RRF constant k (rank + k).")] = 60,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="Keep the top N per query.")
     ] = None,
@@ -80,7 +80,7 @@ def fuse(
             method=method,
             norm=norm,
             weights=_weights(weights),
-            rrf_k=k,
+            rrf_k=rrf_k,
             depth=depth,
             name=name,
         )
@@ -121,7 +121,7 @@ def aggregate(
             caption=f"{path}: {len(votes)} rankings, {method}",
             settings={"path": path, "rankings": len(votes), **settings},
         )
-        present(report, fmt, width=None)
+        present(report, fmt)
 
 
 def register(app: typer.Typer) -> None:

@@ -230,7 +230,7 @@ def pick_columns(table: pa.Table, mapping: dict[str, str], source: str | None) -
         if name not in names:
             raise InputError(
                 f"no column {name!r} for the {role} (columns: {', '.join(table.column_names)}); "
-                f"map it with {role}='<column>'",
+                f"map it with {role}='<column>' (on the command line: --{role}-column)",
                 source=source,
             )
         out[role] = _plain(table.column(name))

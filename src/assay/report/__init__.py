@@ -26,13 +26,13 @@ A :class:`Report` pairs both for one result and renders any of the output format
 
 from .._options import OutputFormat
 from . import escape
-from .catalog import catalog_table
+from .catalog import catalog_report, catalog_table
 from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
-from .tasks import consensus_report, labelled_report, values_report
+from .tasks import confusion_table, consensus_report, labelled_report, values_report
 from .values import count, json_value, plain, short
 
 __all__ = [
@@ -43,9 +43,11 @@ __all__ = [
     "OutputFormat",
     "RecordFormat",
     "Report",
+    "catalog_report",
     "catalog_table",
     "comparison_legend",
     "comparison_report",
+    "confusion_table",
     "consensus_report",
     "count",
     "escape",

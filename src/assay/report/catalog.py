@@ -1,4 +1,4 @@
-"""The metric catalogue as a display table (``assay metrics``), from the rows of
+"""The metric catalogue as a report (``assay metrics``), from the rows of
 :func:`assay.metrics.catalog.describe`."""
 
 from __future__ import annotations
@@ -6,38 +6,84 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .output import Report
 from .table import Column, DisplayTable
 
-__all__ = ["catalog_table"]
+__all__ = ["CATALOG_COLUMNS", "catalog_report", "catalog_table"]
+
+#: The fields of a catalogue record (TSV and CSV columns).
+CATALOG_COLUMNS = (
+    "name",
+    "family",
+    "input",
+    "aliases",
+    "trec_eval",
+    "parameters",
+    "cutoff",
+    "range",
+    "better",
+    "aggregate",
+    "summary",
+)
+
+
+def _record(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "name": row["name"],
+        "family": row["family"],
+        "input": row["input"],
+        "aliases": " ".join(row["aliases"]),
+        "trec_eval": " ".join(row["trec_eval"]),
+        "parameters": row["params_text"],
+        "cutoff": row["cutoff"],
+        "range": row["range"],
+        "better": "higher" if row["higher_is_better"] else "lower",
+        "aggregate": row["aggregate"],
+        "summary": row["summary"],
+    }
 
 
 def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
-    """One row per metric: name (never folded, so it survives grep and copy-paste),
-    parameters, cutoff, range, direction, summary. A ``family`` column is added when the
-    rows come from more than one family (a rule between families on the terminal)."""
+    """One row per metric: name (never folded, so it survives grep and copy-paste), the
+    other names it answers to (aliases, trec_eval names), parameters, cutoff, range,
+    direction and summary; a ``family`` column when the rows come from several families (a
+    rule between families on the terminal). Prose columns wrap on a narrow terminal."""
     families = list(dict.fromkeys(r["family"] for r in rows))
     several = len(families) > 1
-    columns = [Column("metric")]
+    columns = [Column("metric", style="bold")]
     if several:
         columns.append(Column("family"))
-    columns += [
-        Column(name, no_wrap=False, fold=True)
-        for name in ("parameters", "@k", "range", "better", "description")
-    ]
+    columns += [Column(name) for name in ("also", "parameters", "@k", "range", "better")]
+    columns.append(Column("description"))
     cells = []
     sections = set()
     for i, r in enumerate(rows):
+        rec = _record(r)
+        also = " ".join([*r["aliases"], *r["trec_eval"]])
         cells.append(
             [
-                r["name"],
-                *([r["family"]] if several else []),
-                r["params_text"],
-                r["cutoff"],
-                r["range"],
-                "higher" if r["higher_is_better"] else "lower",
-                r["summary"],
+                rec["name"],
+                *([rec["family"]] if several else []),
+                also,
+                rec["parameters"],
+                rec["cutoff"],
+                rec["range"],
+                rec["better"],
+                rec["summary"],
             ]
         )
         if several and i + 1 < len(rows) and rows[i + 1]["family"] != r["family"]:
             sections.add(i)
-    return DisplayTable(columns, cells, sections=frozenset(sections))
+    return DisplayTable(columns, cells, sections=frozenset(sections), wrap=True)
+
+
+def catalog_report(rows: Sequence[Mapping[str, Any]]) -> Report:
+    """The catalogue in every output format; JSON keeps each metric's full description
+    (parameters with their documentation, the docstring)."""
+    return Report(
+        table=catalog_table(rows),
+        records=[_record(r) for r in rows],
+        columns=CATALOG_COLUMNS,
+        key="metrics",
+        document={"described": [dict(r) for r in rows]},
+    )

@@ -73,11 +73,10 @@ def generation_report(cmp: SystemComparison) -> Report:
             cells.append(Cell(text, marks=cmp.marker(s, m), note=interval))
         rows.append(cells)
     return Report(
-        table=DisplayTable(columns, rows, legend=_generation_legend(cmp)),
+        table=DisplayTable(columns, rows, legend=_generation_legend(cmp), pivot="metric"),
         records=cmp.records(),
         columns=GENERATION_COLUMNS,
         key="records",
-        tsv_header=True,
         document={"provenance": cmp.provenance, "signatures": dict(cmp.signatures)},
     )
 
@@ -143,11 +142,12 @@ def regression_report(
     if cmp is not None:
         provenance["comparison"] = dict(cmp.provenance)
     return Report(
-        table=DisplayTable(columns, rows, legend=_regression_legend(first, cmp)),
+        table=DisplayTable(
+            columns, rows, legend=_regression_legend(first, cmp), keys=2, pivot="measure"
+        ),
         records=_regression_records(reports, cmp),
         columns=REGRESSION_COLUMNS,
         key="records",
-        tsv_header=True,
         document={"provenance": provenance},
     )
 

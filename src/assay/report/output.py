@@ -21,10 +21,11 @@ __all__ = ["Report"]
 
 @dataclass(frozen=True)
 class Report:
-    """A result's records and display table.
+    """A result's records and display tables.
 
-    ``columns`` are the TSV/CSV columns (``tsv_header``: TSV starts with them too); JSON
-    writes ``{key: records, **document}``.
+    ``table`` is the main table; ``more`` holds further ones (a comparison's pairwise
+    differences), shown after it by every display format. ``columns`` are the TSV/CSV
+    columns (both start with a header line); JSON writes ``{key: records, **document}``.
     """
 
     table: DisplayTable
@@ -32,26 +33,28 @@ class Report:
     columns: Sequence[str]
     key: str = "results"
     document: Mapping[str, Any] = field(default_factory=dict)
-    tsv_header: bool = False
+    more: Sequence[DisplayTable] = ()
 
-    def render(self, fmt: OutputFormat) -> str:
-        """The text of ``fmt``; ``"table"`` is the plain-text table."""
+    @property
+    def tables(self) -> list[DisplayTable]:
+        return [self.table, *self.more]
+
+    def render(self, fmt: OutputFormat, *, width: int | None = None) -> str:
+        """The text of ``fmt``; ``"table"`` is the plain-text table, laid out for ``width``
+        columns when given."""
         fmt = choice(fmt, OutputFormat, "format")
         if fmt == "table":
-            return to_text(self.table)
+            return "\n".join(to_text(t, width) for t in self.tables)
         if fmt == "markdown":
-            return to_markdown(self.table)
+            return "\n".join(to_markdown(t) for t in self.tables)
         if fmt == "latex":
-            return to_latex(self.table)
+            return "\n".join(to_latex(t) for t in self.tables)
         return render_records(
-            self.records,
-            fmt,
-            columns=self.columns,
-            tsv_header=self.tsv_header,
-            key=self.key,
-            document=self.document,
+            self.records, fmt, columns=self.columns, key=self.key, document=self.document
         )
 
-    def rich(self) -> Any:
-        """The display table as a ``rich.table.Table`` (for a terminal)."""
-        return to_rich(self.table)
+    def rich(self, width: int | None = None) -> Any:
+        """The display tables as one rich renderable laid out for ``width`` columns."""
+        from rich.console import Group
+
+        return Group(*(to_rich(t, width) for t in self.tables))

@@ -19,20 +19,9 @@ from .values import count, short
 if TYPE_CHECKING:
     from ..results import Comparison, Results
 
-__all__ = ["COMPARISON_COLUMNS", "RESULTS_COLUMNS", "comparison_report", "results_report"]
+__all__ = ["RESULTS_COLUMNS", "comparison_legend", "comparison_report", "results_report"]
 
 RESULTS_COLUMNS = ("run", "metric", "query", "value")
-COMPARISON_COLUMNS = (
-    "run",
-    "metric",
-    "query",
-    "value",
-    "baseline",
-    "ci_low",
-    "ci_high",
-    "p_value",
-    "p_adjusted",
-)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -60,9 +49,7 @@ def _results_table(results: Results, per_query: bool, integer: dict[str, bool]) 
     columns = [Column("run", latex="Run", style="bold")]
     if per_query:
         columns.append(Column("query", latex="Query"))
-    columns += [
-        Column(m, align="right", min_width=max(6, min(len(m), 12)), fold=True) for m in names
-    ]
+    columns += [Column(m, align="right") for m in names]
     rows: list[list[Cell | str]] = []
     sections = set()
     for run, query, vals in _rows(results, per_query):
@@ -79,7 +66,14 @@ def _results_table(results: Results, per_query: bool, integer: dict[str, bool]) 
         f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
         f"judged_only={conv.judged_only}"
     )
-    return DisplayTable(columns, rows, caption=caption, sections=frozenset(sections))
+    return DisplayTable(
+        columns,
+        rows,
+        caption=caption,
+        sections=frozenset(sections),
+        keys=2 if per_query else 1,
+        pivot="metric",
+    )
 
 
 def _best(results: Results) -> dict[str, float]:
@@ -112,12 +106,17 @@ def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, f
 
 
 def comparison_report(cmp: Comparison) -> Report:
-    """Means (with CIs on the terminal) and significance marks; records are the rows of
-    :meth:`~assay.results.Comparison.records` (JSON adds settings, warnings, provenance)."""
+    """Every part of a comparison in every format: the means (CIs on the terminal) with
+    significance marks, then the differences (interval, raw and corrected p, effect size,
+    wins/ties/losses); records carry all of it (:data:`~assay.results.COMPARISON_FIELDS`);
+    JSON adds the settings, warnings and provenance."""
+    from ..results import COMPARISON_FIELDS
+
     return Report(
-        table=_comparison_table(cmp),
+        table=_means_table(cmp),
+        more=[_differences_table(cmp)],
         records=list(cmp.records()),
-        columns=COMPARISON_COLUMNS,
+        columns=COMPARISON_FIELDS,
         key="records",
         document={
             "settings": cmp.settings,
@@ -127,7 +126,7 @@ def comparison_report(cmp: Comparison) -> Report:
     )
 
 
-def _comparison_table(cmp: Comparison) -> DisplayTable:
+def _means_table(cmp: Comparison) -> DisplayTable:
     letters = cmp.letters()
     columns = [Column("run", latex="Run", style="bold")]
     columns += [Column(m, align="right") for m in cmp.metrics]
@@ -140,13 +139,69 @@ def _comparison_table(cmp: Comparison) -> DisplayTable:
             note = f"[{short(s.ci_low)}, {short(s.ci_high)}]"
             cells.append(Cell(short(s.mean), marks=cmp.markers(r, m), note=note))
         rows.append(cells)
-    return DisplayTable(columns, rows, legend=comparison_legend(cmp))
+    conf = cmp.settings.get("confidence", 0.95)
+    caption = f"mean over queries [{_percent(conf)} {cmp.settings.get('ci_method', '')} CI]"
+    return DisplayTable(
+        columns, rows, caption=caption, legend=comparison_legend(cmp), pivot="metric"
+    )
+
+
+def _differences_table(cmp: Comparison) -> DisplayTable:
+    against = cmp.baseline is None
+    columns = [Column("metric", latex="Metric"), Column("run", latex="Run")]
+    if against:
+        columns.append(Column("vs", latex="vs."))
+    columns += [
+        Column("diff [CI]", align="right", latex="$\\Delta$ [CI]"),
+        Column("p (adj.)", align="right", latex="$p$ ($p_{adj}$)"),
+        Column("d", align="right", latex="$d$"),
+        Column("W/T/L", align="right"),
+    ]
+    rows: list[list[Cell | str]] = []
+    for p in cmp.pairs:
+        interval = f"[{short(p.ci_low)}, {short(p.ci_high)}]"
+        rows.append(
+            [
+                p.metric,
+                p.run,
+                *([p.baseline] if against else []),
+                Cell(short(p.diff), marks="*" if p.significant else "", note=interval),
+                f"{_p(p.p_value)} ({_p(p.p_adjusted)})",
+                short(p.effect_size, ".2f"),
+                f"{p.wins}/{p.ties}/{p.losses}",
+            ]
+        )
+    vs = "vs" if against else cmp.baseline
+    caption = (
+        f"diff: mean of run - {vs} over the queries both have, * significant; "
+        "p (adj.): raw and corrected p-values; d: paired Cohen's d; "
+        "W/T/L: queries where run is better/equal/worse by the metric's direction"
+    )
+    return DisplayTable(
+        columns, rows, title="Differences", caption=caption, keys=3 if against else 2
+    )
+
+
+def _p(value: float) -> str:
+    if math.isnan(value):
+        return "nan"
+    return "<0.0001" if value < 1e-4 else short(value)
+
+
+def _percent(confidence: float) -> str:
+    return f"{100 * float(confidence):g}%"
 
 
 def comparison_legend(cmp: Comparison) -> str:
-    """What the marks of a comparison table mean."""
-    how = f"{cmp.test} test, {cmp.correction} correction per metric, alpha={cmp.alpha}"
+    """What the marks of a comparison table mean, and how the tests were made."""
+    if cmp.test == "tukey":
+        how = (
+            f"randomised Tukey HSD over all pairs (family-wise, no further correction), "
+            f"alpha={cmp.alpha}"
+        )
+    else:
+        how = f"{cmp.test} test, {cmp.correction} correction per metric, alpha={cmp.alpha}"
     if cmp.baseline is not None:
-        return f"▲/▼: significantly better/worse than {cmp.baseline} ({how})"
+        return f"▲/▼: significantly better/worse than {cmp.baseline} ({how}); *: significant"
     letters = ", ".join(f"{v}={k}" for k, v in cmp.letters().items())
-    return f"letters: significantly better than that run ({letters}; {how})"
+    return f"letters: significantly better than that run ({letters}; {how}); *: significant"

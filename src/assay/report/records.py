@@ -1,10 +1,11 @@
 """Records (flat rows of plain values) as machine text: TSV, CSV, JSON Lines and JSON.
 
-One renderer for every result: TSV and CSV show ``columns`` (a missing key is an empty
-field) with :func:`~assay.report.values.plain` values, CSV always under a header line, TSV
-under one only when asked; JSON Lines writes every key of every row; JSON writes
-``{key: [rows], **document}`` indented. Values go through
-:func:`~assay.report.values.json_value` in both JSON formats (NaN is ``null``).
+One renderer for every result: TSV and CSV show ``columns`` under a header line (a missing
+key is an empty field) with :func:`~assay.report.values.plain` values; TSV fields escape
+backslash, tab, newline and other control characters (:func:`assay.report.escape.tsv`), CSV
+quotes as RFC 4180 does. JSON Lines writes every key of every row; JSON writes
+``{key: [rows], **document}`` indented. Both JSON formats are strict JSON (:func:`jsonable`:
+NaN and infinities are ``null``, NumPy values plain numbers, control characters escaped).
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .._options import choice
+from . import escape
 from .values import json_value, plain
 
-__all__ = ["RecordFormat", "render_records"]
+__all__ = ["RecordFormat", "jsonable", "render_records"]
 
 RecordFormat = Literal["tsv", "csv", "jsonl", "json"]
 
@@ -28,15 +32,14 @@ def render_records(
     fmt: RecordFormat,
     *,
     columns: Sequence[str],
-    tsv_header: bool = False,
     key: str = "results",
     document: Mapping[str, Any] | None = None,
 ) -> str:
     """``rows`` in a machine format (see the module documentation)."""
     fmt = choice(fmt, RecordFormat, "format")
     if fmt == "tsv":
-        lines = ["\t".join(columns)] if tsv_header else []
-        lines += ["\t".join(plain(row.get(c)) for c in columns) for row in rows]
+        lines = ["\t".join(escape.tsv(c) for c in columns)]
+        lines += ["\t".join(escape.tsv(plain(row.get(c))) for c in columns) for row in rows]
         return "".join(line + "\n" for line in lines)
     if fmt == "csv":
         buf = io.StringIO()
@@ -45,10 +48,25 @@ def render_records(
         writer.writerows([plain(row.get(c)) for c in columns] for row in rows)
         return buf.getvalue()
     if fmt == "jsonl":
-        return "".join(json.dumps(_json_row(row)) + "\n" for row in rows)
-    doc = {key: [_json_row(row) for row in rows], **(document or {})}
-    return json.dumps(doc, indent=2) + "\n"
+        return "".join(json.dumps(jsonable(row), allow_nan=False) + "\n" for row in rows)
+    doc = {key: [jsonable(row) for row in rows], **jsonable(dict(document or {}))}
+    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
 
 
-def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: json_value(v) for k, v in row.items()}
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data: mappings with string keys, lists, numbers (NaN and
+    infinities as ``null``), strings, booleans and ``null``; anything else as its text."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, str | bool):
+        return value
+    if isinstance(value, numbers.Number):
+        converted = json_value(value)
+        if converted is None or isinstance(converted, int):
+            return converted
+        return converted if math.isfinite(converted) else None
+    if hasattr(value, "tolist"):
+        return jsonable(value.tolist())
+    return str(value)

@@ -3,16 +3,21 @@ table (the terminal) or plain text.
 
 A :class:`DisplayTable` holds columns, rows of :class:`Cell` (text plus what a format may
 show of it: emphasis for a best value, significance marks, a secondary note such as a
-confidence interval), an optional title, a caption (shown under the terminal table) and a
-legend (shown by every format: a paragraph after the Markdown table, a ``%`` comment after
-the LaTeX one). Renderers escape every piece of text from the data for their format
-(:mod:`assay.report.escape`) and add their own decoration.
+confidence interval), an optional title, a caption and a legend (shown by every format: a
+paragraph after the Markdown table, ``%`` comment lines after the LaTeX one). Renderers escape
+every piece of text from the data for their format (:mod:`assay.report.escape`) and add their
+own decoration.
+
+Nothing is ever cropped. On a terminal of a given width, :func:`fit` lays a table out so it
+fits: as it is; else transposed (its value columns become rows, when the table says what
+they are: ``pivot``); else in long form, one row per value. A cell that still does not fit
+is wrapped, never cut.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from . import escape
@@ -22,6 +27,7 @@ __all__ = [
     "Cell",
     "Column",
     "DisplayTable",
+    "fit",
     "to_latex",
     "to_markdown",
     "to_rich",
@@ -33,16 +39,12 @@ Align = Literal["left", "right"]
 
 @dataclass(frozen=True)
 class Column:
-    """A column: header, alignment, LaTeX header (default: the header) and terminal hints
-    (``style``, ``no_wrap``, ``min_width``, ``fold``: fold long text instead of cropping)."""
+    """A column: header, alignment, LaTeX header (default: the header) and a terminal style."""
 
     name: str
     align: Align = "left"
     latex: str | None = None
     style: str | None = None
-    no_wrap: bool = True
-    min_width: int | None = None
-    fold: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,13 @@ class Cell:
 @dataclass(frozen=True)
 class DisplayTable:
     """Columns, rows of cells (a ``str`` is a plain cell), title, caption and legend.
-    ``sections`` are the indices of rows followed by a rule on the terminal."""
+
+    The first ``keys`` columns label a row (a run, a run and a query); the others hold values.
+    ``pivot`` names what the value columns are ("metric"): a table with one key column and a
+    pivot can be transposed to fit a narrow terminal; a ``wrap`` table (prose columns, such as
+    the metric catalogue) keeps its layout and wraps its cells instead. ``sections`` are the
+    indices of rows followed by a rule on the terminal.
+    """
 
     columns: Sequence[Column]
     rows: Sequence[Sequence[Cell | str]]
@@ -68,10 +76,73 @@ class DisplayTable:
     caption: str = ""
     legend: str = ""
     sections: frozenset[int] = field(default_factory=frozenset)
+    keys: int = 1
+    pivot: str = ""
+    wrap: bool = False
 
     def cells(self) -> list[list[Cell]]:
         """The rows with every cell as a :class:`Cell`."""
         return [[c if isinstance(c, Cell) else Cell(c) for c in row] for row in self.rows]
+
+
+# ---------------------------------------------------------------- layout
+
+
+def _shown(cell: Cell) -> str:
+    """A cell as the terminal and plain text show it."""
+    return escape.terminal(cell.text + cell.marks + (f" {cell.note}" if cell.note else ""))
+
+
+def natural_width(table: DisplayTable) -> int:
+    """Columns needed to show ``table`` unwrapped as a boxed terminal table."""
+    body = table.cells()
+    widths = [
+        max([len(escape.terminal(c.name)), *(len(_shown(row[j])) for row in body)])
+        for j, c in enumerate(table.columns)
+    ]
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def transpose(table: DisplayTable) -> DisplayTable:
+    """Value columns as rows: the first column becomes the header row."""
+    body = table.cells()
+    columns = [Column(table.pivot, style="bold")]
+    columns += [Column(row[0].text, align="right") for row in body]
+    rows = [
+        [Cell(c.name), *(row[j] for row in body)]
+        for j, c in enumerate(table.columns)
+        if j >= table.keys
+    ]
+    return replace(table, columns=columns, rows=rows, sections=frozenset(), keys=1, pivot="")
+
+
+def long_form(table: DisplayTable) -> DisplayTable:
+    """One row per value: the key columns (shown on a group's first row only, a rule after
+    each group), the value column's name, the value."""
+    keys = list(table.columns[: table.keys])
+    columns = [*keys, Column(table.pivot or "column"), Column("value", align="right")]
+    rows: list[list[Cell | str]] = []
+    sections = set()
+    values = [(j, c) for j, c in enumerate(table.columns) if j >= table.keys]
+    for row in table.cells():
+        for n, (j, c) in enumerate(values):
+            label = row[: table.keys] if n == 0 else [Cell("")] * table.keys
+            rows.append([*label, Cell(c.name), row[j]])
+        sections.add(len(rows) - 1)
+    return replace(table, columns=columns, rows=rows, sections=frozenset(sections), pivot="")
+
+
+def fit(table: DisplayTable, width: int | None) -> DisplayTable:
+    """``table`` laid out to fit ``width`` columns: as it is, transposed, or in long form."""
+    if width is None or table.wrap or len(table.columns) <= table.keys + 1:
+        return table
+    if natural_width(table) <= width:
+        return table
+    if table.pivot and table.keys == 1:
+        flipped = transpose(table)
+        if natural_width(flipped) <= width:
+            return flipped
+    return long_form(table)
 
 
 # ---------------------------------------------------------------- Markdown
@@ -86,7 +157,8 @@ def to_markdown(table: DisplayTable) -> str:
     )
     lines += [_md_row(_md_cell(cell) for cell in row) for row in table.cells()]
     text = "\n".join(lines) + "\n"
-    return text + f"\n{table.legend}\n" if table.legend else text
+    notes = [escape.markdown(t) for t in (table.caption, table.legend) if t]
+    return text + "".join(f"\n{n}\n" for n in notes)
 
 
 def _md_row(cells: Any) -> str:
@@ -104,17 +176,16 @@ def _md_cell(cell: Cell) -> str:
 
 
 def to_latex(table: DisplayTable) -> str:
-    """A booktabs ``tabular``; ``\\textbf`` cells, marks as ``$^{...}$``; the title and the
-    legend as ``%`` comments."""
+    """A booktabs ``tabular``; ``\\textbf`` cells, marks as ``$^{...}$``; the title, caption and
+    legend as ``%`` comment lines (escaped, so nothing in them can end the comment)."""
     spec = "".join("r" if c.align == "right" else "l" for c in table.columns)
-    lines = [f"% {table.title}"] if table.title else []
+    lines = [f"% {escape.latex(table.title)}"] if table.title else []
     lines += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
     lines.append(_tex_row(escape.latex(c.latex or c.name) for c in table.columns))
     lines.append("\\midrule")
     lines += [_tex_row(_tex_cell(cell) for cell in row) for row in table.cells()]
     lines += ["\\bottomrule", "\\end{tabular}"]
-    if table.legend:
-        lines.append(f"% {table.legend}")
+    lines += [f"% {escape.latex(t)}" for t in (table.caption, table.legend) if t]
     return "\n".join(lines) + "\n"
 
 
@@ -132,23 +203,26 @@ def _tex_cell(cell: Cell) -> str:
 # ---------------------------------------------------------------- terminal
 
 
-def to_rich(table: DisplayTable) -> Any:
-    """A ``rich.table.Table``: strong cells bold green, notes dim, marks bold (red for ▼)."""
+def to_rich(table: DisplayTable, width: int | None = None) -> Any:
+    """A ``rich.table.Table`` laid out for ``width`` columns (:func:`fit`): strong cells bold
+    green, notes dim, marks bold (red for ▼); long text wraps, nothing is cropped."""
     from rich.table import Table
 
+    table = fit(table, width)
+    footer = "\n".join(escape.rich(t) for t in (table.caption, table.legend) if t)
     out = Table(
         title=escape.rich(table.title) if table.title else None,
-        caption=escape.rich(table.caption or table.legend) or None,
+        caption=footer or None,
         caption_justify="left",
     )
-    for c in table.columns:
+    for j, c in enumerate(table.columns):
         out.add_column(
             escape.rich(c.name),
             justify=c.align,
             style=c.style,
-            no_wrap=c.no_wrap,
-            min_width=c.min_width,
-            overflow="fold" if c.fold else "ellipsis",
+            overflow="fold",
+            no_wrap=table.wrap and j < table.keys,
+            min_width=len(escape.terminal(c.name)) if j >= table.keys else None,
         )
     for i, row in enumerate(table.cells()):
         out.add_row(*(_rich_cell(cell) for cell in row), end_section=i in table.sections)
@@ -159,20 +233,21 @@ def _rich_cell(cell: Cell) -> str:
     text = escape.rich(cell.text)
     if cell.strong:
         text = f"[bold green]{text}[/]"
-    if cell.note:
-        text += f" [dim]{escape.rich(cell.note)}[/]"
     if cell.marks:
         color = "red" if "▼" in cell.marks else "green"
-        text += f" [bold {color}]{escape.rich(cell.marks)}[/]"
+        text += f"[bold {color}]{escape.rich(cell.marks)}[/]"
+    if cell.note:
+        text += f" [dim]{escape.rich(cell.note)}[/]"
     return text
 
 
-def to_text(table: DisplayTable) -> str:
-    """Plain text: columns padded to their widest cell, separated by two spaces, a dashed
-    rule under the header; notes after the text, marks right after it; then the caption
-    and the legend."""
-    header = [c.name for c in table.columns]
-    body = [[_text_cell(cell) for cell in row] for row in table.cells()]
+def to_text(table: DisplayTable, width: int | None = None) -> str:
+    """Plain text laid out for ``width`` columns (:func:`fit`): columns padded to their widest
+    cell, separated by two spaces, a dashed rule under the header; marks right after the
+    text, notes after them; then the caption and the legend."""
+    table = fit(table, width)
+    header = [escape.terminal(c.name) for c in table.columns]
+    body = [[_shown(cell) for cell in row] for row in table.cells()]
     widths = [max(len(r[j]) for r in [header, *body]) for j in range(len(header))]
 
     def line(cells: list[str]) -> str:
@@ -182,12 +257,8 @@ def to_text(table: DisplayTable) -> str:
         )
         return "  ".join(padded).rstrip()
 
-    lines = [table.title] if table.title else []
+    lines = [escape.terminal(table.title)] if table.title else []
     lines += [line(header), "  ".join("-" * w for w in widths)]
     lines += [line(r) for r in body]
-    lines += [text for text in (table.caption, table.legend) if text]
+    lines += [escape.terminal(text) for text in (table.caption, table.legend) if text]
     return "\n".join(lines) + "\n"
-
-
-def _text_cell(cell: Cell) -> str:
-    return cell.text + cell.marks + (f" {cell.note}" if cell.note else "")

@@ -10,7 +10,7 @@ from .output import Report
 from .table import Column, DisplayTable
 from .values import short
 
-__all__ = ["consensus_report", "labelled_report", "values_report"]
+__all__ = ["confusion_table", "consensus_report", "labelled_report", "values_report"]
 
 
 def values_report(
@@ -70,9 +70,9 @@ def consensus_report(
     ]
     table = DisplayTable(
         [
-            Column("rank", align="right", latex="Rank", no_wrap=False),
+            Column("rank", align="right", latex="Rank"),
             Column("candidate", latex="Candidate"),
-            Column("score", align="right", latex="Score", no_wrap=False),
+            Column("score", align="right", latex="Score"),
         ],
         [[str(r["rank"]), str(r["candidate"]), short(r["score"], ".6g")] for r in rows],
         caption=caption,
@@ -81,6 +81,14 @@ def consensus_report(
         table=table,
         records=rows,
         columns=("rank", "candidate", "score"),
-        tsv_header=True,
         document={"settings": dict(settings or {})},
     )
+
+
+def confusion_table(labels: Sequence[Any], matrix: Any) -> DisplayTable:
+    """A confusion matrix: rows the true labels, columns the predicted ones."""
+    names = [str(label) for label in labels]
+    columns = [Column("true \\ predicted", latex="True $\\backslash$ predicted", style="bold")]
+    columns += [Column(n, align="right") for n in names]
+    rows = [[n, *(short(v) for v in row)] for n, row in zip(names, matrix.tolist(), strict=True)]
+    return DisplayTable(columns, rows, title="Confusion matrix", pivot="predicted")

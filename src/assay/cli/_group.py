@@ -1,0 +1,134 @@
+"""The command group behind ``assay``: how the CLI talks when something is wrong, and how its
+help names the values a person types.
+
+- A usage error (an unknown option, a bad choice, a missing argument) is one line
+  ``assay: error: ... (see 'assay CMD -h')`` and exit code 2, like every other error.
+- An unexpected exception (a bug) is one line ``assay: internal error: ...`` and exit code 70
+  (``EX_SOFTWARE``), never a traceback; ``ASSAY_DEBUG=1`` lets it through with its traceback
+  (the test suite sets it, so a bug fails the test that meets it).
+- Help shows what to type: ``QRELS``, ``RUN...``, ``METRIC``, ``N``, ``FILE`` — not Python
+  types (``<list[str]>``); choices stay listed (``<docno|input|average>``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+
+__all__ = ["CommandGroup"]
+
+#: Exit status of an internal error (BSD sysexits' EX_SOFTWARE).
+INTERNAL_ERROR = 70
+
+#: Metavars of options whose name does not say what is typed.
+_METAVARS = {
+    "int": "N",
+    "float": "X",
+    "Path": "FILE",
+}
+#: Options named for a file they write or read.
+_FILE_OPTIONS = {"output", "report", "save", "scores", "reference", "reference_labels"}
+
+
+class CommandGroup(TyperGroup):
+    """``assay``'s command group (see the module documentation)."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except TyperException as exc:
+            sys.exit(_usage_error(exc))
+        except Exception as exc:
+            if os.environ.get("ASSAY_DEBUG"):
+                raise
+            sys.exit(_internal_error(exc))
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _name_what_is_typed(command)
+        return command
+
+
+def _usage_error(exc: TyperException) -> int:
+    """Report a usage error on one line; its exit code (2)."""
+    code = int(getattr(exc, "exit_code", 2))
+    if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``assay``: the help, as asked for
+        exc.show()  # type: ignore[attr-defined]
+        return code
+    if type(exc).__name__ == "Abort":
+        sys.stderr.write("assay: aborted\n")
+        return 1
+    message = " ".join(exc.format_message().split()) if hasattr(exc, "format_message") else ""
+    message = message.replace("Value error, ", "").rstrip(".")
+    command = getattr(getattr(exc, "ctx", None), "command_path", "assay")
+    sys.stderr.write(f"assay: error: {_printable(message or str(exc))} (see '{command} -h')\n")
+    return code
+
+
+def _internal_error(exc: Exception) -> int:
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    sys.stderr.write(
+        f"assay: internal error: {_printable(what)} (a bug: please report it with the command; "
+        "ASSAY_DEBUG=1 shows the traceback)\n"
+    )
+    return INTERNAL_ERROR
+
+
+def _printable(text: str) -> str:
+    """One line with control characters shown as escapes (nothing reaches the terminal raw)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+
+
+def _name_what_is_typed(command: Any) -> None:
+    """Set the metavar of every argument and non-choice option that has none."""
+    for sub in getattr(command, "commands", {}).values():
+        _name_what_is_typed(sub)
+    for param in getattr(command, "params", ()):
+        if param.metavar is not None or getattr(param, "is_flag", False):
+            continue
+        if param.param_type_name == "argument":
+            _plain_argument(param)
+            continue
+        desc = getattr(param, "type_descriptor", None)
+        if desc is None or desc.is_choice:
+            continue
+        param.metavar = _option_metavar(param.name, desc.annotation)
+
+
+def _plain_argument(param: Any) -> None:
+    """``QRELS`` / ``RUN...`` / ``[FILE]`` in the usage line and the help, without a type."""
+    name = param.name.upper()
+    if param.nargs != 1:
+        name = name.removesuffix("S") + "..."
+    usage = name if param.required else f"[{name}]"
+    param.metavar = name
+    param.display_type_rich = lambda ctx: ""
+    param.get_usage_pieces = lambda ctx: [usage]
+
+
+def _option_metavar(name: str, annotation: Any) -> str:
+    if name in _FILE_OPTIONS:
+        return "FILE"
+    kind = getattr(annotation, "__name__", "")
+    if kind in _METAVARS:
+        return _METAVARS[kind]
+    if kind in ("list", "str") or "list" in str(annotation):
+        return name.upper().replace("_", "-")
+    return "VALUE"
