@@ -28,6 +28,7 @@ def trec_dir() -> Path:
     """../shared/data/trec_eval: trec_eval 10.0's own test inputs and expected outputs."""
     return shared_file("trec_eval", "qrels.test").parent
 
+
 # A bug in a command must fail the test that meets it, with its traceback, instead of being
 # reported as one line "assay: internal error" (what users see).
 os.environ.setdefault("ASSAY_DEBUG", "1")

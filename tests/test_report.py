@@ -88,7 +88,12 @@ def test_markdown_escapes_pipes_inline_syntax_and_html() -> None:
 
 def test_control_characters_are_shown_never_sent() -> None:
     evil = "run\x1b]0;title\x07\nnext\tcol\u2028x"
-    for text in (escape.terminal(evil), escape.rich(evil), escape.markdown(evil), escape.latex(evil)):
+    for text in (
+        escape.terminal(evil),
+        escape.rich(evil),
+        escape.markdown(evil),
+        escape.latex(evil),
+    ):
         assert text.isprintable() and "\n" not in text
     assert escape.terminal(evil) == "run\\x1b]0;title\\x07\\nnext\\tcol\\u2028x"
     assert escape.tsv("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
@@ -230,8 +235,7 @@ def test_values_report_formats() -> None:
     assert isinstance(report, Report)
     assert report.render("tsv") == "metric\tvalue\nalpha\t0.8125\nband\treliable\nn\t4\n"
     assert report.render("markdown") == (
-        "| metric | value |\n|---|---:|\n| alpha | 0.8125 |\n| band | reliable |\n| n | 4 |\n"
-        "\nc\n"
+        "| metric | value |\n|---|---:|\n| alpha | 0.8125 |\n| band | reliable |\n| n | 4 |\n\nc\n"
     )
     assert report.render("latex").splitlines()[2] == "Metric & Value \\\\"
     assert json.loads(report.render("json"))["results"][2] == {"metric": "n", "value": 4}
