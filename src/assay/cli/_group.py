@@ -105,11 +105,27 @@ def _name_what_is_typed(command: Any) -> None:
             continue
         if param.param_type_name == "argument":
             _plain_argument(param)
-            continue
-        desc = getattr(param, "type_descriptor", None)
-        if desc is None or desc.is_choice:
-            continue
-        param.metavar = _option_metavar(param.name, desc.annotation)
+        elif not _is_choice(param):
+            param.metavar = _option_metavar(param.name, _kind(param))
+
+
+def _is_choice(param: Any) -> bool:
+    desc = getattr(param, "type_descriptor", None)  # typer >= 0.29
+    if desc is not None:
+        return bool(desc.is_choice)
+    return getattr(getattr(param, "type", None), "choices", None) is not None
+
+
+def _kind(param: Any) -> str:
+    """The option's value type: int, float, Path or str."""
+    desc = getattr(param, "type_descriptor", None)
+    if desc is not None:
+        return str(getattr(desc.annotation, "__name__", "str"))
+    name = str(getattr(getattr(param, "type", None), "name", "text"))
+    for key, kind in (("int", "int"), ("float", "float"), ("path", "Path")):
+        if key in name.lower():
+            return kind
+    return "str"
 
 
 def _plain_argument(param: Any) -> None:
@@ -123,12 +139,7 @@ def _plain_argument(param: Any) -> None:
     param.get_usage_pieces = lambda ctx: [usage]
 
 
-def _option_metavar(name: str, annotation: Any) -> str:
+def _option_metavar(name: str, kind: str) -> str:
     if name in _FILE_OPTIONS:
         return "FILE"
-    kind = getattr(annotation, "__name__", "")
-    if kind in _METAVARS:
-        return _METAVARS[kind]
-    if kind in ("list", "str") or "list" in str(annotation):
-        return name.upper().replace("_", "-")
-    return "VALUE"
+    return _METAVARS.get(kind) or name.upper().replace("_", "-")
