@@ -15,6 +15,7 @@ from assay.cli import app
 runner = CliRunner()
 
 METRICS = ["map", "ndcg(gain='exp')@10", "P@10", "RR", "R@100", "ndcg_cut.20"]
+METRIC_ARGS = [arg for m in METRICS for arg in ("-m", m)]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_compare_fits_and_keeps_every_header_value_and_mark(
 ) -> None:
     qrels, runs = collection
     out = _table(
-        ["compare", str(qrels), *map(str, runs), *sum((["-m", m] for m in METRICS), []),
+        ["compare", str(qrels), *map(str, runs), *METRIC_ARGS,
          "--n-resamples", "500"],
         columns,
         monkeypatch,
@@ -108,7 +109,7 @@ def test_evaluate_per_query_at_80_columns(
 ) -> None:
     qrels, runs = collection
     out = _table(
-        ["evaluate", str(qrels), *map(str, runs), *sum((["-m", m] for m in METRICS), []), "-q"],
+        ["evaluate", str(qrels), *map(str, runs), *METRIC_ARGS, "-q"],
         80,
         monkeypatch,
     )
