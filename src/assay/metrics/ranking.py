@@ -204,6 +204,7 @@ def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np
             first &= r.pos < k
         return r.seg_sum(1.0 / r.rank, first), r.seg_count(first).astype(np.float64)
     from scipy.special import gammaln  # only under ties="average": scipy costs 0.3 s to import
+
     # First tie group holding a relevant document: start s, size m, s_rel relevant. The first
     # relevant lands at offset t with probability C(m-1-t, s_rel-1) / C(m, s_rel).
     gid, starts, sizes = r.tie_group
