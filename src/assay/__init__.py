@@ -28,6 +28,7 @@ from .errors import (
     MissingQueryError,
     OptionError,
     ParseError,
+    PowerWarning,
 )
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ __all__ = [
     "MissingQueryError",
     "OptionError",
     "ParseError",
+    "PowerWarning",
     "Qrels",
     "Results",
     "Run",
