@@ -23,6 +23,20 @@ _LAZY = {
     "residual_variance": "topicsize",
     "topic_set_size": "topicsize",
     "ttest_power": "topicsize",
+    "RBOResult": "rbo",
+    "RBORuns": "rbo",
+    "RBOTies": "rbo",
+    "rbo": "rbo",
+    "rbo_runs": "rbo",
+    "rbo_systems": "rbo",
+    "PerTopic": "repro",
+    "ReproKind": "repro",
+    "Reproducibility": "repro",
+    "ktau_union": "repro",
+    "repro_rbo": "repro",
+    "reproducibility": "repro",
+    "AssessorAgreement": "assessors",
+    "assessor_agreement": "assessors",
 }
 
 
