@@ -49,6 +49,7 @@ COMMANDS = (
     "fusion",
     "generation",
     "regression",
+    "meta",
 )
 
 
