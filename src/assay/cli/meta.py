@@ -94,10 +94,13 @@ def discpower(
 @group.command("topicsize")
 def topicsize(
     qrels: Annotated[str | None, typer.Argument(help="Qrels file.")] = None,
-    runs: Annotated[list[str] | None, typer.Argument(help="Run files (the variance source).")] = None,
+    runs: Annotated[
+        list[str] | None, typer.Argument(help="Run files (the variance source).")
+    ] = None,
     metric: MetricOption = None,
     min_diff: Annotated[
-        list[float] | None, typer.Option("--min-diff", help="Minimum detectable difference; repeatable.")
+        list[float] | None,
+        typer.Option("--min-diff", help="Minimum detectable difference; repeatable."),
     ] = None,
     alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Type II error rate (power 1 - beta).")] = 0.2,
@@ -135,13 +138,15 @@ def topicsize(
             if qrels is None or not runs or len(runs) < 2:
                 raise InputError("give QRELS and two or more RUNs (or --variance)")
             q, loaded = load_collection(qrels, runs)
-            res = evaluate(q, loaded, _metrics(metric), ties=ties, missing=missing, no_relevant=no_relevant)
+            res = evaluate(
+                q, loaded, _metrics(metric), ties=ties, missing=missing, no_relevant=no_relevant
+            )
             for w in res.warnings:
                 warn(w)
             source = res
         ts = topic_set_size(
             source, min_diff=min_diff or [0.1], alpha=alpha, beta=beta, n_systems=n_systems,
-            n_topics=n_topics, power_method=power_method,  # type: ignore[arg-type]
+            n_topics=n_topics, power_method=power_method,
         )  # fmt: skip
         present(topicsize_report(ts), fmt, output)
 
@@ -172,7 +177,7 @@ def rbo(
 
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
-            res = rbo_runs(a, b, p=p, depth=depth, ties=ties)  # type: ignore[arg-type]
+            res = rbo_runs(a, b, p=p, depth=depth, ties=ties)
         for note in res.warnings:
             warn(note)
         present(rbo_report(res, per_query=per_query), fmt, output)
@@ -189,7 +194,9 @@ def repro(
     rep_qrels: Annotated[
         str | None, typer.Option(help="Qrels of a replication (another collection).")
     ] = None,
-    p: Annotated[float, typer.Option("--p", "-p", help="RBO persistence (repro_eval: 0.95).")] = 0.95,
+    p: Annotated[
+        float, typer.Option("--p", "-p", help="RBO persistence (repro_eval: 0.95).")
+    ] = 0.95,
     rbo_depth: Annotated[int, typer.Option(help="RBO depth (repro_eval: 1000).")] = 1000,
     ktu_depth: Annotated[int, typer.Option(help="KTU run length (repro_eval: 1000).")] = 1000,
     fmt: FormatOption = None,
@@ -208,7 +215,9 @@ def repro(
         rq = None if rep_qrels is None else Qrels.read(rep_qrels)
         paths = [orig_baseline, orig_advanced, rep_baseline, rep_advanced]
         labels = ["orig-baseline", "orig-advanced", "rep-baseline", "rep-advanced"]
-        runs = [Run.read(path, name=f"{lab}:{path}") for path, lab in zip(paths, labels, strict=True)]
+        runs = [
+            Run.read(path, name=f"{lab}:{path}") for path, lab in zip(paths, labels, strict=True)
+        ]
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
             res = reproducibility(
@@ -248,11 +257,13 @@ def assessors(
 
         qa, qb = Qrels.read(qrels_a), Qrels.read(qrels_b)
         paths = runs or []
-        loaded = [Run.read(path, name=n) for path, n in zip(paths, unique_names(paths), strict=True)]
+        loaded = [
+            Run.read(path, name=n) for path, n in zip(paths, unique_names(paths), strict=True)
+        ]
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
             res = assessor_agreement(
-                qa, qb, loaded, _metrics(metric) if metric else ["map"], rel=rel, level=level,
+                qa, qb, runs=loaded, metrics=metric or ["map"], rel=rel, level=level,
                 weights=weights, p=p,
             )  # fmt: skip
         for note in res.warnings:

@@ -82,7 +82,9 @@ def _from_mapping(metric: str, value: Any, where: str) -> ScoreMatrix:
         cols = [np.asarray(v, dtype=np.float64).ravel() for v in value.values()]
         if len({c.shape[0] for c in cols}) > 1:
             lengths = ", ".join(f"{r}={c.shape[0]}" for r, c in zip(runs, cols, strict=True))
-            raise InputError(f"{where}: {metric}: runs have different numbers of topics ({lengths})")
+            raise InputError(
+                f"{where}: {metric}: runs have different numbers of topics ({lengths})"
+            )
         matrix = np.column_stack(cols) if cols else np.zeros((0, 0))
     else:
         matrix = np.asarray(value, dtype=np.float64)

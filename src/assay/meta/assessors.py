@@ -61,7 +61,9 @@ def _strings(qrels: Any) -> tuple[Any, Any, np.ndarray]:
     return q, d, np.asarray(qrels.grades)
 
 
-def _joined(qrels_a: Any, qrels_b: Any) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]:
+def _joined(
+    qrels_a: Any, qrels_b: Any
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]:
     """Topics (row-aligned), grades a and b of the documents both judged, and notes."""
     import pyarrow as pa
 
@@ -109,9 +111,9 @@ def _row(g_a: np.ndarray, g_b: np.ndarray, rel: int, level: str, weights: Any) -
 def assessor_agreement(
     qrels_a: Any,
     qrels_b: Any,
+    *,
     runs: Sequence[Any] | Mapping[str, Any] = (),
     metrics: Sequence[Any] = ("map",),
-    *,
     rel: int = 1,
     level: Level = "ordinal",
     weights: KappaWeights | None = None,
@@ -122,7 +124,7 @@ def assessor_agreement(
     (see the module documentation). ``rel``: lowest relevant grade for the overlap; ``level``:
     Krippendorff's α level; ``weights``: Cohen's κ weights; ``p``: RBO's persistence."""
     where = "assessor_agreement"
-    rel = opt.integer(rel, "rel", where=where)
+    rel = opt.integer(rel, "rel", minimum=1, where=where)
     level = opt.choice(level, Level, "level", where=where)
     if weights is not None:
         weights = opt.choice(weights, KappaWeights, "weights", where=where)
@@ -135,9 +137,11 @@ def assessor_agreement(
     for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(topics)], strict=True):
         rows.append({"topic": topics[lo], **_row(g_a[lo:hi], g_b[lo:hi], rel, level, weights)})
     overall = {"topic": "all", **_row(g_a, g_b, rel, level, weights)}
-    overall["mean_overlap"] = float(np.nanmean([r["overlap"] for r in rows])) if any(
-        not math.isnan(r["overlap"]) for r in rows
-    ) else math.nan
+    overall["mean_overlap"] = (
+        float(np.nanmean([r["overlap"] for r in rows]))
+        if any(not math.isnan(r["overlap"]) for r in rows)
+        else math.nan
+    )
     rankings = _rankings(qrels_a, qrels_b, runs, metrics, p) if len(runs) else []
     for note in notes:
         warnings.warn(f"{where}: {note}", InputWarning, stacklevel=2)

@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import _options as opt
 from .._result import Result, provenance
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..results import Results
 from ._scores import ScoreMatrix, pairs_of, score_matrices
 
@@ -201,7 +201,7 @@ def discriminative_power(
 def _tests(test: Any, where: str) -> tuple[str, ...]:
     items = [test] if isinstance(test, str) else list(test)
     if not items:
-        raise opt.OptionError(f"{where}: test must name at least one test", option="test")
+        raise OptionError(f"{where}: test must name at least one test", option="test")
     chosen = [opt.choice(t, DiscPowerTest, "test", where=where) for t in items]
     return tuple(dict.fromkeys(chosen))
 

@@ -190,7 +190,9 @@ def _encode(
     codes: dict[Hashable, int] = {}
 
     def one(groups: list[list[Hashable]], name: str) -> tuple[np.ndarray, np.ndarray]:
-        items, starts, seen = [], [], set()
+        items: list[int] = []
+        starts: list[int] = []
+        seen: set[Hashable] = set()
         for group in groups:
             start = len(items) + 1
             for item in group:

@@ -245,8 +245,11 @@ def reproducibility(
     from ..evaluation import evaluate
 
     where = "reproducibility"
+    p = opt.number(p, "p", low=0, high=1, low_open=True, high_open=True, where=where)
+    rbo_depth = opt.integer(rbo_depth, "rbo_depth", minimum=1, where=where)
+    ktu_depth = opt.integer(ktu_depth, "ktu_depth", minimum=1, where=where)
     kind = "reproducibility" if rep_qrels is None else "replicability"
-    conv = {"ties": ties, "missing": missing, "no_relevant": no_relevant}
+    conv: dict[str, Any] = {"ties": ties, "missing": missing, "no_relevant": no_relevant}
     orig = evaluate(qrels, {"b": orig_baseline, "a": orig_advanced}, metrics, **conv)
     rep = evaluate(
         qrels if rep_qrels is None else rep_qrels, {"b": rep_baseline, "a": rep_advanced},

@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _options as opt
 from .._result import Result, provenance
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..results import Results
 from ._scores import score_matrices
 
@@ -70,7 +70,12 @@ def residual_variance(scores: Any) -> float:
 
 
 def ttest_power(
-    n: int, min_diff: float, variance: float, *, alpha: float = 0.05, power_method: PowerMethod = "exact"
+    n: int,
+    min_diff: float,
+    variance: float,
+    *,
+    alpha: float = 0.05,
+    power_method: PowerMethod = "exact",
 ) -> float:
     """Power of the two-sided paired t-test with ``n`` topics to detect ``min_diff`` when the
     per-system variance is ``variance`` (σ̂_t² = 2·variance)."""
@@ -219,7 +224,7 @@ def topic_set_size(
     power_method = opt.choice(power_method, PowerMethod, "power_method", where=where)
     diffs = [min_diff] if isinstance(min_diff, int | float) else list(min_diff)
     if not diffs:
-        raise opt.OptionError(f"{where}: min_diff must give at least one value", option="min_diff")
+        raise OptionError(f"{where}: min_diff must give at least one value", option="min_diff")
     diffs = [opt.number(d, "min_diff", low=0, low_open=True, where=where) for d in diffs]
     if n_systems is not None:
         n_systems = opt.integer(n_systems, "n_systems", minimum=2, where=where)

@@ -34,11 +34,17 @@ __all__ = [
 
 
 def _table(
-    columns: Sequence[str], rows: Sequence[Mapping[str, Any]], *, caption: str = "", legend: str = ""
+    columns: Sequence[str],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    caption: str = "",
+    legend: str = "",
 ) -> DisplayTable:
     """A plain table of ``rows``: text columns left, numbers right (4 decimals)."""
     numeric = {
-        c for c in columns if any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
+        c
+        for c in columns
+        if any(isinstance(r.get(c), int | float) and not isinstance(r.get(c), bool) for r in rows)
     }
     cols = [Column(c, align="right" if c in numeric else "left") for c in columns]
     body: list[list[Cell | str]] = [
@@ -73,7 +79,9 @@ def discpower_report(dp: DiscriminativePower, *, pairs: bool = False) -> Report:
     )
     if pairs:
         recs = dp.pair_records()
-        table = _table(["test", "metric", "run_a", "run_b", "diff", "asl", "significant"], recs, legend=legend)
+        table = _table(
+            ["test", "metric", "run_a", "run_b", "diff", "asl", "significant"], recs, legend=legend
+        )
         return _report(table, recs, prov)
     columns = [Column("metric", latex="Metric", style="bold")]
     for t in dp.tests:
@@ -111,8 +119,12 @@ def rbo_report(res: RBORuns, *, per_query: bool = False) -> Report:
     """RBO_min, RBO_res and RBO_ext of two runs: the means (``per_query``: every query too)."""
     recs = res.records()
     shown = recs if per_query else recs[-1:]
-    legend = f"p={res.p}; RBO_ext extrapolated, RBO_min + RBO_res the upper bound (Webber et al. 2010)"
-    table = _table(["run_a", "run_b", "query", "rbo_min", "rbo_res", "rbo_ext"], shown, legend=legend)
+    legend = (
+        f"p={res.p}; RBO_ext extrapolated, RBO_min + RBO_res the upper bound (Webber et al. 2010)"
+    )
+    table = _table(
+        ["run_a", "run_b", "query", "rbo_min", "rbo_res", "rbo_ext"], shown, legend=legend
+    )
     return _report(table, shown, res.provenance, warnings=list(res.warnings))
 
 
