@@ -11,11 +11,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from .._options import KappaWeights, Level
+from .._options import KappaWeights, Level, PowerMethod, RBOTies
 from ._common import (
     DEFAULT_METRICS,
     FormatOption,
@@ -84,10 +84,8 @@ def discpower(
         )  # fmt: skip
         for w in res.warnings:
             warn(w)
-        dp = discriminative_power(
-            res, test=test or ("bootstrap", "tukey"), alpha=alpha, n_resamples=n_resamples,
-            seed=seed,
-        )  # fmt: skip
+        tests: list[Any] = list(test or ("bootstrap", "tukey"))
+        dp = discriminative_power(res, test=tests, alpha=alpha, n_resamples=n_resamples, seed=seed)
         present(discpower_report(dp, pairs=pairs), fmt, output)
 
 
@@ -114,7 +112,7 @@ def topicsize(
         int | None, typer.Option(help="Current topic set size (with --variance).")
     ] = None,
     power_method: Annotated[
-        str, typer.Option(help="exact (noncentral t/F) or normal (Sakai's Excel tools).")
+        PowerMethod, typer.Option(help="exact (noncentral t/F) or normal (Sakai's Excel tools).")
     ] = "exact",
     fmt: FormatOption = None,
     ties: TiesOption = "docno",
@@ -158,7 +156,7 @@ def rbo(
     p: POption = 0.9,
     depth: Annotated[int | None, typer.Option(help="Compare the first N documents.")] = None,
     ties: Annotated[
-        str, typer.Option(help="Tied scores: docno (trec_eval), input, group (tie groups).")
+        RBOTies, typer.Option(help="Tied scores: docno (trec_eval), input, group (tie groups).")
     ] = "docno",
     per_query: Annotated[bool, typer.Option("--per-query", help="Every query's RBO.")] = False,
     fmt: FormatOption = None,

@@ -32,11 +32,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from .. import _options as opt
+from .._options import DiscPowerTest
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
 from ..results import Results
@@ -44,7 +45,6 @@ from ._scores import ScoreMatrix, pairs_of, score_matrices
 
 __all__ = ["DiscPowerTest", "DiscriminativePower", "discriminative_power"]
 
-DiscPowerTest = Literal["bootstrap", "tukey"]
 
 _EPS = float(np.finfo(np.float64).eps)
 _BLOCK = 1 << 22  # resampled (resample, topic, pair) entries held at once

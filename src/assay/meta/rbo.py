@@ -30,20 +30,17 @@ import math
 import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from .. import _options as opt
 from .._arrow import to_np
+from .._options import RBOTies
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning
 
 __all__ = ["RBOResult", "RBORuns", "RBOTies", "rbo", "rbo_runs", "rbo_systems"]
-
-#: How tied scores of a run are ranked: by docno descending (trec_eval), by input order, or
-#: as tie groups (Webber et al.'s treatment of ties).
-RBOTies = Literal["docno", "input", "group"]
 
 
 @dataclass(frozen=True, eq=False)

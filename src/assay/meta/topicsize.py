@@ -29,11 +29,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from .. import _options as opt
+from .._options import PowerMethod
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
 from ..results import Results
@@ -48,7 +49,6 @@ __all__ = [
     "ttest_power",
 ]
 
-PowerMethod = Literal["exact", "normal"]
 
 #: Largest topic set size searched; beyond it the requirement is reported as unreachable.
 _MAX_TOPICS = 10_000_000
