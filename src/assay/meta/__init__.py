@@ -4,7 +4,7 @@ reproducibility measures (Breuer et al. 2020, as ``repro_eval``) and assessor ag
 qrels (Voorhees 2000).
 
 Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
-:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.rbo`, :mod:`~assay.meta.repro` and
+:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro` and
 :mod:`~assay.meta.assessors`.
 """
 
@@ -23,12 +23,12 @@ _LAZY = {
     "residual_variance": "topicsize",
     "topic_set_size": "topicsize",
     "ttest_power": "topicsize",
-    "RBOResult": "rbo",
-    "RBORuns": "rbo",
-    "RBOTies": "rbo",
-    "rbo": "rbo",
-    "rbo_runs": "rbo",
-    "rbo_systems": "rbo",
+    "RBOResult": "overlap",
+    "RBORuns": "overlap",
+    "RBOTies": "overlap",
+    "rbo": "overlap",
+    "rbo_runs": "overlap",
+    "rbo_systems": "overlap",
     "PerTopic": "repro",
     "ReproKind": "repro",
     "Reproducibility": "repro",

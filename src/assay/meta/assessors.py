@@ -159,7 +159,7 @@ def _rankings(
 ) -> list[dict[str, Any]]:
     from ..evaluation import evaluate
     from ..stats import system_rank_correlation
-    from .rbo import rbo_systems
+    from .overlap import rbo_systems
 
     if len(runs) < 2:
         raise InputError("assessor_agreement: comparing system rankings needs at least 2 runs")

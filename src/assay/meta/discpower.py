@@ -56,7 +56,8 @@ class DiscriminativePower(Result):
 
     - ``metrics``, ``tests``, ``runs``: what was compared; ``pairs``: the run pairs
       (run_a, run_b), a before b in ``runs``, in the order of every per-pair array;
-    - ``diffs[metric]``: mean(run_a) − mean(run_b) per pair;
+    - ``diffs[metric]``: mean(run_a) − mean(run_b) per pair; ``t_statistic[metric]``: Sakai's
+      |t(z)| = |z̄| / (σ̂/√n) per pair (the paired t statistic);
     - ``asl[(test, metric)]``: the achieved significance level of every pair (bootstrap:
       Sakai's count/B; tukey: the randomised Tukey HSD p-value);
     - ``power[(test, metric)]``: share of pairs with ASL < alpha; ``n_significant`` the count;
@@ -75,6 +76,7 @@ class DiscriminativePower(Result):
     n_topics: int
     alpha: float
     diffs: Mapping[str, np.ndarray]
+    t_statistic: Mapping[str, np.ndarray]
     asl: Mapping[tuple[str, str], np.ndarray]
     power: Mapping[tuple[str, str], float]
     n_significant: Mapping[tuple[str, str], int]
@@ -117,6 +119,7 @@ class DiscriminativePower(Result):
                             "run_a": a,
                             "run_b": b,
                             "diff": float(diffs[k]),
+                            "t": float(self.t_statistic[m][k]),
                             "asl": float(asl[k]),
                             "significant": bool(asl[k] < self.alpha),
                         }
@@ -158,6 +161,7 @@ def discriminative_power(
         "asl": {}, "power": {}, "n_sig": {}, "need": {}, "not_sig": {},
     }  # fmt: skip
     diffs = {s.metric: s.values.mean(axis=0)[i] - s.values.mean(axis=0)[j] for s in matrices}
+    t_stat = {s.metric: _t_observed(s.values[:, i] - s.values[:, j]) for s in matrices}
     for t in tests:
         for s in matrices:
             if t == "bootstrap":
@@ -181,6 +185,7 @@ def discriminative_power(
         n_topics=n,
         alpha=alpha,
         diffs=diffs,
+        t_statistic=t_stat,
         asl=out["asl"],
         power=out["power"],
         n_significant=out["n_sig"],
@@ -224,6 +229,12 @@ def _studentised(mean: np.ndarray, ss: np.ndarray, n: int) -> np.ndarray:
         return np.abs(mean) / (sd / math.sqrt(n))
 
 
+def _t_observed(z: np.ndarray) -> np.ndarray:
+    """|t(z)| of every column of per-topic differences z (n, P)."""
+    zbar = z.mean(axis=0)
+    return _studentised(zbar, ((z - zbar) ** 2).sum(axis=0), z.shape[0])
+
+
 def _bootstrap(
     x: np.ndarray, i: np.ndarray, j: np.ndarray, n_resamples: int, seed: int, alpha: float
 ) -> tuple[np.ndarray, float]:
@@ -231,7 +242,7 @@ def _bootstrap(
     n = x.shape[0]
     z = x[:, i] - x[:, j]  # (n, P)
     zbar = z.mean(axis=0)
-    t_obs = _studentised(zbar, ((z - zbar) ** 2).sum(axis=0), n)
+    t_obs = _t_observed(z)
     w = z - zbar
     asl = np.empty(z.shape[1])
     delta = np.empty(z.shape[1])

@@ -43,7 +43,7 @@ from .. import _options as opt
 from .._options import Missing, NoRelevant, Ties
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning
-from .rbo import _profile, run_lists
+from .overlap import _profile, run_lists
 
 __all__ = [
     "PerTopic",
