@@ -68,14 +68,18 @@ def _scores(qrels: Qrels, run: Run) -> dict[str, dict[str, float]]:
 def test_ktu_and_rbo_per_topic(seed):
     _, (ob, _, rb, _) = _collection(seed)
     peer_ktu = document_order.KTU(_as_dict(ob), _as_dict(rb), per_topic=True)
-    peer_rbo = document_order.RBO(_as_dict(ob), _as_dict(rb), p=0.95, depth=1000, pbar=False, per_topic=True)
+    peer_rbo = document_order.RBO(
+        _as_dict(ob), _as_dict(rb), p=0.95, depth=1000, pbar=False, per_topic=True
+    )
     ktu = ktau_union(ob, rb)
     rbo = repro_rbo(ob, rb)
     assert list(ktu.topics) == list(peer_ktu)
     np.testing.assert_allclose(ktu.values, list(peer_ktu.values()), rtol=0, atol=1e-13)
     np.testing.assert_allclose(rbo.values, list(peer_rbo.values()), rtol=0, atol=1e-13)
     shallow = repro_rbo(ob, rb, p=0.8, depth=7)
-    peer = document_order.RBO(_as_dict(ob), _as_dict(rb), p=0.8, depth=7, pbar=False, per_topic=True)
+    peer = document_order.RBO(
+        _as_dict(ob), _as_dict(rb), p=0.8, depth=7, pbar=False, per_topic=True
+    )
     np.testing.assert_allclose(shallow.values, list(peer.values()), rtol=0, atol=1e-13)
     cut = ktau_union(ob, rb, depth=4)
     peer_cut = [v for _, v in document_order._KTU(_as_dict(ob), _as_dict(rb), trim_thresh=4)]
@@ -100,7 +104,9 @@ def test_effects_errors_and_tests_from_the_same_scores(seed):
         assert res.scores[("baseline", m)]["nrmse"] == pytest.approx(nrmse_b[m], rel=1e-12)
         assert res.scores[("baseline", m)]["pvalue"] == pytest.approx(p_b[m], rel=1e-9)
         assert res.scores[("advanced", m)]["pvalue"] == pytest.approx(p_a[m], rel=1e-9)
-    np.testing.assert_allclose(res.ktu["baseline"].mean, document_order.KTU(_as_dict(ob), _as_dict(rb)))
+    np.testing.assert_allclose(
+        res.ktu["baseline"].mean, document_order.KTU(_as_dict(ob), _as_dict(rb))
+    )
 
 
 def test_replicability_uses_the_unpaired_test_and_no_orderings():
@@ -109,7 +115,9 @@ def test_replicability_uses_the_unpaired_test_and_no_orderings():
     res = reproducibility(qrels, ob, oa, rb, ra, METRICS, rep_qrels=other)
     assert res.kind == "replicability" and not res.ktu and not res.rbo
     p = statistics.ttest(_scores(qrels, ob), _scores(other, rb), rpd=False)
-    er = overall_effects.ER(_scores(qrels, oa), _scores(qrels, ob), _scores(other, ra), _scores(other, rb))
+    er = overall_effects.ER(
+        _scores(qrels, oa), _scores(qrels, ob), _scores(other, ra), _scores(other, rb)
+    )
     for m in res.metrics:
         assert res.scores[("baseline", m)]["pvalue"] == pytest.approx(p[m], rel=1e-9)
         assert res.effects[m]["er"] == pytest.approx(er[m], rel=1e-12)
@@ -126,5 +134,7 @@ def test_identical_reproduction_has_p_one_and_perfect_orderings():
         assert res.effects[m]["er"] == pytest.approx(1.0)
     assert res.ktu["baseline"].mean == pytest.approx(1.0)
     # repro_eval's RBO is normalised at depth 1000: identical lists shorter than that stay < 1
-    peer = document_order.RBO(_as_dict(oa), _as_dict(oa), p=0.95, depth=1000, pbar=False, per_topic=False)
+    peer = document_order.RBO(
+        _as_dict(oa), _as_dict(oa), p=0.95, depth=1000, pbar=False, per_topic=False
+    )
     assert res.rbo["advanced"].mean == pytest.approx(peer, abs=1e-13) and peer < 1

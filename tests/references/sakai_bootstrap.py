@@ -13,23 +13,22 @@ def sakai_pair(x: np.ndarray, y: np.ndarray, idx: np.ndarray, alpha: float) -> t
     z = x - y
     n = len(z)
     b = idx.shape[0]
-    sd = z.std(ddof=1)
-    if sd == 0:
-        t_obs = math.nan if z.mean() == 0 else math.inf
-    else:
-        t_obs = abs(z.mean()) / (sd / math.sqrt(n))
+    # values within the rounding error of a sum of the differences count as zero
+    tol = 8 * n * np.finfo(float).eps * np.abs(z).max()
+
+    def t_of(v: np.ndarray) -> float:
+        m, s = v.mean(), v.std(ddof=1)
+        m, s = (0.0 if abs(m) <= tol else m), (0.0 if s <= tol else s)
+        if s == 0:
+            return math.nan if m == 0 else math.inf
+        return abs(m) / (s / math.sqrt(n))
+
+    t_obs = t_of(z)
     w = z - z.mean()
     ts, means = [], []
     for row in idx:
-        wb = w[row]
-        m = wb.mean()
-        s = wb.std(ddof=1)
-        if s == 0:
-            t = math.nan if m == 0 else math.inf
-        else:
-            t = abs(m) / (s / math.sqrt(n))
-        ts.append(t)
-        means.append(m)
+        ts.append(t_of(w[row]))
+        means.append(w[row].mean())
     if math.isnan(t_obs):
         asl = 1.0
     else:

@@ -42,8 +42,10 @@ def test_even_lists_without_ties_follow_eq_30_closed_form():
     p, k = 0.8, 7
     xs = [len(set(a[:d]) & set(b[:d])) for d in range(1, k + 1)]
     ext = xs[-1] / k * p**k + (1 - p) / p * sum(x / d * p**d for d, x in enumerate(xs, 1))
-    lo = (1 - p) / p * (
-        sum((x - xs[-1]) * p**d / d for d, x in enumerate(xs, 1)) - xs[-1] * math.log(1 - p)
+    lo = (
+        (1 - p)
+        / p
+        * (sum((x - xs[-1]) * p**d / d for d, x in enumerate(xs, 1)) - xs[-1] * math.log(1 - p))
     )
     got = rbo(a, b, p=p)
     assert got.ext == pytest.approx(ext, abs=1e-14)

@@ -23,9 +23,13 @@ def rankings(draw: st.DrawFn, universe: int = 14, ties: bool = True) -> list[lis
     return groups
 
 
-def score_matrices(min_topics: int = 3, max_topics: int = 12, max_runs: int = 5) -> st.SearchStrategy[np.ndarray]:
+def score_matrices(
+    min_topics: int = 3, max_topics: int = 12, max_runs: int = 5
+) -> st.SearchStrategy[np.ndarray]:
     """(n_topics, n_runs) matrices of scores on a coarse grid (ties and equal columns occur)."""
     shape = st.tuples(st.integers(min_topics, max_topics), st.integers(2, max_runs))
     return shape.flatmap(
-        lambda s: hnp.arrays(np.float64, s, elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]))
+        lambda s: hnp.arrays(
+            np.float64, s, elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0])
+        )
     )

@@ -22,9 +22,10 @@ difference is significant at ``alpha``. Two tests:
 Conventions where the paper is silent: a pair whose differences are all zero has ASL 1 (t(z)
 is 0/0; not significant); a pair whose differences are a non-zero constant has t(z) = ∞ and
 ASL 0 (only resamples with t = ∞ reach it, and w is all zeros); a resample with σ̂ = 0 has
-t = ∞ if its mean is non-zero and counts as not reaching t(z) if both are zero. Statistics are
-compared with a tolerance of 8·n·eps·|t(z)| so that the order of floating-point summation
-cannot flip a count.
+t = ∞ if its mean is non-zero and counts as not reaching t(z) if both are zero. Means and
+standard deviations within 8·n·eps·max|z| of zero are zero (differences constant up to
+rounding are constant), and statistics are compared with a tolerance of 8·n·eps·|t(z)|, so
+that the order of floating-point summation cannot flip a count.
 """
 
 from __future__ import annotations
@@ -222,17 +223,26 @@ def _index_blocks(seed: int, n: int, n_resamples: int, rows: int) -> Iterator[np
         yield rng.integers(0, n, size=(min(rows, n_resamples - start), n))
 
 
-def _studentised(mean: np.ndarray, ss: np.ndarray, n: int) -> np.ndarray:
-    """|mean| / (σ̂/√n) with σ̂² = ss/(n − 1): ∞ when σ̂ = 0 and the mean is not, NaN when both."""
+def _studentised(mean: np.ndarray, ss: np.ndarray, n: int, tol: np.ndarray) -> np.ndarray:
+    """|mean| / (σ̂/√n) with σ̂² = ss/(n − 1): ∞ when σ̂ = 0 and the mean is not, NaN when both.
+    A mean or σ̂ within ``tol`` (the rounding error of sums of the column's values) is 0, so
+    that differences constant up to rounding are constant."""
     sd = np.sqrt(ss / (n - 1))
+    sd = np.where(sd <= tol, 0.0, sd)
+    size = np.where(np.abs(mean) <= tol, 0.0, np.abs(mean))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.abs(mean) / (sd / math.sqrt(n))
+        return size / (sd / math.sqrt(n))
+
+
+def _tolerance(z: np.ndarray) -> np.ndarray:
+    """8·n·eps·max|z| per column: the worst rounding error of a sum of its values."""
+    return 8.0 * z.shape[0] * _EPS * np.abs(z).max(axis=0)
 
 
 def _t_observed(z: np.ndarray) -> np.ndarray:
     """|t(z)| of every column of per-topic differences z (n, P)."""
     zbar = z.mean(axis=0)
-    return _studentised(zbar, ((z - zbar) ** 2).sum(axis=0), z.shape[0])
+    return _studentised(zbar, ((z - zbar) ** 2).sum(axis=0), z.shape[0], _tolerance(z))
 
 
 def _bootstrap(
@@ -243,6 +253,7 @@ def _bootstrap(
     z = x[:, i] - x[:, j]  # (n, P)
     zbar = z.mean(axis=0)
     t_obs = _t_observed(z)
+    tol = _tolerance(z)
     w = z - zbar
     asl = np.empty(z.shape[1])
     delta = np.empty(z.shape[1])
@@ -250,14 +261,16 @@ def _bootstrap(
     width = max(1, _BLOCK // max(n_resamples * n, 1))
     for lo in range(0, z.shape[1], width):
         cols = slice(lo, min(lo + width, z.shape[1]))
-        t_star, m_star = _resampled(w[:, cols], n_resamples, seed)
+        t_star, m_star = _resampled(w[:, cols], tol[cols], n_resamples, seed)
         asl[cols] = _asl(t_star, t_obs[cols], n, n_resamples)
         delta[cols] = _threshold_means(t_star, m_star, rank)
     delta_max = float(np.nanmax(delta)) if np.isfinite(delta).any() else math.nan
     return asl, delta_max
 
 
-def _resampled(w: np.ndarray, n_resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _resampled(
+    w: np.ndarray, tol: np.ndarray, n_resamples: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """(B, P) studentised statistics and means of the resamples of every column of ``w``.
     Sums are numpy reductions over gathered rows, so the bits do not depend on a BLAS."""
     n, p = w.shape
@@ -267,7 +280,7 @@ def _resampled(w: np.ndarray, n_resamples: int, seed: int) -> tuple[np.ndarray, 
         g = w[idx]  # (b, n, P)
         mean = g.sum(axis=1) / n
         ss = ((g - mean[:, None, :]) ** 2).sum(axis=1)
-        t_parts.append(_studentised(mean, ss, n))
+        t_parts.append(_studentised(mean, ss, n, tol))
         m_parts.append(mean)
     return np.concatenate(t_parts), np.concatenate(m_parts)
 
