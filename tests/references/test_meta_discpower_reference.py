@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from sakai_bootstrap import sakai_pair
-from strategies.meta import score_matrices
 
 from assay.meta import discriminative_power
 from assay.stats import tukey_hsd
+from strategies.meta import score_matrices
 
 
 @settings(max_examples=40, deadline=None)

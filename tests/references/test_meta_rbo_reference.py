@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rbo_equations import rbo_reference
-from strategies.meta import rankings
 
 from assay.data import Run
 from assay.meta import rbo, rbo_runs, rbo_systems
+from strategies.meta import rankings
 
 
 @settings(max_examples=150, deadline=None)

@@ -196,7 +196,10 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.data.rank": lambda: _rank_call(),
     "assay.evaluation.block_values": lambda: _block_values_call(),
     "assay.datasets.synthetic": lambda: ((), {"n_queries": 3, "docs_per_query": 4}),
-    "assay.meta.discriminative_power": lambda: (({"m": np.vstack([A, B, A * 0.5]).T},), {"n_resamples": 20}),
+    "assay.meta.discriminative_power": lambda: (
+        ({"m": np.vstack([A, B, A * 0.5]).T},),
+        {"n_resamples": 20},
+    ),
     "assay.meta.topic_set_size": lambda: (({"m": np.vstack([A, B, A * 0.5]).T},), {}),
     "assay.meta.ttest_power": lambda: ((20, 0.1, 0.05), {}),
     "assay.meta.anova_power": lambda: ((20, 0.1, 0.05), {}),

@@ -92,7 +92,7 @@ def test_topic_set_size_refuses_a_constant_matrix():
 
 
 def test_ktau_union_cuts_uneven_lists_and_says_so():
-    qrels, runs = _collection()
+    _, runs = _collection()
     short = assay.Run.from_columns(["q1", "q1"], ["d0", "d1"], [2.0, 1.0], name="short")
     with pytest.warns(UserWarning):
         res = meta.ktau_union(runs[0], short)
