@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .. import _options as opt
-from .._arrow import to_np
+from .._arrow import from_np, to_np
 from .._options import RBOTies
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning
@@ -261,24 +261,38 @@ def _ordering(scores: Mapping[str, float], where: str) -> list[list[str]]:
 # ----------------------------------------------------------------------------- runs
 
 
-def run_lists(run: Any, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
-    """Every query's documents in rank order with their tie-group start ranks (1-based)."""
+def _ranked_rows(run: Any, ties: str) -> tuple[np.ndarray, Any, np.ndarray]:
+    """Rows in rank order: their query codes, document ids (Arrow) and tie-group start ranks
+    (1-based, per query; equal to the rank unless ``ties="group"``)."""
     order = run.order("input" if ties == "input" else "docno")
     rows = np.arange(len(run)) if order is None else np.asarray(order)
-    q = run.query_codes[rows]
-    docs = run.doc_ids.take(run.doc_codes[rows]).to_pylist()
-    scores = np.asarray(run.scores)[rows]
+    q = np.asarray(run.query_codes)[rows]
+    docs = run.doc_ids.take(from_np(np.asarray(run.doc_codes)[rows]))
+    first = np.r_[True, q[1:] != q[:-1]]
+    index = np.arange(len(q), dtype=np.int64)
+    start_of_query = np.maximum.accumulate(np.where(first, index, 0))
+    pos = index - start_of_query + 1
+    if ties == "group":
+        scores = np.asarray(run.scores)[rows]
+        new = first | np.r_[True, scores[1:] != scores[:-1]]
+        pos = np.maximum.accumulate(np.where(new, index, 0)) - start_of_query + 1
+    return q, docs, pos
+
+
+def _query_slices(run: Any, q: np.ndarray) -> dict[str, tuple[int, int]]:
     qids = run.query_ids.to_pylist()
     bounds = np.flatnonzero(np.diff(q)) + 1
-    out = {}
-    for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(q)], strict=True):
-        pos = np.arange(1, hi - lo + 1, dtype=np.int64)
-        if ties == "group":
-            sc = scores[lo:hi]
-            new = np.r_[True, sc[1:] != sc[:-1]]
-            pos = np.maximum.accumulate(np.where(new, pos, 0))
-        out[qids[q[lo]]] = (docs[lo:hi], pos)
-    return out
+    return {
+        qids[q[lo]]: (int(lo), int(hi))
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(q)], strict=True)
+    }
+
+
+def run_lists(run: Any, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
+    """Every query's documents in rank order with their tie-group start ranks (1-based)."""
+    q, docs, pos = _ranked_rows(run, ties)
+    names = docs.to_pylist()
+    return {k: (names[lo:hi], pos[lo:hi]) for k, (lo, hi) in _query_slices(run, q).items()}
 
 
 def rbo_runs(
@@ -300,17 +314,20 @@ def rbo_runs(
     p = _check_p(p, where)
     depth = opt.depth(depth, where=where)
     ties = opt.choice(ties, RBOTies, "ties", where=where)
-    la, lb = run_lists(run_a, ties), run_lists(run_b, ties)
+    qa, docs_a, pos_a = _ranked_rows(run_a, ties)
+    qb, docs_b, pos_b = _ranked_rows(run_b, ties)
+    codes = _joint_codes(docs_a, docs_b)  # one exact dictionary for both runs' documents
+    ca, cb = codes[: len(qa)], codes[len(qa) :]
+    la, lb = _query_slices(run_a, qa), _query_slices(run_b, qb)
     queries = sorted(set(la) | set(lb))
     only = [q for q in queries if (q in la) != (q in lb)]
-    empty: tuple[list[str], np.ndarray] = ([], np.zeros(0, dtype=np.int64))
     values = np.empty((len(queries), 3))
     for k, qid in enumerate(queries):
-        (da, sa), (db, sb) = la.get(qid, empty), lb.get(qid, empty)
+        a0, a1 = la.get(qid, (0, 0))
+        b0, b1 = lb.get(qid, (0, 0))
         if depth is not None:
-            da, sa, db, sb = da[:depth], sa[:depth], db[:depth], sb[:depth]
-        a_codes, b_codes = _doc_codes(da, db)
-        values[k] = _rbo_values(a_codes, sa, b_codes, sb, p)
+            a1, b1 = min(a1, a0 + depth), min(b1, b0 + depth)
+        values[k] = _rbo_values(ca[a0:a1], pos_a[a0:a1], cb[b0:b1], pos_b[b0:b1], p)
     notes = []
     if only:
         notes.append(
@@ -331,10 +348,9 @@ def rbo_runs(
     )
 
 
-def _doc_codes(da: Sequence[str], db: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Exact integer codes of two lists of document ids (one shared dictionary)."""
+def _joint_codes(docs_a: Any, docs_b: Any) -> np.ndarray:
+    """Exact integer codes of the document ids of both runs (one shared dictionary)."""
     import pyarrow as pa
 
-    both = pa.array(list(da) + list(db), type=pa.string())
-    codes = to_np(both.dictionary_encode().indices).astype(np.int64)
-    return codes[: len(da)], codes[len(da) :]
+    both = pa.concat_arrays([docs_a.cast(pa.string()), docs_b.cast(pa.string())])
+    return to_np(both.dictionary_encode().indices).astype(np.int64)
