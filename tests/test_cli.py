@@ -763,7 +763,7 @@ def test_every_command_module_registers() -> None:
         module = importlib.import_module(f"assay.cli.{name}")
         fresh = typer.Typer()
         module.register(fresh)
-        assert fresh.registered_commands, name
+        assert fresh.registered_commands or fresh.registered_groups, name
 
 
 def test_aggregate_formats(tmp_path: Path) -> None:

@@ -55,6 +55,7 @@ _LAZY = {
     "clustering": ("assay.clustering", None),
     "agreement": ("assay.agreement", None),
     "fusion": ("assay.fusion", None),
+    "meta": ("assay.meta", None),
     "dist": ("assay.dist", None),
 }
 

@@ -94,6 +94,11 @@ ZeroTarget = Literal["error", "eps", "nan", "skip"]
 ConstantTarget = Literal["finite", "nan", "error"]
 RegressionLoss = Literal["squared", "absolute"]
 
+# Meta-evaluation (assay.meta).
+DiscPowerTest = Literal["bootstrap", "tukey"]
+PowerMethod = Literal["exact", "normal"]
+RBOTies = Literal["docno", "input", "group"]
+
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]

@@ -40,6 +40,7 @@ MODULES = (
     "assay.dist",
     "assay.evaluation",
     "assay.datasets",
+    "assay.meta",
 )
 
 #: Options without a value that is wrong whatever the data: free text, data-like values,
@@ -195,6 +196,26 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.data.rank": lambda: _rank_call(),
     "assay.evaluation.block_values": lambda: _block_values_call(),
     "assay.datasets.synthetic": lambda: ((), {"n_queries": 3, "docs_per_query": 4}),
+    "assay.meta.discriminative_power": lambda: (
+        ({"m": np.vstack([A, B, A * 0.5]).T},),
+        {"n_resamples": 20},
+    ),
+    "assay.meta.topic_set_size": lambda: (({"m": np.vstack([A, B, A * 0.5]).T},), {}),
+    "assay.meta.ttest_power": lambda: ((20, 0.1, 0.05), {}),
+    "assay.meta.anova_power": lambda: ((20, 0.1, 0.05), {}),
+    "assay.meta.rbo": lambda: ((list("abcd"), list("bade")), {}),
+    "assay.meta.rbo_runs": lambda: ((*_qrels_and_runs()[1][:2],), {}),
+    "assay.meta.rbo_systems": lambda: (({"a": 1.0, "b": 0.5}, {"a": 0.2, "b": 0.7}), {}),
+    "assay.meta.ktau_union": lambda: ((*_qrels_and_runs()[1][:2],), {}),
+    "assay.meta.repro_rbo": lambda: ((*_qrels_and_runs()[1][:2],), {}),
+    "assay.meta.reproducibility": lambda: (
+        (_qrels_and_runs()[0], *_qrels_and_runs()[1][:2], *_qrels_and_runs()[1][1:3], ["P@5"]),
+        {},
+    ),
+    "assay.meta.assessor_agreement": lambda: (
+        (_qrels_and_runs()[0], _qrels_and_runs()[0]),
+        {"runs": _qrels_and_runs()[1], "metrics": ["P@5"]},
+    ),
 }
 
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.

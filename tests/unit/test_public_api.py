@@ -39,6 +39,7 @@ USER_MODULES = (
     "assay.fusion",
     "assay.generation",
     "assay.io",
+    "assay.meta",
     "assay.metrics",
     "assay.regression",
     "assay.report",
@@ -83,7 +84,9 @@ def test_the_public_api_is_pinned() -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["assay", "assay.stats", "assay.fusion", "assay.metrics"])
+@pytest.mark.parametrize(
+    "name", ["assay", "assay.stats", "assay.fusion", "assay.metrics", "assay.meta"]
+)
 def test_dir_lists_the_lazy_names(name: str) -> None:
     module = importlib.import_module(name)
     assert set(module.__all__) <= set(dir(module))

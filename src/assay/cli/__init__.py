@@ -46,6 +46,7 @@ COMMANDS = (
     "fusion",
     "generation",
     "regression",
+    "meta",
 )
 
 

@@ -14,7 +14,8 @@ terminal), and the CLI decides where they go. Two views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report` and :func:`regression_report` build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
+:func:`generation_report`, :func:`regression_report` and the meta-evaluation reports
+(:mod:`~assay.report.meta`) build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],
@@ -27,6 +28,13 @@ A :class:`Report` pairs both for one result and renders any of the output format
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
+from .meta import (
+    assessors_report,
+    discpower_report,
+    rbo_report,
+    repro_report,
+    topicsize_report,
+)
 from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
@@ -43,6 +51,7 @@ __all__ = [
     "OutputFormat",
     "RecordFormat",
     "Report",
+    "assessors_report",
     "catalog_report",
     "catalog_table",
     "comparison_legend",
@@ -50,18 +59,22 @@ __all__ = [
     "confusion_table",
     "consensus_report",
     "count",
+    "discpower_report",
     "escape",
     "generation_report",
     "json_value",
     "labelled_report",
     "plain",
+    "rbo_report",
     "regression_report",
     "render_records",
+    "repro_report",
     "results_report",
     "short",
     "to_latex",
     "to_markdown",
     "to_rich",
     "to_text",
+    "topicsize_report",
     "values_report",
 ]

@@ -1,0 +1,274 @@
+"""``assay meta ...``: evaluating the evaluation.
+
+- ``assay meta discpower QRELS RUN... -m M...``: discriminative power of metrics (Sakai 2006);
+- ``assay meta topicsize QRELS RUN... -m M... --min-diff D``: topic-set size design (Sakai
+  2016), or ``assay meta topicsize --variance V --n-topics N``;
+- ``assay meta rbo RUN_A RUN_B``: rank-biased overlap per query (Webber et al. 2010);
+- ``assay meta repro QRELS ORIG_BASE ORIG_ADV REP_BASE REP_ADV -m M...``: reproducibility
+  measures (Breuer et al. 2020, as repro_eval), ``--rep-qrels`` for a replication;
+- ``assay meta assessors QRELS_A QRELS_B [RUN...]``: assessor agreement (Voorhees 2000).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from .._options import KappaWeights, Level, PowerMethod, RBOTies
+from ._common import (
+    DEFAULT_METRICS,
+    FormatOption,
+    JudgedOnlyOption,
+    MetricOption,
+    MissingOption,
+    NoRelevantOption,
+    OutputOption,
+    TiesOption,
+    errors,
+    load_collection,
+    present,
+    warn,
+)
+
+__all__ = ["assessors", "discpower", "rbo", "register", "repro", "topicsize"]
+
+group = typer.Typer(
+    name="meta",
+    help="Evaluating the evaluation: discriminative power, topic-set size, RBO, "
+    "reproducibility, assessor agreement.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+SeedOption = Annotated[int, typer.Option(help="Seed of the resamples.")]
+POption = Annotated[float, typer.Option("--p", "-p", help="RBO persistence p in (0, 1).")]
+
+
+def _metrics(metric: list[str] | None) -> list[str]:
+    return metric or DEFAULT_METRICS
+
+
+@group.command("discpower")
+def discpower(
+    qrels: Annotated[str, typer.Argument(help="Qrels file.")],
+    runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
+    metric: MetricOption = None,
+    test: Annotated[
+        list[str] | None,
+        typer.Option("--test", help="bootstrap (Sakai 2006), tukey (randomised HSD); repeatable."),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    n_resamples: Annotated[int, typer.Option(help="Resamples B.")] = 1000,
+    seed: SeedOption = 0,
+    pairs: Annotated[bool, typer.Option("--pairs", help="Every pair's ASL instead.")] = False,
+    fmt: FormatOption = None,
+    ties: TiesOption = "docno",
+    missing: MissingOption = "zero",
+    no_relevant: NoRelevantOption = "zero",
+    judged_only: JudgedOnlyOption = False,
+    output: OutputOption = None,
+) -> None:
+    """Discriminative power of metrics: share of run pairs significant at alpha, the ASL
+    curve and the estimated difference required (Sakai 2006)."""
+    with errors():
+        from ..evaluation import evaluate
+        from ..meta import discriminative_power
+        from ..report import discpower_report
+
+        q, loaded = load_collection(qrels, runs)
+        res = evaluate(
+            q, loaded, _metrics(metric), ties=ties, missing=missing,
+            no_relevant=no_relevant, judged_only=judged_only,
+        )  # fmt: skip
+        for w in res.warnings:
+            warn(w)
+        tests: list[Any] = list(test or ("bootstrap", "tukey"))
+        dp = discriminative_power(res, test=tests, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        present(discpower_report(dp, pairs=pairs), fmt, output)
+
+
+@group.command("topicsize")
+def topicsize(
+    qrels: Annotated[str | None, typer.Argument(help="Qrels file.")] = None,
+    runs: Annotated[
+        list[str] | None, typer.Argument(help="Run files (the variance source).")
+    ] = None,
+    metric: MetricOption = None,
+    min_diff: Annotated[
+        list[float] | None,
+        typer.Option("--min-diff", help="Minimum detectable difference; repeatable."),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Type II error rate (power 1 - beta).")] = 0.2,
+    n_systems: Annotated[
+        int | None, typer.Option(help="Systems compared by the ANOVA (default: the runs).")
+    ] = None,
+    variance: Annotated[
+        float | None, typer.Option(help="A variance estimate instead of QRELS and RUNs.")
+    ] = None,
+    n_topics: Annotated[
+        int | None, typer.Option(help="Current topic set size (with --variance).")
+    ] = None,
+    power_method: Annotated[
+        PowerMethod, typer.Option(help="exact (noncentral t/F) or normal (Sakai's Excel tools).")
+    ] = "exact",
+    fmt: FormatOption = None,
+    ties: TiesOption = "docno",
+    missing: MissingOption = "zero",
+    no_relevant: NoRelevantOption = "zero",
+    output: OutputOption = None,
+) -> None:
+    """Topic-set size design (Sakai 2016): topics needed by the paired t-test and one-way
+    ANOVA, and the power of the current topic set."""
+    with errors():
+        from ..errors import InputError
+        from ..evaluation import evaluate
+        from ..meta import topic_set_size
+        from ..report import topicsize_report
+
+        if variance is not None:
+            if qrels is not None:
+                raise InputError("give either --variance or QRELS and RUNs, not both")
+            source: object = variance
+        else:
+            if qrels is None or not runs or len(runs) < 2:
+                raise InputError("give QRELS and two or more RUNs (or --variance)")
+            q, loaded = load_collection(qrels, runs)
+            res = evaluate(
+                q, loaded, _metrics(metric), ties=ties, missing=missing, no_relevant=no_relevant
+            )
+            for w in res.warnings:
+                warn(w)
+            source = res
+        ts = topic_set_size(
+            source, min_diff=min_diff or [0.1], alpha=alpha, beta=beta, n_systems=n_systems,
+            n_topics=n_topics, power_method=power_method,
+        )  # fmt: skip
+        present(topicsize_report(ts), fmt, output)
+
+
+@group.command("rbo")
+def rbo(
+    run_a: Annotated[str, typer.Argument(help="First run file.")],
+    run_b: Annotated[str, typer.Argument(help="Second run file.")],
+    p: POption = 0.9,
+    depth: Annotated[int | None, typer.Option(help="Compare the first N documents.")] = None,
+    ties: Annotated[
+        RBOTies, typer.Option(help="Tied scores: docno (trec_eval), input, group (tie groups).")
+    ] = "docno",
+    per_query: Annotated[bool, typer.Option("--per-query", help="Every query's RBO.")] = False,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+) -> None:
+    """Rank-biased overlap (RBO_min, RBO_res, RBO_ext) of two runs, query by query."""
+    with errors():
+        from ..data import Run
+        from ..meta import rbo_runs
+        from ..report import rbo_report
+        from ._common import unique_names
+
+        names = unique_names([run_a, run_b])
+        a, b = (Run.read(path, name=n) for path, n in zip((run_a, run_b), names, strict=True))
+        import warnings as _w
+
+        with _w.catch_warnings():
+            _w.simplefilter("ignore")  # reported below, once
+            res = rbo_runs(a, b, p=p, depth=depth, ties=ties)
+        for note in res.warnings:
+            warn(note)
+        present(rbo_report(res, per_query=per_query), fmt, output)
+
+
+@group.command("repro")
+def repro(
+    qrels: Annotated[str, typer.Argument(help="Qrels of the original experiment.")],
+    orig_baseline: Annotated[str, typer.Argument(help="Original baseline run.")],
+    orig_advanced: Annotated[str, typer.Argument(help="Original advanced run.")],
+    rep_baseline: Annotated[str, typer.Argument(help="Reproduced baseline run.")],
+    rep_advanced: Annotated[str, typer.Argument(help="Reproduced advanced run.")],
+    metric: MetricOption = None,
+    rep_qrels: Annotated[
+        str | None, typer.Option(help="Qrels of a replication (another collection).")
+    ] = None,
+    p: Annotated[
+        float, typer.Option("--p", "-p", help="RBO persistence (repro_eval: 0.95).")
+    ] = 0.95,
+    rbo_depth: Annotated[int, typer.Option(help="RBO depth (repro_eval: 1000).")] = 1000,
+    ktu_depth: Annotated[int, typer.Option(help="KTU run length (repro_eval: 1000).")] = 1000,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+) -> None:
+    """Reproducibility (or, with --rep-qrels, replicability) measures of Breuer et al. (2020)
+    as repro_eval computes them: KTU, RBO, RMSE, ER, ΔRI and t-test p-values."""
+    with errors():
+        import warnings as _w
+
+        from ..data import Qrels, Run
+        from ..meta import reproducibility
+        from ..report import repro_report
+
+        q = Qrels.read(qrels)
+        rq = None if rep_qrels is None else Qrels.read(rep_qrels)
+        paths = [orig_baseline, orig_advanced, rep_baseline, rep_advanced]
+        labels = ["orig-baseline", "orig-advanced", "rep-baseline", "rep-advanced"]
+        runs = [
+            Run.read(path, name=f"{lab}:{path}") for path, lab in zip(paths, labels, strict=True)
+        ]
+        with _w.catch_warnings():
+            _w.simplefilter("ignore")  # reported below, once
+            res = reproducibility(
+                q, *runs, _metrics(metric), rep_qrels=rq, p=p, rbo_depth=rbo_depth,
+                ktu_depth=ktu_depth,
+            )  # fmt: skip
+        for note in res.warnings:
+            warn(note)
+        present(repro_report(res), fmt, output)
+
+
+@group.command("assessors")
+def assessors(
+    qrels_a: Annotated[str, typer.Argument(help="First qrels (assessor A).")],
+    qrels_b: Annotated[str, typer.Argument(help="Second qrels (assessor B), same topics.")],
+    runs: Annotated[list[str] | None, typer.Argument(help="Runs to rank under each qrels.")] = None,
+    metric: MetricOption = None,
+    rel: Annotated[int, typer.Option(help="Lowest relevant grade (overlap).")] = 1,
+    level: Annotated[Level, typer.Option(help="Krippendorff's alpha level.")] = "ordinal",
+    weights: Annotated[
+        KappaWeights | None, typer.Option(help="Cohen's kappa weights (default: none).")
+    ] = None,
+    p: POption = 0.9,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+) -> None:
+    """Assessor agreement of two qrels (Voorhees 2000): overlap, Cohen's kappa and
+    Krippendorff's alpha per topic and overall; with runs, the correlation of the system
+    rankings under each qrels (Kendall tau, tau_AP, RBO)."""
+    with errors():
+        import warnings as _w
+
+        from ..data import Qrels, Run
+        from ..meta import assessor_agreement
+        from ..report import assessors_report
+        from ._common import unique_names
+
+        qa, qb = Qrels.read(qrels_a), Qrels.read(qrels_b)
+        paths = runs or []
+        loaded = [
+            Run.read(path, name=n) for path, n in zip(paths, unique_names(paths), strict=True)
+        ]
+        with _w.catch_warnings():
+            _w.simplefilter("ignore")  # reported below, once
+            res = assessor_agreement(
+                qa, qb, runs=loaded, metrics=metric or ["map"], rel=rel, level=level,
+                weights=weights, p=p,
+            )  # fmt: skip
+        for note in res.warnings:
+            warn(note)
+        present(assessors_report(res), fmt, output)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``assay meta`` group to ``app``."""
+    app.add_typer(group, name="meta")

@@ -1,0 +1,55 @@
+"""Evaluating the evaluation (``assay.meta``): discriminative power of metrics (Sakai 2006),
+topic-set size design (Sakai 2016), rank-biased overlap (Webber, Moffat & Zobel 2010),
+reproducibility measures (Breuer et al. 2020, as ``repro_eval``) and assessor agreement on
+qrels (Voorhees 2000).
+
+Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
+:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro` and
+:mod:`~assay.meta.assessors`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "DiscPowerTest": "discpower",
+    "DiscriminativePower": "discpower",
+    "discriminative_power": "discpower",
+    "PowerMethod": "topicsize",
+    "TopicSetSize": "topicsize",
+    "anova_power": "topicsize",
+    "residual_variance": "topicsize",
+    "topic_set_size": "topicsize",
+    "ttest_power": "topicsize",
+    "RBOResult": "overlap",
+    "RBORuns": "overlap",
+    "RBOTies": "overlap",
+    "rbo": "overlap",
+    "rbo_runs": "overlap",
+    "rbo_systems": "overlap",
+    "PerTopic": "repro",
+    "ReproKind": "repro",
+    "Reproducibility": "repro",
+    "ktau_union": "repro",
+    "repro_rbo": "repro",
+    "reproducibility": "repro",
+    "AssessorAgreement": "assessors",
+    "assessor_agreement": "assessors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'assay.meta' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+__all__ = list(_LAZY)
