@@ -45,6 +45,7 @@ COMMANDS = (
     "fusion",
     "generation",
     "regression",
+    "tagging",
 )
 
 app = typer.Typer(
