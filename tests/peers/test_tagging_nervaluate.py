@@ -62,14 +62,18 @@ def test_nervaluate_on_assay_spans(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme, max_len=16))
     mode = data.draw(st.sampled_from(["conlleval", "strict"]))
     _, g, p = T.prepare(gold, pred, scheme, mode)
-    expected = nervaluate.Evaluator(_dicts(g), _dicts(p), tags=list(TYPES), loader="dict").evaluate()
+    expected = nervaluate.Evaluator(
+        _dicts(g), _dicts(p), tags=list(TYPES), loader="dict"
+    ).evaluate()
     _compare(expected, g, p)
 
 
 def test_measures_are_the_counts() -> None:
     gold = [["O", "B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "O"]]
     pred = [["O", "B-PER", "O", "O", "B-ORG"], ["B-ORG", "I-ORG", "O"]]
-    expected = nervaluate.Evaluator(gold, pred, tags=["PER", "LOC", "ORG"], loader="list").evaluate()
+    expected = nervaluate.Evaluator(
+        gold, pred, tags=["PER", "LOC", "ORG"], loader="list"
+    ).evaluate()
     for match, name in NAMES.items():
         result = expected["overall"][name]
         assert T.ner_precision(gold, pred, match=match) == result.precision

@@ -44,7 +44,9 @@ def _seqeval_kwargs(scheme: str, mode: str) -> dict[str, Any]:
 
 
 def _compare_scores(scheme: str, mode: str, gold: list[list[str]], pred: list[list[str]]) -> None:
-    seq_gold, seq_pred = (gold, pred) if mode == "strict" else (_default_tags(gold), _default_tags(pred))
+    seq_gold, seq_pred = (
+        (gold, pred) if mode == "strict" else (_default_tags(gold), _default_tags(pred))
+    )
     kwargs = _seqeval_kwargs(scheme, mode)
     counts = T.span_counts(gold, pred, scheme=scheme, mode=mode)
     no_spans = not len(counts.types)
@@ -81,7 +83,11 @@ def _compare_scores(scheme: str, mode: str, gold: list[list[str]], pred: list[li
     precision, recall, f1 = (counts.precision(None), counts.recall(None), counts.f1(None))
     for i, kind in enumerate(counts.types):
         row = per_type[kind]
-        assert (row["precision"], row["recall"], row["f1-score"]) == (precision[i], recall[i], f1[i])
+        assert (row["precision"], row["recall"], row["f1-score"]) == (
+            precision[i],
+            recall[i],
+            f1[i],
+        )
         assert row["support"] == counts.gold[i]
 
 

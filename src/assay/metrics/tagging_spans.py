@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from .._arrow import to_np
 from .._options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme, choice
-from ..errors import MetricError, shown
+from ..errors import InputError, MetricError, shown
 from ..io.conll import TagSequences, check_aligned
 
 __all__ = [
@@ -269,6 +269,42 @@ class Spans:
 
     def __len__(self) -> int:
         return len(self.start)
+
+    @classmethod
+    def from_sentences(
+        cls,
+        sentences: Sequence[Sequence[tuple[str, int, int]]],
+        *,
+        lengths: Sequence[int] | None = None,
+        types: Sequence[str] | None = None,
+    ) -> Spans:
+        """Spans given directly: per sentence, (type, start, end) with positions in the
+        sentence, end inclusive (nervaluate's dicts, seqeval's entities), none overlapping
+        another of its sentence. ``lengths``: the sentences' token counts (default: just
+        long enough); ``types``: the type vocabulary (default: the sorted types given)."""
+        found = sorted({t for s in sentences for t, _, _ in s})
+        vocabulary = tuple(types) if types is not None else tuple(found)
+        code = {t: i for i, t in enumerate(vocabulary)}
+        sizes = [max((b + 1 for _, _, b in s), default=0) for s in sentences]
+        if lengths is not None:
+            sizes = [max(a, int(b)) for a, b in zip(sizes, lengths, strict=True)]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        rows = []
+        for k, spans in enumerate(sentences):
+            ordered = sorted((int(a), int(b), t) for t, a, b in spans)
+            for (a, b, t), nxt in zip(ordered, [*ordered[1:], None], strict=True):
+                if t not in code:
+                    raise InputError(f"sentence {k}: span type {t!r} is not one of the types")
+                if not 0 <= a <= b or (nxt is not None and nxt[0] <= b):
+                    raise InputError(
+                        f"sentence {k}: span ({t!r}, {a}, {b}) is empty, negative or overlaps "
+                        "another; spans of a sentence must be disjoint"
+                    )
+                rows.append((a + int(offsets[k]), b + int(offsets[k]), code[t], k))
+        table = np.array(rows, dtype=np.int64).reshape(-1, 4)
+        return cls(
+            table[:, 0], table[:, 1], table[:, 2].astype(np.int32), table[:, 3], offsets, vocabulary
+        )
 
     def per_sentence(self) -> list[list[tuple[str, int, int]]]:
         """(type, start, end) of every span, by sentence, positions within the sentence

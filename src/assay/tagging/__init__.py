@@ -7,7 +7,8 @@ between taggers that resample sentences.
   :func:`ner_f1`;
 - one tagger, everything at once: :func:`tagging_report` -> :class:`TaggingReport`;
 - several taggers on one gold: :func:`compare_taggers` -> :class:`TaggerComparison`;
-- spans: :func:`extract_spans` -> :class:`Spans`; files: :func:`read_conll` (CoNLL columns)
+- spans: :func:`extract_spans` -> :class:`Spans` (or :meth:`Spans.from_sentences`),
+  matched nervaluate's way by :func:`partial_counts`; files: :func:`read_conll` (CoNLL columns)
   -> :class:`ConllData` of :class:`TagSequences`.
 
 Input: lists of sentences, each a list of tags (seqeval's layout), or tag sequences read
@@ -33,7 +34,7 @@ from ..metrics.tagging import (
     span_recall,
     token_accuracy,
 )
-from ..metrics.tagging_partial import PartialCounts
+from ..metrics.tagging_partial import PartialCounts, partial_counts
 from ..metrics.tagging_spans import Spans, extract_spans
 from ._compare import TaggerComparison, TaggerPair, compare_taggers
 from ._report import TaggingReport, tagging_report
@@ -52,6 +53,7 @@ __all__ = [
     "ner_f1",
     "ner_precision",
     "ner_recall",
+    "partial_counts",
     "read_conll",
     "span_counts",
     "span_f1",
