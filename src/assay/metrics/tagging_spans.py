@@ -292,7 +292,8 @@ class Spans:
         rows = []
         for k, spans in enumerate(sentences):
             ordered = sorted((int(a), int(b), t) for t, a, b in spans)
-            for (a, b, t), nxt in zip(ordered, [*ordered[1:], None], strict=True):
+            following: list[tuple[int, int, str] | None] = [*ordered[1:], None]
+            for (a, b, t), nxt in zip(ordered, following[: len(ordered)], strict=True):
                 if t not in code:
                     raise InputError(f"sentence {k}: span type {t!r} is not one of the types")
                 if not 0 <= a <= b or (nxt is not None and nxt[0] <= b):

@@ -6,7 +6,8 @@ between taggers that resample sentences.
   :func:`span_f1`, :func:`token_accuracy`, :func:`ner_precision`, :func:`ner_recall`,
   :func:`ner_f1`;
 - one tagger, everything at once: :func:`tagging_report` -> :class:`TaggingReport`;
-- several taggers on one gold: :func:`compare_taggers` -> :class:`TaggerComparison`;
+- several taggers on one gold: :func:`compare_taggers` -> :class:`TaggerComparison`
+  (:func:`micro_f1`: the statistic it tests, on per-sentence counts);
 - spans: :func:`extract_spans` -> :class:`Spans` (or :meth:`Spans.from_sentences`),
   matched nervaluate's way by :func:`partial_counts`; files: :func:`read_conll` (CoNLL columns)
   -> :class:`ConllData` of :class:`TagSequences`.
@@ -36,7 +37,7 @@ from ..metrics.tagging import (
 )
 from ..metrics.tagging_partial import PartialCounts, partial_counts
 from ..metrics.tagging_spans import Spans, extract_spans
-from ._compare import TaggerComparison, TaggerPair, compare_taggers
+from ._compare import TaggerComparison, TaggerPair, compare_taggers, micro_f1
 from ._report import TaggingReport, tagging_report
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "TaggingReport",
     "compare_taggers",
     "extract_spans",
+    "micro_f1",
     "ner_f1",
     "ner_precision",
     "ner_recall",
