@@ -82,17 +82,9 @@ class TagSequences:
                 )
             lengths.append(len(sentence))
         flat = list(itertools.chain.from_iterable(sentences))
-        try:
-            tags = pa.array(flat, type=pa.string())
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            tags = None
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        out = cls(pa.array([], pa.string()) if tags is None else tags, offsets, name)
-        if tags is None or tags.null_count:
-            bad = next(i for i, t in enumerate(flat) if not isinstance(t, str))
-            raise out.error(bad, f"is {flat[bad]!r}; tags must be strings")
-        return out
+        return cls(_string_array(flat, name, offsets), offsets, name)
 
     def sentences(self) -> list[list[str]]:
         """The tags as a list of sentences (lists of strings)."""
@@ -121,6 +113,36 @@ class TagSequences:
                 line=int(self.lines[at]),
             )
         return InputError(f"{self.name}[{sentence}] {message}")
+
+
+def _string_array(flat: list[Any], name: str, offsets: IntArray) -> pa.Array:
+    """Python strings as an Arrow string array, built from one joined buffer (``pa.array`` on
+    a list would import pandas, which costs more than the conversion)."""
+    try:
+        text = "".join(flat)
+        data = text.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        bad = next(i for i, t in enumerate(flat) if not _encodable(t))
+        where = TagSequences(pa.nulls(0, pa.large_string()), offsets, name)
+        raise where.error(bad, f"is {flat[bad]!r}; tags must be strings") from None
+    if text.isascii():
+        sizes = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+    else:
+        sizes = np.fromiter((len(t.encode("utf-8")) for t in flat), dtype=np.int64, count=len(flat))
+    ends = np.zeros(len(flat) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=ends[1:])
+    buffers = [None, pa.py_buffer(ends), pa.py_buffer(data)]
+    return pa.Array.from_buffers(pa.large_string(), len(flat), buffers)
+
+
+def _encodable(tag: Any) -> bool:
+    if not isinstance(tag, str):
+        return False
+    try:
+        tag.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,7 +235,7 @@ def read_conll(
     token_starts = starts[rows]
     seqs = [
         TagSequences(
-            parts.values.take(from_np(token_starts + c)).cast(pa.string()),
+            parts.values.take(from_np(token_starts + c)).cast(pa.large_string()),
             offsets,
             f"column {c}",
             source,

@@ -223,7 +223,9 @@ def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
     first = sequences[0]
     for other in sequences[1:]:
         check_aligned(first, other)
-    joined = pa.concat_arrays([s.tags.cast(pa.string()) for s in sequences]).dictionary_encode()
+    joined = pa.concat_arrays(
+        [s.tags.cast(pa.large_string()) for s in sequences]
+    ).dictionary_encode()
     vocabulary = tuple(joined.dictionary.to_pylist())
     indices = to_np(joined.indices).astype(np.int32, copy=False)
     allowed = SCHEME_PREFIXES[scheme]
