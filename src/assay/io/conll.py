@@ -209,7 +209,8 @@ def read_conll(
             "no tokens found (the file is empty or has only blank lines)", source=source
         )
     first = parts.values.take(from_np(np.minimum(starts, len(parts.values) - 1)))
-    docstart = to_np(pc.equal(first, DOCSTART)) & (n_fields > 0)
+    # (a regex, not pc.equal with a Python string: converting the scalar imports pandas)
+    docstart = to_np(pc.match_substring_regex(first, pattern=f"^{DOCSTART}$")) & (n_fields > 0)
     is_token = (n_fields > 0) & ~docstart
     rows = np.flatnonzero(is_token)
     if len(rows) == 0:

@@ -143,7 +143,8 @@ def _f1(
 @dataclass(frozen=True, eq=False)
 class SpanCounts:
     """Per type (``types``, sorted): matched spans ``tp``, predicted spans ``pred``, gold
-    spans ``gold`` (the support); tokens and correctly tagged tokens; the spans themselves
+    spans ``gold`` (the support); tokens, correctly tagged tokens and seqeval's token-level
+    counts (``token_counts``: TP, FP, FN, TN with O as the negative); the spans themselves
     and which of them matched."""
 
     types: tuple[str, ...]
@@ -152,6 +153,7 @@ class SpanCounts:
     gold: IntArray
     n_tokens: int
     correct_tokens: int
+    token_counts: dict[str, int]
     gold_spans: Spans
     pred_spans: Spans
     gold_hit: NDArray[np.bool_]
@@ -192,6 +194,20 @@ class SpanCounts:
         return self.correct_tokens / self.n_tokens
 
 
+def _token_counts(encoded: EncodedTags) -> dict[str, int]:
+    """seqeval's ``performance_measure``: token-level TP (equal tags, not O), FP (a wrong
+    tag predicted other than O), FN (a gold tag other than O predicted O), TN (both O)."""
+    equal = encoded.codes[0] == encoded.codes[1]
+    gold_o = encoded.token_prefix(0) == 0
+    pred_o = encoded.token_prefix(1) == 0
+    return {
+        "TP": int(np.count_nonzero(equal & ~gold_o)),
+        "FP": int(np.count_nonzero(~equal & ~pred_o)),
+        "FN": int(np.count_nonzero(~gold_o & pred_o)),
+        "TN": int(np.count_nonzero(gold_o & pred_o)),
+    }
+
+
 def span_counts(
     y_true: Any, y_pred: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
 ) -> SpanCounts:
@@ -207,6 +223,7 @@ def span_counts(
         gold=np.bincount(gold.type, minlength=k).astype(np.int64),
         n_tokens=encoded.n_tokens,
         correct_tokens=int(np.count_nonzero(encoded.codes[0] == encoded.codes[1])),
+        token_counts=_token_counts(encoded),
         gold_spans=gold,
         pred_spans=pred,
         gold_hit=gold_hit,

@@ -29,7 +29,6 @@ its negation), which a cumulative scan resolves for all predictions at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +37,7 @@ from numpy.typing import NDArray
 
 from .tagging_spans import Spans
 
-__all__ = ["MATCH_SCHEMES", "PartialCounts", "partial_counts"]
+__all__ = ["MATCH_SCHEMES", "PartialCounts", "partial_counts", "partial_counts_all"]
 
 IntArray = NDArray[np.int64]
 MATCH_SCHEMES = ("strict", "exact", "partial", "type")
@@ -209,24 +208,33 @@ def _carry(layout: _Layout, gold0: IntArray, gold1: IntArray) -> NDArray[np.bool
     return taken
 
 
-def _evaluate(
-    gs: IntArray,
-    ge: IntArray,
-    gt: NDArray[np.int32],
-    ps: IntArray,
-    pe: IntArray,
-    pt: NDArray[np.int32],
-    match: str,
-) -> tuple[IntArray, IntArray]:
-    """(outcome, gold span taken) of every prediction; spans sorted by start, none
-    overlapping another of its side."""
-    layout = _layout(gs, ge, ps, pe)
+@dataclass(frozen=True)
+class _Side:
+    """Both sides' spans in one coordinate system (sorted by start) and their layout."""
+
+    gs: IntArray
+    ge: IntArray
+    gt: NDArray[np.int32]
+    ps: IntArray
+    pe: IntArray
+    pt: NDArray[np.int32]
+    layout: _Layout
+
+    @classmethod
+    def of(cls, gs: IntArray, ge: IntArray, gt: Any, ps: IntArray, pe: IntArray, pt: Any) -> _Side:
+        return cls(gs, ge, gt, ps, pe, pt, _layout(gs, ge, ps, pe))
+
+
+def _evaluate(side: _Side, match: str) -> tuple[IntArray, IntArray]:
+    """(outcome, gold span taken) of every prediction under ``match``."""
+    layout = side.layout
     if match == "type":
-        choices = [_choice_by_type(layout, gs, ge, gt, ps, pe, pt, k) for k in (False, True)]
+        args = (side.gs, side.ge, side.gt, side.ps, side.pe, side.pt)
+        choices = [_choice_by_type(layout, *args, k) for k in (False, True)]
     else:
-        exact_type = np.zeros(len(ps), dtype=bool)
+        exact_type = np.zeros(len(side.ps), dtype=bool)
         has = layout.exact >= 0
-        exact_type[has] = gt[layout.exact[has]] == pt[has]
+        exact_type[has] = side.gt[layout.exact[has]] == side.pt[has]
         choices = [_choice_by_boundaries(layout, match, exact_type, k) for k in (False, True)]
     (out0, gold0), (out1, gold1) = choices
     taken = _carry(layout, gold0, gold1)
@@ -244,39 +252,35 @@ def _counts(outcome: IntArray, n_gold: int, n_taken: int) -> PartialCounts:
     )
 
 
-def partial_counts(
-    gold: Spans, pred: Spans, match: str
-) -> tuple[PartialCounts, Mapping[str, PartialCounts]]:
-    """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
-    ``gold.types`` that occur in either side)."""
-    outcome, taken = _evaluate(
-        gold.start, gold.end, gold.type, pred.start, pred.end, pred.type, match
-    )
-    overall = _counts(outcome, len(gold), int(np.count_nonzero(taken >= 0)))
-    # Per type: the same procedure on each type's spans, run at once by moving each type to
-    # its own stretch of positions (sorted by type, then start).
+def _by_type(gold: Spans, pred: Spans) -> tuple[_Side, NDArray[np.int32]]:
+    """Each type's spans moved to a stretch of positions of their own (sorted by type, then
+    start), so one run evaluates every type apart; and the predictions' types in that order."""
     width = int(max(gold.offsets[-1], 1)) + 1
     g_order = np.lexsort((gold.start, gold.type))
     p_order = np.lexsort((pred.start, pred.type))
     g_shift = gold.type[g_order].astype(np.int64) * width
     p_shift = pred.type[p_order].astype(np.int64) * width
-    outcome_t, taken_t = _evaluate(
+    side = _Side.of(
         gold.start[g_order] + g_shift,
         gold.end[g_order] + g_shift,
         gold.type[g_order],
         pred.start[p_order] + p_shift,
         pred.end[p_order] + p_shift,
         pred.type[p_order],
-        match,
     )
+    return side, pred.type[p_order]
+
+
+def _per_type(
+    gold: Spans, pred: Spans, p_type: NDArray[np.int32], outcome: IntArray, taken: IntArray
+) -> dict[str, PartialCounts]:
     n_types = len(gold.types)
-    p_type = pred.type[p_order]
     tallies = np.zeros((n_types, 4), dtype=np.int64)
-    np.add.at(tallies, (p_type, outcome_t), 1)
+    np.add.at(tallies, (p_type, outcome), 1)
     gold_n = np.bincount(gold.type, minlength=n_types)
-    took = np.bincount(p_type[taken_t >= 0], minlength=n_types)
+    took = np.bincount(p_type[taken >= 0], minlength=n_types)
     present = (gold_n > 0) | (np.bincount(pred.type, minlength=n_types) > 0)
-    per_type = {
+    return {
         gold.types[t]: PartialCounts(
             correct=int(tallies[t, CORRECT]),
             incorrect=int(tallies[t, INCORRECT]),
@@ -286,7 +290,30 @@ def partial_counts(
         )
         for t in np.flatnonzero(present)
     }
-    return overall, per_type
+
+
+def partial_counts_all(
+    gold: Spans, pred: Spans, matches: tuple[str, ...] = MATCH_SCHEMES
+) -> dict[str, tuple[PartialCounts, dict[str, PartialCounts]]]:
+    """nervaluate's counts for several ``matches`` at once (the layouts are shared): match
+    -> (overall, per type), the types of ``gold.types`` that occur on either side."""
+    overall_side = _Side.of(gold.start, gold.end, gold.type, pred.start, pred.end, pred.type)
+    type_side, p_type = _by_type(gold, pred)
+    out = {}
+    for match in matches:
+        outcome, taken = _evaluate(overall_side, match)
+        overall = _counts(outcome, len(gold), int(np.count_nonzero(taken >= 0)))
+        outcome_t, taken_t = _evaluate(type_side, match)
+        out[match] = (overall, _per_type(gold, pred, p_type, outcome_t, taken_t))
+    return out
+
+
+def partial_counts(
+    gold: Spans, pred: Spans, match: str
+) -> tuple[PartialCounts, dict[str, PartialCounts]]:
+    """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
+    ``gold.types`` that occur on either side)."""
+    return partial_counts_all(gold, pred, (match,))[match]
 
 
 def as_records(counts: PartialCounts, zero_division: float = 0.0) -> dict[str, Any]:

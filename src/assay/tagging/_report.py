@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .. import _options as opt
@@ -17,7 +16,7 @@ from .._result import Result, provenance
 from ..errors import MetricError
 from ..io.conll import TagSequences
 from ..metrics.tagging import SpanCounts, span_counts
-from ..metrics.tagging_partial import MATCH_SCHEMES, PartialCounts, partial_counts
+from ..metrics.tagging_partial import MATCH_SCHEMES, PartialCounts, partial_counts_all
 from ..metrics.tagging_spans import Spans, check_mode, check_scheme
 
 __all__ = ["AVERAGES", "TaggingReport", "tagging_report"]
@@ -165,23 +164,6 @@ def _zero(zero_division: ZeroDivision) -> float:
     return float("nan") if zero_division == "nan" else float(zero_division)
 
 
-def token_counts(gold: TagSequences, pred: TagSequences) -> dict[str, int]:
-    """seqeval's ``performance_measure``: token-level TP, FP, FN, TN with O as negative."""
-    equal = pc.equal(gold.tags, pred.tags)
-    gold_o = pc.equal(gold.tags, "O")
-    pred_o = pc.equal(pred.tags, "O")
-
-    def count(mask: Any) -> int:
-        return int(pc.sum(pc.cast(mask, "int64")).as_py() or 0)
-
-    return {
-        "TP": count(pc.and_(equal, pc.invert(gold_o))),
-        "FP": count(pc.and_(pc.invert(equal), pc.invert(pred_o))),
-        "FN": count(pc.and_(pc.invert(gold_o), pred_o)),
-        "TN": count(pc.and_(gold_o, pred_o)),
-    }
-
-
 def sentence_counts(counts: SpanCounts, n_sentences: int) -> IntArray:
     """(sentences × 3): matched, predicted and gold spans of every sentence."""
     gold, pred = counts.gold_spans, counts.pred_spans
@@ -221,12 +203,9 @@ def tagging_report(
     gold = TagSequences.from_lists(y_true, "y_true")
     pred = TagSequences.from_lists(y_pred, "y_pred")
     counts = span_counts(gold, pred, scheme=scheme, mode=mode)
-    partial: dict[str, PartialCounts] = {}
-    partial_types: dict[str, Mapping[str, PartialCounts]] = {}
-    for match in MATCH_SCHEMES:
-        partial[match], partial_types[match] = partial_counts(
-            counts.gold_spans, counts.pred_spans, match
-        )
+    matched = partial_counts_all(counts.gold_spans, counts.pred_spans, MATCH_SCHEMES)
+    partial = {match: overall for match, (overall, _) in matched.items()}
+    partial_types = {match: per_type for match, (_, per_type) in matched.items()}
     inputs = {"y_true": _described(gold), "y_pred": _described(pred)}
     return TaggingReport(
         scheme=scheme,
@@ -234,7 +213,7 @@ def tagging_report(
         zero_division=zero_division,
         counts=counts,
         n_sentences=gold.n_sentences,
-        token_counts=token_counts(gold, pred),
+        token_counts=counts.token_counts,
         partial=partial,
         partial_types=partial_types,
         sentence_counts=sentence_counts(counts, gold.n_sentences),
