@@ -46,7 +46,7 @@ def _same(counts: Any, result: Any) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["iob1", "iob2", "io"])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_nervaluate_reading_the_tags_itself(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme))
@@ -56,7 +56,7 @@ def test_nervaluate_reading_the_tags_itself(scheme: str, data: Any) -> None:
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_nervaluate_on_assay_spans(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme, max_len=16))

@@ -92,7 +92,7 @@ def _compare_scores(scheme: str, mode: str, gold: list[list[str]], pred: list[li
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_default_mode_equals_seqeval(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme))
@@ -104,7 +104,7 @@ def test_default_mode_equals_seqeval(scheme: str, data: Any) -> None:
 
 
 @pytest.mark.parametrize("scheme", list(STRICT))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_strict_mode_equals_seqeval(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme))

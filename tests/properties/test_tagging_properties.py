@@ -73,7 +73,7 @@ def test_public_functions_are_the_declarations() -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_values_within_declared_bounds(spec: MetricSpec, data: st.DataObject) -> None:
     options = {p.name: data.draw(VALID[p.name], p.name) for p in spec.params}
@@ -86,7 +86,7 @@ def test_values_within_declared_bounds(spec: MetricSpec, data: st.DataObject) ->
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_the_gold_itself_scores_the_maximum(spec: MetricSpec, data: st.DataObject) -> None:
     options = {p.name: data.draw(VALID[p.name], p.name) for p in spec.params}

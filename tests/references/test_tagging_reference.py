@@ -22,7 +22,7 @@ MODES = ("conlleval", "strict")
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("mode", MODES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_spans_equal_the_reference(scheme: str, mode: str, data: Any) -> None:
     _, gold, _ = data.draw(corpora(scheme))
@@ -35,7 +35,7 @@ def test_spans_equal_the_reference(scheme: str, mode: str, data: Any) -> None:
 # type as neither an end nor a start, so BIOES/BILOU are out of its reach (module docstring
 # of assay.metrics.tagging_spans).
 @pytest.mark.parametrize("scheme", ["iob1", "iob2", "ioe1", "ioe2", "io"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_conlleval_mode_counts_equal_conlleval_pl(scheme: str, data: Any) -> None:
     _, gold, pred = data.draw(corpora(scheme))
@@ -67,7 +67,7 @@ def test_conlleval_pl_reads_bioes_differently_on_purpose() -> None:
 
 
 @pytest.mark.parametrize("match", ["strict", "exact", "partial", "type"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_partial_matching_equals_the_reference(match: str, data: Any) -> None:
     scheme, gold, pred = data.draw(corpora(max_len=16))

@@ -314,13 +314,3 @@ def partial_counts(
     """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
     ``gold.types`` that occur on either side)."""
     return partial_counts_all(gold, pred, (match,))[match]
-
-
-def as_records(counts: PartialCounts, zero_division: float = 0.0) -> dict[str, Any]:
-    """The counts and P/R/F1 of one scheme as one flat mapping."""
-    return {
-        **counts.as_dict(),
-        "precision": counts.precision(zero_division),
-        "recall": counts.recall(zero_division),
-        "f1": counts.f1(zero_division),
-    }
