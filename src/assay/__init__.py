@@ -56,6 +56,7 @@ _LAZY = {
     "agreement": ("assay.agreement", None),
     "fusion": ("assay.fusion", None),
     "meta": ("assay.meta", None),
+    "tagging": ("assay.tagging", None),
     "dist": ("assay.dist", None),
 }
 

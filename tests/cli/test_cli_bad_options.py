@@ -52,6 +52,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "y": "\n".join(str(v) for v in np.linspace(0, 1, 8)),
         "p1": "\n".join(str(v) for v in np.linspace(0, 1, 8) ** 2),
         "p2": "\n".join(str(v) for v in np.linspace(0.1, 0.9, 8)),
+        "conll": "Paris B-LOC B-LOC B-LOC\nis O O O\nnice O B-MISC O\n\nAnn B-PER B-PER O\nran O O O\n",
     }
     for key, text in texts.items():
         out[key] = d / f"{key}.txt"
@@ -66,6 +67,16 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
         "evaluate": ["evaluate", str(f["qrels"]), *runs, "-m", "P@5"],
         "compare": ["compare", str(f["qrels"]), *runs, "-m", "P@5", "--n-resamples", "50"],
         "metrics": ["metrics"],
+        "tagging": [
+            "tagging",
+            str(f["conll"]),
+            "--pred-column",
+            "-1",
+            "--pred-column",
+            "1",
+            "--n-resamples",
+            "20",
+        ],
         "demo": ["demo", "--queries", "5"],
         "classify": ["classify", str(f["gold"]), str(f["pred"])],
         "cluster": ["cluster", str(f["gold"]), str(f["pred"])],

@@ -47,6 +47,7 @@ COMMANDS = (
     "generation",
     "regression",
     "meta",
+    "tagging",
 )
 
 

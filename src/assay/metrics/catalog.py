@@ -90,6 +90,11 @@ _INTRO = {
     "regression": "From aligned true values and predictions (`values`: finite real numbers), "
     "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
     "`assay.metrics.regression`.",
+    "tagging": "From aligned gold and predicted tag sequences (`tag sequences`: lists of "
+    "sentences, each a list of tags, or a CoNLL column file), with `assay.tagging` (reports, "
+    "paired tests between taggers: [tagging.md](tagging.md)). Span rules (`scheme`, `mode`): "
+    "`assay.metrics.tagging_spans`; conventions (`average`, `zero_division`): "
+    "`assay.metrics.tagging`; partial matches (`match`): `assay.metrics.tagging_partial`.",
 }
 
 

@@ -14,8 +14,10 @@ terminal), and the CLI decides where they go. Two views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, :func:`regression_report` and the meta-evaluation reports
-(:mod:`~assay.report.meta`) build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
+:func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
+:func:`conlleval_text`, conlleval's own layout) and the meta-evaluation reports
+(:mod:`~assay.report.meta`) build the reports of assay's results. rich is imported only by
+:func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],
@@ -40,6 +42,7 @@ from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
+from .tagging import conlleval_text, tagging_report
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
 from .values import count, json_value, plain, short
 
@@ -57,6 +60,7 @@ __all__ = [
     "comparison_legend",
     "comparison_report",
     "confusion_table",
+    "conlleval_text",
     "consensus_report",
     "count",
     "discpower_report",
@@ -71,6 +75,7 @@ __all__ = [
     "repro_report",
     "results_report",
     "short",
+    "tagging_report",
     "to_latex",
     "to_markdown",
     "to_rich",

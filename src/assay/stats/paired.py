@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._arrays import finite_array
 from .._options import Alternative, PairedTest, WilcoxonPValue, WilcoxonZeroMethod
 from ..errors import InputError
 from . import _checks as check
@@ -296,6 +297,7 @@ def sign_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two-sid
 def paired_bootstrap_test(
     a: ArrayLike,
     b: ArrayLike,
+    statistic: Callable[..., Any] | None = None,
     *,
     n_resamples: int = 10000,
     seed: int = 0,
@@ -309,8 +311,20 @@ def paired_bootstrap_test(
 
     ``ci`` is the percentile interval (q(α/2), q(1-α/2)) of d̄*. ``statistic`` is d̄.
     ``details``: n_resamples, seed, alternative, confidence.
+
+    With ``statistic``, the test is of a corpus-level statistic that is not a mean of
+    per-item values (F1 from per-sentence counts, ...; Koehn 2004, Berg-Kirkpatrick et al.
+    2012): ``a`` and ``b`` are the two systems' per-item records (numeric arrays of one shape,
+    items along the first axis), θ = S(a) - S(b), every resample draws the same items for
+    both systems (the index stream of the mean version, same seed), and θ* - θ is the null
+    distribution: p = (#{|θ* - θ| ≥ |θ|} + 1) / (B + 1), ``ci`` the percentile interval of
+    θ*. ``statistic`` is called as in :func:`stratified_shuffling_test`: with ``axis=1`` on
+    a block of resamples (resamples × n × ...) if it takes an ``axis``, else on one resample
+    (n × ...) at a time.
     """
     where = "paired_bootstrap_test"
+    if statistic is not None:
+        return _statistic_bootstrap(a, b, statistic, n_resamples, seed, alternative, confidence)
     d = check.difference(a, b, where, min_n=2)
     n_resamples, seed = check.resampling(n_resamples, seed, where)
     alternative = check.alternative(alternative, where)
@@ -326,6 +340,71 @@ def paired_bootstrap_test(
     }
     ci = (float(low[0]), float(high[0]))
     return StatResult.of(float(theta[0]), float(p[0]), ci, "paired bootstrap test (mean)", details)
+
+
+def _records(a: ArrayLike, b: ArrayLike, where: str) -> tuple[FloatArray, FloatArray]:
+    """Both systems' per-item records: finite arrays of one shape, at least 2 items."""
+    ndim = np.ndim(a)
+    if ndim not in (1, 2):
+        raise InputError(
+            f"{where}: with a statistic, a and b hold one record per item: 1-D or 2-D arrays "
+            f"with the items first (got {ndim} dimensions)"
+        )
+    xa = finite_array(a, "a", ndim=ndim, where=where)
+    xb = finite_array(b, "b", ndim=ndim, where=where)
+    if xa.shape != xb.shape:
+        raise InputError(
+            f"{where}: a and b must have the same shape (got {xa.shape} and {xb.shape})"
+        )
+    if xa.shape[0] < 2:
+        raise InputError(f"{where}: needs at least 2 items (got {xa.shape[0]})")
+    return xa, xb
+
+
+def _statistic_bootstrap(
+    a: ArrayLike,
+    b: ArrayLike,
+    statistic: Callable[..., Any],
+    n_resamples: int,
+    seed: int,
+    alternative: Alternative,
+    confidence: float,
+) -> StatResult:
+    """The paired bootstrap test of S(a) - S(b) for a corpus-level statistic S."""
+    where = "paired_bootstrap_test"
+    if not callable(statistic):
+        raise InputError(f"{where}: statistic must be callable (got {statistic!r})")
+    n_resamples, seed = check.resampling(n_resamples, seed, where)
+    alternative = check.alternative(alternative, where)
+    confidence = check.confidence(confidence, where)
+    xa, xb = _records(a, b, where)
+    vectorised = rs.accepts_axis(statistic)
+    stat_a = rs.statistic_of(statistic, [xa], vectorised, where, axis=0)
+    stat_b = rs.statistic_of(statistic, [xb], vectorised, where, axis=0)
+    theta = stat_a - stat_b
+    if not math.isfinite(theta):
+        raise InputError(f"{where}: statistic of the records is not finite ({stat_a}, {stat_b})")
+    dist = np.concatenate(
+        [
+            rs.apply_rows(statistic, [xa[idx]], vectorised, where, axis=1)
+            - rs.apply_rows(statistic, [xb[idx]], vectorised, where, axis=1)
+            for idx in rs.index_blocks(seed, xa.shape[0], n_resamples)
+        ]
+    )
+    tol = rs.tolerance(xa.shape[0], max(abs(theta), abs(stat_a), abs(stat_b)))
+    count = int(rs.exceed(dist - theta, theta, tol, alternative))
+    low, high = rs.interval(dist[:, None], np.array([theta]), "percentile", confidence, None, 0.0)
+    details = {
+        "n_resamples": n_resamples,
+        "seed": seed,
+        "alternative": alternative,
+        "confidence": confidence,
+        "statistic_a": stat_a,
+        "statistic_b": stat_b,
+    }
+    p = (count + 1.0) / (n_resamples + 1.0)
+    ci = (float(low[0]), float(high[0]))
+    return StatResult.of(theta, p, ci, "paired bootstrap test", details)
 
 
 def paired_pvalues(

@@ -1,0 +1,383 @@
+"""Token classification (tagging): chunk/entity precision, recall and F1 from tag sequences,
+token accuracy, and nervaluate's partial-match measures.
+
+Every measure takes ``y_true`` and ``y_pred`` positionally -- lists of sentences, each a
+list of tags (seqeval's layout), or :class:`~assay.io.conll.TagSequences` read from a CoNLL
+file -- and its options keyword-only; all are declared in the metric registry (``assay
+metrics``, ``docs/metrics.md``). Spans come from :mod:`assay.metrics.tagging_spans`
+(``scheme``, ``mode``), partial matches from :mod:`assay.metrics.tagging_partial`.
+
+Conventions (names follow ``docs/parameters.md``):
+
+- A gold and a predicted span match when they have the same start, end and type (conlleval,
+  seqeval). Per type: precision = matched / predicted, recall = matched / gold, F1 =
+  2·matched / (predicted + gold); support = gold spans. Types are those of either side,
+  sorted (conlleval and seqeval list them so).
+- ``average``: ``micro`` (counts summed over types first: conlleval's overall line and
+  seqeval's ``micro avg``), ``macro`` (unweighted mean over types), ``weighted`` (mean
+  weighted by support; all supports 0: the unweighted mean).
+- ``zero_division``: the value of a ratio whose denominator is 0 (precision of a type never
+  predicted, recall of a type absent from the gold, anything with no spans at all): ``0``
+  (default; conlleval's and seqeval's), ``1`` or ``"nan"`` (left out of macro and weighted
+  means). With no span on either side, the macro mean is the ``zero_division`` value, as
+  the micro and weighted ones are (seqeval gives NaN there, a mean of nothing).
+- Sentences of different lengths, different sentence counts and tags that the scheme does
+  not allow are :class:`~assay.errors.InputError`\\s naming the file and line (or the
+  position in the lists). Empty input (no tokens) is an
+  :class:`~assay.errors.EmptyInputError`.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
+from ..errors import EmptyInputError, MetricError
+from ..io.conll import TagSequences, check_aligned
+from ._labels import ZERO_DIVISION, average_values, divide, zero_division_value
+from .registry import FROM_SIGNATURE, Param, measure, one_of
+from .tagging_partial import PartialCounts, partial_counts
+from .tagging_spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
+
+__all__ = [
+    "SpanCounts",
+    "match_spans",
+    "ner_f1",
+    "ner_precision",
+    "ner_recall",
+    "span_counts",
+    "span_f1",
+    "span_precision",
+    "span_recall",
+    "token_accuracy",
+]
+
+FAMILY = "tagging"
+IntArray = NDArray[np.int64]
+
+SCHEME = Param(
+    "scheme",
+    FROM_SIGNATURE,
+    check_scheme,
+    "tagging scheme: iob1, iob2 (bio), ioe1, ioe2, bioes (iobes), bilou, io",
+)
+MODE = Param(
+    "mode",
+    FROM_SIGNATURE,
+    check_mode,
+    "conlleval (an I- tag may open a chunk, as conlleval and seqeval's default) or strict "
+    "(only well-formed chunks of the scheme, as seqeval's strict mode)",
+)
+SPAN_AVERAGE = Param(
+    "average",
+    FROM_SIGNATURE,
+    one_of("average", SpanAverage),
+    "micro (counts summed over types), macro (unweighted mean over types), weighted (by support)",
+)
+MATCH = Param(
+    "match",
+    FROM_SIGNATURE,
+    one_of("match", MatchScheme),
+    "nervaluate's scheme: strict (boundaries and type), exact (boundaries), partial (overlap, "
+    "half credit), type (overlap and type)",
+)
+
+_tags_measure = functools.partial(measure, family=FAMILY, input="tag sequences")
+_span_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, SPAN_AVERAGE, ZERO_DIVISION))
+_ner_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, MATCH, ZERO_DIVISION))
+
+
+# ---------------------------------------------------------------- spans and counts
+
+
+def prepare(y_true: Any, y_pred: Any, scheme: str, mode: str) -> tuple[EncodedTags, Spans, Spans]:
+    """Both sides encoded on one vocabulary and their spans."""
+    gold = TagSequences.from_lists(y_true, "y_true")
+    pred = TagSequences.from_lists(y_pred, "y_pred")
+    encoded = encode([gold, pred], scheme)
+    if encoded.n_tokens == 0:
+        raise EmptyInputError("no tags to evaluate (every sentence is empty)")
+    _, gold_spans, pred_spans = _present(
+        encoded.types, decode(encoded, 0, mode), decode(encoded, 1, mode)
+    )
+    return encoded, gold_spans, pred_spans
+
+
+def match_spans(gold: Spans, pred: Spans) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Which gold spans and which predicted spans have a partner with the same start, end
+    and type. Spans of one side never overlap, so a span is found by its start alone."""
+    n = int(gold.offsets[-1])
+    end_at = np.full(n, -1, dtype=np.int64)
+    type_at = np.full(n, -1, dtype=np.int32)
+    end_at[pred.start] = pred.end
+    type_at[pred.start] = pred.type
+    gold_hit = (end_at[gold.start] == gold.end) & (type_at[gold.start] == gold.type)
+    pred_hit = np.zeros(len(pred), dtype=bool)
+    pred_index = np.full(n, -1, dtype=np.int64)
+    pred_index[pred.start] = np.arange(len(pred))
+    pred_hit[pred_index[gold.start[gold_hit]]] = True
+    return gold_hit, pred_hit
+
+
+def _f1(
+    tp: IntArray, pred: IntArray, gold: IntArray, zero_division: ZeroDivision
+) -> NDArray[np.float64]:
+    """F1 per entry: 2PR / (P + R) from precision and recall where both are defined (the
+    very floating-point expression of seqeval, so values agree to the last bit; 0 when
+    P + R = 0), else 2·tp / (pred + gold) (the same number wherever seqeval's
+    ``zero_division`` applies), ``zero_division`` when nothing is predicted nor gold."""
+    p = divide(tp, pred, 0)
+    r = divide(tp, gold, 0)
+    both = (pred > 0) & (gold > 0)
+    total = p + r
+    harmonic = np.divide(2.0 * p * r, total, out=np.zeros_like(p), where=total > 0)
+    return np.where(both, harmonic, divide(2 * tp, pred + gold, zero_division))
+
+
+@dataclass(frozen=True, eq=False)
+class SpanCounts:
+    """Per type (``types``, sorted): matched spans ``tp``, predicted spans ``pred``, gold
+    spans ``gold`` (the support); tokens, correctly tagged tokens and seqeval's token-level
+    counts (``token_counts``: TP, FP, FN, TN with O as the negative); the spans themselves
+    and which of them matched."""
+
+    types: tuple[str, ...]
+    tp: IntArray
+    pred: IntArray
+    gold: IntArray
+    n_tokens: int
+    correct_tokens: int
+    token_counts: dict[str, int]
+    gold_spans: Spans
+    pred_spans: Spans
+    gold_hit: NDArray[np.bool_]
+    pred_hit: NDArray[np.bool_]
+
+    def precision(self, average: str | None, zero_division: ZeroDivision = 0) -> Any:
+        return self._ratio(self.tp, self.pred, average, zero_division)
+
+    def recall(self, average: str | None, zero_division: ZeroDivision = 0) -> Any:
+        return self._ratio(self.tp, self.gold, average, zero_division)
+
+    def f1(self, average: str | None, zero_division: ZeroDivision = 0) -> Any:
+        if average == "micro":
+            tp, pred, gold = (np.array([x.sum()]) for x in (self.tp, self.pred, self.gold))
+            return float(_f1(tp, pred, gold, zero_division)[0])
+        values = _f1(self.tp, self.pred, self.gold, zero_division)
+        return self._average(values, average, zero_division)
+
+    def _ratio(
+        self, num: IntArray, den: IntArray, average: str | None, zero_division: ZeroDivision
+    ) -> Any:
+        """Per type (``average=None``), micro (sums first), or macro/weighted means."""
+        if average == "micro":
+            return float(divide(num.sum(), den.sum(), zero_division))
+        return self._average(divide(num, den, zero_division), average, zero_division)
+
+    def _average(
+        self, values: NDArray[np.float64], average: str | None, zero_division: ZeroDivision
+    ) -> Any:
+        if average is None:
+            return values
+        if not len(values):
+            return zero_division_value(zero_division)
+        return float(average_values(values, self.gold, average))  # type: ignore[arg-type]
+
+    @property
+    def token_accuracy(self) -> float:
+        return self.correct_tokens / self.n_tokens
+
+
+def _token_counts(encoded: EncodedTags) -> dict[str, int]:
+    """seqeval's ``performance_measure``: token-level TP (equal tags, not O), FP (a wrong
+    tag predicted other than O), FN (a gold tag other than O predicted O), TN (both O)."""
+    equal = encoded.codes[0] == encoded.codes[1]
+    gold_o = encoded.token_prefix(0) == 0
+    pred_o = encoded.token_prefix(1) == 0
+    return {
+        "TP": int(np.count_nonzero(equal & ~gold_o)),
+        "FP": int(np.count_nonzero(~equal & ~pred_o)),
+        "FN": int(np.count_nonzero(~gold_o & pred_o)),
+        "TN": int(np.count_nonzero(gold_o & pred_o)),
+    }
+
+
+def span_counts(
+    y_true: Any, y_pred: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
+) -> SpanCounts:
+    """The counts behind every span measure (see the module docstring)."""
+    scheme, mode = check_scheme(scheme), check_mode(mode)
+    encoded, gold, pred = prepare(y_true, y_pred, scheme, mode)
+    gold_hit, pred_hit = match_spans(gold, pred)
+    k = len(gold.types)
+    return SpanCounts(
+        types=gold.types,
+        tp=np.bincount(gold.type[gold_hit], minlength=k).astype(np.int64),
+        pred=np.bincount(pred.type, minlength=k).astype(np.int64),
+        gold=np.bincount(gold.type, minlength=k).astype(np.int64),
+        n_tokens=encoded.n_tokens,
+        correct_tokens=int(np.count_nonzero(encoded.codes[0] == encoded.codes[1])),
+        token_counts=_token_counts(encoded),
+        gold_spans=gold,
+        pred_spans=pred,
+        gold_hit=gold_hit,
+        pred_hit=pred_hit,
+    )
+
+
+def _present(
+    types: tuple[str, ...], gold: Spans, pred: Spans
+) -> tuple[tuple[str, ...], Spans, Spans]:
+    """Only the types of some span (a type of the vocabulary may occur only in tags that open
+    no span, such as an ill-formed I- tag in strict mode; conlleval and seqeval list the
+    types of spans)."""
+    k = len(types)
+    present = (np.bincount(gold.type, minlength=k) + np.bincount(pred.type, minlength=k)) > 0
+    if present.all():
+        return types, gold, pred
+    keep = np.flatnonzero(present)
+    remap = np.full(k, -1, dtype=np.int32)
+    remap[keep] = np.arange(len(keep), dtype=np.int32)
+    kept = tuple(types[t] for t in keep)
+
+    def spans(s: Spans) -> Spans:
+        return Spans(s.start, s.end, remap[s.type], s.sentence, s.offsets, kept)
+
+    return kept, spans(gold), spans(pred)
+
+
+# ---------------------------------------------------------------- span measures
+
+
+@_span_measure(aliases=("chunk_precision",))
+def span_precision(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    average: SpanAverage = "micro",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """Span precision: matched spans / predicted spans, a span matching a gold span of the
+    same start, end and type (conlleval's and seqeval's precision; Tjong Kim Sang & Buchholz
+    2000, CoNLL-2000 shared task)."""
+    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
+    return float(counts.precision(average, zero_division))
+
+
+@_span_measure(aliases=("chunk_recall",))
+def span_recall(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    average: SpanAverage = "micro",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """Span recall: matched spans / gold spans (conlleval's and seqeval's recall; Tjong Kim
+    Sang & Buchholz 2000)."""
+    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
+    return float(counts.recall(average, zero_division))
+
+
+@_span_measure(aliases=("chunk_f1", "fb1"))
+def span_f1(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    average: SpanAverage = "micro",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """Span F1 = 2·matched / (predicted + gold), the harmonic mean of span precision and
+    recall (conlleval's FB1 / 100, seqeval's f1_score; Tjong Kim Sang & Buchholz 2000)."""
+    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
+    return float(counts.f1(average, zero_division))
+
+
+@_tags_measure(aliases=("tag_accuracy",))
+def token_accuracy(y_true: Any, y_pred: Any) -> float:
+    """Token accuracy = tokens whose predicted tag equals the gold tag / tokens (conlleval's
+    accuracy / 100, seqeval's accuracy_score)."""
+    gold = TagSequences.from_lists(y_true, "y_true")
+    pred = TagSequences.from_lists(y_pred, "y_pred")
+    check_aligned(gold, pred)
+    if gold.n_tokens == 0:
+        raise EmptyInputError("no tags to evaluate (every sentence is empty)")
+    return int(pc.sum(pc.equal(gold.tags, pred.tags)).as_py() or 0) / gold.n_tokens
+
+
+# ---------------------------------------------------------------- nervaluate's measures
+
+
+def ner_counts(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    match: MatchScheme = "strict",
+) -> tuple[PartialCounts, dict[str, PartialCounts]]:
+    """nervaluate's counts (overall, per type) of one ``match`` scheme."""
+    scheme, mode = check_scheme(scheme), check_mode(mode)
+    match = choice(match, MatchScheme, "match", error=MetricError)
+    _, gold, pred = prepare(y_true, y_pred, scheme, mode)
+    overall, per_type = partial_counts(gold, pred, match)
+    return overall, dict(per_type)
+
+
+@_ner_measure()
+def ner_precision(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    match: MatchScheme = "strict",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """nervaluate's precision of a ``match`` scheme: (correct + ½·partial) / actual, actual =
+    predicted spans (Segura-Bedmar et al. 2013, SemEval-2013 task 9.1; nervaluate)."""
+    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
+    return counts.precision(zero_division_value(zero_division))
+
+
+@_ner_measure()
+def ner_recall(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    match: MatchScheme = "strict",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """nervaluate's recall of a ``match`` scheme: (correct + ½·partial) / possible, possible =
+    gold spans (Segura-Bedmar et al. 2013; nervaluate)."""
+    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
+    return counts.recall(zero_division_value(zero_division))
+
+
+@_ner_measure()
+def ner_f1(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    match: MatchScheme = "strict",
+    zero_division: ZeroDivision = 0,
+) -> float:
+    """nervaluate's F1 of a ``match`` scheme: 2PR / (P + R) of :func:`ner_precision` and
+    :func:`ner_recall`, 0 when P + R = 0 (Segura-Bedmar et al. 2013; nervaluate)."""
+    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
+    return counts.f1(zero_division_value(zero_division))
