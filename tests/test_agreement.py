@@ -14,19 +14,11 @@ from assay import agreement as ag
 from assay.cli import app
 from assay.errors import AssayError, EmptyInputError, InputError, MetricError, OptionError
 from assay.metrics import agreement_alpha
+from strategies.agreement import random_ratings
+from support.examples import KRIPP_2011, long_triples
 
 nan = math.nan
 
-# Krippendorff, "Computing Krippendorff's Alpha-Reliability" (2011), section C: 4 observers
-# (A-D) x 12 units, values 1-5, "." missing. Stored here as units x observers.
-KRIPP_2011 = np.array(
-    [
-        [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],  # A
-        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],  # B
-        [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],  # C
-        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],  # D
-    ]
-).T
 
 # Fleiss (1971), as Wikipedia's "Fleiss' kappa" worked example: 10 subjects, 5 categories,
 # 14 raters per subject; kappa = 0.210.
@@ -66,19 +58,10 @@ def test_krippendorff_2011_nominal_details() -> None:
     assert r.band == "tentative"
 
 
-def _long(matrix: np.ndarray) -> list[tuple[int, str, float]]:
-    return [
-        (u, f"r{j}", float(matrix[u, j]))
-        for u in range(matrix.shape[0])
-        for j in range(matrix.shape[1])
-        if not math.isnan(matrix[u, j])
-    ]
-
-
 def test_input_layouts_agree() -> None:
     pa = pytest.importorskip("pyarrow")
     pd = pytest.importorskip("pandas")
-    triples = _long(KRIPP_2011)
+    triples = long_triples(KRIPP_2011)
     base = float(ag.krippendorff_alpha(KRIPP_2011, level="interval"))
     u, r, v = zip(*triples, strict=True)
     for data in (
@@ -121,20 +104,12 @@ def test_no_variation_and_errors() -> None:
         ag.krippendorff_alpha([[1, 2]], counts=True, values=[1])
 
 
-def _random_ratings(rng: np.random.Generator, units: int, raters: int, k: int) -> np.ndarray:
-    x = rng.integers(1, k + 1, size=(units, raters)).astype(float)
-    # Correlated raters so alpha is not ~0.
-    x = np.where(rng.random((units, raters)) < 0.5, x[:, :1], x)
-    x[rng.random((units, raters)) < 0.2] = np.nan
-    return x
-
-
 @pytest.mark.parametrize("level", ag.LEVELS)
 @pytest.mark.parametrize("seed", range(4))
 def test_against_krippendorff_package(level: str, seed: int) -> None:
     krippendorff = pytest.importorskip("krippendorff")
     rng = np.random.default_rng(seed)
-    x = _random_ratings(rng, int(rng.integers(5, 200)), int(rng.integers(2, 7)), 6)
+    x = random_ratings(rng, int(rng.integers(5, 200)), int(rng.integers(2, 7)), 6)
     if level == "ratio":
         x = x - 1.0  # include zero
     want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
@@ -220,7 +195,7 @@ def test_varying_raters_and_percent_agreement() -> None:
 @pytest.mark.parametrize("level", ag.LEVELS)
 def test_bootstrap_matches_naive_unit_bootstrap(level: str) -> None:
     rng = np.random.default_rng(3)
-    x = _random_ratings(rng, 80, 4, 5)
+    x = random_ratings(rng, 80, 4, 5)
     bs = ag.alpha_bootstrap(x, level=level, n_resamples=1500, seed=1)
     assert float(bs) == pytest.approx(float(ag.krippendorff_alpha(x, level=level)))
     pairable = x[(~np.isnan(x)).sum(axis=1) >= 2]
@@ -274,7 +249,7 @@ def test_cli_wide_and_long(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert out["n_pairable"] == 40 and out["band"] == "reliable"
     assert "fleiss_kappa" not in out and "cohen_kappa" not in out
     long = tmp_path / "r.tsv"
-    rows = ["item\tcoder\tlabel"] + [f"{u}\t{r}\t{int(v)}" for u, r, v in _long(KRIPP_2011)]
+    rows = ["item\tcoder\tlabel"] + [f"{u}\t{r}\t{int(v)}" for u, r, v in long_triples(KRIPP_2011)]
     long.write_text("\n".join(rows) + "\n")
     out2 = {d["metric"]: d["value"] for d in _cli(str(long), "--bootstrap", "200", "--seed", "3")}
     assert round(out2["alpha"], 4) == 0.7434  # type: ignore[arg-type]

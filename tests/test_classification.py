@@ -12,27 +12,22 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from assay import classification as C
-from assay.cli import app
 from assay.errors import EmptyInputError, InputError, MetricError
+from strategies.labels import cases
+from support.cli import assert_one_line_error, invoke
+from support.numeric import TOL, close
+from support.process import run_python
 
 skm = pytest.importorskip("sklearn.metrics")
 
-TOL = 1e-12
 AVERAGES: tuple[Any, ...] = ("micro", "macro", "weighted", None)
 ZERO_DIVISIONS: tuple[Any, ...] = (0, 1, "nan")
 
 
 def sk_zd(zd: Any) -> Any:
     return np.nan if zd == "nan" else zd
-
-
-def close(a: Any, b: Any) -> None:
-    np.testing.assert_allclose(
-        np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=1e-10, atol=TOL, equal_nan=True
-    )
 
 
 # ---------------------------------------------------------------- oracles
@@ -130,31 +125,6 @@ def test_interpolated_precision_brute_force() -> None:
 
 
 # ---------------------------------------------------------------- differential: scikit-learn
-
-
-def random_case(rng: np.random.Generator, k: int, n: int, absent: bool) -> tuple[Any, Any, Any]:
-    """Labels drawn from k classes; with ``absent`` some classes never occur on one side and
-    ``labels`` lists an extra class that occurs nowhere."""
-    classes = np.arange(k)
-    y_true = rng.choice(classes, n)
-    y_pred = np.where(rng.random(n) < 0.5, y_true, rng.choice(classes, n))
-    labels = None
-    if absent:
-        y_true = np.where(y_true == k - 1, 0, y_true)  # class k-1 never true
-        if k > 2:
-            y_pred = np.where(y_pred == 1, 0, y_pred)  # class 1 never predicted
-        labels = np.r_[classes[::-1], k + 3]  # another order, plus a class absent from both
-    return y_true, y_pred, labels
-
-
-def cases(seed: int, count: int) -> list[tuple[Any, Any, Any]]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(count):
-        k = int(rng.integers(2, 6))
-        n = int(rng.integers(1, 40))
-        out.append(random_case(rng, k, n, absent=i % 3 == 0))
-    return out
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -473,15 +443,6 @@ def test_input_errors() -> None:
 
 # ---------------------------------------------------------------- CLI
 
-runner = CliRunner()
-
-
-def cli(*args: str | Path) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(a) for a in args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
@@ -510,7 +471,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 
 def test_cli_default_tsv(files: dict[str, Path]) -> None:
-    code, out, err = cli("classify", files["gold"], files["pred"])
+    code, out, err = invoke("classify", files["gold"], files["pred"])
     assert code == 0, err
     rows = [line.split("\t") for line in out.splitlines()]
     assert all(len(r) == 3 for r in rows)
@@ -522,7 +483,7 @@ def test_cli_default_tsv(files: dict[str, Path]) -> None:
 
 
 def test_cli_formats_and_scores(files: dict[str, Path]) -> None:
-    code, out, err = cli(
+    code, out, err = invoke(
         "classify",
         files["gold"],
         files["pred"],
@@ -542,15 +503,17 @@ def test_cli_formats_and_scores(files: dict[str, Path]) -> None:
     assert by[("accuracy", None)] == pytest.approx(0.6)
     assert ("specificity", "pos") in by and ("iprec_mean", "pos") in by
     for fmt in ("csv", "json", "markdown", "latex", "table", "tsv"):
-        code, out, err = cli("classify", files["gold"], files["pred"], "-f", fmt)
+        code, out, err = invoke("classify", files["gold"], files["pred"], "-f", fmt)
         assert code == 0 and out, (fmt, err)
-    code, out, _ = cli("classify", files["gold"], files["pred"], "-f", "json")
+    code, out, _ = invoke("classify", files["gold"], files["pred"], "-f", "json")
     doc = json.loads(out)
     assert doc["settings"]["zero_division"] == 0 and doc["results"]
-    code, out, _ = cli("classify", files["gold"], files["pred"], "-f", "csv", "--average", "macro")
+    code, out, _ = invoke(
+        "classify", files["gold"], files["pred"], "-f", "csv", "--average", "macro"
+    )
     assert out.splitlines()[0] == "metric,label,value"
     assert "f1_macro" in out and "f1_micro" not in out
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "classify", files["gold"], files["pred"], "--average", "binary", "--positive", "pos"
     )
     assert "\tneg\t" not in out and "specificity\tpos\t" in out
@@ -558,7 +521,7 @@ def test_cli_formats_and_scores(files: dict[str, Path]) -> None:
 
 def test_cli_columns(files: dict[str, Path]) -> None:
     both = files["both"]
-    code, out, err = cli(
+    code, out, err = invoke(
         "classify",
         both,
         both,
@@ -578,55 +541,46 @@ def test_cli_columns(files: dict[str, Path]) -> None:
     assert code == 0, err
     by = {(r["metric"], r.get("label")): r["value"] for r in map(json.loads, out.splitlines())}
     assert by[("roc_auc", "pos")] == pytest.approx(5 / 6)
-    code, out, err = cli("classify", both, both, "--column", "gold")
+    code, out, err = invoke("classify", both, both, "--column", "gold")
     assert code == 0 and "accuracy\t\t1.0" in out
-
-
-def assert_one_line_error(code: int, out: str, err: str, needle: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.startswith("assay: error: ") and err.count("\n") == 1
-    assert needle in err
 
 
 def test_cli_errors(files: dict[str, Path], tmp_path: Path) -> None:
     short = tmp_path / "short.txt"
     short.write_text("pos\nneg\n")
-    assert_one_line_error(*cli("classify", files["gold"], short), "has 5 labels")
+    assert_one_line_error(*invoke("classify", files["gold"], short), "has 5 labels")
     blank = tmp_path / "blank.txt"
     blank.write_text("pos\n\nneg\npos\nneg\n")
-    assert_one_line_error(*cli("classify", files["gold"], blank), "blank.txt:2:")
+    assert_one_line_error(*invoke("classify", files["gold"], blank), "blank.txt:2:")
     bad_scores = tmp_path / "bad.txt"
     bad_scores.write_text("0.1\nx\n0.3\n0.4\n0.5\n")
     assert_one_line_error(
-        *cli("classify", files["gold"], files["pred"], "--scores", bad_scores, "--positive", "pos"),
+        *invoke(
+            "classify", files["gold"], files["pred"], "--scores", bad_scores, "--positive", "pos"
+        ),
         "bad.txt:2:",
     )
-    assert_one_line_error(*cli("classify", files["gold"], tmp_path / "missing.txt"), "missing.txt")
-    assert_one_line_error(*cli("classify", files["both"], files["both"]), "--column")
     assert_one_line_error(
-        *cli("classify", files["gold"], files["pred"], "--scores", files["scores"]), "--positive"
+        *invoke("classify", files["gold"], tmp_path / "missing.txt"), "missing.txt"
+    )
+    assert_one_line_error(*invoke("classify", files["both"], files["both"]), "--column")
+    assert_one_line_error(
+        *invoke("classify", files["gold"], files["pred"], "--scores", files["scores"]), "--positive"
     )
     assert_one_line_error(
-        *cli("classify", files["gold"], files["pred"], "--positive", "x"), "--positive"
+        *invoke("classify", files["gold"], files["pred"], "--positive", "x"), "--positive"
     )
     assert_one_line_error(
-        *cli("classify", files["gold"], files["pred"], "--zero-division", "2"), "zero-division"
+        *invoke("classify", files["gold"], files["pred"], "--zero-division", "2"), "zero-division"
     )
 
 
 def test_cli_module_is_light() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys, assay.cli.classify; "
         "print(any(m == 'numpy' or m.startswith('numpy.') for m in sys.modules))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert out == "False"
+    assert run_python(code).stdout.strip() == "False"
 
 
 def test_warnings_not_emitted() -> None:

@@ -12,20 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import assay
-from assay.cli import app
 from assay.metrics import FAMILIES, REGISTRY, load_families, parse
-
-runner = CliRunner()
-
-
-def cli(*args: str | Path, input: bytes | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, [str(a) for a in args], input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+from support.cli import assert_one_line_error, invoke
+from support.process import run_python
 
 
 def label(name: str) -> str:
@@ -52,16 +43,6 @@ def trec_eval_output(path: Path) -> dict[tuple[str, str], str]:
     return out
 
 
-def assert_one_line_error(code: int, out: str, err: str, *needles: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.startswith("assay: error: ")
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    for needle in needles:
-        assert needle in err, (needle, err)
-
-
 @pytest.fixture
 def qrels_test(trec_dir: Path) -> Path:
     return trec_dir / "qrels.test"
@@ -77,11 +58,11 @@ def results_test(trec_dir: Path) -> Path:
 
 def test_help() -> None:
     for flag in ("--help", "-h"):
-        code, out, _ = cli(flag)
+        code, out, _ = invoke(flag)
         assert code == 0
         for command in ("evaluate", "metrics", "demo"):
             assert command in out
-    code, out, _ = cli("evaluate", "--help")
+    code, out, _ = invoke("evaluate", "--help")
     assert code == 0
     for option in (
         "--metric",
@@ -97,13 +78,13 @@ def test_help() -> None:
 
 
 def test_version() -> None:
-    code, out, _ = cli("--version")
+    code, out, _ = invoke("--version")
     assert code == 0
     assert out == f"assay {assay.__version__}\n"
 
 
 def test_metrics_table_lists_every_metric() -> None:
-    code, out, _ = cli("metrics")
+    code, out, _ = invoke("metrics")
     assert code == 0
     # Names are never folded across lines: each is a whole cell of the first column.
     first_cells = {line.split("│")[1].strip() for line in out.splitlines() if "│" in line}
@@ -117,7 +98,7 @@ def all_specs() -> list[tuple[str, str]]:
 
 
 def test_metrics_json() -> None:
-    code, out, _ = cli("metrics", "--format", "json")
+    code, out, _ = invoke("metrics", "--format", "json")
     assert code == 0
     rows = json.loads(out)
     assert [(r["family"], r["name"]) for r in rows] == all_specs()
@@ -125,20 +106,20 @@ def test_metrics_json() -> None:
     for r in rows:
         assert {"name", "params", "cutoff", "range", "higher_is_better", "summary"} <= set(r)
     # One family: exactly its declarations (the ranking family is REGISTRY as a mapping).
-    code, out, _ = cli("metrics", "--format", "json", "--family", "ranking")
+    code, out, _ = invoke("metrics", "--format", "json", "--family", "ranking")
     assert code == 0
     assert [r["name"] for r in json.loads(out)] == list(REGISTRY)
 
 
 def test_metrics_markdown() -> None:
-    code, out, _ = cli("metrics", "-f", "markdown", "--family", "ranking")
+    code, out, _ = invoke("metrics", "-f", "markdown", "--family", "ranking")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("| metric |") and lines[1].startswith("|---")
     names = [line.split("|")[1].strip().strip("`") for line in lines[2:]]
     assert names == list(REGISTRY)
     # Every family: a table under a heading each.
-    code, out, _ = cli("metrics", "-f", "markdown")
+    code, out, _ = invoke("metrics", "-f", "markdown")
     assert code == 0
     rows = [line for line in out.splitlines() if line.startswith("| `")]
     assert [line.split("|")[1].strip().strip("`") for line in rows] == [n for _, n in all_specs()]
@@ -148,17 +129,17 @@ def test_metrics_markdown() -> None:
 
 
 def test_metrics_family_filter() -> None:
-    code, out, _ = cli("metrics", "--family", "classification", "-f", "table")
+    code, out, _ = invoke("metrics", "--family", "classification", "-f", "table")
     assert code == 0
     first_cells = {line.split("│")[1].strip() for line in out.splitlines() if "│" in line}
     load_families()
     assert {s.name for s in REGISTRY.specs("classification")} <= first_cells
     assert "ndcg" not in first_cells
-    assert_one_line_error(*cli("metrics", "--family", "nope"), "unknown metric family 'nope'")
+    assert_one_line_error(*invoke("metrics", "--family", "nope"), "unknown metric family 'nope'")
 
 
 def test_metrics_bad_format() -> None:
-    assert_one_line_error(*cli("metrics", "-f", "yaml"), "unknown format 'yaml'")
+    assert_one_line_error(*invoke("metrics", "-f", "yaml"), "unknown format 'yaml'")
 
 
 # ---------------------------------------------------------------- evaluate
@@ -178,7 +159,7 @@ TREC_MEASURES = [
 
 def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
     # trec_eval syntax (P.5,10 expands) next to assay syntax.
-    code, out, err = cli(
+    code, out, err = invoke(
         "evaluate",
         qrels_test,
         results_test,
@@ -218,7 +199,7 @@ def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path, trec_d
 
 
 def test_assay_and_trec_syntax_agree(qrels_test: Path, results_test: Path) -> None:
-    _, a, _ = cli(
+    _, a, _ = invoke(
         "evaluate",
         qrels_test,
         results_test,
@@ -231,10 +212,10 @@ def test_assay_and_trec_syntax_agree(qrels_test: Path, results_test: Path) -> No
         "-f",
         "tsv",
     )
-    _, b, _ = cli(
+    _, b, _ = invoke(
         "evaluate", qrels_test, results_test, "-m", "P.5,10", "-m", "ndcg_cut.10", "-f", "tsv"
     )
-    _, c, _ = cli(
+    _, c, _ = invoke(
         "evaluate",
         qrels_test,
         results_test,
@@ -251,7 +232,7 @@ def test_assay_and_trec_syntax_agree(qrels_test: Path, results_test: Path) -> No
 
 
 def test_default_metrics(qrels_test: Path, results_test: Path) -> None:
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-f", "tsv")
+    code, out, _ = invoke("evaluate", qrels_test, results_test, "-f", "tsv")
     assert code == 0
     from assay.cli import DEFAULT_METRICS
 
@@ -259,7 +240,7 @@ def test_default_metrics(qrels_test: Path, results_test: Path) -> None:
 
 
 def test_per_query_tsv(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate", qrels_test, results_test, "-m", "P@5", "-m", "map", "--per-query", "-f", "tsv"
     )
     assert code == 0
@@ -281,7 +262,7 @@ def test_per_query_tsv(qrels_test: Path, results_test: Path, trec_dir: Path) -> 
 
 
 def test_csv_format(qrels_test: Path, results_test: Path) -> None:
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate", qrels_test, results_test, "-m", "P@5", "-m", "num_ret", "-q", "-f", "csv"
     )
     assert code == 0
@@ -293,7 +274,7 @@ def test_csv_format(qrels_test: Path, results_test: Path) -> None:
 
 
 def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels_test,
         results_test,
@@ -321,7 +302,7 @@ def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
 
 
 def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
-    code, out, err = cli(
+    code, out, err = invoke(
         "evaluate", qrels_test, trec_dir / "results.trunc", "-m", "P@5", "-f", "json"
     )
     assert code == 0
@@ -343,7 +324,7 @@ def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
 
 
 def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels_test,
         results_test,
@@ -368,7 +349,7 @@ def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -
 def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     run = tmp_path / "my_run&co"
     shutil.copy(results_test, run)
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels_test,
         run,
@@ -394,7 +375,7 @@ def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> N
 def test_table_format(qrels_test: Path, results_test: Path, trec_dir: Path, tmp_path: Path) -> None:
     odd = tmp_path / "bm25[bold]"
     shutil.copy(results_test, odd)
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels_test,
         odd,
@@ -419,35 +400,35 @@ def test_table_format(qrels_test: Path, results_test: Path, trec_dir: Path, tmp_
         "ties=docno",
     ):
         assert text in out
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "table")
+    code, out, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "table")
     assert code == 0
     for text in ("301", "302", "303", "all", "0.8000"):
         assert text in out
 
 
 def test_default_format_off_a_terminal_is_tsv(qrels_test: Path, results_test: Path) -> None:
-    _, a, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5")
-    _, b, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "tsv")
+    _, a, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5")
+    _, b, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "tsv")
     assert a == b
 
 
 def test_output_file(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
-    _, expected, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv")
+    _, expected, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv")
     target = tmp_path / "out.csv"
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate", qrels_test, results_test, "-m", "P@5", "-q", "-f", "csv", "-o", target
     )
     assert code == 0 and out == ""
     assert target.read_text() == expected
     # Without --format, a file gets TSV; --format table writes the table.
-    code, out, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "--output", target)
+    code, out, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "--output", target)
     assert out == "" and tsv_rows(target.read_text())[0][1] == label("P@5")
-    cli("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "table", "-o", target)
+    invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "table", "-o", target)
     assert "results.test" in target.read_text() and "0.2667" in target.read_text()
 
 
 def test_multiple_runs(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
-    code, out, err = cli(
+    code, out, err = invoke(
         "evaluate", qrels_test, results_test, trec_dir / "results.trunc", "-m", "P@5", "-f", "tsv"
     )
     assert code == 0
@@ -463,7 +444,7 @@ def test_runs_with_the_same_file_name(qrels_test: Path, results_test: Path, tmp_
     for sub in ("a", "b"):
         (tmp_path / sub).mkdir()
         shutil.copy(results_test, tmp_path / sub / "run.txt")
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels_test,
         tmp_path / "a" / "run.txt",
@@ -481,8 +462,8 @@ def test_runs_with_the_same_file_name(qrels_test: Path, results_test: Path, tmp_
 
 
 def test_qrels_from_stdin(qrels_test: Path, results_test: Path) -> None:
-    _, expected, _ = cli("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "tsv")
-    code, out, _ = cli(
+    _, expected, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "tsv")
+    code, out, _ = invoke(
         "evaluate", "-", results_test, "-m", "P@5", "-f", "tsv", input=qrels_test.read_bytes()
     )
     assert code == 0 and out == expected
@@ -493,7 +474,7 @@ def test_forced_formats(tmp_path: Path) -> None:
     qrels.write_text("query\tdoc\trelevance\n1\ta\t1\n1\tb\t0\n")
     run = tmp_path / "run.data"
     run.write_text("query,doc,score\n1,a,0.5\n1,b,0.75\n")
-    code, out, _ = cli(
+    code, out, _ = invoke(
         "evaluate",
         qrels,
         run,
@@ -508,7 +489,7 @@ def test_forced_formats(tmp_path: Path) -> None:
     )
     assert code == 0
     assert tsv_rows(out) == [("run.data", label("RR"), "all", "0.5")]
-    code, _, err = cli("evaluate", qrels, run, "--qrels-format", "xml")
+    code, _, err = invoke("evaluate", qrels, run, "--qrels-format", "xml")
     assert code == 2 and "Traceback" not in err
 
 
@@ -517,8 +498,8 @@ def test_forced_formats(tmp_path: Path) -> None:
 
 def test_missing_convention(qrels_test: Path, trec_dir: Path) -> None:
     trunc = trec_dir / "results.trunc"
-    _, zero, _ = cli("evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv")
-    _, skip, err = cli(
+    _, zero, _ = invoke("evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv")
+    _, skip, err = invoke(
         "evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv", "--missing", "skip"
     )
     zero_rows, skip_rows = tsv_rows(zero), tsv_rows(skip)
@@ -530,7 +511,7 @@ def test_missing_convention(qrels_test: Path, trec_dir: Path) -> None:
     assert float(zero_rows[3][3]) == pytest.approx(sum(per_query) / 3)
     assert "skipped" in err
     assert_one_line_error(
-        *cli("evaluate", qrels_test, trunc, "-m", "P@5", "--missing", "error"),
+        *invoke("evaluate", qrels_test, trunc, "-m", "P@5", "--missing", "error"),
         "'302'",
         "missing='error'",
     )
@@ -544,11 +525,11 @@ def test_ties_convention(tmp_path: Path) -> None:
     run.write_text("1 Q0 a 1 1.0 t\n1 Q0 b 2 1.0 t\n")
     values = {}
     for ties in ("docno", "input", "average"):
-        code, out, _ = cli("evaluate", qrels, run, "-m", "P@1", "--ties", ties, "-f", "tsv")
+        code, out, _ = invoke("evaluate", qrels, run, "-m", "P@1", "--ties", ties, "-f", "tsv")
         assert code == 0
         values[ties] = float(tsv_rows(out)[0][3])
     assert values == {"docno": 0.0, "input": 1.0, "average": 0.5}
-    code, _, err = cli("evaluate", qrels, run, "--ties", "random")
+    code, _, err = invoke("evaluate", qrels, run, "--ties", "random")
     assert code == 2 and "Traceback" not in err
 
 
@@ -560,7 +541,7 @@ def test_no_relevant_and_judged_only(tmp_path: Path) -> None:
     results = {}
     for flag in ("zero", "one", "skip", "nan"):
         # Query 2 has no relevant document: AP is undefined there.
-        code, out, _ = cli(
+        code, out, _ = invoke(
             "evaluate", qrels, run, "-m", "map", "-q", "--no-relevant", flag, "-f", "jsonl"
         )
         assert code == 0
@@ -569,7 +550,7 @@ def test_no_relevant_and_judged_only(tmp_path: Path) -> None:
     assert results["one"] == {"1": 0.5, "2": 1.0, "all": 0.75}
     assert results["skip"] == {"1": 0.5, "all": 0.5}
     assert results["nan"]["2"] is None and results["nan"]["all"] is None
-    code, out, err = cli("evaluate", qrels, run, "-m", "map", "--judged-only", "-f", "tsv")
+    code, out, err = invoke("evaluate", qrels, run, "-m", "map", "--judged-only", "-f", "tsv")
     assert code == 0
     assert float(tsv_rows(out)[0][3]) == 0.5  # (1 + 0) / 2: x dropped before ranking
     assert "1 unjudged results dropped" in err
@@ -580,29 +561,29 @@ def test_no_relevant_and_judged_only(tmp_path: Path) -> None:
 
 def test_missing_run_file(qrels_test: Path, tmp_path: Path) -> None:
     missing = tmp_path / "missing.txt"
-    assert_one_line_error(*cli("evaluate", qrels_test, missing), str(missing), "no such file")
-    assert_one_line_error(*cli("evaluate", missing, qrels_test), str(missing), "no such file")
+    assert_one_line_error(*invoke("evaluate", qrels_test, missing), str(missing), "no such file")
+    assert_one_line_error(*invoke("evaluate", missing, qrels_test), str(missing), "no such file")
 
 
 def test_bad_metric(qrels_test: Path, results_test: Path) -> None:
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "nDGC@10"),
+        *invoke("evaluate", qrels_test, results_test, "-m", "nDGC@10"),
         "unknown metric 'nDGC'",
         "did you mean 'ndcg'",
     )
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"),
+        *invoke("evaluate", qrels_test, results_test, "-m", "rbp(p=1.5)"),
         "p must be a number in (0, 1)",
     )
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "P@0"), "positive integer"
+        *invoke("evaluate", qrels_test, results_test, "-m", "P@0"), "positive integer"
     )
 
 
 def test_bad_file(qrels_test: Path, results_test: Path) -> None:
     # A run where the qrels should be: line 1 has 6 fields.
     assert_one_line_error(
-        *cli("evaluate", results_test, results_test), f"{results_test}:1:", "expected exactly 4"
+        *invoke("evaluate", results_test, results_test), f"{results_test}:1:", "expected exactly 4"
     )
 
 
@@ -610,26 +591,26 @@ def test_duplicate_lines(qrels_test: Path, tmp_path: Path) -> None:
     run = tmp_path / "dup.run"
     run.write_text("301 Q0 a 1 2.0 t\n301 Q0 b 2 1.0 t\n301 Q0 a 3 0.5 t\n")
     assert_one_line_error(
-        *cli("evaluate", qrels_test, run), f"{run}:3:", "first at line 1", "duplicate"
+        *invoke("evaluate", qrels_test, run), f"{run}:3:", "first at line 1", "duplicate"
     )
 
 
 def test_bad_bytes(qrels_test: Path, tmp_path: Path) -> None:
     run = tmp_path / "latin1.run"
     run.write_bytes("301 Q0 a 1 2.0 t\n301 Q0 caf\u00e9 2 1.0 t\n".encode("latin-1"))
-    assert_one_line_error(*cli("evaluate", qrels_test, run), f"{run}:2:", "UTF-8")
+    assert_one_line_error(*invoke("evaluate", qrels_test, run), f"{run}:2:", "UTF-8")
 
 
 def test_unwritable_output(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such" / "dir" / "out.tsv"
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "P@5", "-o", target), str(target)
+        *invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-o", target), str(target)
     )
 
 
 def test_bad_convention_combination(qrels_test: Path, results_test: Path) -> None:
     assert_one_line_error(
-        *cli("evaluate", qrels_test, results_test, "-m", "bpref", "--ties", "average"), "bpref"
+        *invoke("evaluate", qrels_test, results_test, "-m", "bpref", "--ties", "average"), "bpref"
     )
 
 
@@ -637,12 +618,12 @@ def test_bad_convention_combination(qrels_test: Path, results_test: Path) -> Non
 
 
 def test_demo() -> None:
-    code, out, err = cli("demo", "--queries", "30")
+    code, out, err = invoke("demo", "--queries", "30")
     assert code == 0
     for name in ("strong", "medium", "weak"):
         assert name in out
     assert "synthetic collection (seed 0): 30 queries" in err
-    code, out, _ = cli("demo", "--queries", "30", "--seed", "3", "-f", "tsv")
+    code, out, _ = invoke("demo", "--queries", "30", "--seed", "3", "-f", "tsv")
     assert code == 0
     rows = tsv_rows(out)
     assert [r[0] for r in rows if r[1] == label("ndcg@10")] == ["strong", "medium", "weak"]
@@ -664,7 +645,7 @@ def test_help_imports_no_heavy_modules() -> None:
         "{'numpy', 'pyarrow', 'pandas', 'polars', 'scipy', 'rich'})\n"
         "print('HEAVY', heavy, file=sys.stderr)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = run_python(code)
     assert "HEAVY []" in proc.stderr, proc.stderr
 
 
@@ -680,7 +661,7 @@ def test_evaluate_function_survives_submodule_import() -> None:
         "assert isinstance(assay.evaluate(qrels, runs, 'P@5'), Results)\n"
         "print('OK')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = run_python(code)
     assert proc.stdout.endswith("OK\n"), proc.stderr
 
 
@@ -750,14 +731,14 @@ def test_every_command_module_registers() -> None:
 def test_aggregate_formats(tmp_path: Path) -> None:
     votes = tmp_path / "votes.txt"
     votes.write_text("A B C\nA C B\nB A C\n")
-    code, out, _ = cli("aggregate", votes, "-f", "csv")
+    code, out, _ = invoke("aggregate", votes, "-f", "csv")
     assert code == 0
     assert out.splitlines() == ["rank,candidate,score", "1,A,5.0", "2,B,3.0", "3,C,1.0"]
-    code, out, _ = cli("aggregate", votes, "-f", "json")
+    code, out, _ = invoke("aggregate", votes, "-f", "json")
     doc = json.loads(out)
     assert doc["results"][0] == {"rank": 1, "candidate": "A", "score": 5.0}
     assert doc["settings"]["method"] == "borda" and doc["settings"]["rankings"] == 3
-    code, out, _ = cli("aggregate", votes, "-f", "markdown")
+    code, out, _ = invoke("aggregate", votes, "-f", "markdown")
     assert out.splitlines()[:3] == [
         "| rank | candidate | score |",
         "|---:|---|---:|",

@@ -19,23 +19,20 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from assay import clustering as C
-from assay.cli import app
 from assay.errors import EmptyInputError, InputError, MetricError
 from assay.metrics import _clusterings, clustering
+from strategies.clustering import random_pairs, random_soft
+from support.cli import invoke
+from support.examples import MRS_GOLD, MRS_PRED
+from support.process import run_python
 
 sk = pytest.importorskip("sklearn.metrics")
 
 TOL = 1e-9
 
 # ---------------------------------------------------------------- Manning et al. (2008) §16.3
-
-# Manning, Raghavan & Schütze, Introduction to Information Retrieval (2008), §16.3, Figure
-# 16.4: three clusters of 17 points, {5x, 1o}, {1x, 4o, 1◇}, {2x, 3◇}.
-MRS_GOLD = ["x"] * 5 + ["o"] + ["x"] + ["o"] * 4 + ["d"] + ["x"] * 2 + ["d"] * 3
-MRS_PRED = [1] * 6 + [2] * 6 + [3] * 5
 
 
 def test_manning_example() -> None:
@@ -58,26 +55,6 @@ def test_manning_example() -> None:
 
 
 # ---------------------------------------------------------------- scikit-learn, random inputs
-
-
-def random_pairs(seed: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Label pairs of many shapes: tiny, one cluster, all singletons, many clusters."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(count):
-        n = int(rng.choice([1, 2, 3, 5, 10, 40, 200, 1000]))
-        kg = int(rng.integers(1, max(2, n // int(rng.choice([1, 2, 5, 20]))) + 1))
-        kp = int(rng.integers(1, max(2, n // int(rng.choice([1, 2, 5, 20]))) + 1))
-        g = rng.integers(0, kg, n)
-        p = rng.integers(0, kp, n)
-        if k % 7 == 0:  # correlated with gold
-            p = np.where(rng.random(n) < 0.7, g, p)
-        if k % 11 == 0:
-            p = np.arange(n)  # all singletons
-        if k % 13 == 0:
-            g = np.zeros(n, dtype=np.int64)  # one cluster
-        out.append((g, p))
-    return out
 
 
 PAIRS = random_pairs(0, 150)
@@ -217,18 +194,6 @@ def purity_formula(
             continue
         score += max((sum(w for v, w in k.items() if v in g) for g in other), default=0.0)
     return score / n
-
-
-def random_soft(rng: np.random.Generator, universe: int, k: int, weighted: bool) -> list[Any]:
-    clusters: list[Any] = []
-    for _ in range(k):
-        size = int(rng.integers(1, max(1, universe // 2) + 1))
-        items = rng.choice(universe, size=size, replace=False).tolist()
-        if weighted:
-            clusters.append({f"v{i}": float(rng.choice([0.5, 1.0, 2.0, 3.0])) for i in items})
-        else:
-            clusters.append({f"v{i}" for i in items})
-    return clusters
 
 
 def as_dicts(clusters: list[Any]) -> list[dict[Any, float]]:
@@ -483,14 +448,9 @@ def test_errors() -> None:
 
 # ---------------------------------------------------------------- CLI
 
-runner = CliRunner()
-
 
 def cli(*args: str | Path, input: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["cluster", *(str(a) for a in args)], input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+    return invoke("cluster", *args, input=input)
 
 
 def write_labels(path: Path, labels: list[Any], prefix: str = "item") -> Path:
@@ -624,12 +584,8 @@ def test_cli_missing_file_and_double_stdin(tmp_path: Path) -> None:
 
 
 def test_cli_module_import_is_light() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys, assay.cli.cluster; "
         "print(sorted(m for m in ('numpy', 'scipy', 'assay.clustering') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert run_python(code).stdout.strip() == "[]"

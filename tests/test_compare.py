@@ -13,17 +13,12 @@ from typer.testing import CliRunner
 import assay
 from assay.cli import app
 from assay.stats import correct, paired_pvalues, randomization_test
+from support.ranking import three_systems
 
 
 @pytest.fixture(scope="module")
 def collection() -> tuple[assay.Qrels, dict[str, assay.Run]]:
-    return assay.datasets.synthetic(
-        n_queries=40,
-        docs_per_query=30,
-        noise=(0.3, 0.6, 3.0),
-        run_names=("good", "mid", "bad"),
-        seed=7,
-    )
+    return three_systems()
 
 
 def test_baseline_comparison_matches_single_tests(collection: tuple) -> None:

@@ -3,13 +3,11 @@ scheduler or worker count."""
 
 from __future__ import annotations
 
-import itertools
-
-import numpy as np
 import pytest
 
 import assay
 from assay import Qrels, Run
+from support.contracts import assert_same_results
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -32,15 +30,6 @@ def collection():
     return qrels, frames
 
 
-def _same(a: assay.Results, b: assay.Results) -> None:
-    for run, m in itertools.product(a.runs, a.metrics):
-        x, y = a[run, m], b[run, m]
-        assert x.queries.tolist() == y.queries.tolist()
-        np.testing.assert_array_equal(x.values, y.values, err_msg=f"{run} {m}")
-        assert x.aggregate == y.aggregate
-    assert a.warnings == b.warnings
-
-
 @pytest.mark.parametrize("npartitions", [1, 3, 7])
 @pytest.mark.parametrize("missing", ["zero", "skip"])
 def test_dask_equals_in_memory(collection, npartitions, missing):
@@ -54,7 +43,7 @@ def test_dask_equals_in_memory(collection, npartitions, missing):
     ddfs = {n: dd.from_pandas(df, npartitions=npartitions) for n, df in frames.items()}
     with dask.config.set(scheduler="sync"):
         distributed = assay.dist.evaluate(qrels, ddfs, METRICS, missing=missing)
-    _same(memory, distributed)
+    assert_same_results(memory, distributed)
     assert distributed.provenance["runs"]["a"]["partitions"] == npartitions
 
 
@@ -67,7 +56,7 @@ def test_dask_on_a_distributed_cluster(collection):
         distributed.Client(cluster),
     ):
         result = assay.dist.evaluate(qrels, dd.from_pandas(frames["a"], npartitions=4), METRICS)
-    _same(memory, result)
+    assert_same_results(memory, result)
 
 
 def test_unshuffled_partitions_splitting_a_query_are_refused(collection):
@@ -118,5 +107,5 @@ def test_million_rows_parquet_dataset_on_two_workers(tmp_path):
         distributed.Client(cluster),
     ):
         result = assay.dist.evaluate(qrels, {"big": str(folder)}, metrics)
-    _same(memory, result)
+    assert_same_results(memory, result)
     assert len(result["big", "AP"].values) == 1000

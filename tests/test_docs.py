@@ -1,12 +1,9 @@
 """The docs derived from the metric declarations stay in sync with them."""
 
-from pathlib import Path
-
 import assay
 from assay.metrics import REGISTRY
 from assay.metrics.catalog import document
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 
 def test_metrics_doc_is_generated_from_declarations() -> None:

@@ -28,12 +28,7 @@ from assay import (
     Run,
 )
 from assay.metrics import REGISTRY, make
-
-
-def write(tmp_path: Path, name: str, data: bytes | str) -> Path:
-    path = tmp_path / name
-    path.write_bytes(data.encode() if isinstance(data, str) else data)
-    return path
+from support.io import write
 
 
 def check(

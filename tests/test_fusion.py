@@ -15,6 +15,7 @@ from assay import Qrels, Run
 from assay.cli import app
 from assay.errors import AssayError, EmptyInputError, InputError, OptionError
 from assay.fusion import aggregate, fuse, optimize_fusion
+from strategies.fusion import random_run_dicts, votes
 
 VOTES = [list("ABC"), list("ACB"), list("BAC")]
 
@@ -100,13 +101,8 @@ def test_aggregate_errors() -> None:
         aggregate(VOTES, method="mc4", damping=1.0)
 
 
-_votes = st.integers(2, 6).flatmap(
-    lambda n: st.lists(st.permutations(list(range(n))), min_size=1, max_size=7)
-)
-
-
 @settings(max_examples=60, deadline=None)
-@given(_votes, st.randoms(use_true_random=False))
+@given(votes, st.randoms(use_true_random=False))
 def test_borda_kemeny_invariant_to_voter_order(votes: list[list[int]], rnd) -> None:  # type: ignore[no-untyped-def]
     shuffled = list(votes)
     rnd.shuffle(shuffled)
@@ -115,7 +111,7 @@ def test_borda_kemeny_invariant_to_voter_order(votes: list[list[int]], rnd) -> N
 
 
 @settings(max_examples=80, deadline=None)
-@given(_votes)
+@given(votes)
 def test_condorcet_winner_wins_copeland_and_kemeny(votes: list[list[int]]) -> None:
     cands = votes[0]
     winner = [
@@ -131,21 +127,6 @@ def test_condorcet_winner_wins_copeland_and_kemeny(votes: list[list[int]]) -> No
 
 
 # ---------------------------------------------------------------- fuse vs ranx
-
-
-def _random_runs(seed: int, n_runs: int = 3) -> list[dict[str, dict[str, float]]]:
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n_runs):
-        run = {}
-        for q in range(6):
-            docs = rng.choice(40, size=int(rng.integers(1, 20)), replace=False)
-            # Distinct continuous scores: ranks are unambiguous in both libraries. Positive:
-            # ranx's max norm divides by 1e-9 when a segment's max is negative, and its
-            # CombMAX/CombMIN use -1e9/1e9 for a missing score, so huge values differ.
-            run[f"q{q}"] = {f"d{x}": float(rng.uniform(0.1, 10.0)) for x in docs}
-        out.append(run)
-    return out
 
 
 RANX_METHODS = {
@@ -174,7 +155,7 @@ def ranx_fuse():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("rnorm", list(RANX_NORMS))
 def test_fuse_matches_ranx(ranx_fuse, seed: int, rnorm: str | None) -> None:  # type: ignore[no-untyped-def]
-    data = _random_runs(seed)
+    data = random_run_dicts(seed)
     ours = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(data)]
     theirs = [ranx_fuse.Run(r, name=f"r{i}") for i, r in enumerate(data)]
     weights = [0.2, 0.5, 0.3]
@@ -209,7 +190,7 @@ def test_fuse_matches_ranx(ranx_fuse, seed: int, rnorm: str | None) -> None:  # 
 
 
 def test_ranx_aliases_accepted() -> None:
-    runs = [Run.from_dict(r) for r in _random_runs(5, 2)]
+    runs = [Run.from_dict(r) for r in random_run_dicts(5, 2)]
     assert fuse(runs, method="mnz") == fuse(runs, method="CombMNZ")
     assert fuse(runs, method="sum", norm="zmuv") == fuse(runs, method="combsum", norm="zscore")
 
@@ -274,7 +255,7 @@ def test_fuse_errors() -> None:
 
 
 def test_fused_run_round_trips_trec(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    fused = fuse([Run.from_dict(r) for r in _random_runs(2)], method="combmnz")
+    fused = fuse([Run.from_dict(r) for r in random_run_dicts(2)], method="combmnz")
     path = tmp_path / "fused.txt"
     fused.to_trec(path)
     assert Run.from_trec(path) == fused
@@ -423,7 +404,7 @@ def test_results_follow_the_protocol() -> None:
 
 
 def test_cli_fuse_and_aggregate(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    runs = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(_random_runs(4))]
+    runs = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(random_run_dicts(4))]
     paths = []
     for i, r in enumerate(runs):
         p = tmp_path / f"r{i}.txt"

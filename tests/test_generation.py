@@ -20,6 +20,8 @@ import assay.generation as G
 from assay._result import ResultLike
 from assay.errors import EmptyInputError, InputError, MissingExtraError, OptionError
 from conftest import shared_file
+from support.generation import paired_systems, rouge_lines
+from support.process import run_python
 
 sacrebleu = pytest.importorskip("sacrebleu")
 pytest.importorskip("rouge_score")
@@ -38,10 +40,6 @@ def _rouge_fixtures() -> dict[str, Any]:
     return json.loads(
         shared_file("generation", "rouge_score_test_fixtures.json").read_text("utf-8")
     )
-
-
-def _lines(name: str) -> list[str]:
-    return shared_file("generation", "rouge", name).read_text(encoding="utf-8").splitlines()
 
 
 # ---------------------------------------------------------------- sacrebleu's published examples
@@ -194,7 +192,7 @@ def test_rouge_python_cases() -> None:
 
 
 def test_rouge_against_rouge155_single_examples() -> None:
-    targets, predictions = _lines("target_large.txt"), _lines("prediction_large.txt")
+    targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
     for case in _rouge_fixtures()["rouge155_single"]:
         tol = 0.5 * 10 ** -case["places"]
         if "multi0" in case:
@@ -227,7 +225,7 @@ def test_rouge_against_rouge155_single_examples() -> None:
 def test_rouge_per_line_and_means_equal_rouge_score(stem: bool) -> None:
     expected = _rouge_expected()
     tag = "stem" if stem else "nostem"
-    targets, predictions = _lines("target_large.txt"), _lines("prediction_large.txt")
+    targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
     res = G.rouge(predictions, targets, use_stemmer=stem)
     for i, exp in enumerate(expected[f"per_line_first10_{tag}"]):
         for t, scores in exp.items():
@@ -245,7 +243,7 @@ def test_rouge_bootstrap_intervals_match_rouge_score_and_rouge155() -> None:
     # rouge-score's BootstrapAggregator (global RNG, seed 123) and ROUGE-1.5.5 draw different
     # resamples: their 95 % intervals agree with ours within the upstream test's delta 0.002.
     expected = _rouge_expected()["bootstrap_seed123_1000_lines_nostem"]
-    targets, predictions = _lines("target_large.txt"), _lines("prediction_large.txt")
+    targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
     res = G.rouge(predictions, targets, confidence=0.95, n_resamples=2000, seed=7)
     for t, bounds in expected.items():
         for m in ("precision", "recall", "fmeasure"):
@@ -262,7 +260,7 @@ def test_rouge_bootstrap_intervals_match_rouge_score_and_rouge155() -> None:
 
 def test_rouge_multi_sentence_summaries() -> None:
     expected = _rouge_expected()
-    targets, predictions = _lines("target_large.txt"), _lines("prediction_large.txt")
+    targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
     tgt = ["\n".join(targets[4 * i : 4 * i + 4]) for i in range(250)]
     prd = ["\n".join(predictions[4 * i : 4 * i + 4]) for i in range(250)]
     res = G.rouge(prd, tgt, use_stemmer=True)
@@ -305,27 +303,6 @@ def test_rouge_multiple_references_take_the_best() -> None:
 # ---------------------------------------------------------------- paired tests: sacrebleu is the oracle
 
 
-def _systems() -> tuple[list[str], dict[str, list[str]]]:
-    """300 items; two systems that differ from the baseline on some lines, better on some
-    (the reference copied) and worse on others (truncated), so that the p-values of both
-    tests are spread out rather than all minimal."""
-    refs = _lines("target_large.txt")[:300]
-    base = _lines("prediction_large.txt")[:300]
-    rng = np.random.default_rng(3)
-
-    def mix(up: int, down: int) -> list[str]:
-        out = list(base)
-        idx = rng.choice(300, up + down, replace=False)
-        for i in idx[:up]:
-            out[i] = refs[i]
-        for i in idx[up:]:
-            words = base[i].split()
-            out[i] = " ".join(words[: max(1, len(words) // 3)])
-        return out
-
-    return refs, {"base": base, "close": mix(10, 15), "worse": mix(6, 20)}
-
-
 def _sacrebleu_paired(
     refs: list[str],
     systems: dict[str, list[str]],
@@ -353,7 +330,7 @@ def _sacrebleu_paired(
 def test_paired_tests_reproduce_sacrebleu(
     test: str, n: int, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    refs, systems = _systems()
+    refs, systems = paired_systems()
     sigs, theirs = _sacrebleu_paired(
         refs, systems, "bs" if test == "bootstrap" else "ar", n, seed, monkeypatch
     )
@@ -382,7 +359,7 @@ def test_paired_tests_reproduce_sacrebleu(
 
 
 def test_paired_bootstrap_reproduces_the_sacrebleu_command(tmp_path: Any) -> None:
-    refs, systems = _systems()
+    refs, systems = paired_systems()
     paths = []
     for name, lines in (("ref", refs), *systems.items()):
         path = tmp_path / f"{name}.txt"
@@ -414,7 +391,7 @@ def test_paired_bootstrap_reproduces_the_sacrebleu_command(tmp_path: Any) -> Non
 def test_holm_correction_and_markers() -> None:
     from assay.stats import correct
 
-    refs, systems = _systems()
+    refs, systems = paired_systems()
     holm = G.compare_systems(refs, systems, metrics=["chrf"], n_resamples=200, seed=1)
     raw = [holm["close", "chrf"].pvalue, holm["worse", "chrf"].pvalue]
     adjusted = correct(np.array(raw), correction="holm").tolist()
@@ -439,7 +416,7 @@ def test_ter_direction_lower_is_better() -> None:
 
 
 def test_intervals_contain_scores_and_results_are_frozen() -> None:
-    refs, systems = _systems()
+    refs, systems = paired_systems()
     cmp = G.compare_systems(refs, systems, metrics=["bleu", "rouge1"], n_resamples=200)
     for row in cmp.rows:
         assert row.ci_low <= row.mean <= row.ci_high
@@ -456,7 +433,7 @@ def test_intervals_contain_scores_and_results_are_frozen() -> None:
 
 
 def test_randomization_rouge_is_seeded() -> None:
-    refs, systems = _systems()
+    refs, systems = paired_systems()
     runs = [
         G.compare_systems(refs, systems, metrics="rougeL", test="randomization",
                           n_resamples=300, seed=seed)
@@ -542,5 +519,4 @@ def test_import_does_not_load_the_backends() -> None:
         "import sys, assay.generation, assay.regression, assay.io.segments; "
         "print(any(m in sys.modules for m in ('sacrebleu', 'rouge_score', 'sklearn')))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert run_python(code).stdout.strip() == "False"

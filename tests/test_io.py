@@ -20,14 +20,18 @@ from hypothesis import strategies as st
 from assay import Qrels, Run
 from assay.io import text as _text
 from conftest import shared_file
+from strategies.io import hard_doubles, trec_ids, trec_scores
+from support.io import (
+    assert_same_qrels,
+    assert_same_run,
+    expected_qrels,
+    expected_run,
+    qrels_text,
+    run_text,
+    write,
+)
 
 # ---------------------------------------------------------------- helpers
-
-
-def write(tmp_path: Path, name: str, data: bytes | str) -> Path:
-    path = tmp_path / name
-    path.write_bytes(data.encode() if isinstance(data, str) else data)
-    return path
 
 
 class PathSpy:
@@ -63,52 +67,6 @@ class PathSpy:
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> PathSpy:
     return PathSpy(monkeypatch)
-
-
-def assert_same_run(a: Run, b: Run, *, same_input: bool = True) -> None:
-    """Identical content, trec_eval order and ranks; with ``same_input`` (both read from
-    rows in the same order) also the input order of tied rows and the tag."""
-    assert a.to_arrow().equals(b.to_arrow())
-    assert a == b
-    if same_input:
-        np.testing.assert_array_equal(a.order("input"), b.order("input"))
-        assert a.tag == b.tag
-
-
-def assert_same_qrels(a: Qrels, b: Qrels) -> None:
-    assert a.to_arrow().equals(b.to_arrow())
-    assert a == b
-
-
-QRELS_ROWS = [("1", "d1", 1), ("1", "d2", 0), ("1", "#d3", 2), ("2", "d1", -1), ("10", "x#y", 3)]
-RUN_ROWS = [
-    ("1", "d1", 2.5),
-    ("1", "d2", 2.5),
-    ("1", "d3", -1.25),
-    ("2", "d9", 1e-7),
-    ("10", "a#b", 3.0),
-]
-
-
-def qrels_text(sep: str = " ", eol: str = "\n") -> str:
-    return "".join(sep.join([q, "0", d, str(g)]) + eol for q, d, g in QRELS_ROWS)
-
-
-def run_text(sep: str = " ", eol: str = "\n", extra: str = "") -> str:
-    return "".join(
-        sep.join([q, "Q0", d, str(i + 1), repr(s), "tagA"]) + extra + eol
-        for i, (q, d, s) in enumerate(RUN_ROWS)
-    )
-
-
-def expected_qrels() -> Qrels:
-    q, d, g = zip(*QRELS_ROWS, strict=True)
-    return Qrels.from_columns(list(q), list(d), list(g))
-
-
-def expected_run() -> Run:
-    q, d, s = zip(*RUN_ROWS, strict=True)
-    return Run.from_columns(list(q), list(d), list(s), tag="tagA")
 
 
 # ---------------------------------------------------------------- trec_eval's own files
@@ -314,17 +272,12 @@ def test_binary_stream() -> None:
 
 # ---------------------------------------------------------------- property: fast == exact
 
-_ID = st.text(alphabet="abcXYZ019-_.:#/é\u00a0", min_size=1, max_size=6).filter(
-    lambda s: not s.startswith("#")
-)
-_SCORE = st.floats(allow_nan=False, allow_infinity=False, width=64)
-
 
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    rows=st.dictionaries(st.tuples(_ID, _ID), _SCORE, min_size=1, max_size=25),
+    rows=st.dictionaries(st.tuples(trec_ids, trec_ids), trec_scores, min_size=1, max_size=25),
     sep=st.sampled_from([" ", "\t", "  ", " \t"]),
     eol=st.sampled_from(["\n", "\r\n"]),
     comment_at=st.none() | st.integers(0, 30),
@@ -360,34 +313,9 @@ def test_reader_matches_columns(
 # ---------------------------------------------------------------- TREC round trips
 
 
-def _hard_doubles(n: int, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    bits = rng.integers(0, 2**63, n, dtype=np.uint64) | (
-        rng.integers(0, 2, n, dtype=np.uint64) << np.uint64(63)
-    )
-    x = bits.view(np.float64)
-    x = x[np.isfinite(x)]
-    special = [
-        0.0,
-        -0.0,
-        5e-324,
-        -5e-324,
-        2.2250738585072014e-308,
-        1.7976931348623157e308,
-        0.1,
-        0.1 + 0.2,
-        1 / 3,
-        1e22,
-        2.0**53 + 2,
-        123456789.123456789,
-        -1e-300,
-    ]
-    return np.concatenate([x, special])
-
-
 @pytest.mark.parametrize("target", ["path", "gz", "stream"])
 def test_run_to_trec_round_trip_is_bit_exact(target: str, tmp_path: Path) -> None:
-    scores = _hard_doubles(20_000)
+    scores = hard_doubles(20_000)
     n = len(scores)
     queries = np.where(np.arange(n) % 3 == 0, "q1", np.where(np.arange(n) % 3 == 1, "q2", "q10"))
     run = Run.from_columns(queries, [f"doc-{i}" for i in range(n)], scores, name="exact")
@@ -539,7 +467,7 @@ def test_csv_round_trip(tmp_path: Path) -> None:
     run = Run.from_columns(
         ["q1"] * 1000 + ["q2"] * 1000,
         [f"d{i}" for i in range(2000)],
-        _hard_doubles(3000, seed=3)[:2000],
+        hard_doubles(3000, seed=3)[:2000],
         name="r",
     )
     run.to_csv(tmp_path / "r.csv")

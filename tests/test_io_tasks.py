@@ -19,12 +19,7 @@ from assay.io import (
     read_scores,
     read_votes,
 )
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+from support.io import write
 
 
 def raises_at(error: type[Exception], path: Path, line: int | None) -> Any:

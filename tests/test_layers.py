@@ -11,7 +11,9 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "assay"
+from conftest import ROOT
+
+SRC = ROOT / "src" / "assay"
 
 #: Top-level modules and packages of ``assay`` by layer, lowest first.
 #: Within the foundation and the orchestrators the order is finer (a module may use the
@@ -65,7 +67,7 @@ OPTIONAL = {
 #: Third-party internals used on purpose, each with its reason. sacrebleu's paired tests work
 #: on per-segment sufficient statistics, which only its private methods expose; reproducing
 #: its --paired-bs/--paired-ar numbers bit for bit needs the same ones (pinned by the oracle
-#: tests in test_generation.py).
+#: tests in oracles/test_generation_sacrebleu_oracles.py and peers/test_generation_sacrebleu.py).
 THIRD_PARTY_PRIVATE = {
     ("assay/generation/_scorers.py", "self._impl"),
 }

@@ -16,7 +16,7 @@ Expected values are computed by hand (closed forms), never with assay itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,31 +25,21 @@ from hypothesis import strategies as st
 
 import assay
 from assay.metrics import REGISTRY, make
-from reference import Setting
-from test_reference import (
+from references.slow_ranking_conventions import Setting
+from strategies.ranking import Qrels, RunRows, perfect_collections, reference_collections
+from support.ranking import (
     GROUPS,
     MISSING,
     NO_RELEVANT,
+    PROPS,
     TIES,
-    Qrels,
-    RunRows,
+    S,
     average_ok,
     build,
-    collections,
+    per_query,
     same,
     to_metric,
 )
-
-
-def S(name: str, k: int | None = None, **params: Any) -> Setting:
-    return Setting(name, k, params)
-
-
-def per_query(
-    qrels: assay.Qrels, run: assay.Run, metrics: Sequence[Setting], **conv: Any
-) -> dict[Setting, dict[str, float]]:
-    res = assay.evaluate(qrels, run, [to_metric(s) for s in metrics], **conv)
-    return {s: res["run", to_metric(s)].as_dict() for s in metrics}
 
 
 # Every metric with its default parameters, plus a cutoff where one is allowed. err and pfound
@@ -66,7 +56,6 @@ def _property_settings() -> list[Setting]:
 
 
 PROPERTY_SETTINGS = _property_settings()
-PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------- bounds
@@ -75,7 +64,7 @@ PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 @pytest.mark.parametrize("group", sorted(GROUPS))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=collections(),
+    data=reference_collections(),
     ties=st.sampled_from(TIES),
     missing=st.sampled_from(MISSING),
     no_relevant=st.sampled_from(NO_RELEVANT),
@@ -154,25 +143,6 @@ def test_every_accepted_jk_base_gives_defined_values() -> None:
 
 
 # ---------------------------------------------------------------- the perfect ranking
-
-
-@st.composite
-def perfect_collections(draw: st.DrawFn) -> tuple[Qrels, RunRows, dict[str, list[int]]]:
-    """Each query retrieves exactly its judged documents, scored by their grade; the qrels
-    also hold a few pooled-but-unjudged entries (negative grade) that are not retrieved."""
-    n_queries = draw(st.integers(1, 3))
-    qrels: Qrels = {}
-    grades: dict[str, list[int]] = {}
-    rows: RunRows = []
-    for qi in range(n_queries):
-        q = f"q{qi}"
-        gs = draw(st.lists(st.integers(0, 4), min_size=1, max_size=10))
-        n_unjudged = draw(st.integers(0, 2))
-        qrels[q] = {f"d{i}": g for i, g in enumerate(gs)}
-        qrels[q].update({f"u{i}": -1 for i in range(n_unjudged)})
-        grades[q] = gs
-        rows.extend((q, f"d{i}", float(g)) for i, g in enumerate(gs))
-    return qrels, draw(st.permutations(rows)), grades
 
 
 KS = (1, 3, 20)
@@ -352,7 +322,11 @@ def _assert_same(
 
 
 @PROPS
-@given(data=collections(), ties=st.sampled_from(TIES), order=st.randoms(use_true_random=False))
+@given(
+    data=reference_collections(),
+    ties=st.sampled_from(TIES),
+    order=st.randoms(use_true_random=False),
+)
 def test_invariant_to_query_order(data: tuple[Qrels, RunRows], ties: str, order: Any) -> None:
     """Moving whole queries around in the run (and the qrels) changes nothing, whatever the
     tie convention: the relative order of each query's rows is kept."""
@@ -366,7 +340,7 @@ def test_invariant_to_query_order(data: tuple[Qrels, RunRows], ties: str, order:
 
 @PROPS
 @given(
-    data=collections(),
+    data=reference_collections(),
     ties=st.sampled_from(("docno", "average")),
     order=st.randoms(use_true_random=False),
 )
@@ -391,7 +365,9 @@ def _rename(
 
 
 @PROPS
-@given(data=collections(), ties=st.sampled_from(TIES), rng=st.randoms(use_true_random=False))
+@given(
+    data=reference_collections(), ties=st.sampled_from(TIES), rng=st.randoms(use_true_random=False)
+)
 def test_invariant_to_renaming_ids(data: tuple[Qrels, RunRows], ties: str, rng: Any) -> None:
     """A bijective renaming of query and document ids changes nothing (per query, up to the
     renaming). Under ties='docno' the document renaming must keep byte order (tied documents

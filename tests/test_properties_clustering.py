@@ -14,11 +14,8 @@ result types follow the Result protocol while still unpacking like the tuples th
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
-import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,6 +27,8 @@ import assay.clustering as C
 from assay._result import Result
 from assay.errors import OptionError
 from assay.metrics import FAMILIES, REGISTRY, MetricSpec, load_families, make
+from strategies.clustering import hard, soft
+from support.contracts import assert_options_keyword_only, assert_result_protocol
 
 load_families()
 SPECS: list[MetricSpec] = REGISTRY.specs("clustering")
@@ -70,38 +69,6 @@ def test_public_functions_are_the_declarations() -> None:
 
 
 # ---------------------------------------------------------------- data strategies
-
-
-@st.composite
-def hard(draw: Any) -> tuple[Any, ...]:
-    """Two labelings of the same 1..30 items, with up to 6 clusters each, as ints or strings
-    (sometimes sharing most of their structure)."""
-    n = draw(st.integers(1, 30))
-    k_gold, k_pred = draw(st.integers(1, 6)), draw(st.integers(1, 6))
-    gold = draw(st.lists(st.integers(0, k_gold - 1), min_size=n, max_size=n))
-    pred = draw(st.lists(st.integers(0, k_pred - 1), min_size=n, max_size=n))
-    same = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    pred = [g if s else p for g, p, s in zip(gold, pred, same, strict=True)]
-    if draw(st.booleans()):
-        pred = [f"c{x}" for x in pred]
-    return gold, pred
-
-
-@st.composite
-def soft(draw: Any) -> tuple[Any, ...]:
-    """Two lists of 1..5 non-empty clusters over items 0..11 (overlapping), as sets or as
-    dicts of positive weights."""
-
-    def clustering() -> list[Any]:
-        clusters = draw(
-            st.lists(st.sets(st.integers(0, 11), min_size=1, max_size=6), min_size=1, max_size=5)
-        )
-        if draw(st.booleans()):
-            weight = st.sampled_from([0.5, 1.0, 2.0, 3.0])
-            return [{item: draw(weight) for item in sorted(c)} for c in clusters]
-        return clusters
-
-    return clustering(), clustering()
 
 
 INPUTS: dict[str, Callable[[], st.SearchStrategy[tuple[Any, ...]]]] = {
@@ -187,10 +154,7 @@ def test_structured_functions_validate_options(
 
 
 def test_options_are_keyword_only() -> None:
-    for spec in SPECS:
-        signature = inspect.signature(spec.kernel)
-        for p in spec.params:
-            assert signature.parameters[p.name].kind is inspect.Parameter.KEYWORD_ONLY
+    assert_options_keyword_only(SPECS)
 
 
 def test_zero_division_spellings_agree() -> None:
@@ -220,14 +184,7 @@ def _results() -> list[Result]:
 
 @pytest.mark.parametrize("result", _results(), ids=lambda r: type(r).__name__)
 def test_results_follow_the_protocol(result: Result) -> None:
-    assert isinstance(result, Result) and dataclasses.is_dataclass(result)
-    field = dataclasses.fields(result)[0].name
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(result, field, None)
-    assert isinstance(result.provenance, Mapping) and "assay_version" in result.provenance
-    rows = result.records()
-    assert rows and all(isinstance(r, dict) for r in rows)
-    json.dumps(rows)  # plain Python values only
+    assert_result_protocol(result)
 
 
 def test_results_unpack_like_tuples_and_mappings() -> None:

@@ -14,10 +14,8 @@ and the structured (undeclared) functions validate their options the same way.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,6 +28,9 @@ import assay.classification as C
 from assay._result import Result
 from assay.errors import OptionError
 from assay.metrics import FAMILIES, REGISTRY, MetricSpec, load_families
+from strategies.agreement import ratings
+from strategies.labels import label_pairs, scored
+from support.contracts import assert_options_keyword_only, assert_result_protocol
 
 load_families()
 FAMILY_NAMES = ("classification", "agreement")
@@ -88,62 +89,11 @@ def test_every_declaration_is_placed() -> None:
 # ---------------------------------------------------------------- data strategies
 
 
-@st.composite
-def label_pairs(draw: Any, spec: MetricSpec, options: dict[str, Any]) -> tuple[Any, ...]:
-    """Two aligned label sequences: {0, 1} for average='binary', else up to 5 classes as ints
-    or strings; ``labels`` (when declared) None or every class (reordered) plus an absent one."""
-    binary = options.get("average", _default(spec, "average")) == "binary"
-    k = 2 if binary else draw(st.integers(1, 5))
-    n = draw(st.integers(1, 25))
-    a = draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))
-    agree = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    b = [x if same else draw(st.integers(0, k - 1)) for x, same in zip(a, agree, strict=True)]
-    names: list[Any] = list(range(k))
-    if not binary and draw(st.booleans()):
-        names = ["z", "b", "q", "a", "m"][:k]
-    if "labels" in _params(spec) and not binary and draw(st.booleans()):
-        extra = 99 if isinstance(names[0], int) else "zz"
-        options["labels"] = [*draw(st.permutations(names)), extra]
-    return [names[x] for x in a], [names[x] for x in b]
-
-
-@st.composite
-def scored(draw: Any, spec: MetricSpec, options: dict[str, Any]) -> tuple[Any, ...]:
-    """Binary labels (sometimes a single class) and scores with many ties."""
-    n = draw(st.integers(1, 25))
-    y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    s = draw(st.lists(st.integers(0, 4).map(lambda v: v / 2), min_size=n, max_size=n))
-    return y, s
-
-
-@st.composite
-def ratings(draw: Any, spec: MetricSpec, options: dict[str, Any]) -> tuple[Any, ...]:
-    """A units x raters matrix of values 0..4 with missing values (the first unit complete, two
-    distinct values at least), as a count table when ``counts=True``."""
-    units, raters = draw(st.integers(1, 12)), draw(st.integers(2, 5))
-    cells = st.integers(0, 4).map(float) | st.just(math.nan)
-    x = np.array(draw(st.lists(cells, min_size=units * raters, max_size=units * raters)))
-    x = x.reshape(units, raters)
-    x[0] = np.where(np.isnan(x[0]), 0.0, x[0])
-    x[0, 0], x[0, 1] = 0.0, 1.0
-    if options.get("counts"):
-        return (np.stack([np.equal(x, v).sum(axis=1) for v in range(5)], axis=1),)
-    return (x,)
-
-
 INPUTS: dict[str, Callable[[MetricSpec, dict[str, Any]], st.SearchStrategy[tuple[Any, ...]]]] = {
     "labels": label_pairs,
     "scores": scored,
     "ratings": ratings,
 }
-
-
-def _params(spec: MetricSpec) -> set[str]:
-    return {p.name for p in spec.params}
-
-
-def _default(spec: MetricSpec, name: str) -> Any:
-    return spec.param(name).default if name in _params(spec) else None
 
 
 def _values(result: Any) -> np.ndarray:
@@ -234,12 +184,7 @@ def test_structured_functions_validate_options(
 
 
 def test_options_are_keyword_only() -> None:
-    import inspect
-
-    for spec in SPECS:
-        signature = inspect.signature(spec.kernel)
-        for p in spec.params:
-            assert signature.parameters[p.name].kind is inspect.Parameter.KEYWORD_ONLY
+    assert_options_keyword_only(SPECS)
 
 
 # ---------------------------------------------------------------- one kappa, one protocol
@@ -284,14 +229,7 @@ def _results() -> list[Result]:
 
 @pytest.mark.parametrize("result", _results(), ids=lambda r: type(r).__name__)
 def test_results_follow_the_protocol(result: Result) -> None:
-    assert isinstance(result, Result) and dataclasses.is_dataclass(result)
-    field = dataclasses.fields(result)[0].name
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(result, field, None)
-    assert isinstance(result.provenance, Mapping) and "assay_version" in result.provenance
-    rows = result.records()
-    assert rows and all(isinstance(r, dict) for r in rows)
-    json.dumps(rows)  # plain Python values only
+    assert_result_protocol(result)
 
 
 def test_curves_unpack_like_tuples() -> None:

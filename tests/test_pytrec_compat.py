@@ -13,36 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assay.compat import pytrec_eval as compat
+from strategies.ranking import float32_collections
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
-
-
-@st.composite
-def collections(draw: st.DrawFn) -> tuple[dict, dict]:
-    n_queries = draw(st.integers(1, 5))
-    docs = [f"d{i}" for i in range(draw(st.integers(1, 25)))]
-    qrels: dict[str, dict[str, int]] = {}
-    run: dict[str, dict[str, float]] = {}
-    for qi in range(n_queries):
-        q = f"q{qi}"
-        if draw(st.booleans()) or qi == 0:
-            judged = draw(
-                st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True)
-            )
-            grades = draw(st.lists(st.integers(-1, 4), min_size=len(judged), max_size=len(judged)))
-            if all(g < 0 for g in grades):
-                grades[0] = 0  # a query judged only "unjudged" is undefined in trec_eval 9
-            qrels[q] = dict(zip(judged, grades, strict=True))
-        if draw(st.booleans()) or qi == 0:
-            ranked = draw(
-                st.lists(st.sampled_from(docs), min_size=1, max_size=len(docs), unique=True)
-            )
-            # Multiples of 1/8 below 2^10: exact in float32, with many ties.
-            scores = draw(st.lists(st.integers(0, 40), min_size=len(ranked), max_size=len(ranked)))
-            run[q] = {d: s / 8 for d, s in zip(ranked, scores, strict=True)}
-    if "q0" not in qrels:
-        qrels["q0"] = {docs[0]: 1}
-    return qrels, run
 
 
 MEASURE_SETS = [
@@ -73,7 +46,7 @@ def _compare(qrels: dict, run: dict, measures: set[str], **kwargs: object) -> No
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=collections(),
+    data=float32_collections(),
     which=st.integers(0, len(MEASURE_SETS) - 1),
     level=st.integers(1, 3),
     judged_only=st.booleans(),

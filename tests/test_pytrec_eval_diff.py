@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 
 import assay
 from assay.metrics import Metric, make, parse
+from strategies.ranking import trec9_collections
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -89,37 +90,6 @@ EXPECTED_NAMES = {
 }
 GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN: gm_map's per-query value is log(max(AP, floor))
 TOL = 1e-9
-
-DOCS = ["d0", "d1", "d2", "d9", "d10", "D1", "a", "b", "Z", "é", "doc-1", "doc_1", "0", "00"]
-QUERIES = ["q1", "q2", "Q1", "10", "9", "é"]
-GRADES = [-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]
-# At most five significant digits: cents in [-3, 3], a few integers (many ties).
-SCORES = st.one_of(st.integers(-300, 300).map(lambda c: c / 100), st.integers(-2, 2).map(float))
-
-
-@st.composite
-def collections(draw: Any) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, float]]]:
-    qids = draw(st.lists(st.sampled_from(QUERIES), min_size=1, max_size=5, unique=True))
-    qrels: dict[str, dict[str, int]] = {}
-    run: dict[str, dict[str, float]] = {}
-    for qid in qids:
-        where = draw(st.sampled_from(["both"] * 6 + ["qrels", "run"]))
-        if where != "run":
-            docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=12, unique=True))
-            grades = draw(st.lists(st.sampled_from(GRADES), min_size=len(docs), max_size=len(docs)))
-            if draw(st.booleans()) and draw(st.booleans()):
-                grades = [min(g, 0) for g in grades]  # no relevant document
-            if all(g < 0 for g in grades):
-                grades[0] = 0
-            qrels[qid] = dict(zip(docs, grades, strict=True))
-        if where != "qrels":
-            docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=14, unique=True))
-            run[qid] = {d: draw(SCORES) for d in docs}
-    if not qrels:
-        qrels["q0"] = {"d0": 1}
-    if not run:
-        run["q0"] = {"d0": 1.0}
-    return qrels, run
 
 
 def assay_metric(name: str, rel: int) -> Metric:
@@ -199,7 +169,7 @@ def compare(
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.sampled_from([1, 1, 2, 3]), st.booleans())
+@given(trec9_collections(), st.sampled_from([1, 1, 2, 3]), st.booleans())
 def test_agrees_with_pytrec_eval(data: Any, rel: int, judged_only: bool) -> None:
     qrels, run = data
     compare(qrels, run, rel, judged_only)

@@ -21,6 +21,7 @@ from assay._result import ResultLike
 from assay.errors import EmptyInputError, InputError, OptionError
 from assay.metrics import FAMILIES, REGISTRY, load_families
 from conftest import shared_file
+from strategies.regression import pairs, values
 
 sk = pytest.importorskip("sklearn.metrics")
 scipy_stats = pytest.importorskip("scipy.stats")
@@ -37,27 +38,6 @@ SKLEARN = {
     "r2": "r2_score",
     "explained_variance": "explained_variance_score",
 }
-
-values = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
-
-
-@st.composite
-def pairs(draw: Any, min_n: int = 1, max_n: int = 25) -> tuple[np.ndarray, np.ndarray]:
-    n = draw(st.integers(min_n, max_n))
-    constant = draw(st.booleans())
-    if constant:
-        y = np.full(n, draw(values))
-    else:
-        y = np.array(draw(st.lists(values, min_size=n, max_size=n)))
-    # predictions: sometimes exact, sometimes a constant shift, else random
-    kind = draw(st.sampled_from(["random", "exact", "shift"]))
-    if kind == "exact":
-        p = y.copy()
-    elif kind == "shift":
-        p = y + draw(st.floats(-10, 10))
-    else:
-        p = np.array(draw(st.lists(values, min_size=n, max_size=n)))
-    return y, p
 
 
 def _sk(name: str, y: np.ndarray, p: np.ndarray, **kw: Any) -> float:

@@ -16,6 +16,7 @@ from assay.io.segments import (
     read_segments,
     split_segments,
 )
+from support.io import write
 
 
 def _write(path: Path, data: bytes) -> str:
@@ -26,7 +27,7 @@ def _write(path: Path, data: bytes) -> str:
 def test_line_rules_match_sacrebleus_reader(tmp_path: Path) -> None:
     sacrebleu_utils = pytest.importorskip("sacrebleu.utils")
     data = b"a b  \r\nc\rd\t\n\n  e f \nlast"
-    path = _write(tmp_path / "h.txt", data)
+    path = str(write(tmp_path, "h.txt", data))
     with sacrebleu_utils.smart_open(path) as fh:
         theirs = [line.rstrip() for line in fh]
     assert read_segments(path) == theirs == ["a b", "c\rd", "", "  e f", "last"]

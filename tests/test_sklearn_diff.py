@@ -10,39 +10,19 @@ scores 0 in scikit-learn, and in assay under the default ``no_relevant="zero"``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import assay
+from strategies.ranking import graded_matrices
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 ndcg_score = sklearn_metrics.ndcg_score
 dcg_score = sklearn_metrics.dcg_score
 
 TOL = 1e-9
-
-
-@st.composite
-def matrices(draw: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Graded y_true (0..4, many zeros) and y_score with many ties."""
-    n_rows = draw(st.integers(1, 6))
-    n_cols = draw(st.integers(2, 12))
-    size = n_rows * n_cols
-    y_true = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 4]), min_size=size, max_size=size))
-    n_levels = draw(st.integers(1, 4))  # 1: every score tied
-    scores = st.one_of(
-        st.integers(0, n_levels - 1).map(float),
-        st.integers(-250, 250).map(lambda c: c / 100),
-    )
-    y_score = draw(st.lists(scores, min_size=size, max_size=size))
-    return (
-        np.array(y_true, dtype=np.int64).reshape(n_rows, n_cols),
-        np.array(y_score, dtype=np.float64).reshape(n_rows, n_cols),
-    )
 
 
 def to_assay(y_true: np.ndarray, y_score: np.ndarray) -> tuple[assay.Qrels, assay.Run, list[str]]:
@@ -75,7 +55,7 @@ def check(y_true: np.ndarray, y_score: np.ndarray, k: int | None) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(matrices(), st.sampled_from([None, 1, 2, 3, 5, 10, 20]))
+@given(graded_matrices(), st.sampled_from([None, 1, 2, 3, 5, 10, 20]))
 def test_agrees_with_sklearn(data: tuple[np.ndarray, np.ndarray], k: int | None) -> None:
     y_true, y_score = data
     check(y_true, y_score, k)

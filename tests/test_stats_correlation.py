@@ -24,18 +24,10 @@ from assay.stats import (
     system_rank_correlation,
     tau_ap,
 )
+from references.slow_stats import naive_tau_ap
+from strategies.stats import correlated_pairs
 
 ALTERNATIVES = ("two-sided", "less", "greater")
-
-
-def random_pairs(seed: int, n: int, ties: bool) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=n)
-    y = 0.6 * x + rng.normal(size=n)
-    if ties:
-        x = np.round(x * 2)
-        y = np.round(y)
-    return x, y
 
 
 # --------------------------------------------------------------------------- oracles
@@ -75,18 +67,6 @@ def test_kendall_tau_b_hand_example_with_ties() -> None:
 
 
 # --------------------------------------------------------------------------- tau_AP
-
-
-def naive_tau_ap(x: np.ndarray, y: np.ndarray) -> float:
-    """Yilmaz et al.'s formula, literally: items in y's order, C(i) checked against x."""
-    order = np.argsort(-np.asarray(y), kind="stable")
-    n = len(order)
-    total = 0.0
-    for i in range(1, n):
-        item = order[i]
-        c = sum(1 for j in range(i) if x[order[j]] > x[item])
-        total += c / i
-    return 2.0 * total / (n - 1) - 1.0
 
 
 def test_tau_ap_identical_and_reversed() -> None:
@@ -187,7 +167,7 @@ def test_tau_ap_ties_error_and_constant() -> None:
 @pytest.mark.parametrize("ties", [False, True])
 def test_pearson_matches_scipy(ties: bool) -> None:
     for seed, n in enumerate((4, 5, 9, 30, 200, 1000)):
-        x, y = random_pairs(seed, n, ties)
+        x, y = correlated_pairs(seed, n, ties)
         for alt in ALTERNATIVES:
             ref = sps.pearsonr(x, y, alternative=alt)
             got = pearson(x, y, confidence=0.9, alternative=alt)
@@ -200,7 +180,7 @@ def test_pearson_matches_scipy(ties: bool) -> None:
 @pytest.mark.parametrize("ties", [False, True])
 def test_spearman_matches_scipy(ties: bool) -> None:
     for seed, n in enumerate((3, 5, 9, 30, 200, 1000)):
-        x, y = random_pairs(100 + seed, n, ties)
+        x, y = correlated_pairs(100 + seed, n, ties)
         for alt in ALTERNATIVES:
             ref = sps.spearmanr(x, y, alternative=alt)
             got = spearman(x, y, confidence=None, alternative=alt)
@@ -212,7 +192,7 @@ def test_spearman_matches_scipy(ties: bool) -> None:
 @pytest.mark.parametrize("variant", ["b", "c"])
 def test_kendall_matches_scipy(ties: bool, variant: str) -> None:
     for seed, n in enumerate((3, 4, 8, 20, 33, 34, 100, 3000)):
-        x, y = random_pairs(200 + seed, n, ties)
+        x, y = correlated_pairs(200 + seed, n, ties)
         for alt in ALTERNATIVES:
             ref = sps.kendalltau(x, y, alternative=alt, variant=variant)
             got = kendall(x, y, confidence=None, alternative=alt, variant=variant)
@@ -233,7 +213,7 @@ def test_kendall_exact_pvalue_large_n_near_perfect() -> None:
             assert got.details["pvalue_method"] == "exact"
             assert got.pvalue == pytest.approx(ref.pvalue, abs=1e-9)
     for alt in ALTERNATIVES:  # forcing each p-value method
-        x, y = random_pairs(5, 12, ties=False)
+        x, y = correlated_pairs(5, 12, ties=False)
         for method in ("exact", "asymptotic"):
             ref = sps.kendalltau(x, y, alternative=alt, method=method)
             got = kendall(x, y, confidence=None, alternative=alt, pvalue_method=method)
@@ -372,7 +352,7 @@ def test_perfect_correlation_no_warnings() -> None:
 
 
 def test_one_sided_fisher_intervals() -> None:
-    x, y = random_pairs(11, 40, ties=False)
+    x, y = correlated_pairs(11, 40, ties=False)
     for f in (spearman, kendall):
         two = f(x, y, confidence=0.9)
         less = f(x, y, confidence=0.95, alternative="less")
@@ -382,7 +362,7 @@ def test_one_sided_fisher_intervals() -> None:
 
 
 def test_bonett_wright_and_fieller_standard_errors() -> None:
-    x, y = random_pairs(12, 25, ties=False)
+    x, y = correlated_pairs(12, 25, ties=False)
     rho = spearman(x, y)
     se = math.sqrt((1 + rho.statistic**2 / 2) / 22)
     assert rho.details["se"] == pytest.approx(se, abs=1e-15)
@@ -417,7 +397,7 @@ def naive_bootstrap(
 
 @pytest.mark.parametrize("stat", ["spearman", "kendall-b", "kendall-c"])
 def test_bootstrap_matches_naive_resampling(stat: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    x, y = random_pairs(21, 12, ties=True)
+    x, y = correlated_pairs(21, 12, ties=True)
     want = naive_bootstrap(x, y, stat, 300, 5, 0.9)
 
     def run() -> tuple[float, float] | None:
@@ -434,7 +414,7 @@ def test_bootstrap_matches_naive_resampling(stat: str, monkeypatch: pytest.Monke
 
 
 def test_bootstrap_reproducible_with_seed() -> None:
-    x, y = random_pairs(31, 40, ties=False)
+    x, y = correlated_pairs(31, 40, ties=False)
     for f in (spearman, kendall):
         a = f(x, y, ci_method="bootstrap", n_resamples=500, seed=3)
         b = f(x, y, ci_method="bootstrap", n_resamples=500, seed=3)

@@ -12,7 +12,6 @@ Bootstrap intervals, Tukey HSD and bit-reproducibility: test_stats_resampling.py
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +21,6 @@ from assay import AssayError, InputError, OptionError
 from assay import stats as S
 
 ALTS = ("two-sided", "greater", "less")
-SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def mean_diff(x, y, axis=-1):

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import textwrap
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,8 +27,9 @@ import scipy.stats as st
 from assay import stats as S
 from assay.stats import _resampling as R
 from assay.stats import tukey as TK
+from conftest import ROOT
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = ROOT / "src"
 
 
 # ----------------------------------------------------------------------------- bootstrap vs scipy

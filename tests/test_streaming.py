@@ -3,9 +3,6 @@ in the ranking catalogue and every convention; memory is bounded by a block."""
 
 from __future__ import annotations
 
-import itertools
-import math
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -15,6 +12,7 @@ import assay
 from assay import InputWarning, MissingQueryError, Qrels, Run
 from assay.io.blocks import iter_run_blocks
 from assay.metrics import REGISTRY
+from support.contracts import assert_same_results
 
 
 def _all_ranking_metrics() -> list[str]:
@@ -25,17 +23,6 @@ def _all_ranking_metrics() -> list[str]:
         else:
             names.append(name)
     return names
-
-
-def _same(a: assay.Results, b: assay.Results) -> None:
-    assert a.runs == b.runs and [str(m) for m in a.metrics] == [str(m) for m in b.metrics]
-    for run, m in itertools.product(a.runs, a.metrics):
-        x, y = a[run, m], b[run, m]
-        assert x.queries.tolist() == y.queries.tolist(), (run, str(m))
-        np.testing.assert_array_equal(x.values, y.values, err_msg=f"{run} {m}")
-        assert x.aggregate == y.aggregate or (math.isnan(x.aggregate) and math.isnan(y.aggregate))
-        assert (x.undefined, x.skipped) == (y.undefined, y.skipped)
-    assert a.warnings == b.warnings
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +71,7 @@ def test_blocks_equal_in_memory_for_every_metric(collection, conv):
         streamed = assay.evaluate(qrels, path, metrics, stream=True, **conv)
     finally:
         blocks.DEFAULT_BLOCK_BYTES = original
-    _same(memory, streamed)
+    assert_same_results(memory, streamed)
     assert streamed.provenance["runs"]["run.txt"]["read"] == "in blocks of whole queries"
 
 
@@ -93,7 +80,7 @@ def test_average_ties_blocks_equal_in_memory(collection):
     metrics = [n for n in _all_ranking_metrics() if REGISTRY.lookup(n.split("@")[0]).average_ties]
     memory = assay.evaluate(qrels, Run.read(path), metrics, ties="average")
     streamed = assay.evaluate(qrels, path, metrics, ties="average", stream=True)
-    _same(memory, streamed)
+    assert_same_results(memory, streamed)
 
 
 def test_blocks_hold_whole_queries_and_every_line(trec_dir):
@@ -133,7 +120,7 @@ def test_queries_not_together_fall_back_to_memory_and_say_so(tmp_path):
             streamed = assay.evaluate(qrels, path, ["map"], stream=True)
     finally:
         blocks.DEFAULT_BLOCK_BYTES = original
-    _same(assay.evaluate(qrels, Run.read(path), ["map"]), streamed)
+    assert_same_results(assay.evaluate(qrels, Run.read(path), ["map"]), streamed)
 
 
 def test_missing_error_is_raised_from_blocks_too(collection):
@@ -156,7 +143,7 @@ def test_parquet_runs_stream_too(collection, tmp_path):
     finally:
         blocks.DEFAULT_BLOCK_ROWS = original
     memory = assay.evaluate(qrels, {"run.parquet": run}, ["map", "ndcg@10"])
-    _same(memory, streamed)
+    assert_same_results(memory, streamed)
 
 
 def test_stream_true_refuses_formats_without_blocks(tmp_path):

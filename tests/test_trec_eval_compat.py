@@ -12,10 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import assay
-from assay.cli import app
 from assay.compat import trec_eval as te
 from assay.compat.trec_eval import (
     ALL_TREC,
@@ -26,8 +24,8 @@ from assay.compat.trec_eval import (
     format_trec,
 )
 from conftest import shared_file
-
-runner = CliRunner()
+from support.cli import assert_one_line_error
+from support.trec_eval import argv, data, expected, parse_output, trec_eval
 
 # expected output -> trec_eval arguments (the table of ../shared/data/README.md); files are
 # the names in ../shared/data/trec_eval.
@@ -49,40 +47,6 @@ COMMANDS = [
 ]
 
 
-def data(name: str) -> Path:
-    return shared_file("trec_eval", name)
-
-
-def argv(args: str) -> list[str]:
-    """The arguments with file names resolved under ../shared/data/trec_eval."""
-    out = []
-    for a in args.split():
-        if not a.startswith("-") and re.match(r"^(qrels|results)\.", a):
-            out.append(str(data(a)))
-        else:
-            out.append(a)
-    return out
-
-
-def cli(*args: str, input: bytes | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["trec-eval", *args], input=input)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def expected(name: str) -> str:
-    return data(name).read_text(encoding="utf-8")
-
-
-def one_line_error(code: int, out: str, err: str, *needles: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.startswith("assay: error: ") and err.count("\n") == 1, err
-    for n in needles:
-        assert n in err, err
-
-
 # ---------------------------------------------------------------- the README table
 
 
@@ -90,7 +54,7 @@ def one_line_error(code: int, out: str, err: str, *needles: str) -> None:
     ("out_file", "args"), COMMANDS, ids=[f"{o}:{a.split()[-2]}" for o, a in COMMANDS]
 )
 def test_output_is_byte_identical(out_file: str, args: str) -> None:
-    code, out, err = cli(*argv(args))
+    code, out, err = trec_eval(*argv(args))
     assert code == 0, err
     assert out == expected(out_file)
 
@@ -111,8 +75,8 @@ def test_commands_cover_the_readme_table() -> None:
 
 def test_missing_topic_without_c_is_an_error() -> None:
     """trec_eval 10 stops when a qrels topic has no results (unless -c): topic 302 here."""
-    code, out, err = cli(*argv("-q qrels.test results.trunc"))
-    one_line_error(code, out, err, "'302'", "-c")
+    code, out, err = trec_eval(*argv("-q qrels.test results.trunc"))
+    assert_one_line_error(code, out, err, "'302'", "-c")
     qrels = assay.Qrels.from_trec(data("qrels.test"))
     run = assay.Run.from_trec(data("results.trunc"))
     with pytest.raises(assay.MissingQueryError, match="'302'"):
@@ -121,7 +85,7 @@ def test_missing_topic_without_c_is_an_error() -> None:
 
 
 def test_n_suppresses_the_summary() -> None:
-    code, out, _ = cli(*argv("-n -q -m all_trec qrels.test results.test"))
+    code, out, _ = trec_eval(*argv("-n -q -m all_trec qrels.test results.test"))
     assert code == 0
     want = "".join(
         line
@@ -129,16 +93,8 @@ def test_n_suppresses_the_summary() -> None:
         if line.split("\t")[1] != "all"
     )
     assert out == want and out
-    code, out, _ = cli(*argv("-n -m all_trec qrels.test results.test"))
+    code, out, _ = trec_eval(*argv("-n -m all_trec qrels.test results.test"))
     assert code == 0 and out == ""
-
-
-def _parse(text: str) -> dict[tuple[str, str], str]:
-    out = {}
-    for line in text.splitlines():
-        name, q, value = line.split("\t")
-        out[(name.strip(), q)] = value
-    return out
 
 
 def test_J_agrees_with_assays_judged_only_evaluation() -> None:
@@ -172,9 +128,9 @@ def test_J_agrees_with_assays_judged_only_evaluation() -> None:
     # Unjudged documents really were dropped (results.test retrieves many), and the CLI agrees.
     plain = evaluate_trec(qrels, run, ["num_ret"])
     assert res.summary["num_ret"] < plain.summary["num_ret"]
-    code, out, _ = cli(*argv("-J -q -m official -m ndcg_cut.10 qrels.rel_level results.test"))
+    code, out, _ = trec_eval(*argv("-J -q -m official -m ndcg_cut.10 qrels.rel_level results.test"))
     assert code == 0
-    lines = _parse(out)
+    lines = parse_output(out)
     for q in res.queries:
         assert lines[("ndcg_cut_10", q)] == f"{res.per_query[q]['ndcg_cut_10']:6.4f}"
         assert lines[("num_ret", q)] == str(res.per_query[q]["num_ret"])
@@ -189,17 +145,17 @@ def test_M_truncates_before_J() -> None:
     assert all(top.per_query[q]["num_ret"] == 10 for q in top.queries)
     assert all(cut.per_query[q]["num_ret"] <= 10 for q in cut.queries)
     assert all(cut.per_query[q]["P_10"] == top.per_query[q]["P_10"] for q in top.queries)
-    code, out, err = cli(*argv("-M-1 qrels.test results.test"))
-    one_line_error(code, out, err, "-M")
+    code, out, err = trec_eval(*argv("-M-1 qrels.test results.test"))
+    assert_one_line_error(code, out, err, "-M")
 
 
 def test_help_lists_the_measures() -> None:
-    code, out, _ = cli("-h")
+    code, out, _ = trec_eval("-h")
     assert code == 0
     listed = {line.split()[0] for line in out.split("Measures")[1].splitlines()[1:] if line.strip()}
     assert listed == set(SUPPORTED)
     assert "-q" in out and "-c" in out and "-M" in out and "official" in out
-    code, out, _ = cli("--help", "-m", "P", "-m", "ndcg_cut.5")
+    code, out, _ = trec_eval("--help", "-m", "P", "-m", "ndcg_cut.5")
     assert code == 0
     listed = [line.split()[0] for line in out.split("Measures")[1].splitlines()[1:] if line.strip()]
     assert listed == ["P", "ndcg_cut"]
@@ -226,8 +182,8 @@ def test_help_lists_the_measures() -> None:
     ],
 )
 def test_bad_flags_and_measures(args: list[str], needle: str) -> None:
-    code, out, err = cli(*args, *argv("qrels.test results.test"))
-    one_line_error(code, out, err, needle)
+    code, out, err = trec_eval(*args, *argv("qrels.test results.test"))
+    assert_one_line_error(code, out, err, needle)
 
 
 def test_bad_measure_names_from_python() -> None:
@@ -295,8 +251,8 @@ def test_result_follows_the_protocol() -> None:
 
 
 def test_wrong_number_of_files() -> None:
-    code, out, err = cli(*argv("qrels.test"))
-    one_line_error(code, out, err, "QRELS and RUN")
+    code, out, err = trec_eval(*argv("qrels.test"))
+    assert_one_line_error(code, out, err, "QRELS and RUN")
 
 
 def test_glued_clustered_and_long_options() -> None:
@@ -308,13 +264,13 @@ def test_glued_clustered_and_long_options() -> None:
         "-q -c -m all_trec -- qrels.test results.trunc",
         "-q -c -m all_trec -R qrels -T trec_results qrels.test results.trunc",
     ):
-        code, out, err = cli(*argv(args))
+        code, out, err = trec_eval(*argv(args))
         assert code == 0, (args, err)
         assert out == want, args
 
 
 def test_run_from_stdin() -> None:
-    code, out, _ = cli(str(data("qrels.test")), "-", input=data("results.test").read_bytes())
+    code, out, _ = trec_eval(str(data("qrels.test")), "-", input=data("results.test").read_bytes())
     assert code == 0
     assert out == expected("out.test")
 
@@ -331,7 +287,7 @@ def test_evaluate_trec_directly() -> None:
     assert format_trec(res, per_query=True) == expected("out.test.aq")
     assert format_trec(res) == expected("out.test.a")
     assert format_trec(res, per_query=True, summary=False).count("\tall\t") == 0
-    want = _parse(expected("out.test.aq"))
+    want = parse_output(expected("out.test.aq"))
     assert res.summary["runid"] == "STANDARD" == res.runid
     assert res.summary["num_q"] == 3 and isinstance(res.summary["num_ret"], int)
     assert f"{res.summary['map']:6.4f}" == want[("map", "all")]
@@ -392,14 +348,14 @@ def test_iprec_rounding_trec9_matches_pytrec_eval() -> None:
 def test_quirk_c_resets_only_exact_names() -> None:
     """With -c, a topic without results is evaluated on one stand-in unjudged document, and
     only values named exactly num_ret, utility, rbp_resid, relstring (and unj*) are reset."""
-    code, out, _ = cli(
+    code, out, _ = trec_eval(
         *argv(
             "-q -c -m relstring.20 -m relstring -m utility.2,-1,0,0 "
             "-m rbp_resid.p=0.5 -m unj.3 qrels.test results.trunc"
         )
     )
     assert code == 0
-    lines = _parse(out)
+    lines = parse_output(out)
     assert lines[("relstring_20", "302")] == "'-'"  # the first parameters given win
     assert ("relstring", "302") not in lines
     assert lines[("utility_2,-1,0,0", "302")] == "-1.0000"
@@ -407,15 +363,15 @@ def test_quirk_c_resets_only_exact_names() -> None:
     assert lines[("unj_3", "302")] == "0.0000"
     assert lines[("utility_2,-1,0,0", "all")] == "-118.0000"
     assert lines[("rbp_resid_p=0.5", "all")] == "0.3334"
-    code, out, _ = cli(*argv("-q -c -m relstring -m utility qrels.test results.trunc"))
-    lines = _parse(out)
+    code, out, _ = trec_eval(*argv("-q -c -m relstring -m utility qrels.test results.trunc"))
+    lines = parse_output(out)
     assert lines[("relstring", "302")] == "''" and lines[("utility", "302")] == "0.0000"
 
 
 def test_quirk_num_rel_summary_with_c_ignores_l() -> None:
-    code, out, _ = cli(*argv("-q -c -l2 -m num_rel qrels.rel_level results.trunc"))
+    code, out, _ = trec_eval(*argv("-q -c -l2 -m num_rel qrels.rel_level results.trunc"))
     assert code == 0
-    lines = _parse(out)
+    lines = parse_output(out)
     per_topic = sum(int(v) for (n, q), v in lines.items() if q != "all")
     assert lines[("num_rel", "302")] == "77"
     assert lines[("num_rel", "all")] == "559" != str(per_topic)  # qrels lines with grade > 0
@@ -433,9 +389,9 @@ def test_quirk_gains_less_than_one_apart_sort_as_equal() -> None:
 
 
 def test_quirk_rbp_resid_is_zero_without_unjudged_documents() -> None:
-    code, out, _ = cli(*argv("-q -J -m rbp_resid -m num_ret qrels.test results.test"))
+    code, out, _ = trec_eval(*argv("-q -J -m rbp_resid -m num_ret qrels.test results.test"))
     assert code == 0
-    lines = _parse(out)
+    lines = parse_output(out)
     assert lines[("num_ret", "302")] == "264"
     assert all(v == "0.0000" for (n, _q), v in lines.items() if n == "rbp_resid")
 
@@ -444,7 +400,7 @@ def test_quirk_empty_ranking_prints_nan(tmp_path: Path) -> None:
     """0/0 on a ranking that -J emptied: trec_eval prints glibc's '-nan' (and averages it)."""
     (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n2 0 d 0\n2 0 e -1\n")
     (tmp_path / "r").write_text("1 Q0 x 1 1 t\n1 Q0 y 1 2 t\n2 Q0 c 1 1 t\n2 Q0 e 1 3 t\n")
-    code, out, _ = cli(
+    code, out, _ = trec_eval(
         "-q",
         "-J",
         "-m",
@@ -532,7 +488,7 @@ def test_quirk_stand_in_document_is_looked_up_in_the_qrels(tmp_path: Path) -> No
     num_rel_ret, map and P keep what it earned)."""
     (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 ceci_nest_pas_un_docno 1\n2 0 d 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 t\n1 Q0 b 1 2 t\n")
-    code, out, _ = cli(
+    code, out, _ = trec_eval(
         "-q",
         "-c",
         "-m",

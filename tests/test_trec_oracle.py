@@ -32,7 +32,7 @@ trec_eval measures that are *not* compared, because assay's catalogue does not i
 against the run's tag and the number of evaluated queries. ``out.test.aqcM`` (``-M100``, a
 per-topic document limit) is not tested here: ``assay.evaluate`` has no such option. Every
 trec_eval measure, quirks included, is reproduced byte for byte by
-``assay.compat.trec_eval`` (tests/test_trec_eval_compat.py).
+``assay.compat.trec_eval`` (tests/oracles/test_trec_eval_outputs.py).
 """
 
 from __future__ import annotations

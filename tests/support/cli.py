@@ -1,0 +1,30 @@
+"""The ``assay`` command line run in process with typer's CliRunner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from assay.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str | Path, input: bytes | str | None = None) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``assay ARGS``; any exception but SystemExit is raised."""
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def assert_one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    """Exit code 2, nothing on stdout, one line ``assay: error: …`` holding every needle."""
+    assert code == 2
+    assert out == ""
+    assert err.startswith("assay: error: ")
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err, (needle, err)
