@@ -192,25 +192,6 @@ def test_varying_raters_and_percent_agreement() -> None:
     assert float(ag.randolph_kappa(x, n_categories=4)) == pytest.approx((p_o - 0.25) / 0.75)
 
 
-@pytest.mark.parametrize("level", ag.LEVELS)
-def test_bootstrap_matches_naive_unit_bootstrap(level: str) -> None:
-    rng = np.random.default_rng(3)
-    x = random_ratings(rng, 80, 4, 5)
-    bs = ag.alpha_bootstrap(x, level=level, n_resamples=1500, seed=1)
-    assert float(bs) == pytest.approx(float(ag.krippendorff_alpha(x, level=level)))
-    pairable = x[(~np.isnan(x)).sum(axis=1) >= 2]
-    naive = []
-    g = np.random.default_rng(99)
-    for _ in range(600):
-        sample = pairable[g.integers(0, len(pairable), len(pairable))]
-        naive.append(float(ag.krippendorff_alpha(sample, level=level)))
-    assert np.nanmedian(bs.samples) == pytest.approx(np.median(naive), abs=0.02)
-    assert np.nanstd(bs.samples) == pytest.approx(np.std(naive), rel=0.15)
-    lo, hi = bs.ci
-    assert lo < float(bs) < hi
-    assert set(bs.probabilities) == {0.667, 0.8}
-
-
 def test_bootstrap_seeded_and_chunk_independent(monkeypatch: pytest.MonkeyPatch) -> None:
     a = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     b = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
