@@ -14,7 +14,6 @@ from assay import agreement as ag
 from assay.cli import app
 from assay.errors import AssayError, EmptyInputError, InputError, MetricError, OptionError
 from assay.metrics import agreement_alpha
-from strategies.agreement import random_ratings
 from support.examples import KRIPP_2011, long_triples
 
 nan = math.nan
@@ -104,43 +103,6 @@ def test_no_variation_and_errors() -> None:
         ag.krippendorff_alpha([[1, 2]], counts=True, values=[1])
 
 
-@pytest.mark.parametrize("level", ag.LEVELS)
-@pytest.mark.parametrize("seed", range(4))
-def test_against_krippendorff_package(level: str, seed: int) -> None:
-    krippendorff = pytest.importorskip("krippendorff")
-    rng = np.random.default_rng(seed)
-    x = random_ratings(rng, int(rng.integers(5, 200)), int(rng.integers(2, 7)), 6)
-    if level == "ratio":
-        x = x - 1.0  # include zero
-    want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
-    assert float(ag.krippendorff_alpha(x, level=level)) == pytest.approx(want, rel=1e-9, abs=1e-12)
-
-
-def test_many_values_sparse_path_against_package() -> None:
-    krippendorff = pytest.importorskip("krippendorff")
-    rng = np.random.default_rng(7)
-    base = 2 * rng.normal(size=(1000, 1))
-    x = np.round(base + 0.3 * rng.normal(size=(1000, 3)), 1)
-    x[rng.random(x.shape) < 0.1] = np.nan
-    for level in ("interval", "nominal"):
-        want = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
-        assert float(ag.krippendorff_alpha(x, level=level)) == pytest.approx(want, rel=1e-9)
-
-
-@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
-@pytest.mark.parametrize("seed", range(5))
-def test_cohen_against_sklearn(weights: str | None, seed: int) -> None:
-    metrics = pytest.importorskip("sklearn.metrics")
-    rng = np.random.default_rng(seed)
-    a = rng.integers(0, 5, 100)
-    b = np.where(rng.random(100) < 0.6, a, rng.integers(0, 5, 100))
-    want = metrics.cohen_kappa_score(a, b, weights=weights)
-    assert float(ag.cohen_kappa(a, b, weights=weights)) == pytest.approx(want)
-    labels = [4, 3, 2, 1, 0, 7]
-    want = metrics.cohen_kappa_score(a, b, weights=weights, labels=labels)
-    assert float(ag.cohen_kappa(a, b, weights=weights, labels=labels)) == pytest.approx(want)
-
-
 def test_cohen_table_oracle_and_scott() -> None:
     # 2x2 table (20, 5, 10, 15): p_o = 0.7, p_e = 0.5, kappa = 0.4 (Wikipedia, "Cohen's kappa").
     r = ag.cohen_kappa(table=[[20, 5], [10, 15]])
@@ -163,20 +125,6 @@ def test_fleiss_oracle() -> None:
     assert round(float(r), 4) == 0.2099
     assert r.observed == pytest.approx(0.378, abs=5e-4)  # P-bar (Wikipedia)
     assert r.expected == pytest.approx(0.213, abs=5e-4)  # P-bar_e
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_fleiss_randolph_against_statsmodels(seed: int) -> None:
-    irr = pytest.importorskip("statsmodels.stats.inter_rater")
-    rng = np.random.default_rng(seed)
-    x = rng.integers(0, 4, size=(60, 6))
-    x = np.where(rng.random(x.shape) < 0.5, x[:, :1], x)
-    table, _ = irr.aggregate_raters(x)
-    assert float(ag.fleiss_kappa(x)) == pytest.approx(irr.fleiss_kappa(table, method="fleiss"))
-    assert float(ag.fleiss_kappa(table, counts=True)) == pytest.approx(
-        irr.fleiss_kappa(table, method="fleiss")
-    )
-    assert float(ag.randolph_kappa(x)) == pytest.approx(irr.fleiss_kappa(table, method="randolph"))
 
 
 def test_varying_raters_and_percent_agreement() -> None:

@@ -11,14 +11,7 @@ from typing import Any
 import pytest
 
 from assay.errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError
-from assay.io import (
-    Clustering,
-    read_clustering,
-    read_labels,
-    read_ratings,
-    read_scores,
-    read_votes,
-)
+from assay.io import Clustering, read_clustering, read_labels, read_ratings, read_scores, read_votes
 from support.io import write
 
 

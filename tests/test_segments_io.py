@@ -16,21 +16,11 @@ from assay.io.segments import (
     read_segments,
     split_segments,
 )
-from support.io import write
 
 
 def _write(path: Path, data: bytes) -> str:
     path.write_bytes(data)
     return str(path)
-
-
-def test_line_rules_match_sacrebleus_reader(tmp_path: Path) -> None:
-    sacrebleu_utils = pytest.importorskip("sacrebleu.utils")
-    data = b"a b  \r\nc\rd\t\n\n  e f \nlast"
-    path = str(write(tmp_path, "h.txt", data))
-    with sacrebleu_utils.smart_open(path) as fh:
-        theirs = [line.rstrip() for line in fh]
-    assert read_segments(path) == theirs == ["a b", "c\rd", "", "  e f", "last"]
 
 
 def test_final_newline_bom_and_gzip(tmp_path: Path) -> None:

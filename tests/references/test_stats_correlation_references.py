@@ -12,13 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from assay.stats import (
-    _coefficients,
-    concordance,
-    kendall,
-    spearman,
-    tau_ap,
-)
+from assay.stats import _coefficients, concordance, kendall, spearman, tau_ap
 from references.slow_stats import naive_tau_ap
 from strategies.stats import correlated_pairs
 

@@ -2,6 +2,7 @@
 
 Random collections whose scores are exact in float32 (pytrec_eval stores float32), so both see
 the same ranking; every supported measure must agree per query to 1e-9, with the same keys.
+Also assay.compat.trec_eval's ``iprec_rounding="trec9"`` against pytrec_eval's recall levels.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import assay
 from assay.compat import pytrec_eval as compat
+from assay.compat.trec_eval import evaluate_trec
 from strategies.ranking import float32_collections
+from support.trec_eval import data
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -148,3 +152,20 @@ def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFacto
         run3 = compat.parse_run(fh)
     run3.setdefault("q3", {"z": 1.0})
     assert columnar_of(run3) is None
+
+
+def test_iprec_rounding_trec9_matches_pytrec_eval() -> None:
+    """trec_eval 9 (and pytrec_eval) turn recall levels into (long)(level * R + 0.9) documents."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = assay.Qrels.from_trec(data("qrels.test"))
+    run = assay.Run.from_trec(data("results.test"))
+    res9 = evaluate_trec(qrels, run, ["iprec_at_recall", "11pt_avg"], iprec_rounding="trec9")
+    res10 = evaluate_trec(qrels, run, ["iprec_at_recall", "11pt_avg"])
+    ev = pytrec_eval.RelevanceEvaluator(qrels.to_dict(), {"iprec_at_recall", "11pt_avg"})
+    theirs = ev.evaluate(run.to_dict())
+    differs = False
+    for q in res9.queries:
+        for name, value in res9.per_query[q].items():
+            assert value == pytest.approx(theirs[q][name], abs=1e-12), (q, name)
+            differs |= value != res10.per_query[q][name]
+    assert differs  # the two roundings do disagree on these topics
