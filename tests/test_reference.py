@@ -12,8 +12,7 @@ from __future__ import annotations
 import pytest
 
 import assay
-from assay.metrics import REGISTRY
-from support.ranking import S, average_ok, build, to_metric
+from support.ranking import build
 
 # ---------------------------------------------------------------- parameter settings
 
@@ -25,26 +24,6 @@ from support.ranking import S, average_ok, build, to_metric
 
 
 # ---------------------------------------------------------------- conventions refused
-
-
-def test_average_ties_refused_where_declared() -> None:
-    """average_ties=False metrics, and pairwise metrics with a cutoff, raise ConventionError
-    under ties='average'; the others evaluate."""
-    qrels, run = build(
-        {"q1": {"a": 1, "b": 0, "c": 2}}, [("q1", "a", 1.0), ("q1", "b", 1.0), ("q1", "c", 0.5)]
-    )
-    for name, spec in REGISTRY.items():
-        cases = [S(name)] + ([S(name, 3)] if spec.cutoff != "none" else [])
-        for s in cases:
-            if average_ok(s):
-                assay.evaluate(qrels, run, to_metric(s), ties="average")
-            else:
-                with pytest.raises(assay.ConventionError):
-                    assay.evaluate(qrels, run, to_metric(s), ties="average")
-        if not spec.average_ties:
-            # Also when asked together with metrics that do support it.
-            with pytest.raises(assay.ConventionError):
-                assay.evaluate(qrels, run, ["P@5", name], ties="average")
 
 
 def test_missing_error_convention() -> None:
