@@ -7,6 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from assay.cli import app
+from assay.metrics import parse
 
 runner = CliRunner()
 
@@ -28,3 +29,19 @@ def assert_one_line_error(code: int, out: str, err: str, *needles: str) -> None:
     assert "Traceback" not in err
     for needle in needles:
         assert needle in err, (needle, err)
+
+
+def label(name: str) -> str:
+    """assay's label for a metric name (in any accepted syntax)."""
+    (metric,) = parse(name)
+    return str(metric)
+
+
+def tsv_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """``assay evaluate``'s TSV output as (run, metric, query, value) rows."""
+    rows = []
+    for line in text.splitlines():
+        fields = line.split("\t")
+        assert len(fields) == 4, line
+        rows.append((fields[0], fields[1], fields[2], fields[3]))
+    return rows
