@@ -1,10 +1,5 @@
-"""``assay trec-eval`` and :mod:`assay.compat.trec_eval` against trec_eval 10.0 itself.
-
-Every command of ``../shared/data/README.md``'s table is run in process and its output must
-equal the expected file byte for byte. The small hand-made cases below pin trec_eval
-behaviours the shared files do not exercise (their expected text is what trec_eval 10.0 prints
-for the same input).
-"""
+"""assay.compat.trec_eval from Python: -J and -M semantics, bad names and options, the result
+protocol, the C-compatible helpers and the argument parser."""
 
 from __future__ import annotations
 
@@ -15,11 +10,6 @@ from assay.compat import trec_eval as te
 from assay.compat.trec_eval import TrecEvalError, evaluate_trec
 from support.cli import assert_one_line_error
 from support.trec_eval import argv, data, parse_output, trec_eval
-
-# ---------------------------------------------------------------- the README table
-
-
-# ---------------------------------------------------------------- flags
 
 
 def test_J_agrees_with_assays_judged_only_evaluation() -> None:
@@ -136,12 +126,6 @@ def test_result_follows_the_protocol() -> None:
     ]
     first = res.queries[0]
     assert rows[0] == {"query": first, "measure": "map", "value": res.per_query[first]["map"]}
-
-
-# ---------------------------------------------------------------- the Python API
-
-
-# ---------------------------------------------------------------- reproduced quirks
 
 
 def test_engine_helpers_follow_c() -> None:

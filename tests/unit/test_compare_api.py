@@ -1,5 +1,5 @@
-"""assay.compare and `assay compare`: structure, agreement with the single tests, markers,
-corrections, reproducibility, CLI formats."""
+"""assay.compare: structure, agreement with the single tests, markers, corrections,
+reproducibility."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Evaluating a run file block by block gives the in-memory path's values, for every metric
-in the ranking catalogue and every convention; memory is bounded by a block."""
+"""assay.io.blocks: blocks of whole queries, errors at the file's own line, formats without
+blocks refused."""
 
 from __future__ import annotations
 

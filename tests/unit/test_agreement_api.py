@@ -1,5 +1,5 @@
-"""Inter-rater reliability (assay.agreement): oracles from the literature, differential tests
-against the krippendorff package, scikit-learn and statsmodels, and the ``assay agree`` CLI."""
+"""assay.agreement inputs (layouts, string labels, callable levels), undefined cases, the
+bootstrap's seeding and the reliability bands."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""assay.clustering and the ``assay cluster`` command.
-
-Oracles: the worked example of Manning, Raghavan & Schütze (2008) §16.3; scikit-learn's
-``sklearn.metrics.cluster`` on random inputs; slow per-item / per-pair references written here
-from the definitions (B-Cubed: Bagga & Baldwin 1998, Amigó et al. 2009; nmPU/niPU: Kawahara,
-Peterson & Palmer 2014; pairwise over pair sets); the hand examples of Watset's own tests
-(nlpub/watset-java, NormalizedModifiedPurityTest and PairwiseTest).
-"""
+"""assay.clustering edge conventions, exact pair counts at large n, and input errors."""
 
 from __future__ import annotations
 
@@ -17,11 +10,6 @@ import pytest
 from assay import clustering as C
 from assay.errors import EmptyInputError, InputError, MetricError
 
-# ---------------------------------------------------------------- Manning et al. (2008) §16.3
-
-
-# ---------------------------------------------------------------- scikit-learn, random inputs
-
 
 def test_large_n_pair_counts_exact() -> None:
     # Pair counts are Python ints: no overflow in ARI's products at n = 2e6.
@@ -31,12 +19,6 @@ def test_large_n_pair_counts_exact() -> None:
     c = C.pair_counts(g, p)
     assert sum(c) == n * (n - 1) // 2
     assert -1 <= C.adjusted_rand_index(g, p) <= 1
-
-
-# ---------------------------------------------------------------- slow references
-
-
-# ---------------------------------------------------------------- invariances and bounds
 
 
 def test_edge_conventions() -> None:
@@ -93,6 +75,3 @@ def test_errors() -> None:
         C.nipu([set()], [{"a"}])
     with pytest.raises(InputError, match="None"):
         C.nmpu([{"a", None}], [{"a"}])
-
-
-# ---------------------------------------------------------------- CLI

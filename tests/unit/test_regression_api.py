@@ -1,6 +1,5 @@
-"""assay.regression: differential tests against scikit-learn and scipy on random inputs
-(constant targets and NaN included), the NIST Norris certified values and the upstream test
-values in ../shared/data/regression, the report, model comparisons and bad input."""
+"""assay.regression as an API: the registered family, bad input, the report's records and
+provenance, model comparisons through the paired tests."""
 
 from __future__ import annotations
 
@@ -17,12 +16,6 @@ from assay.errors import EmptyInputError, InputError
 from assay.metrics import FAMILIES, REGISTRY, load_families
 
 load_families()
-
-
-# ---------------------------------------------------------------- shared data
-
-
-# ---------------------------------------------------------------- registry, options, report
 
 
 def test_regression_is_a_registered_family() -> None:
@@ -97,9 +90,6 @@ def test_report_small_samples() -> None:
     assert rep4.correlations["pearson"].ci is not None and rep4.correlations["kendall"].ci is None
     one = R.regression_report([1.0], [2.0])
     assert math.isnan(one.intervals["mae"][0]) and one["mae"] == 1.0
-
-
-# ---------------------------------------------------------------- model comparison
 
 
 @pytest.mark.parametrize("test", ["randomization", "t", "wilcoxon", "sign", "bootstrap"])

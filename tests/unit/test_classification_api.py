@@ -1,5 +1,5 @@
-"""assay.classification and ``assay classify``: published oracles, differential tests against
-scikit-learn on seeded random inputs, invariances and bounds, and the CLI in process."""
+"""assay.classification definitions and policies (SBA, MCC's degenerate cases, rates,
+zero_division, the F1/MCC simulation), input errors and warnings."""
 
 from __future__ import annotations
 
@@ -13,14 +13,6 @@ import pytest
 from assay import classification as C
 from assay.errors import EmptyInputError, InputError, MetricError
 from support.numeric import close
-
-# ---------------------------------------------------------------- oracles
-
-
-# ---------------------------------------------------------------- differential: scikit-learn
-
-
-# ---------------------------------------------------------------- definitions and policies
 
 
 def test_sba_rules() -> None:
@@ -138,9 +130,6 @@ def test_simulate_f1_mcc() -> None:
         C.simulate_f1_mcc(n=3, sample=10**6)
 
 
-# ---------------------------------------------------------------- invariances and bounds
-
-
 def test_input_errors() -> None:
     with pytest.raises(InputError, match="items"):
         C.accuracy([1, 2], [1])
@@ -175,9 +164,6 @@ def test_input_errors() -> None:
     assert C.roc_auc(["a", "b"], [0.1, 0.2], pos_label="b") == 1.0
     # a single label present, not pos_label: scores are 0 (scikit-learn)
     assert C.recall([0, 0], [0, 0]) == 0.0
-
-
-# ---------------------------------------------------------------- CLI
 
 
 def test_warnings_not_emitted() -> None:

@@ -1,13 +1,5 @@
-"""assay.stats bootstrap intervals (assay.stats.bootstrap), randomised Tukey HSD
-(assay.stats.tukey) and the reproducibility of every resampling procedure.
-
-* differential tests against scipy.stats.bootstrap (the same resample stream for the same
-  seed, so equal to rounding; independent streams within Monte Carlo error);
-* Tukey HSD: k = 2 is the randomization test, uniform shuffles, family-wise error under the
-  null;
-* same seed, same bits, whatever the number of BLAS threads (checked in subprocesses), and
-  exact bootstrap sums.
-"""
+"""Bootstrap and Tukey HSD results, and the reproducibility of every resampling procedure
+(same seed, same bits, whatever the number of BLAS threads)."""
 
 from __future__ import annotations
 
@@ -27,9 +19,6 @@ from conftest import ROOT
 SRC = ROOT / "src"
 
 
-# ----------------------------------------------------------------------------- bootstrap vs scipy
-
-
 def test_bootstrap_degenerate_and_standard_error() -> None:
     res = S.bootstrap_ci(np.full(10, 0.3))
     assert res.ci == (0.3, 0.3) and res.statistic == pytest.approx(0.3)
@@ -40,9 +29,6 @@ def test_bootstrap_degenerate_and_standard_error() -> None:
     x = np.random.default_rng(0).normal(size=100)
     se = S.bootstrap_ci(x, n_resamples=5000).details["standard_error"]
     assert se == pytest.approx(np.std(x) / 10, rel=0.05)
-
-
-# ----------------------------------------------------------------------------- Tukey HSD
 
 
 def test_tukey_result_shape_names_and_monotonicity() -> None:
@@ -67,9 +53,6 @@ def test_tukey_result_shape_names_and_monotonicity() -> None:
     again = S.tukey_hsd(arr, n_resamples=3000, seed=2, names=list(scores))
     assert (again.pvalues == res.pvalues).all() and again.names == res.names
     assert res.details == {"n_resamples": 3000, "seed": 2, "n_items": 40}
-
-
-# ----------------------------------------------------------------------------- determinism
 
 
 def test_same_seed_same_result_other_seed_other_result() -> None:

@@ -1,6 +1,5 @@
-"""Correlations (assay.stats.correlation, assay.stats.concordance): oracles, hand-worked examples, differential tests
-against scipy.stats, bootstrap reproducibility, interval coverage by simulation, and input
-validation."""
+"""Correlations as an API: tau_AP's ties, perfect and constant input, one-sided and bootstrap
+intervals, standard errors, input and option errors, system rank correlations."""
 
 from __future__ import annotations
 
@@ -15,11 +14,6 @@ from assay.errors import AssayError, EmptyInputError, InputError, OptionError
 from assay.stats import kendall, pearson, spearman, system_rank_correlation, tau_ap
 from references.slow_stats import naive_tau_ap
 from strategies.stats import correlated_pairs
-
-# --------------------------------------------------------------------------- oracles
-
-
-# --------------------------------------------------------------------------- tau_AP
 
 
 def test_tau_ap_ties_error_and_constant() -> None:
@@ -36,12 +30,6 @@ def test_tau_ap_ties_error_and_constant() -> None:
         tau_ap([1, 2, 3], [1, 2, 3], ties="first")
     with pytest.raises(OptionError):
         tau_ap([1, 2, 3], [1, 2, 3], symmetric="yes")
-
-
-# --------------------------------------------------------------------------- vs scipy
-
-
-# --------------------------------------------------------------------------- intervals
 
 
 def test_perfect_correlation_no_warnings() -> None:
@@ -103,9 +91,6 @@ def test_bootstrap_degenerate_resamples_are_counted() -> None:
     res = kendall([1, 2, 3], [1, 3, 2], ci_method="bootstrap", n_resamples=900, seed=0)
     assert 0 < res.details["n_degenerate"] < 900
     assert res.ci is not None and -1 <= res.ci[0] <= res.ci[1] <= 1
-
-
-# --------------------------------------------------------------------------- validation
 
 
 def test_constant_input_gives_nan_without_warning() -> None:
@@ -172,9 +157,6 @@ def test_option_errors() -> None:
         with pytest.raises(OptionError):
             call()
     assert issubclass(OptionError, AssayError) and issubclass(InputError, AssayError)
-
-
-# --------------------------------------------------------------------------- system rankings
 
 
 def test_system_rank_correlation_mappings_and_arrays() -> None:

@@ -1,4 +1,5 @@
-"""Rank aggregation and run fusion (assay.fusion), with differential tests against ranx."""
+"""Rank aggregation and run fusion (assay.fusion): worked cases, semantics, options and
+results."""
 
 from __future__ import annotations
 
@@ -11,9 +12,6 @@ from assay.fusion import aggregate, fuse, optimize_fusion
 from strategies.fusion import random_run_dicts
 
 VOTES = [list("ABC"), list("ACB"), list("BAC")]
-
-
-# ---------------------------------------------------------------- aggregate
 
 
 def test_seed_borda_example() -> None:
@@ -74,12 +72,6 @@ def test_aggregate_errors() -> None:
         aggregate(VOTES, method="plurality")
     with pytest.raises(OptionError, match="damping"):
         aggregate(VOTES, method="mc4", damping=1.0)
-
-
-# ---------------------------------------------------------------- fuse vs ranx
-
-
-# ---------------------------------------------------------------- fuse semantics
 
 
 def _two() -> list[Run]:
@@ -145,9 +137,6 @@ def test_fused_run_round_trips_trec(tmp_path) -> None:  # type: ignore[no-untype
     assert Run.from_trec(path) == fused
 
 
-# ---------------------------------------------------------------- optimize_fusion
-
-
 def test_optimize_fusion_picks_the_good_run() -> None:
     qrels = Qrels.from_dict({f"q{i}": {"good": 1} for i in range(4)})
     good = Run.from_dict({f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(4)}, name="g")
@@ -168,9 +157,6 @@ def test_optimize_fusion_picks_the_good_run() -> None:
     assert rrf.rrf_k in (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
     with pytest.raises(OptionError):
         optimize_fusion(qrels, [good, bad], method="wsum", metric="RR", search="bayes")
-
-
-# ---------------------------------------------------------------- options and results
 
 
 def _qrels_and_runs() -> tuple[Qrels, list[Run]]:
@@ -282,6 +268,3 @@ def test_results_follow_the_protocol() -> None:
         90.0,
         100.0,
     ]
-
-
-# ---------------------------------------------------------------- CLI

@@ -1,6 +1,5 @@
-"""assay.generation: sacrebleu's and rouge-score's own published examples through assay, the
-shared rouge-score outputs (../shared/data/generation), sacrebleu's paired tests reproduced
-bit for bit (sacrebleu itself is the oracle), and bad input."""
+"""assay.generation as an API: corrections and markers, directions, intervals, seeding, options
+and bad input, missing extras, lazy back-ends."""
 
 from __future__ import annotations
 
@@ -17,19 +16,8 @@ from assay.errors import EmptyInputError, InputError, MissingExtraError, OptionE
 from support.generation import paired_systems
 from support.process import run_python
 
+pytest.importorskip("sacrebleu")
 pytest.importorskip("rouge_score")
-
-
-# ---------------------------------------------------------------- sacrebleu's published examples
-
-
-# ---------------------------------------------------------------- rouge-score's examples
-
-
-# ---------------------------------------------------------------- shared rouge-score outputs
-
-
-# ---------------------------------------------------------------- paired tests: sacrebleu is the oracle
 
 
 def test_holm_correction_and_markers() -> None:
@@ -87,9 +75,6 @@ def test_randomization_rouge_is_seeded() -> None:
     assert pvalues[0] == pvalues[1]
     assert pvalues[0] != pvalues[2]
     assert pvalues[0][0] is None and all(0 < p <= 1 for p in pvalues[0][1:])
-
-
-# ---------------------------------------------------------------- options and bad input
 
 
 def test_metric_options_are_validated() -> None:

@@ -1,13 +1,4 @@
-"""assay.stats paired tests (assay.stats.paired), stratified shuffling, corrections.
-
-* oracle and hand-worked cases (closed forms, counted by hand);
-* differential tests against scipy.stats (ttest_rel, wilcoxon, binomtest, permutation_test
-  with exact enumeration) and statsmodels' multipletests when installed;
-* calibration under a true null and power under a shift, through ``paired_pvalues``;
-* the batch forms equal the single-pair functions.
-
-Bootstrap intervals, Tukey HSD and bit-reproducibility: test_stats_resampling.py.
-"""
+"""assay.stats paired tests: bad arguments raise typed errors naming the problem."""
 
 from __future__ import annotations
 
@@ -18,23 +9,6 @@ import pytest
 
 from assay import AssayError, InputError, OptionError
 from assay import stats as S
-
-# ----------------------------------------------------------------------------- oracle, hand cases
-
-
-# ----------------------------------------------------------------------------- against scipy
-
-
-# ----------------------------------------------------------------------------- batch = single
-
-
-# ----------------------------------------------------------------------------- calibration, power
-
-
-# ----------------------------------------------------------------------------- stratified shuffling
-
-
-# ----------------------------------------------------------------------------- validation
 
 
 @pytest.mark.parametrize(
