@@ -13,7 +13,7 @@ pytrec_eval evaluates the queries present in both the qrels and the run, so assa
 ``{}``) are not generated: pytrec_eval evaluates them as rankings of length 0, which is
 undefined behaviour in trec_eval 9 (0/0 in 11pt_avg, and with many measures at once a
 segmentation fault). trec_eval 10's ``-c`` output for a topic without results is checked in
-test_trec_oracle.py instead.
+oracles/test_ranking_trec_eval_oracle.py instead.
 
 Scores have at most five significant digits (pytrec_eval may store them as float32; these
 values keep their order and ties there). Every qrels query has at least one grade >= 0: a

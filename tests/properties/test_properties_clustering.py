@@ -28,7 +28,11 @@ from assay._result import Result
 from assay.errors import OptionError
 from assay.metrics import FAMILIES, REGISTRY, MetricSpec, load_families, make
 from strategies.clustering import hard, soft
-from support.contracts import assert_options_keyword_only, assert_result_protocol
+from support.contracts import (
+    assert_option_error,
+    assert_options_keyword_only,
+    assert_result_protocol,
+)
 
 load_families()
 SPECS: list[MetricSpec] = REGISTRY.specs("clustering")
@@ -120,9 +124,7 @@ BAD_CASES = [
 def test_bad_option_raises_option_error(spec: MetricSpec, option: str) -> None:
     args = VALID_DATA[spec.input]
     spec.kernel(*args)  # the data is valid: only the option can be to blame
-    with pytest.raises(OptionError) as err:
-        spec.kernel(*args, **{option: BAD[option]})
-    assert err.value.option == option
+    assert_option_error(spec.kernel, *args, **{option: BAD[option]})
     with pytest.raises(OptionError):
         make(spec, **{option: BAD[option]})
 
@@ -148,9 +150,7 @@ def test_structured_functions_validate_options(
     func: Callable[..., Any], args: tuple[Any, ...], bad: dict[str, Any]
 ) -> None:
     func(*args)
-    with pytest.raises(OptionError) as err:
-        func(*args, **bad)
-    assert err.value.option == next(iter(bad))
+    assert_option_error(func, *args, **bad)
 
 
 def test_options_are_keyword_only() -> None:

@@ -180,7 +180,8 @@ def multiset_permutations(items: Sequence[Item]) -> Iterator[tuple[Item, ...]]:
     interchangeable. Each distinct arrangement is produced by exactly prod(c!) of the m!
     permutations of the group (c the multiplicities), the same number for every arrangement, so
     the uniform average over distinct arrangements equals the uniform average over all m!
-    permutations. (``references/test_ranking_reference.py`` checks this against ``itertools.permutations``.)
+    permutations. (``references/test_ranking_reference.py`` checks this against
+    ``itertools.permutations``.)
     """
     counts = Counter(items)
     keys = sorted(counts)

@@ -8,13 +8,14 @@ import inspect
 import itertools
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pytest
 
 from assay._result import Result
+from assay.errors import OptionError
 
 
 def assert_options_keyword_only(specs: Iterable[Any]) -> None:
@@ -47,3 +48,10 @@ def assert_same_results(a: Any, b: Any) -> None:
         assert x.aggregate == y.aggregate or (math.isnan(x.aggregate) and math.isnan(y.aggregate))
         assert (x.undefined, x.skipped) == (y.undefined, y.skipped)
     assert a.warnings == b.warnings
+
+
+def assert_option_error(func: Callable[..., Any], *args: Any, **bad: Any) -> None:
+    """``func(*args, **bad)``, one bad option, raises an OptionError naming that option."""
+    with pytest.raises(OptionError) as err:
+        func(*args, **bad)
+    assert err.value.option == next(iter(bad))
