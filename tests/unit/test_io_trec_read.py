@@ -296,5 +296,13 @@ def test_reader_matches_columns(
     )
 
 
-def test_shared_file_helper_finds_data() -> None:
-    assert shared_file("trec_eval", "results.test").name == "results.test"
+def test_shared_file_helper_finds_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = shared_file("trec_eval", "results.test")
+    assert path.is_file() and path.parent.name == "trec_eval"
+    # A missing file fails the test under CI=true and skips it elsewhere.
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        shared_file("trec_eval", "no-such-file")
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception, match="no-such-file"):
+        shared_file("trec_eval", "no-such-file")
