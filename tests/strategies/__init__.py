@@ -1,2 +1,4 @@
-"""Hypothesis strategies shared by the test suite, one module per family
-(``from strategies.ranking import collections``)."""
+"""How the test suite draws its data, one module per family: hypothesis strategies
+(``from strategies.ranking import reference_collections``) and seeded generators of random
+cases (``from strategies.clustering import random_pairs``). A strategy used by one test file
+only lives here too, so that the next test of the family finds it."""

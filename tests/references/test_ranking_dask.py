@@ -1,0 +1,111 @@
+"""assay.dist: evaluation on Dask gives the in-memory values whatever the partitioning,
+scheduler or worker count."""
+
+from __future__ import annotations
+
+import pytest
+
+import assay
+from assay import Qrels, Run
+from support.contracts import assert_same_results
+
+dd = pytest.importorskip("dask.dataframe")
+dask = pytest.importorskip("dask")
+
+METRICS = ["map", "ndcg@10", "P@5", "recip_rank", "err@20", "rbp_resid", "bpref", "11pt_avg"]
+
+
+@pytest.fixture(scope="module")
+def collection():
+    qrels, runs = assay.datasets.synthetic(
+        n_queries=25, docs_per_query=30, noise=(0.4, 1.0), run_names=("a", "b"), seed=5
+    )
+    frames = {}
+    for name, run in runs.items():
+        df = run.to_pandas()[["query", "doc", "score"]]
+        df = df[~df["query"].isin(["q4"])]  # one qrels query without results
+        # Rows of a query spread over partitions: the shuffle must gather them.
+        df = df.sample(frac=1.0, random_state=1).reset_index(drop=True)
+        frames[name] = df
+    return qrels, frames
+
+
+@pytest.mark.parametrize("npartitions", [1, 3, 7])
+@pytest.mark.parametrize("missing", ["zero", "skip"])
+def test_dask_equals_in_memory(collection, npartitions, missing):
+    qrels, frames = collection
+    memory = assay.evaluate(
+        qrels,
+        {n: Run.from_pandas(df, name=n) for n, df in frames.items()},
+        METRICS,
+        missing=missing,
+    )
+    ddfs = {n: dd.from_pandas(df, npartitions=npartitions) for n, df in frames.items()}
+    with dask.config.set(scheduler="sync"):
+        distributed = assay.dist.evaluate(qrels, ddfs, METRICS, missing=missing)
+    assert_same_results(memory, distributed)
+    assert distributed.provenance["runs"]["a"]["partitions"] == npartitions
+
+
+def test_dask_on_a_distributed_cluster(collection):
+    distributed = pytest.importorskip("distributed")
+    qrels, frames = collection
+    memory = assay.evaluate(qrels, Run.from_pandas(frames["a"], name="run"), METRICS)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster,
+        distributed.Client(cluster),
+    ):
+        result = assay.dist.evaluate(qrels, dd.from_pandas(frames["a"], npartitions=4), METRICS)
+    assert_same_results(memory, result)
+
+
+def test_unshuffled_partitions_splitting_a_query_are_refused(collection):
+    qrels, frames = collection
+    ddf = dd.from_pandas(frames["a"], npartitions=3)
+    with dask.config.set(scheduler="sync"), pytest.raises(assay.InputError, match="not together"):
+        assay.dist.evaluate(qrels, ddf, ["map"], shuffled=True)
+
+
+def test_bad_inputs_are_refused(collection):
+    qrels, frames = collection
+    with pytest.raises(assay.InputError, match="Dask DataFrame"):
+        assay.dist.evaluate(qrels, frames["a"], ["map"])
+    ddf = dd.from_pandas(frames["a"].rename(columns={"doc": "docno"}), npartitions=2)
+    with pytest.raises(assay.InputError, match="no column"):
+        assay.dist.evaluate(qrels, {"x": ddf}, ["map"])
+    with pytest.raises(assay.OptionError):
+        assay.dist.evaluate(qrels, {"x": ddf}, ["map"], ties="random")
+    assert isinstance(qrels, Qrels)
+
+
+@pytest.mark.slow
+def test_million_rows_parquet_dataset_on_two_workers(tmp_path):
+    """1M rows written as a Parquet dataset whose files split queries, evaluated on a local
+    cluster of two worker processes: bit-identical to the single-machine path."""
+    distributed = pytest.importorskip("distributed")
+    import pyarrow.parquet as pq
+
+    qrels, runs = assay.datasets.synthetic(
+        n_queries=1000,
+        docs_per_query=1000,
+        noise=(0.8,),
+        run_names=("big",),
+        judged_fraction=0.3,
+        seed=3,
+    )
+    run = runs["big"]
+    table = run.to_arrow().select(["query", "doc", "score"])
+    folder = tmp_path / "big"
+    folder.mkdir()
+    step = 333_333  # not a multiple of 1000: files begin and end inside queries
+    for i, start in enumerate(range(0, table.num_rows, step)):
+        pq.write_table(table.slice(start, step), folder / f"part-{i}.parquet")
+    metrics = ["map", "ndcg@10", "recip_rank", "P@10", "recall@100"]
+    memory = assay.evaluate(qrels, {"big": run}, metrics)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster,
+        distributed.Client(cluster),
+    ):
+        result = assay.dist.evaluate(qrels, {"big": str(folder)}, metrics)
+    assert_same_results(memory, result)
+    assert len(result["big", "AP"].values) == 1000

@@ -1,0 +1,49 @@
+"""The ``assay`` command line run in process with typer's CliRunner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from assay.cli import app
+from assay.metrics import parse
+
+runner = CliRunner()
+
+
+def invoke(*args: str | Path, input: bytes | str | None = None) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``assay ARGS``; any exception but SystemExit is raised."""
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def assert_one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    """Exit code 2, nothing on stdout, one line ``assay: error: …`` holding every needle."""
+    assert code == 2
+    assert out == ""
+    assert err.startswith("assay: error: ")
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err, (needle, err)
+
+
+def label(name: str) -> str:
+    """assay's label for a metric name (in any accepted syntax)."""
+    (metric,) = parse(name)
+    return str(metric)
+
+
+def tsv_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """The rows of ``assay evaluate``'s TSV, checked to start with its header line."""
+    lines = text.splitlines()
+    assert lines[0] == "run\tmetric\tquery\tvalue", lines[:1]
+    rows = []
+    for line in lines[1:]:
+        fields = line.split("\t")
+        assert len(fields) == 4, line
+        rows.append((fields[0], fields[1], fields[2], fields[3]))
+    return rows

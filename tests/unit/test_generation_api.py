@@ -1,0 +1,151 @@
+"""assay.generation as an API: corrections and markers, directions, intervals, seeding, options
+and bad input, missing extras, lazy back-ends."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import assay.generation as G
+from assay._result import ResultLike
+from assay.errors import EmptyInputError, InputError, MissingExtraError, OptionError
+from support.generation import paired_systems
+from support.process import run_python
+
+pytest.importorskip("sacrebleu")
+pytest.importorskip("rouge_score")
+
+
+def test_holm_correction_and_markers() -> None:
+    from assay.stats import correct
+
+    refs, systems = paired_systems()
+    holm = G.compare_systems(refs, systems, metrics=["chrf"], n_resamples=200, seed=1)
+    raw = [holm["close", "chrf"].pvalue, holm["worse", "chrf"].pvalue]
+    adjusted = correct(np.array(raw), correction="holm").tolist()
+    assert [holm["close", "chrf"].p_adjusted, holm["worse", "chrf"].p_adjusted] == adjusted
+    for s in ("close", "worse"):
+        row = holm[s, "chrf"]
+        assert row.significant == (row.p_adjusted < 0.05)
+        mark = holm.marker(s, "chrf")
+        assert mark == (
+            "" if not row.significant else "▲" if row.score > holm["base", "chrf"].score else "▼"
+        )
+    assert holm["base", "chrf"].pvalue is None and holm.marker("base", "chrf") == ""
+
+
+def test_ter_direction_lower_is_better() -> None:
+    refs = ["a b c d e f"] * 30
+    good = ["a b c d e f"] * 30
+    bad = ["x y z"] * 30
+    cmp = G.compare_systems(refs, {"bad": bad, "good": good}, metrics="ter", n_resamples=200)
+    assert cmp["good", "ter"].better is True
+    assert cmp.marker("good", "ter") == "▲"
+
+
+def test_intervals_contain_scores_and_results_are_frozen() -> None:
+    refs, systems = paired_systems()
+    cmp = G.compare_systems(refs, systems, metrics=["bleu", "rouge1"], n_resamples=200)
+    for row in cmp.rows:
+        assert row.ci_low <= row.mean <= row.ci_high
+    assert cmp.scores["close", "rouge1"].items.shape == (300,)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cmp.baseline = "x"  # type: ignore[misc]
+    assert cmp.provenance["seed"] == 12345 and cmp.provenance["test"] == "bootstrap"
+    for result in (cmp, cmp.scores["base", "bleu"], G.rouge(refs[:5], refs[:5])):
+        assert isinstance(result, ResultLike)
+        assert len(result.to_pandas()) == len(result.records())
+    recs = cmp.records()
+    assert len(recs) == 6 and all(isinstance(r["score"], float) for r in recs)
+    assert math.isnan(recs[0]["pvalue"])
+
+
+def test_randomization_rouge_is_seeded() -> None:
+    refs, systems = paired_systems()
+    runs = [
+        G.compare_systems(refs, systems, metrics="rougeL", test="randomization",
+                          n_resamples=300, seed=seed)
+        for seed in (5, 5, 6)
+    ]  # fmt: skip
+    pvalues = [[r.pvalue for r in run.rows] for run in runs]
+    assert pvalues[0] == pvalues[1]
+    assert pvalues[0] != pvalues[2]
+    assert pvalues[0][0] is None and all(0 < p <= 1 for p in pvalues[0][1:])
+
+
+def test_metric_options_are_validated() -> None:
+    assert str(G.metric("bleu", tokenize="intl")) == "bleu(tokenize='intl')"
+    assert G.metric("ROUGE-L").name == "rougeL" and G.metric("chrF2++").name == "chrf++"
+    with pytest.raises(OptionError, match="metric must be one of"):
+        G.metric("meteor")
+    with pytest.raises(OptionError, match="tokenize"):
+        G.bleu(["a"], ["a"], tokenize="moses")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="has no option"):
+        G.metric("ter", tokenize="13a")
+    with pytest.raises(OptionError, match="smooth_method"):
+        G.sentence_bleu("a", ["a"], smooth_method="laplace")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="char_order"):
+        G.chrf(["a"], ["a"], char_order=0)
+    with pytest.raises(OptionError, match="test"):
+        G.compare_systems(["a"], [["a"]], test="t")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="seed"):
+        G.compare_systems(["a"], [["a"]], seed=-1)
+    with pytest.raises(OptionError, match="rouge_types"):
+        G.rouge(["a"], ["a"], rouge_types=["rouge3"])  # type: ignore[list-item]
+
+
+def test_bad_input_is_one_clear_error() -> None:
+    with pytest.raises(EmptyInputError):
+        G.bleu([], [])
+    with pytest.raises(InputError, match="reference stream 0 has 1 segments but there are 2"):
+        G.bleu(["a", "b"], ["a"])
+    with pytest.raises(InputError, match="item 1 has no reference"):
+        G.bleu(["a", "b"], [["a", None]])
+    with pytest.raises(InputError, match=r"hypotheses\[1\] is int"):
+        G.chrf(["a", 3], ["a", "b"])  # type: ignore[list-item]
+    with pytest.raises(InputError, match="not one string"):
+        G.ter("abc", ["abc"])  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="'b' has 1 segments but 'a' has 2"):
+        G.compare_systems(["x", "y"], {"a": ["x", "y"], "b": ["x"]})
+    with pytest.raises(InputError, match="baseline 'c'"):
+        G.compare_systems(["x"], {"a": ["x"], "b": ["y"]}, baseline="c")
+
+
+def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, *args: Any) -> Any:
+        if name.startswith(("sacrebleu", "rouge_score")):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+    with pytest.raises(MissingExtraError, match=r"pip install 'assay\[nlp\]'"):
+        G.bleu(["a"], ["a"])
+    with pytest.raises(MissingExtraError, match=r"assay\[nlp\]"):
+        G.rouge(["a"], ["a"])
+
+
+def test_missing_sentence_model_gives_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    import nltk
+
+    def missing(text: str) -> list[str]:
+        raise LookupError("Resource punkt_tab not found.")
+
+    monkeypatch.setattr(nltk, "sent_tokenize", missing)
+    with pytest.raises(MissingExtraError, match="punkt_tab"):
+        G.rouge(["a b. c d."], ["a b. c e."], rouge_types=["rougeLsum"], split_summaries=True)
+
+
+def test_import_does_not_load_the_backends() -> None:
+    code = (
+        "import sys, assay.generation, assay.regression, assay.io.segments; "
+        "print(any(m in sys.modules for m in ('sacrebleu', 'rouge_score', 'sklearn')))"
+    )
+    assert run_python(code).stdout.strip() == "False"
