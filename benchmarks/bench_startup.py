@@ -4,7 +4,7 @@ Each command runs in a new subprocess (no bytecode written, this checkout's ``sr
 ``PYTHONPATH``) after one warm-up; commands alternate (A B C A B C ...). Reported: median and
 minimum wall time, and the same for ``python -c pass`` (the interpreter's own start-up) so
 that assay's share can be read off. The CLI's help must not import NumPy, pyarrow, rich or the
-data-frame libraries (tests/test_cli.py checks that); this script measures what that buys.
+data-frame libraries (tests/cli/test_cli_app.py checks that); this script measures what that buys.
 
     python benchmarks/bench_startup.py              # 10 runs of each
     python benchmarks/bench_startup.py --runs 30
