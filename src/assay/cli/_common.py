@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._options import InputFormat, Missing, NoRelevant, OutputFormat, Ties
+from .._options import Correction, InputFormat, Missing, NoRelevant, OutputFormat, Ties
 from ..errors import AssayError, AssayWarning
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_METRICS",
+    "AlphaOption",
+    "ConfidenceOption",
+    "CorrectionOption",
     "DocColumnOption",
     "FormatOption",
     "JudgedOnlyOption",
@@ -44,6 +47,7 @@ __all__ = [
     "RelevanceColumnOption",
     "RunFormatOption",
     "ScoreColumnOption",
+    "SeedOption",
     "TiesOption",
     "choose_format",
     "emit",
@@ -87,6 +91,15 @@ NoRelevantOption = Annotated[
     typer.Option(
         help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan."
     ),
+]
+SeedOption = Annotated[
+    int, typer.Option(help="Seed of every random procedure (same seed, same numbers).")
+]
+ConfidenceOption = Annotated[float, typer.Option(help="Level of the confidence intervals.")]
+AlphaOption = Annotated[float, typer.Option(help="Significance level of the marks.")]
+CorrectionOption = Annotated[
+    Correction,
+    typer.Option(help="Multiple-comparison correction of the p-values (per metric)."),
 ]
 QrelsFormatOption = Annotated[
     InputFormat | None,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .._options import Level
-from ._common import FormatOption, errors, present
+from ._common import FormatOption, SeedOption, errors, present
 
 if TYPE_CHECKING:
     from ..io import Ratings
@@ -46,7 +46,7 @@ def agree(
         int,
         typer.Option("--bootstrap", min=0, help="Bootstrap resamples for alpha's CI (0: none)."),
     ] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+    seed: SeedOption = 0,
     fmt: FormatOption = None,
 ) -> None:
     """Inter-rater reliability: Krippendorff's alpha (D_o, D_e, band, optional bootstrap CI),

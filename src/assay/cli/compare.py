@@ -7,9 +7,12 @@ from typing import Annotated
 
 import typer
 
-from .._options import CIMethod, CompareTest, Correction
+from .._options import CIMethod, CompareTest
 from ._common import (
     DEFAULT_METRICS,
+    AlphaOption,
+    ConfidenceOption,
+    CorrectionOption,
     DocColumnOption,
     FormatOption,
     JudgedOnlyOption,
@@ -22,6 +25,7 @@ from ._common import (
     RelevanceColumnOption,
     RunFormatOption,
     ScoreColumnOption,
+    SeedOption,
     TiesOption,
     errors,
     load_collection,
@@ -45,14 +49,13 @@ def compare(
     n_resamples: Annotated[
         int, typer.Option(help="Resamples for randomization/bootstrap/tukey.")
     ] = 10000,
-    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
-    correction: Annotated[
-        Correction, typer.Option(help="Multiple-comparison correction, per metric.")
-    ] = "holm",
-    alpha: Annotated[float, typer.Option(help="Significance level for the markers.")] = 0.05,
-    ci: Annotated[
+    seed: SeedOption = 0,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
+    ci_method: Annotated[
         CIMethod, typer.Option(help="Confidence intervals of means and differences.")
     ] = "bca",
+    confidence: ConfidenceOption = 0.95,
     fmt: FormatOption = None,
     ties: TiesOption = "docno",
     missing: MissingOption = "zero",
@@ -93,7 +96,8 @@ def compare(
             seed=seed,
             correction=correction,
             alpha=alpha,
-            ci_method=ci,
+            ci_method=ci_method,
+            confidence=confidence,
             ties=ties,
             missing=missing,
             no_relevant=no_relevant,

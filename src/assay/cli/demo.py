@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .._options import OutputFormat
-from ._common import errors, present
+from ._common import SeedOption, errors, present
 
 __all__ = ["demo", "register"]
 
@@ -16,7 +16,7 @@ DEMO_METRICS = ["map", "ndcg@10", "ndcg(gain='exp')@10", "P@10", "RR", "err@10",
 
 
 def demo(
-    seed: Annotated[int, typer.Option(help="Seed of the synthetic collection.")] = 0,
+    seed: SeedOption = 0,
     queries: Annotated[int, typer.Option(help="Number of queries.")] = 200,
     fmt: Annotated[
         OutputFormat | None, typer.Option("-f", "--format", help="Output format.")

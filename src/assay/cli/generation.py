@@ -7,8 +7,18 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import BleuTokenize, Correction, GenerationTest
-from ._common import FormatOption, OutputOption, errors, present, unique_names
+from .._options import BleuTokenize, GenerationTest
+from ._common import (
+    AlphaOption,
+    ConfidenceOption,
+    CorrectionOption,
+    FormatOption,
+    OutputOption,
+    SeedOption,
+    errors,
+    present,
+    unique_names,
+)
 
 __all__ = [
     "generation",
@@ -83,12 +93,10 @@ def generation(
         int | None,
         typer.Option(help="Resamples of the test (default 1000 bootstrap, 10000 randomization)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed (sacrebleu's default 12345).")] = 12345,
-    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
-    correction: Annotated[
-        Correction, typer.Option(help="Multiple-comparison correction across systems.")
-    ] = "holm",
-    alpha: Annotated[float, typer.Option(help="Significance level of the markers.")] = 0.05,
+    seed: SeedOption = 12345,
+    confidence: ConfidenceOption = 0.95,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
     tokenize: Annotated[BleuTokenize, typer.Option(help="BLEU's tokenizer.")] = "13a",
     lowercase: Annotated[
         bool,

@@ -18,12 +18,14 @@ import typer
 from .._options import KappaWeights, Level, PowerMethod, RBOTies
 from ._common import (
     DEFAULT_METRICS,
+    AlphaOption,
     FormatOption,
     JudgedOnlyOption,
     MetricOption,
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    SeedOption,
     TiesOption,
     errors,
     load_collection,
@@ -42,7 +44,6 @@ group = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-SeedOption = Annotated[int, typer.Option(help="Seed of the resamples.")]
 POption = Annotated[float, typer.Option("--p", "-p", help="RBO persistence p in (0, 1).")]
 
 
@@ -59,7 +60,7 @@ def discpower(
         list[str] | None,
         typer.Option("--test", help="bootstrap (Sakai 2006), tukey (randomised HSD); repeatable."),
     ] = None,
-    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    alpha: AlphaOption = 0.05,
     n_resamples: Annotated[int, typer.Option(help="Resamples B.")] = 1000,
     seed: SeedOption = 0,
     pairs: Annotated[bool, typer.Option("--pairs", help="Every pair's ASL instead.")] = False,
@@ -100,7 +101,7 @@ def topicsize(
         list[float] | None,
         typer.Option("--min-diff", help="Minimum detectable difference; repeatable."),
     ] = None,
-    alpha: Annotated[float, typer.Option(help="Significance level.")] = 0.05,
+    alpha: AlphaOption = 0.05,
     beta: Annotated[float, typer.Option(help="Type II error rate (power 1 - beta).")] = 0.2,
     n_systems: Annotated[
         int | None, typer.Option(help="Systems compared by the ANOVA (default: the runs).")

@@ -10,12 +10,21 @@ import typer
 from .._options import (
     BootstrapMethod,
     ConstantTarget,
-    Correction,
     PairedTest,
     RegressionLoss,
     ZeroTarget,
 )
-from ._common import FormatOption, OutputOption, errors, present, unique_names
+from ._common import (
+    AlphaOption,
+    ConfidenceOption,
+    CorrectionOption,
+    FormatOption,
+    OutputOption,
+    SeedOption,
+    errors,
+    present,
+    unique_names,
+)
 
 __all__ = [
     "register",
@@ -45,13 +54,13 @@ def regression(
     loss: Annotated[RegressionLoss, typer.Option(help="Per-item loss compared.")] = "squared",
     test: Annotated[PairedTest, typer.Option(help="Paired test of the losses.")] = "randomization",
     n_resamples: Annotated[int, typer.Option(help="Resamples (tests and intervals).")] = 10000,
-    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
-    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
+    seed: SeedOption = 0,
+    confidence: ConfidenceOption = 0.95,
     ci_method: Annotated[
         BootstrapMethod, typer.Option(help="Bootstrap interval of MAE/MSE/RMSE.")
     ] = "bca",
-    correction: Annotated[Correction, typer.Option(help="Correction across models.")] = "holm",
-    alpha: Annotated[float, typer.Option(help="Significance level of the markers.")] = 0.05,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
     zero_target: Annotated[
         ZeroTarget,
         typer.Option(help="MAPE with a zero target: nan, error, eps (scikit-learn) or skip."),

@@ -8,13 +8,22 @@ from typing import Annotated, Any
 import typer
 
 from .._options import (
-    Correction,
     TaggingFormat,
     TaggingMode,
     TaggingScheme,
     TaggingTest,
 )
-from ._common import OutputOption, emit, errors, present, unique_names
+from ._common import (
+    AlphaOption,
+    ConfidenceOption,
+    CorrectionOption,
+    OutputOption,
+    SeedOption,
+    emit,
+    errors,
+    present,
+    unique_names,
+)
 
 __all__ = ["register", "tagging"]
 
@@ -89,10 +98,10 @@ def tagging(
         int | None,
         typer.Option(help="Resamples of the test (default 1000 bootstrap, 10000 randomization)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every random procedure.")] = 0,
-    confidence: Annotated[float, typer.Option(help="Level of the intervals.")] = 0.95,
-    correction: Annotated[Correction, typer.Option(help="Correction across taggers.")] = "holm",
-    alpha: Annotated[float, typer.Option(help="Significance level of the markers.")] = 0.05,
+    seed: SeedOption = 0,
+    confidence: ConfidenceOption = 0.95,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
     fmt: TaggingFormatOption = None,
     output: OutputOption = None,
 ) -> None:

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from .._arrow import from_np, to_np
 from ..errors import EmptyInputError, InputError, ParseError, shown
-from .text import _locate_bad_utf8, _split_lines, read_bytes, source_name
+from .text import read_bytes, source_name, text_lines
 
 __all__ = [
     "DOCSTART",
@@ -157,18 +157,6 @@ class ConllData:
     columns: tuple[int, ...]
 
 
-def _lines(data: bytes, source: str) -> pa.Array:
-    raw = _split_lines(data)
-    try:
-        return raw.cast(pa.large_string())
-    except pa.ArrowInvalid:
-        raise ParseError(
-            "undecodable bytes: the file is not valid UTF-8",
-            source=source,
-            line=_locate_bad_utf8(raw),
-        ) from None
-
-
 def _resolve(column: Any, n_fields: int, source: str, line: int) -> int:
     if isinstance(column, bool) or not isinstance(column, int | np.integer):
         raise InputError(f"a column must be an integer index, got {column!r}", source=source)
@@ -198,7 +186,7 @@ def read_conll(
     :class:`~assay.errors.EmptyInputError` for a file without tokens.
     """
     source = source_name(path)
-    lines = _lines(read_bytes(path, source), source)
+    lines = text_lines(read_bytes(path, source), source)
     trimmed = pc.ascii_trim_whitespace(lines)
     parts = pc.ascii_split_whitespace(trimmed)
     blank = to_np(pc.binary_length(trimmed)) == 0

@@ -50,6 +50,7 @@ __all__ = [
     "read_text",
     "read_text_table",
     "source_name",
+    "text_lines",
     "write_text",
 ]
 
@@ -239,6 +240,20 @@ def _split_lines(data: bytes) -> pa.Array:
     )
 
 
+def text_lines(data: bytes, source: str) -> pa.Array:
+    """The lines of ``data`` (each with its ``\\n``) as UTF-8 strings, or a :class:`ParseError`
+    naming the first line that is not valid UTF-8."""
+    raw = _split_lines(data)
+    try:
+        return raw.cast(pa.large_string())
+    except pa.ArrowInvalid:
+        raise ParseError(
+            "undecodable bytes: the file is not valid UTF-8",
+            source=source,
+            line=_locate_bad_utf8(raw),
+        ) from None
+
+
 def _locate_bad_utf8(lines: pa.Array) -> int:
     for i, raw in enumerate(lines.to_pylist(), start=1):
         try:
@@ -326,15 +341,7 @@ def _exact(
     want: list[int],
     what: str,
 ) -> TextColumns:
-    raw = _split_lines(data)
-    try:
-        lines = raw.cast(pa.large_string())
-    except pa.ArrowInvalid:
-        raise ParseError(
-            "undecodable bytes: the file is not valid UTF-8",
-            source=source,
-            line=_locate_bad_utf8(raw),
-        ) from None
+    lines = text_lines(data, source)
     trimmed = pc.ascii_trim_whitespace(lines)
     keep_np = ~to_np(pc.starts_with(lines, "#")) & (to_np(pc.binary_length(trimmed)) > 0)
     keep = from_np(keep_np)
