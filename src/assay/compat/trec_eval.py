@@ -55,7 +55,7 @@ from ._te_measure_specs import (
     parse_measures,
 )
 from ._te_measure_specs import SET as SET
-from ._te_result import Slot, TrecResult, as_int, format_trec, pyvalue
+from ._te_result import Slot, TrecResult, format_trec, pyvalue, write_trec
 
 __all__ = [
     "ALL_TREC",
@@ -212,41 +212,15 @@ def _summarise(slots: list[Slot], n: int, complete: bool, n_rel_all: int) -> Non
             s.total = seq_sum(s.values) / n
 
 
-_Columns = tuple[list[str], list[list[Any]]]
-
-
-def _columns(slots: list[Slot], runid: str, n: int) -> tuple[dict[str, Any], _Columns, _Columns]:
-    """The summary, and the per-topic values column-wise (one Python list per output, zipped
-    into dictionaries on first use): as printed with -q, and as trec_eval keeps them."""
-    pq_names: list[str] = []
-    pq_cols: list[list[Any]] = []
-    raw_names: list[str] = []
-    raw_cols: list[list[Any]] = []
-    summary: dict[str, Any] = {}
+def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
+    """The ``all`` values by output name (``runid`` as text)."""
+    out: dict[str, Any] = {}
     for s in slots:
         if s.kind == "runid":
-            summary["runid"] = runid
-            raw_names.append("runid")  # no per-topic value in trec_eval; pytrec_eval shows 0
-            raw_cols.append([0.0] * n)
-            continue
-        if s.kind == "str":
-            raw_names.append(s.name)
-            raw_cols.append([0.0] * n)
-            if s.per_query:
-                pq_names.append(s.name)
-                pq_cols.append(list(s.values))
-        else:
-            arr = np.asarray(s.values, dtype=np.float64)
-            raw_names.append(s.name)
-            raw_cols.append(arr.tolist())
-            if s.per_query:
-                pq_names.append(s.name)
-                pq_cols.append(
-                    [as_int(v) for v in raw_cols[-1]] if s.kind == "int" else raw_cols[-1]
-                )
-        if s.summary and s.total is not None:
-            summary[s.name] = pyvalue(s.kind, s.total)
-    return summary, (pq_names, pq_cols), (raw_names, raw_cols)
+            out["runid"] = runid
+        elif s.summary and s.total is not None:
+            out[s.name] = pyvalue(s.kind, s.total)
+    return out
 
 
 def evaluate_trec(
@@ -297,19 +271,16 @@ def evaluate_trec(
     if opts["complete"]:
         _reset_missing(slots, missing)
     _summarise(slots, len(queries), opts["complete"], int(np.count_nonzero(qrels.grades > 0)))
-    summary, pq, raw = _columns(slots, runid, len(queries))
     opts["measures"] = (
         list(measures) if measures is not None and not isinstance(measures, str) else measures
     )
     return TrecResult(
-        summary,
+        _summary(slots, runid),
         queries,
         [s.name for s in slots],
         runid,
         opts,
         slots,
-        pq,
-        raw,
         provenance(options=opts, backend="trec_eval 10.0"),
     )
 
@@ -347,5 +318,5 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         judged_only=a.judged_only,
         num_docs_in_coll=a.num_docs,
     )
-    stream.write(format_trec(res, per_query=a.per_query, summary=a.summary))
+    write_trec(res, stream, per_query=a.per_query, summary=a.summary)
     return 0
