@@ -155,16 +155,27 @@ def _reset_missing(slots: list[Slot], missing: np.ndarray) -> None:
             s.values = np.where(missing, 0.0, s.values)
 
 
-def _ranked(qrels: Qrels, run: Run, opts: dict[str, Any]) -> tuple[Any, np.ndarray, list[str]]:
+def _ranked(
+    qrels: Qrels, run: Run | None, opts: dict[str, Any], *, empty: bool = False
+) -> tuple[Any, np.ndarray, list[str]]:
     """The run joined with the qrels as trec_eval sees it (-M, -J, -c applied): the ranked
-    lists, which qrels topics had no results, and the topics in order."""
+    lists, which qrels topics had no results, and the topics in order. With ``empty`` a
+    topic without results is evaluated on an empty ranking (pytrec_eval's ``{query: {}}``);
+    ``run=None`` is a run without any result."""
     from ..data import Conventions, rank
+    from ..data.join import rank_absent
 
     conv = Conventions(ties="docno", missing="zero", judged_only=opts["judged_only"])
-    ranked, info = rank(qrels, run, conv, depth=opts["depth"])
-    missing = np.asarray(info.missing_mask, dtype=bool)
+    if run is None:
+        ranked = rank_absent(qrels, conv)
+        missing = np.ones(qrels.n_queries, dtype=bool)
+    else:
+        ranked, info = rank(qrels, run, conv, depth=opts["depth"])
+        missing = np.asarray(info.missing_mask, dtype=bool)
     queries = [str(q) for q in ranked.query_ids.tolist()]
-    if missing.any() and not opts["complete"]:
+    if empty:
+        return ranked, missing, queries
+    if run is not None and missing.any() and not opts["complete"]:
         first = queries[int(np.flatnonzero(missing)[0])]
         n = int(missing.sum())
         more = f" (and {n - 1} more qrels topic{'s' if n > 2 else ''})" if n > 1 else ""
@@ -258,22 +269,30 @@ def evaluate_trec(
             "num_docs_in_coll": num_docs_in_coll,
         },
     )
-    plan = parse_measures(measures)
-    ranked, missing, queries = _ranked(qrels, run, opts)
+    opts["measures"] = (
+        list(measures) if measures is not None and not isinstance(measures, str) else measures
+    )
+    return _evaluate(qrels, run, parse_measures(measures), opts)
+
+
+def _evaluate(
+    qrels: Qrels, run: Run | None, plan: list[Bound], opts: dict[str, Any], *, empty: bool = False
+) -> TrecResult:
+    """:func:`evaluate_trec` on validated options and parsed measures. ``empty``: qrels
+    topics without results are evaluated on an empty ranking (``run=None``: every topic),
+    as pytrec_eval does for ``{query: {}}``, instead of an error (or ``-c``'s stand-in)."""
+    ranked, missing, queries = _ranked(qrels, run, opts, empty=empty)
     ctx = TrecContext(
         ranked,
         opts["relevance_level"],
         num_docs=opts["num_docs_in_coll"],
         iprec_rounding=opts["iprec_rounding"],
     )
-    runid = run.tag if run.tag is not None else run.name
+    runid = "" if run is None else run.tag if run.tag is not None else run.name
     slots = _compute(plan, ctx, runid)
-    if opts["complete"]:
+    if opts["complete"] and not empty:
         _reset_missing(slots, missing)
     _summarise(slots, len(queries), opts["complete"], int(np.count_nonzero(qrels.grades > 0)))
-    opts["measures"] = (
-        list(measures) if measures is not None and not isinstance(measures, str) else measures
-    )
     return TrecResult(
         _summary(slots, runid),
         queries,
