@@ -15,7 +15,6 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 
 SETUP = """
 import numpy as np

@@ -107,16 +107,19 @@ TEXT_RUN = "q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\nq2 Q0 d3 1 0.5 t\n"
 TEXT_QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n"
 
 
-@pytest.mark.parametrize(
-    ("parse", "text"), [("parse_run", TEXT_RUN), ("parse_qrel", TEXT_QRELS)]
-)
+@pytest.mark.parametrize(("parse", "text"), [("parse_run", TEXT_RUN), ("parse_qrel", TEXT_QRELS)])
 def test_parsers_return_defaultdicts(parse: str, text: str) -> None:
     want = getattr(pytrec_eval, parse)(io.StringIO(text))
     got = getattr(dropin, parse)(io.StringIO(text))
     assert isinstance(got, collections.defaultdict) and isinstance(want, collections.defaultdict)
     assert got.default_factory is want.default_factory is dict
     assert got == want and repr(got) == repr(want)
-    for f in (copy.copy, copy.deepcopy, lambda d: pickle.loads(pickle.dumps(d)), lambda d: d.copy()):
+    for f in (
+        copy.copy,
+        copy.deepcopy,
+        lambda d: pickle.loads(pickle.dumps(d)),
+        lambda d: d.copy(),
+    ):
         a, b = f(got), f(want)
         assert type(a) is type(b) is collections.defaultdict and a == b
     # Reading a missing query inserts {} in both; the drop-in forgets its columns then.
@@ -144,7 +147,7 @@ GOOD_SCORES = [True, 1, np.float64(0.5), 2.5]
 def _outcome(call: Any) -> Any:
     try:
         return ("ok", call())
-    except Exception as exc:  # noqa: BLE001 - the exception type is what is compared
+    except Exception as exc:  # the exception type is what is compared
         return ("raised", exc)
 
 

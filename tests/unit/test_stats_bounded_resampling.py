@@ -61,7 +61,9 @@ def test_bootstrap_ci_streamed_equals_held(
 ) -> None:
     held, streamed_ = _both(
         monkeypatch,
-        lambda: stats.bootstrap_ci(SCORES[0], statistic, n_resamples=2000, seed=1, ci_method=method),
+        lambda: stats.bootstrap_ci(
+            SCORES[0], statistic, n_resamples=2000, seed=1, ci_method=method
+        ),
     )
     assert held.ci == streamed_.ci and held.statistic == streamed_.statistic
     se_held = held.details["standard_error"]
@@ -99,7 +101,9 @@ def test_order_statistics_equal_sorting(
         "normal": lambda: rng.normal(size=(b, m)),
         "ties": lambda: rng.integers(0, 3, size=(b, m)).astype(float),
         "nonfinite": lambda: rng.choice([-np.inf, np.inf, np.nan, 1.0, -2.5, 0.5], size=(b, m)),
-        "wide": lambda: rng.choice([-1, 1], size=(b, m)) * np.exp(rng.normal(scale=200, size=(b, m))),
+        "wide": lambda: (
+            rng.choice([-1, 1], size=(b, m)) * np.exp(rng.normal(scale=200, size=(b, m)))
+        ),
         "constant": lambda: np.full((b, m), 0.25),
     }[kind]()
 

@@ -179,5 +179,7 @@ def write_trec(
             stream.write("".join(itertools.chain.from_iterable(zip(*columns, strict=True))))
     if summary:
         stream.write(
-            "".join(_line(s, "all", s.total) for s in res._slots if s.summary and s.total is not None)
+            "".join(
+                _line(s, "all", s.total) for s in res._slots if s.summary and s.total is not None
+            )
         )

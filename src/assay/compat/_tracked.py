@@ -97,10 +97,11 @@ class Tracked(collections.defaultdict[Any, Any]):
             (self.default_factory, {k: dict(v) for k, v in self.items()}),
         )
 
-    def __copy__(self) -> collections.defaultdict[Any, Any]:
+    # pytrec_eval's parse_run gives a plain defaultdict, and so does a copy of ours.
+    def __copy__(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
         return self._plain()
 
-    def copy(self) -> collections.defaultdict[Any, Any]:
+    def copy(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
         return self._plain()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> collections.defaultdict[Any, Any]:

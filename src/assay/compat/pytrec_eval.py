@@ -29,7 +29,6 @@ still unallocated; afterwards it gives trec_eval's values, which are these.)
 
 from __future__ import annotations
 
-import collections
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any

@@ -20,10 +20,13 @@ def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
     columns = [Column("metric")]
     if several:
         columns.append(Column("family"))
+    trec = any(r.get("trec_eval_names") for r in rows)
     columns += [
         Column(name, no_wrap=False, fold=True)
         for name in ("parameters", "@k", "range", "better", "description")
     ]
+    if trec:  # trec_eval's names and what they mean (trec_eval's defaults)
+        columns.append(Column("trec_eval", no_wrap=False, fold=True))
     cells = []
     sections = set()
     for i, r in enumerate(rows):
@@ -34,8 +37,13 @@ def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
                 r["params_text"],
                 r["cutoff"],
                 r["range"],
-                "higher" if r["higher_is_better"] else "lower",
+                "—" if r.get("value") == "text" else "higher" if r["higher_is_better"] else "lower",
                 r["summary"],
+                *(
+                    ["; ".join(f"{t['name']} = {t['means']}" for t in r["trec_eval_names"])]
+                    if trec
+                    else []
+                ),
             ]
         )
         if several and i + 1 < len(rows) and rows[i + 1]["family"] != r["family"]:
