@@ -7,12 +7,15 @@ imports the same modules and does nothing).
 
     python benchmarks/bench_resampling_memory.py --n-resamples 1000000
     python benchmarks/bench_resampling_memory.py --n-resamples 10000,1000000 --only compare_bca
+    # before/after: another checkout's src first on the path, cases measured in turn
+    python benchmarks/bench_resampling_memory.py --n-resamples 1000000 --before /tmp/old/src
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -57,7 +60,7 @@ assay.compare(qrels, runs, ["ndcg@10", "map"], n_resamples=B, seed=0)
 }
 
 
-def measure_isolated(case: str, n: int) -> dict[str, float]:
+def measure_isolated(case: str, n: int, src: str | None = None) -> dict[str, float]:
     """Peak RSS of one child, read by a wrapper process (RUSAGE_CHILDREN is a running max)."""
     wrapper = (
         "import json, resource, subprocess, sys, time\n"
@@ -69,8 +72,11 @@ def measure_isolated(case: str, n: int) -> dict[str, float]:
         "'peak_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))\n"
     )
     code = SETUP.format(n=n) + CASES[case]
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = src
     proc = subprocess.run(
-        [sys.executable, "-c", wrapper, code], capture_output=True, text=True, check=False
+        [sys.executable, "-c", wrapper, code], capture_output=True, text=True, check=False, env=env
     )
     if proc.returncode != 0:
         raise RuntimeError(f"{case} failed:\n{proc.stderr}")
@@ -82,15 +88,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--n-resamples", default="1000000", help="comma-separated counts")
     ap.add_argument("--only", default="", help="comma-separated case names")
+    ap.add_argument("--before", default=None, help="src directory of the code to compare with")
     args = ap.parse_args()
     counts = [int(float(x)) for x in args.n_resamples.split(",")]
     cases = [c for c in CASES if not args.only or c in args.only.split(",") or c == "baseline"]
-    print("| procedure | n_resamples | peak RSS MB | wall s |")
-    print("|---|---:|---:|---:|")
+    if args.before is None:
+        print("| procedure | n_resamples | peak RSS MB | wall s |")
+        print("|---|---:|---:|---:|")
+    else:
+        print("| procedure | n_resamples | peak RSS MB before | after | wall s before | after |")
+        print("|---|---:|---:|---:|---:|---:|")
     for n in counts:
         for case in cases:
             r = measure_isolated(case, n)
-            print(f"| {case} | {n:,} | {r['peak_mb']:.0f} | {r['wall_s']:.2f} |", flush=True)
+            if args.before is None:
+                print(f"| {case} | {n:,} | {r['peak_mb']:.0f} | {r['wall_s']:.2f} |", flush=True)
+                continue
+            b = measure_isolated(case, n, args.before)
+            print(
+                f"| {case} | {n:,} | {b['peak_mb']:.0f} | {r['peak_mb']:.0f} | "
+                f"{b['wall_s']:.2f} | {r['wall_s']:.2f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import assay
@@ -161,11 +163,31 @@ def test_names(name: str, expected: list[str]) -> None:
         ("rbp.q=3", "has no parameter 'q'"),
         ("rbp_resid.1=3", "has no parameter '1'"),
         ("P.5x", "cannot parse"),
+        ("P.1e400", "cannot parse"),
+        ("P_inf", "cannot parse"),
+        ("relstring.1e400", "cannot parse"),
+        ("P.-5", "positive integer"),
+        ("P.", "no parameter"),
     ],
 )
 def test_bad_trec_names(name: str, message: str) -> None:
     with pytest.raises(assay.MetricError, match=message):
         parse(name)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    name=st.sampled_from(sorted(REGISTRY.trec)),
+    sep=st.sampled_from([".", "_"]),
+    params=st.text(alphabet="0123456789.,=-+eEinfaxp ", max_size=12),
+)
+def test_trec_syntax_never_crashes(name: str, sep: str, params: str) -> None:
+    """Whatever follows a trec_eval name, parse() gives metrics or a MetricError."""
+    try:
+        metrics = parse(name + sep + params)
+    except assay.MetricError:
+        return
+    assert metrics and all(isinstance(m, assay.Metric) for m in metrics)
 
 
 def _every_metric() -> list[assay.Metric]:

@@ -4,6 +4,7 @@ and trec_eval's ``ndcg_cut.10``, ``P.5,10``, ``P_5``, ``iprec_at_recall.0.10``, 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -56,7 +57,7 @@ def _trec_numbers(text: str, conv: Callable[[str], Any], where: str) -> list[Any
 
 def _int_strict(text: str) -> int:
     value = float(text)
-    if value != int(value):
+    if not math.isfinite(value) or value != int(value):
         raise ValueError(text)
     return int(value)
 
