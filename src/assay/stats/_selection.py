@@ -149,7 +149,9 @@ class _Windows:
     def __init__(self, first: FloatArray, cols: Any, ranks: Any, n_rows: int) -> None:
         rows = first.shape[0]
         q = np.asarray(ranks, dtype=np.float64) / max(n_rows - 1, 1)
-        half = 1.5 / np.sqrt(rows) + 2.0 / rows  # ~3 standard errors of a sample quantile
+        # Three standard errors of the first block's quantile, plus room for the guessed
+        # level itself moving (BCa's z0 is estimated from the same first block).
+        half = 3.0 * np.sqrt(q * (1.0 - q) / rows) + 0.15 / np.sqrt(rows) + 2.0 / rows
         srt = np.sort(first, axis=0)
         at_lo = np.floor((q - half) * (rows - 1)).astype(np.int64)
         at_hi = np.ceil((q + half) * (rows - 1)).astype(np.int64)
