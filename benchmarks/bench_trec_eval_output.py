@@ -64,7 +64,10 @@ def main() -> None:
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         qrels, run = make_files(Path(tmp), a.queries, a.docs)
-        print("| command | peak RSS MB | wall s |" + (" before: peak RSS MB | wall s |" * bool(a.before)))
+        print(
+            "| command | peak RSS MB | wall s |"
+            + (" before: peak RSS MB | wall s |" * bool(a.before))
+        )
         print("|---|---:|---:|" + ("---:|---:|" * bool(a.before)))
         for flags in (["-m", "all_trec"], ["-q", "-m", "all_trec"]):
             args = [*flags, str(qrels), str(run)]
