@@ -21,9 +21,9 @@ from . import _options as opt
 from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, Ties
 from ._result import provenance
 from .data import Qrels, Run
-from .errors import ConventionError, InputError, PowerWarning
+from .errors import ConventionError, InputError, MetricError, PowerWarning
 from .evaluation import evaluate
-from .metrics import Metric
+from .metrics import Metric, parse_all
 from .results import Comparison, MetricValues, PairResult, Results, RunSummary
 
 __all__ = ["Comparison", "PairResult", "RunSummary", "compare", "smallest_pvalue"]
@@ -251,6 +251,12 @@ def compare(
     """
     checked = _check_options(test, correction, ci_method, alpha, confidence, n_resamples, seed)
     test, correction, ci_method, alpha, confidence, n_resamples, seed = checked
+    wanted = metrics if isinstance(metrics, str | Metric) else list(metrics)
+    text = [str(m) for m in parse_all(wanted) if m.spec.value == "text"]
+    if text:
+        raise MetricError(
+            f"{', '.join(text)} is text, not a number: it has no mean to compare", option="metrics"
+        )
     res = evaluate(
         qrels,
         runs,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import warnings as _warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -167,7 +168,10 @@ def _values(
 
     A qrels query the run has no results for is ranked as an empty list when
     missing="zero": every metric takes its own value there (0 for most, 1 for rbp_resid),
-    the same value the empty list reached through judged_only gets."""
+    the same value the empty list reached through judged_only gets. A text metric
+    (relstring) keeps its strings, has no aggregate (NaN) and is never undefined."""
+    if m.spec.value == "text":
+        return MetricValues(name, str(m), queries, np.asarray(values, dtype=object), math.nan)
     values = np.asarray(values, dtype=np.float64)
     undefined = np.isnan(values)
     n_undef = int(undefined.sum())
@@ -276,8 +280,13 @@ def block_values(
     sub = qrels.restrict(block.query_ids.filter(from_np(known)))
     ranked, info = rank(sub, block, conv, depth=depth)
     at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
-    values = {str(m): np.asarray(m(ranked), dtype=np.float64) for m in metrics}
+    values = {str(m): np.asarray(m(ranked), dtype=_dtype(m)) for m in metrics}
     return BlockValues(at, values, unknown, info.unknown_rows, info.dropped_unjudged, len(block))
+
+
+def _dtype(m: Metric) -> Any:
+    """float64 for the per-query values of a metric, object for a text metric's strings."""
+    return object if m.spec.value == "text" else np.float64
 
 
 def _score_absent(
@@ -312,7 +321,7 @@ def combine_blocks(
     A query evaluated by two blocks means the blocks did not hold whole queries: a
     :class:`SplitQueryError` (reading a file, :func:`evaluate` falls back to memory)."""
     metric_list = list(metrics)
-    raw = {str(m): np.full(qrels.n_queries, np.nan) for m in metric_list}
+    raw = {str(m): np.full(qrels.n_queries, np.nan, dtype=_dtype(m)) for m in metric_list}
     present = np.zeros(qrels.n_queries, dtype=bool)
     unknown: dict[str, None] = {}
     counts = np.zeros(3, dtype=np.int64)  # unknown rows, dropped, results

@@ -12,23 +12,16 @@ Conventions: without ``-c`` assay runs with ``missing="skip"``, with ``-c`` with
 ``rel=2`` on every measure that has a relevance threshold, but not on ndcg (trec_eval's ``-l``
 does not affect ndcg). Counts are summed in the summary; gm_map is printed as a summary only.
 
-Extra mappings that parse() cannot know:
+trec_eval names mean trec_eval's measures with trec_eval's defaults, so parse() maps every
+printed name: ``rbp`` is ``rbp(p=0.9, gain='scaled')`` (graded), ``rbp_resid`` is
+``rbp_resid(p=0.9)`` (trec_eval prints 0 when no retrieved document is unjudged, where assay
+reports the tail p^n; every topic of these runs retrieves unjudged documents, so the two
+agree here), ``ndcg_1=3,2=9,4=4.5`` is ``ndcg(gain={1: 3, 2: 9, 4: 4.5})``,
+``utility_2,-1,0,0`` is ``utility(rel_ret=2.0, ...)``, ``Rprec_mult_0.20`` is
+``Rprec_mult(mult=0.2)``, ``relstring_20`` is ``relstring(depth=20)`` (compared as text).
 
-- ``rbp`` is compared as ``rbp(p=0.9)`` (trec_eval's default persistence), and only where the
-  qrels are binary (``qrels.test``): trec_eval's rbp is graded (gains rescaled to [0, 1]) and
-  ignores ``-l``, while assay's rbp is binary; the two coincide on 0/1 judgments only.
-- ``rbp_resid`` is compared as ``rbp_resid(p=0.9)``. (trec_eval prints 0 when no retrieved
-  document is unjudged, where assay reports the tail p^n; every topic of these runs retrieves
-  unjudged documents, so the two agree here.)
-- ``ndcg_1=3,2=9,4=4.5`` (``-mndcg.1=3,2=9,4=4.5``) is ``ndcg(gain={1: 3, 2: 9, 4: 4.5})``.
-
-trec_eval measures that are *not* compared, because assay's catalogue does not implement them
-(or, for rbp on graded qrels, implements a different measure): ``relstring``, ``relstring_20``,
-``utility`` (``utility_2,-1,0,0``), ``Rprec_mult_*``, ``G``, ``Rndcg``, ``ndcg_rel``,
-``gm_bpref``, ``11pt_avg_.25,.5,.75`` (11pt_avg over custom levels), ``rbp`` on graded qrels
-(``out.test.aql``). ``binG``, ``relative_P_*``, ``set_relative_P``, ``set_map``,
-``num_nonrel_judged_ret`` and ``unj_*`` are compared (assay's ``binG``, ``relative_P``,
-``set_map``, ``num_nonrel_judged_ret`` and ``unjudged``). ``runid`` and ``num_q`` are checked
+The only trec_eval output not compared is ``11pt_avg_.25,.5,.75`` (11pt_avg over custom
+levels, which assay's 11pt_avg does not take). ``runid`` and ``num_q`` are checked
 against the run's tag and the number of evaluated queries. ``out.test.aqcM`` (``-M100``, a
 per-topic document limit) is not tested here: ``assay.evaluate`` has no such option. Every
 trec_eval measure, quirks included, is reproduced byte for byte by
@@ -52,9 +45,7 @@ from assay.metrics import Metric, make, parse
 from conftest import shared_file
 
 # trec_eval output names that assay does not compute (see the module docstring).
-NOT_IN_ASSAY = re.compile(
-    r"^(relstring(_\d+)?|utility(_.*)?|Rprec_mult_.*|G|Rndcg|ndcg_rel|gm_bpref|11pt_avg_.+)$"
-)
+NOT_IN_ASSAY = re.compile(r"^(11pt_avg_.+)$")
 # Measures printed as integers: compared exactly.
 COUNTS = {"num_ret", "num_rel", "num_rel_ret"}
 # %6.4f rounds to 4 decimals: the printed value is within half a unit of the 4th decimal.
@@ -68,7 +59,6 @@ class Case:
     run: str
     missing: str
     rel: int = 1
-    binary_qrels: bool = True  # trec_eval's graded rbp equals assay's binary rbp only then
     summary_only: bool = False
     required: frozenset[str] = field(default_factory=frozenset)
 
@@ -104,11 +94,21 @@ ALL_TREC = DEFAULT_MEASURES | {
     "set_recall",
     "set_F",
     "rbp_resid",
+    "G",
+    "utility",
+    "Rprec_mult_0.20",
+    "Rprec_mult_2.00",
+    "ndcg_rel",
+    "Rndcg",
+    "gm_bpref",
+    "rbp",
 }
 
 CASES = {
     # -m all_trec -q qrels.test results.test
-    "aq": Case("out.test.aq", "qrels.test", "results.test", "skip", required=ALL_TREC | {"rbp"}),
+    "aq": Case(
+        "out.test.aq", "qrels.test", "results.test", "skip", required=ALL_TREC | {"relstring"}
+    ),
     # -m all_trec qrels.test results.test (summary only)
     "a": Case(
         "out.test.a",
@@ -116,10 +116,12 @@ CASES = {
         "results.test",
         "skip",
         summary_only=True,
-        required=ALL_TREC | {"rbp"},
+        required=ALL_TREC,
     ),
     # -m all_trec -q -c qrels.test results.trunc (topic 302 has no results)
-    "aqc": Case("out.test.aqc", "qrels.test", "results.trunc", "zero", required=ALL_TREC | {"rbp"}),
+    "aqc": Case(
+        "out.test.aqc", "qrels.test", "results.trunc", "zero", required=ALL_TREC | {"relstring"}
+    ),
     # -m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test
     "aql": Case(
         "out.test.aql",
@@ -127,8 +129,7 @@ CASES = {
         "results.test",
         "skip",
         rel=2,
-        binary_qrels=False,
-        required=ALL_TREC,
+        required=ALL_TREC | {"relstring_20"},
     ),
     # default measures
     "default": Case(
@@ -152,7 +153,6 @@ CASES = {
         "qrels.comment.test",
         "results.comment.test",
         "skip",
-        binary_qrels=False,
         summary_only=True,
         required=DEFAULT_MEASURES,
     ),
@@ -173,6 +173,8 @@ CASES = {
                 "ndcg_cut_23",
                 "success_2",
                 "success_20",
+                "utility_2,-1,0,0",
+                "Rprec_mult_0.35",
             }
         ),
     ),
@@ -193,7 +195,10 @@ def read_expected(path: Any) -> dict[str, dict[str, str]]:
 
 
 def agrees(got: float, printed: str, count: bool = False) -> bool:
-    """Whether assay's value is trec_eval's printed one: a count exactly, else to %6.4f."""
+    """Whether assay's value is trec_eval's printed one: a count exactly, text (relstring) as
+    trec_eval quotes it, else to %6.4f."""
+    if isinstance(got, str):
+        return printed == f"'{got}'"
     if count:
         return got == int(printed)
     return math.isfinite(got) and abs(got - float(printed)) <= TOL
@@ -210,12 +215,6 @@ def assay_metric(name: str, case: Case) -> Metric | None:
     """The assay metric computing trec_eval's ``name`` under the case's options, or None."""
     if NOT_IN_ASSAY.match(name):
         return None
-    if name == "rbp":
-        return parse("rbp(p=0.9)")[0] if case.binary_qrels else None
-    if name == "rbp_resid":
-        return parse("rbp_resid(p=0.9)")[0]
-    if name == "ndcg_1=3,2=9,4=4.5":
-        return parse("ndcg(gain={1: 3, 2: 9, 4: 4.5})")[0]
     metrics = parse(name)  # an unparseable in-scope name fails the test here
     assert len(metrics) == 1, f"{name} parsed to {metrics}"
     return with_rel(metrics[0], case.rel)
@@ -242,8 +241,10 @@ def test_mapping_of_trec_names() -> None:
     assert str(assay_metric("iprec_at_recall_0.10", aql)) == "iprec(recall=0.1, rel=2)"
     assert str(assay_metric("set_F", CASES["aq"])) == "F"
     assert str(assay_metric("success_10", CASES["aq"])) == "success@10"
-    assert assay_metric("rbp", aql) is None
-    assert assay_metric("Rprec_mult_0.20", aql) is None
+    assert str(assay_metric("rbp", aql)) == "rbp(p=0.9, gain='scaled', rel=2)"  # rel unused
+    assert str(assay_metric("Rprec_mult_0.20", aql)) == "Rprec_mult(mult=0.2, rel=2)"
+    assert str(assay_metric("relstring_20", aql)) == "relstring(depth=20)"
+    assert str(assay_metric("utility_2,-1,0,0", aql)).startswith("utility(rel_ret=2.0")
 
 
 @pytest.mark.parametrize("case_id", list(CASES))
@@ -277,7 +278,7 @@ def test_trec_eval_10_output(case_id: str) -> None:
         mv = res[run.name, m]
         per_query = mv.as_dict()
         want = expected[name]
-        if not case.summary_only and name != "gm_map":
+        if not case.summary_only and name not in ("gm_map", "gm_bpref"):
             printed = {q for q in want if q != "all"}
             assert printed == set(per_query), (
                 f"{name}: queries {sorted(per_query)} vs {sorted(printed)}"

@@ -120,6 +120,7 @@ def test_parse_helpers_and_aggregation(tmp_path: pytest.TempPathFactory) -> None
 
 
 def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFactory) -> None:
+    import collections
     import copy
     import pickle
 
@@ -138,9 +139,11 @@ def test_parsed_dicts_reuse_columns_until_mutated(tmp_path: pytest.TempPathFacto
     assert ev.evaluate(run) == pytrec_eval.RelevanceEvaluator(
         dict(qrels), {"recip_rank", "P.1"}
     ).evaluate({k: dict(v) for k, v in run.items()})
-    # Copies and pickles are plain dicts; mutations of inner or outer dicts forget the columns.
-    assert type(copy.copy(run)) is dict and type(copy.deepcopy(run)["q1"]) is dict
-    assert type(pickle.loads(pickle.dumps(run))) is dict
+    # Copies and pickles are plain defaultdicts (as pytrec_eval's) of plain dicts; mutations of
+    # inner or outer dicts forget the columns.
+    plain = collections.defaultdict
+    assert type(copy.copy(run)) is plain and type(copy.deepcopy(run)["q1"]) is dict
+    assert type(pickle.loads(pickle.dumps(run))) is plain
     run["q1"]["a"] = 0.0  # a now ranks below b
     assert columnar_of(run) is None
     assert ev.evaluate(run)["q1"]["recip_rank"] == 0.5

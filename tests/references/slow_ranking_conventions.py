@@ -53,7 +53,6 @@ from references.slow_ranking import (
     m_pairwise_accuracy,
     m_pfound,
     m_precision,
-    m_rbp,
     m_rbp_resid,
     m_recall,
     m_relative_p,
@@ -64,6 +63,7 @@ from references.slow_ranking import (
     m_success,
     m_unjudged,
 )
+from references.slow_trec_measures import TREC_MEASURES, m_rbp_any
 
 # ---------------------------------------------------------------- the catalogue
 
@@ -107,7 +107,7 @@ REFERENCE: dict[str, RefMetric] = {
     "ndcg": RefMetric(m_ndcg, {"gain": "linear", "discount": "log2", "b": 2.0}, True, True),
     "err": RefMetric(m_err, {"gmax": None}, True, False),
     "pfound": RefMetric(m_pfound, {"pbreak": 0.15, "gmax": None}, True, False),
-    "rbp": RefMetric(m_rbp, {"p": 0.8, "rel": 1}, True, True),
+    "rbp": RefMetric(m_rbp_any, {"p": 0.8, "gain": "binary", "rel": 1}, True, True),
     "rbp_resid": RefMetric(m_rbp_resid, {"p": 0.8}, True, True),
     "discordant_pairs": RefMetric(m_discordant, {}, True, True, pairwise=True),
     "pairwise_accuracy": RefMetric(m_pairwise_accuracy, {}, True, True, pairwise=True),
@@ -115,6 +115,13 @@ REFERENCE: dict[str, RefMetric] = {
     "mse": RefMetric(m_mse, {}, False, True),
     "rmse": RefMetric(m_rmse, {}, False, True),
 }
+# trec_eval's own measures (G, ndcg_rel, Rndcg, Rprec_mult, utility, gm_bpref, relstring).
+REFERENCE.update(
+    {
+        name: RefMetric(f, d, c, a, aggregate=agg)
+        for name, (f, d, c, a, agg) in TREC_MEASURES.items()
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -248,7 +255,7 @@ def raw_values(
         count += 1
         for s in settings:
             v = s.value(items, q)
-            if math.isnan(v):
+            if isinstance(v, float) and math.isnan(v):
                 nans[s] += 1
             else:
                 sums[s] += v
@@ -329,7 +336,7 @@ def apply_conventions(
         if not present and conv.missing == "skip":
             continue
         v = values[setting]
-        if math.isnan(v):
+        if isinstance(v, float) and math.isnan(v):
             if conv.no_relevant == "skip":
                 continue
             v = {"zero": 0.0, "one": 1.0, "nan": NAN}[conv.no_relevant]
@@ -338,7 +345,10 @@ def apply_conventions(
 
 
 def aggregate(values: Sequence[float], how: str) -> float:
-    """Mean, floored geometric mean, or sum; the mean over no queries is undefined, a sum is 0."""
+    """Mean, floored geometric mean, or sum; the mean over no queries is undefined, a sum is 0;
+    a text measure (relstring) has no aggregate (NaN)."""
+    if how == "none":
+        return NAN
     if how == "sum":
         return math.fsum(values)
     if not values:

@@ -100,6 +100,23 @@ GROUPS: dict[str, list[Setting]] = {
     "pfound": [S("pfound"), S("pfound", 3, pbreak=0.5)],
     "pfound[gmax]": [S("pfound", pbreak=0.5, gmax=4), S("pfound", 5, pbreak=0.05, gmax=6)],
     "rbp": [S("rbp"), S("rbp", 3, p=0.5), S("rbp", rel=2), S("rbp", 20, p=0.95)],
+    "rbp[graded]": [S("rbp", p=0.9, gain="scaled"), S("rbp", 3, gain="scaled")],
+    "rbp[map]": [
+        S("rbp", gain=GAIN_MAP),
+        S("rbp", 5, p=0.6, gain={0: 0.0, 1: 0.5, 2: 1.0, 3: 1.0, 4: 1.0}),
+    ],
+    "G": [S("G"), S("G", gain="exp")],
+    "G[map]": [S("G", gain=GAIN_MAP), S("G", gain=GAIN_MAP_ZERO)],
+    "ndcg_rel": [S("ndcg_rel"), S("ndcg_rel", gain="exp"), S("ndcg_rel", gain=GAIN_MAP)],
+    "Rndcg": [S("Rndcg"), S("Rndcg", gain="exp"), S("Rndcg", gain=GAIN_MAP)],
+    "Rprec_mult": [S("Rprec_mult"), S("Rprec_mult", mult=0.2), S("Rprec_mult", mult=2.0, rel=2)],
+    "utility": [
+        S("utility"),
+        S("utility", rel_ret=2.0, nonrel_ret=-0.5, rel_unret=-1.0, rel=2),
+        S("utility", nonrel_unret=0.25, collection_size=50),
+    ],
+    "gm_bpref": [S("gm_bpref"), S("gm_bpref", rel=2)],
+    "relstring": [S("relstring"), S("relstring", depth=3), S("relstring", depth=0)],
     "rbp_resid": [S("rbp_resid"), S("rbp_resid", 3, p=0.5), S("rbp_resid", 20)],
     "discordant_pairs": [S("discordant_pairs"), S("discordant_pairs", 3)],
     "pairwise_accuracy": [S("pairwise_accuracy"), S("pairwise_accuracy", 3)],
@@ -134,6 +151,8 @@ def build(
 
 
 def same(a: float, b: float) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
     """Equal to 1e-9 (relative or absolute), NaN only with NaN."""
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)

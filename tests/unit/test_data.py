@@ -68,7 +68,7 @@ def test_missing_zero_scores_an_absent_query_as_an_empty_ranking():
     qrels = assay.Qrels.from_dict({"q1": {"a": 1}, "q2": {"b": 1}})
     absent = assay.Run.from_dict({"q1": {"a": 1.0}}, name="absent")
     unjudged = assay.Run.from_dict({"q1": {"a": 1.0}, "q2": {"zzz": 1.0}}, name="unjudged")
-    metrics = ["rbp_resid", "P@5", "ndcg@10"]
+    metrics = ["rbp_resid(p=0.8)", "P@5", "ndcg@10"]  # bare rbp_resid is trec_eval's (p=0.9)
     a = assay.evaluate(qrels, absent, metrics, missing="zero")
     u = assay.evaluate(qrels, unjudged, metrics, judged_only=True)
     for m in ("rbp_resid(p=0.8)", "P@5", "ndcg@10"):

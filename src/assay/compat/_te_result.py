@@ -3,12 +3,13 @@ text trec_eval prints from it (:func:`format_trec`)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -54,9 +55,6 @@ class TrecResult(Result):
     runid: str
     options: dict[str, Any] = field(default_factory=dict)
     _slots: list[Slot] = field(default_factory=list, repr=False)
-    # Column-wise values; the per-topic dictionaries are built on first use.
-    _pq: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
-    _raw: tuple[list[str], list[list[Any]]] = field(default=([], []), repr=False)
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
     def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
@@ -66,13 +64,36 @@ class TrecResult(Result):
             q: dict(zip(names, row, strict=True)) for q, row in zip(self.queries, rows, strict=True)
         }
 
+    # The per-topic dictionaries are built on first use only: `assay trec-eval` prints from
+    # the slots' arrays and never needs a Python object per value.
     @cached_property
     def per_query(self) -> dict[str, dict[str, Any]]:
-        return self._nested(*self._pq)
+        names: list[str] = []
+        cols: list[list[Any]] = []
+        for s in self._slots:
+            if s.kind == "runid" or not s.per_query:
+                continue
+            names.append(s.name)
+            if s.kind == "str":
+                cols.append(list(s.values))
+            elif s.kind == "int":
+                cols.append([as_int(v) for v in np.asarray(s.values, dtype=np.float64).tolist()])
+            else:
+                cols.append(np.asarray(s.values, dtype=np.float64).tolist())
+        return self._nested(names, cols)
 
     @cached_property
     def raw_per_query(self) -> dict[str, dict[str, float]]:
-        return self._nested(*self._raw)
+        n = len(self.queries)
+        names: list[str] = []
+        cols: list[list[Any]] = []
+        for s in self._slots:
+            names.append(s.name)
+            if s.kind in ("runid", "str"):
+                cols.append([0.0] * n)  # no per-topic value in trec_eval; pytrec_eval shows 0
+            else:
+                cols.append(np.asarray(s.values, dtype=np.float64).tolist())
+        return self._nested(names, cols)
 
     def records(self) -> list[dict[str, Any]]:
         rows = [
@@ -125,23 +146,40 @@ def _texts(s: Slot, values: Any) -> list[str]:
 def format_trec(res: TrecResult, *, per_query: bool = False, summary: bool = True) -> str:
     """The text trec_eval prints: per-topic blocks (``-q``) then the ``all`` lines (unless
     ``-n``): ``%-22s\\t%s\\t%6.4f``, counts as integers, relstring quoted, runid as text."""
+    out = io.StringIO()
+    write_trec(res, out, per_query=per_query, summary=summary)
+    return out.getvalue()
+
+
+#: Topics formatted at once by :func:`write_trec`: the text held in memory is bounded by this
+#: many per-topic blocks, whatever the number of topics.
+TOPICS_PER_WRITE = 256
+
+
+def write_trec(
+    res: TrecResult, stream: TextIO, *, per_query: bool = False, summary: bool = True
+) -> None:
+    """Write :func:`format_trec`'s text to ``stream`` as it is formatted: per-topic blocks
+    ``TOPICS_PER_WRITE`` topics at a time, then the summary, so that the memory used does not
+    grow with the output."""
     per_query = flag(per_query, "per_query", error=TrecEvalError)
     summary = flag(summary, "summary", error=TrecEvalError)
-    out: list[str] = []
     if per_query and res.queries:
-        columns = []
-        for s in res._slots:
-            if s.per_query:
-                head = f"{s.name:<22}\t"
-                columns.append(
-                    [
-                        f"{head}{q}\t{t}\n"
-                        for q, t in zip(res.queries, _texts(s, s.values), strict=True)
-                    ]
-                )
-        out.extend(itertools.chain.from_iterable(zip(*columns, strict=True)))
+        printed = [s for s in res._slots if s.per_query]
+        for start in range(0, len(res.queries), TOPICS_PER_WRITE):
+            stop = min(start + TOPICS_PER_WRITE, len(res.queries))
+            queries = res.queries[start:stop]
+            columns = [
+                [
+                    f"{s.name:<22}\t{q}\t{t}\n"
+                    for q, t in zip(queries, _texts(s, s.values[start:stop]), strict=True)
+                ]
+                for s in printed
+            ]
+            stream.write("".join(itertools.chain.from_iterable(zip(*columns, strict=True))))
     if summary:
-        for s in res._slots:
-            if s.summary and s.total is not None:
-                out.append(_line(s, "all", s.total))
-    return "".join(out)
+        stream.write(
+            "".join(
+                _line(s, "all", s.total) for s in res._slots if s.summary and s.total is not None
+            )
+        )

@@ -2,12 +2,15 @@
 
 ``parse_run``/``parse_qrel`` of the pytrec_eval drop-in return these, so that handing the
 result straight to ``RelevanceEvaluator`` skips converting a million Python objects back into
-columns. Any mutation — of the outer dict or of any inner dict — forgets the columnar object,
-and copies or pickles come back as plain dicts, so a stale object can never be used.
+columns. Like pytrec_eval's, the outer dict is a ``collections.defaultdict(dict)`` (reading a
+missing query inserts ``{}``). Any mutation — of the outer dict, including that insertion, or
+of any inner dict — forgets the columnar object, and copies or pickles come back as plain
+``defaultdict(dict)`` of plain dicts, so a stale object can never be used.
 """
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 from typing import Any
 
@@ -56,14 +59,15 @@ class _Inner(dict[Any, Any]):
         return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
 
 
-class Tracked(dict[Any, Any]):
-    """``{query: {doc: value}}`` plus the object it was read as (``columnar``), while unchanged."""
+class Tracked(collections.defaultdict[Any, Any]):
+    """``{query: {doc: value}}`` (a ``defaultdict(dict)``) plus the object it was read as
+    (``columnar``), while unchanged."""
 
     __slots__ = ("columnar",)
     columnar: Any
 
     def __init__(self, groups: Any, columnar: Any) -> None:
-        super().__init__()
+        super().__init__(dict)
         for q, pairs in groups:
             inner = _Inner(pairs)
             inner._outer = self
@@ -77,16 +81,36 @@ class Tracked(dict[Any, Any]):
         self._forget()
         dict.__setitem__(self, key, value)
 
+    def __missing__(self, key: Any) -> Any:
+        self._forget()
+        return super().__missing__(key)
+
+    def __repr__(self) -> str:
+        return f"defaultdict({self.default_factory!r}, {dict.__repr__(self)})"
+
+    def _plain(self) -> collections.defaultdict[Any, Any]:
+        return collections.defaultdict(self.default_factory, self)
+
     def __reduce__(self) -> Any:
-        return (dict, ({k: dict(v) for k, v in self.items()},))
+        return (
+            collections.defaultdict,
+            (self.default_factory, {k: dict(v) for k, v in self.items()}),
+        )
 
-    def __copy__(self) -> dict[Any, Any]:
-        return dict(self)
+    # pytrec_eval's parse_run gives a plain defaultdict, and so does a copy of ours.
+    def __copy__(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
+        return self._plain()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[Any, Any]:
+    def copy(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
+        return self._plain()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> collections.defaultdict[Any, Any]:
         import copy
 
-        return {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()}
+        return collections.defaultdict(
+            self.default_factory,
+            {copy.deepcopy(k, memo): copy.deepcopy(v, memo) for k, v in self.items()},
+        )
 
 
 for _name in _MUTATORS:

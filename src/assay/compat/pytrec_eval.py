@@ -8,12 +8,23 @@ Code written for pytrec_eval (BEIR and many others) runs unchanged after swappin
 
 Measure names, nicknames (``official``, ``set``, ``all_trec``), parameter syntax (``P.5,10``,
 ``P_5``), output names and per-query semantics are pytrec_eval's, which are trec_eval 9.0.8's:
-only queries present in both the qrels and the run are evaluated, ``gm_map``/``gm_bpref`` are
-reported per query as logarithms, and interpolated precision turns recall levels into
-document counts as ``(long)(level * R + 0.9)``. Two differences, both deliberate: scores are
-kept as doubles (pytrec_eval rounds them to float32, which can reorder close scores), and bad
-input raises :class:`assay.AssayError` subclasses (which are ``ValueError``\\ s) naming the
-problem instead of a C++ assertion.
+only queries present in both the qrels and the run are evaluated (a run query with an empty
+ranking ``{}`` included: it is scored on an empty ranking), in the run's order;
+``gm_map``/``gm_bpref`` are reported per query as logarithms, and interpolated precision turns
+recall levels into document counts as ``(long)(level * R + 0.9)``. An empty measure set gives
+``{query: {}}``. ``parse_run``/``parse_qrel`` return ``collections.defaultdict(dict)``\\ s.
+Types are checked as pytrec_eval checks them, with its exception type: a grade that is not an
+``int`` (``1.0``, ``numpy.int64``, ``"1"``), a score that is neither ``float`` nor ``int``,
+ids that are not ``str``, or inner values that are not dicts raise :class:`PytrecTypeError`
+(a ``TypeError``, and an :class:`assay.InputError`).
+
+Deliberate differences: scores are kept as doubles (pytrec_eval rounds them to float32, which
+can reorder close scores); bad values raise :class:`assay.AssayError` subclasses naming the
+problem instead of a C++ assertion (a NaN score, say); a negative ``relevance_level`` is
+refused like 0 (pytrec_eval evaluates with it); and an empty ranking is always scored
+as trec_eval scores it. (pytrec_eval 0.5 reports 0 for every measure of an empty ranking when
+it comes before any non-empty one since the process started: trec_eval's buffers are then
+still unallocated; afterwards it gives trec_eval's values, which are these.)
 """
 
 from __future__ import annotations
@@ -26,11 +37,13 @@ import numpy as np
 
 from .._arrow import from_np
 from ..data import Qrels, Run
-from ..errors import MetricError
+from ..errors import InputError, MetricError
+from ._te_measure_specs import parse_measures
 from ._tracked import Tracked, columnar_of
-from .trec_eval import OFFICIAL, SUPPORTED, evaluate_trec
+from .trec_eval import OFFICIAL, SUPPORTED, _evaluate
 
 __all__ = [
+    "PytrecTypeError",
     "RelevanceEvaluator",
     "compute_aggregated_measure",
     "parse_qrel",
@@ -136,6 +149,33 @@ def _normalise(measures: Iterable[str]) -> list[str]:
     return specs
 
 
+class PytrecTypeError(InputError, TypeError):
+    """A value of a type pytrec_eval refuses (with its message): a ``TypeError``, as
+    pytrec_eval raises, and an :class:`assay.InputError`."""
+
+
+def _types(data: Mapping[Any, Any], allowed: tuple[type, ...], message: str, lead: str) -> bool:
+    """pytrec_eval's type checks of ``{query: {doc: value}}`` (string ids, dict inner values,
+    values of the ``allowed`` types, subclasses included), its messages after ``lead``;
+    whether any value is a bool."""
+
+    def fail(why: str) -> PytrecTypeError:
+        return PytrecTypeError(lead + why, source="<dict>")
+
+    if not all(isinstance(q, str) for q in data):
+        raise fail("Expected string as key.")
+    inners = list(data.values())
+    if not all(isinstance(inner, dict) for inner in inners):
+        raise fail("Expected dictionary as value.")
+    if not all(isinstance(d, str) for inner in inners for d in inner):
+        raise fail("Expected mapping of document id to query relevance or matching score.")
+    kinds = {type(v) for inner in inners for v in inner.values()}
+    if not all(issubclass(k, allowed) for k in kinds):
+        bad = next(k for k in kinds if not issubclass(k, allowed))
+        raise fail(f"{message} (got {bad.__name__})")
+    return any(issubclass(k, bool) for k in kinds)
+
+
 class RelevanceEvaluator:
     """pytrec_eval's evaluator: judgments and measures fixed once, runs evaluated many times."""
 
@@ -147,41 +187,75 @@ class RelevanceEvaluator:
         judged_docs_only_flag: bool = False,
     ) -> None:
         self._specs = _normalise(measures)
+        self._plan = parse_measures(self._specs) if self._specs else []
+        if not isinstance(relevance_level, int):  # bool is an int, as in pytrec_eval
+            raise PytrecTypeError(
+                "Expected object_relevance_per_qid dictionary and measures set.",
+                source="relevance_level",
+            )
+        if relevance_level < 1:
+            raise PytrecTypeError(
+                "Argument relevance_level should be positive.", source="relevance_level"
+            )
         # pytrec_eval drops queries without judgments before evaluating.
         cached = columnar_of(query_relevance)
         if cached is not None:
             self._qrels: Qrels | None = cached  # read by parse_qrel and unchanged since
         else:
             judged = {q: d for q, d in query_relevance.items() if len(d) > 0}
+            _types(judged, (int,), "Expected relevance to be integer.", "")
             self._qrels = Qrels.from_dict(judged) if judged else None
+        self._judged = set() if self._qrels is None else set(self._qrels.queries)
         self.relevance_level = int(relevance_level)
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
-        """``{query: {measure: value}}`` for the queries present in both qrels and run."""
-        if not scores or self._qrels is None:
+        """``{query: {measure: value}}`` for the queries present in both qrels and run, in the
+        run's order (a query with an empty ranking included)."""
+        if not scores:
             return {}
+        if not isinstance(scores, dict):
+            raise PytrecTypeError(
+                "Argument object scores should be of type dictionary.", source="<run>"
+            )
         run = columnar_of(scores)  # read by parse_run and unchanged since
         if run is None:
-            nonempty = {q: d for q, d in scores.items() if len(d) > 0}
-            if not nonempty:
-                return {}
-            run = Run.from_dict(nonempty)
-        qrels = self._qrels.restrict(run.query_ids)  # only topics with results, as pytrec_eval
-        if qrels.n_queries == 0:
+            run = self._run(scores)
+        order = [q for q in scores if q in self._judged]
+        if not order or self._qrels is None:
             return {}
-        res = evaluate_trec(
-            qrels,
-            run,
-            self._specs,
-            relevance_level=self.relevance_level,
-            complete=False,
-            judged_only=self.judged_docs_only_flag,
-            iprec_rounding="trec9",
-        )
+        if not self._plan:
+            return {q: {} for q in order}
+        opts = {
+            "relevance_level": self.relevance_level,
+            "complete": False,
+            "depth": None,
+            "judged_only": self.judged_docs_only_flag,
+            "iprec_rounding": "trec9",
+            "num_docs_in_coll": 0,
+            "measures": self._specs,
+        }
+        qrels = self._qrels.restrict(order)  # only topics in the run, as pytrec_eval
+        res = _evaluate(qrels, run, self._plan, opts, empty=True)
         # The values trec_eval keeps per topic (gm_* as logs, num_q 1, runid and relstring 0)
         # are exactly pytrec_eval's per-query dictionaries.
-        return res.raw_per_query
+        raw = res.raw_per_query
+        return {q: raw[q] for q in order}
+
+    @staticmethod
+    def _run(scores: Mapping[str, Mapping[str, Any]]) -> Run | None:
+        """A plain ``{query: {doc: score}}`` dict as a Run (None when every ranking is
+        empty), its types checked as pytrec_eval checks them."""
+        bools = _types(
+            scores,
+            (float, int),
+            "Expected matching score to be int, long or float.",
+            "Unable to extract query/object scores: ",
+        )
+        nonempty = {q: d for q, d in scores.items() if len(d) > 0}
+        if bools:  # pytrec_eval reads True as 1.0
+            nonempty = {q: {k: float(v) for k, v in d.items()} for q, d in nonempty.items()}
+        return Run.from_dict(nonempty) if nonempty else None
 
 
 def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:

@@ -55,7 +55,7 @@ from ._te_measure_specs import (
     parse_measures,
 )
 from ._te_measure_specs import SET as SET
-from ._te_result import Slot, TrecResult, as_int, format_trec, pyvalue
+from ._te_result import Slot, TrecResult, format_trec, pyvalue, write_trec
 
 __all__ = [
     "ALL_TREC",
@@ -155,16 +155,27 @@ def _reset_missing(slots: list[Slot], missing: np.ndarray) -> None:
             s.values = np.where(missing, 0.0, s.values)
 
 
-def _ranked(qrels: Qrels, run: Run, opts: dict[str, Any]) -> tuple[Any, np.ndarray, list[str]]:
+def _ranked(
+    qrels: Qrels, run: Run | None, opts: dict[str, Any], *, empty: bool = False
+) -> tuple[Any, np.ndarray, list[str]]:
     """The run joined with the qrels as trec_eval sees it (-M, -J, -c applied): the ranked
-    lists, which qrels topics had no results, and the topics in order."""
+    lists, which qrels topics had no results, and the topics in order. With ``empty`` a
+    topic without results is evaluated on an empty ranking (pytrec_eval's ``{query: {}}``);
+    ``run=None`` is a run without any result."""
     from ..data import Conventions, rank
+    from ..data.join import rank_absent
 
     conv = Conventions(ties="docno", missing="zero", judged_only=opts["judged_only"])
-    ranked, info = rank(qrels, run, conv, depth=opts["depth"])
-    missing = np.asarray(info.missing_mask, dtype=bool)
+    if run is None:
+        ranked = rank_absent(qrels, conv)
+        missing = np.ones(qrels.n_queries, dtype=bool)
+    else:
+        ranked, info = rank(qrels, run, conv, depth=opts["depth"])
+        missing = np.asarray(info.missing_mask, dtype=bool)
     queries = [str(q) for q in ranked.query_ids.tolist()]
-    if missing.any() and not opts["complete"]:
+    if empty:
+        return ranked, missing, queries
+    if run is not None and missing.any() and not opts["complete"]:
         first = queries[int(np.flatnonzero(missing)[0])]
         n = int(missing.sum())
         more = f" (and {n - 1} more qrels topic{'s' if n > 2 else ''})" if n > 1 else ""
@@ -212,41 +223,15 @@ def _summarise(slots: list[Slot], n: int, complete: bool, n_rel_all: int) -> Non
             s.total = seq_sum(s.values) / n
 
 
-_Columns = tuple[list[str], list[list[Any]]]
-
-
-def _columns(slots: list[Slot], runid: str, n: int) -> tuple[dict[str, Any], _Columns, _Columns]:
-    """The summary, and the per-topic values column-wise (one Python list per output, zipped
-    into dictionaries on first use): as printed with -q, and as trec_eval keeps them."""
-    pq_names: list[str] = []
-    pq_cols: list[list[Any]] = []
-    raw_names: list[str] = []
-    raw_cols: list[list[Any]] = []
-    summary: dict[str, Any] = {}
+def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
+    """The ``all`` values by output name (``runid`` as text)."""
+    out: dict[str, Any] = {}
     for s in slots:
         if s.kind == "runid":
-            summary["runid"] = runid
-            raw_names.append("runid")  # no per-topic value in trec_eval; pytrec_eval shows 0
-            raw_cols.append([0.0] * n)
-            continue
-        if s.kind == "str":
-            raw_names.append(s.name)
-            raw_cols.append([0.0] * n)
-            if s.per_query:
-                pq_names.append(s.name)
-                pq_cols.append(list(s.values))
-        else:
-            arr = np.asarray(s.values, dtype=np.float64)
-            raw_names.append(s.name)
-            raw_cols.append(arr.tolist())
-            if s.per_query:
-                pq_names.append(s.name)
-                pq_cols.append(
-                    [as_int(v) for v in raw_cols[-1]] if s.kind == "int" else raw_cols[-1]
-                )
-        if s.summary and s.total is not None:
-            summary[s.name] = pyvalue(s.kind, s.total)
-    return summary, (pq_names, pq_cols), (raw_names, raw_cols)
+            out["runid"] = runid
+        elif s.summary and s.total is not None:
+            out[s.name] = pyvalue(s.kind, s.total)
+    return out
 
 
 def evaluate_trec(
@@ -284,32 +269,37 @@ def evaluate_trec(
             "num_docs_in_coll": num_docs_in_coll,
         },
     )
-    plan = parse_measures(measures)
-    ranked, missing, queries = _ranked(qrels, run, opts)
+    opts["measures"] = (
+        list(measures) if measures is not None and not isinstance(measures, str) else measures
+    )
+    return _evaluate(qrels, run, parse_measures(measures), opts)
+
+
+def _evaluate(
+    qrels: Qrels, run: Run | None, plan: list[Bound], opts: dict[str, Any], *, empty: bool = False
+) -> TrecResult:
+    """:func:`evaluate_trec` on validated options and parsed measures. ``empty``: qrels
+    topics without results are evaluated on an empty ranking (``run=None``: every topic),
+    as pytrec_eval does for ``{query: {}}``, instead of an error (or ``-c``'s stand-in)."""
+    ranked, missing, queries = _ranked(qrels, run, opts, empty=empty)
     ctx = TrecContext(
         ranked,
         opts["relevance_level"],
         num_docs=opts["num_docs_in_coll"],
         iprec_rounding=opts["iprec_rounding"],
     )
-    runid = run.tag if run.tag is not None else run.name
+    runid = "" if run is None else run.tag if run.tag is not None else run.name
     slots = _compute(plan, ctx, runid)
-    if opts["complete"]:
+    if opts["complete"] and not empty:
         _reset_missing(slots, missing)
     _summarise(slots, len(queries), opts["complete"], int(np.count_nonzero(qrels.grades > 0)))
-    summary, pq, raw = _columns(slots, runid, len(queries))
-    opts["measures"] = (
-        list(measures) if measures is not None and not isinstance(measures, str) else measures
-    )
     return TrecResult(
-        summary,
+        _summary(slots, runid),
         queries,
         [s.name for s in slots],
         runid,
         opts,
         slots,
-        pq,
-        raw,
         provenance(options=opts, backend="trec_eval 10.0"),
     )
 
@@ -347,5 +337,5 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         judged_only=a.judged_only,
         num_docs_in_coll=a.num_docs,
     )
-    stream.write(format_trec(res, per_query=a.per_query, summary=a.summary))
+    write_trec(res, stream, per_query=a.per_query, summary=a.summary)
     return 0

@@ -24,6 +24,7 @@ __all__ = [
     "NONPOOL",
     "UNJUDGED",
     "Ranked",
+    "seg_cumsum",
     "seg_rev_cummax",
 ]
 
@@ -305,4 +306,33 @@ def seg_rev_cummax(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
         head = out[:-step]
         np.maximum(head, np.where(same, out[step:], head), out=head)
         step *= 2
+    return out
+
+
+def seg_cumsum(x: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Inclusive running sum within each segment, added left to right from 0.0 exactly as a C
+    loop would (a global cumsum minus segment starts would round differently).
+
+    Segments are bucketed by length (powers of two) into zero-padded matrices whose rows are
+    accumulated along the axis; padding costs at most twice the data.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    out = np.empty_like(x)
+    lengths = np.diff(offsets)
+    if len(x) == 0:
+        return out
+    bucket = np.zeros(len(lengths), dtype=np.int64)
+    nz = lengths > 0
+    bucket[nz] = np.ceil(np.log2(lengths[nz])).astype(np.int64)
+    for b in np.unique(bucket[nz]):
+        segs = np.flatnonzero(nz & (bucket == b))
+        width = int(lengths[segs].max())
+        cols = np.arange(width)
+        valid = cols[None, :] < lengths[segs][:, None]
+        idx = offsets[segs][:, None] + cols[None, :]
+        mat = np.zeros((len(segs), width))
+        mat[valid] = x[idx[valid]]
+        # A leading +0.0 column: C starts every sum at 0.0 (this also turns -0.0 into 0.0).
+        acc = np.cumsum(np.concatenate([np.zeros((len(segs), 1)), mat], axis=1), axis=1)[:, 1:]
+        out[idx[valid]] = acc[valid]
     return out

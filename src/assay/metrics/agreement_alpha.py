@@ -266,6 +266,17 @@ def _expected_sum(level: str | Distance, x: FloatArray, n_c: Any) -> Any:
     return total
 
 
+def _has_variation(level: str | Distance, d_e: Any, n_c: Any) -> Any:
+    """Whether D_e > 0, decided exactly: for the built-in levels, whether at least two distinct
+    values have a pairable occurrence (marginals are whole counts; rounding in the moment
+    form leaves D_e ~ 1e-31 instead of 0 when every value is the same, which would make
+    alpha = 1 - 0 / 1e-31 = 1). A custom distance may be 0 between distinct values: there the
+    computed D_e decides."""
+    if isinstance(level, str):
+        return np.count_nonzero(np.asarray(n_c) > 0.5, axis=-1) >= 2
+    return np.asarray(d_e) > 0
+
+
 def _coincidence(counts: Any) -> tuple[Any, FloatArray, NDArray[np.bool_]]:
     """Coincidence matrix of a units x values count matrix, its weights 1/(m_u - 1) and the
     pairable-unit mask."""
@@ -338,7 +349,9 @@ def _alpha_from_counts(counts: Any, domain: NDArray[Any], lv: str | Distance) ->
         )
     d_o = _observed_sum(lv, x, o, n_c) / n
     d_e = float(_expected_sum(lv, x, n_c)) / (n * (n - 1.0))
-    defined = d_e > 0
+    defined = bool(_has_variation(lv, d_e, n_c))
+    if not defined:
+        d_e = 0.0  # exactly: no variation (not the rounding residue of the moment form)
     alpha = 1.0 - d_o / d_e if defined else math.nan
     level = lv if isinstance(lv, str) else "custom"
     return AlphaResult(
@@ -447,7 +460,7 @@ class _PatternModel:
         with np.errstate(invalid="ignore", divide="ignore"):
             d_o = obs / n
             d_e = exp / (n * (n - 1.0))
-            return np.where(d_e > 0, 1.0 - d_o / d_e, np.nan)
+            return np.where(_has_variation(self.level, d_e, n_c), 1.0 - d_o / d_e, np.nan)
 
 
 def _resampled_alphas(

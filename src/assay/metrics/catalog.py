@@ -10,13 +10,58 @@ __all__ = [
     "describe",
     "document",
     "markdown",
+    "trec_names",
 ]
+
+# What a trec_eval parameter list holds, shown as "<name>.<list>".
+_LIST = {
+    "": "",
+    "k": "k1,k2,...",
+    "recall": "r1,r2,...",
+    "mult": "m1,m2,...",
+    "pairs": "level=gain,...",
+    "coefficients": "a,b,c,d",
+    "depth": "n",
+}
 
 
 def _range(spec: MetricSpec) -> str:
+    if spec.value == "text":
+        return "text"
     lo = "-inf" if spec.lower is None else f"{spec.lower:g}"
     hi = "inf" if spec.upper is None else f"{spec.upper:g}"
     return f"[{lo}, {hi}]" if spec.upper is not None else f"[{lo}, {hi})"
+
+
+def _means(tname: str) -> str:
+    """What a bare trec_eval name means, in assay's syntax (cutoff lists shortened)."""
+    from .registry import REGISTRY
+
+    metrics = [str(m) for m in REGISTRY.trec_meaning(tname) or []]
+    if len(metrics) > 3:
+        metrics = [metrics[0], metrics[1], "...", metrics[-1]]
+    return ", ".join(metrics)
+
+
+def trec_names(spec: MetricSpec) -> list[dict[str, str]]:
+    """trec_eval's names for ``spec``: the name, its parameter list, and what the bare name
+    means (trec_eval's defaults)."""
+    from .registry import REGISTRY
+
+    return [
+        {"name": t, "params": _listed(spec, REGISTRY.trec[t][1].params), "means": _means(t)}
+        for t in sorted(spec.trec)
+    ]
+
+
+def _listed(spec: MetricSpec, kind: str) -> str:
+    """The shape of a trec_eval parameter list for ``spec`` (rbp's pairs take p= too)."""
+    if kind != "pairs":
+        return _LIST[kind]
+    names = {p.name for p in spec.params}
+    if "gain" not in names or spec.name == "rbp_resid":
+        return "p=x"
+    return "p=x,level=gain,..." if "p" in names else _LIST[kind]
 
 
 def describe(spec: MetricSpec) -> dict[str, Any]:
@@ -27,6 +72,8 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "input": spec.input,
         "aliases": list(spec.aliases),
         "trec_eval": sorted(spec.trec),
+        "trec_eval_names": trec_names(spec),
+        "value": spec.value,
         "params": params,
         "params_text": ", ".join(f"{p.name}={p.default!r}" for p in spec.params),
         "cutoff": {"none": "no", "optional": "optional", "required": "required"}[spec.cutoff],
@@ -49,8 +96,10 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        names = ", ".join([*r["aliases"], *(f"`{t}`" for t in r["trec_eval"])])
-        better = "higher" if r["higher_is_better"] else "lower"
+        names = ", ".join(
+            [*r["aliases"], *(f"`{t['name']}` = {t['means']}" for t in r["trec_eval_names"])]
+        )
+        better = _better(r)
         out.append(
             f"| `{r['name']}` | {r['params_text'] or '—'} | {r['cutoff']} | {r['range']} | "
             f"{better} | {r['aggregate']} | {names or '—'} | {r['doc'].replace('|', '/')} |"
@@ -64,12 +113,42 @@ def _measure_markdown(rows: list[dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        better = "higher" if r["higher_is_better"] else "lower"
+        better = _better(r)
         out.append(
             f"| `{r['name']}` | {r['input']} | {r['params_text'] or '—'} | {r['range']} | "
             f"{better} | {', '.join(r['aliases']) or '—'} | {r['doc'].replace('|', '/')} |"
         )
     return "\n".join(out) + "\n"
+
+
+def _better(row: dict[str, Any]) -> str:
+    if row.get("value") == "text":
+        return "—"
+    return "higher" if row["higher_is_better"] else "lower"
+
+
+def trec_markdown() -> str:
+    """Every trec_eval name, what its parameter list sets and what it means bare."""
+    from .registry import REGISTRY
+
+    out = [
+        "| trec_eval name | parameter list | means (bare: trec_eval's defaults) |",
+        "|---|---|---|",
+    ]
+    for tname in sorted(REGISTRY.trec, key=str.lower):
+        spec, binding = REGISTRY.trec[tname]
+        listed = f"`{tname}.{_listed(spec, binding.params)}`" if binding.params else "—"
+        out.append(f"| `{tname}` | {listed} | `{_means(tname)}` |")
+    return "\n".join(out) + "\n"
+
+
+_TREC_INTRO = (
+    "A name written as trec_eval writes it (alone, with trec_eval's parameter list after a "
+    "dot, or as trec_eval's output name: `P`, `P.5,10`, `P_5`, `rbp.p=0.8`) means trec_eval's "
+    "measure with trec_eval's defaults; a name in assay's syntax (`P@5`, `rbp()`, "
+    "`rbp(p=0.8)`) means assay's metric with assay's defaults. Names are case-insensitive. "
+    "See [conventions.md](conventions.md#names-trec_evals-and-assays).\n\n"
+)
 
 
 _INTRO = {
@@ -118,4 +197,6 @@ def document() -> str:
         if family in _INTRO:
             out.append(_INTRO[family] + "\n\n")
         out.append(markdown([describe(spec) for spec in specs]))
+        if family == "ranking":
+            out.append("\n### trec_eval names\n\n" + _TREC_INTRO + trec_markdown())
     return "".join(out)

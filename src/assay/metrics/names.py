@@ -4,12 +4,13 @@ and trec_eval's ``ndcg_cut.10``, ``P.5,10``, ``P_5``, ``iprec_at_recall.0.10``, 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import MetricError
-from .registry import REGISTRY, Metric, make
+from .registry import REGISTRY, Metric, MetricSpec, TrecName, make, trec_metrics
 
 __all__ = [
     "parse",
@@ -46,42 +47,82 @@ def _parse_args(text: str, where: str) -> dict[str, Any]:
 
 def _trec_numbers(text: str, conv: Callable[[str], Any], where: str) -> list[Any]:
     try:
-        return [conv(x) for x in text.split(",") if x != ""]
+        values = [conv(x) for x in text.split(",") if x != ""]
     except ValueError:
         raise MetricError(f"cannot parse the parameters in {where!r}") from None
-
-
-def _from_trec(name: str, text: str | None, sep: str) -> list[Metric] | None:
-    """trec_eval names: ``P.5,10`` / ``P_5`` / ``ndcg_cut.10`` / ``iprec_at_recall.0.10`` / ``map``."""
-    if name not in REGISTRY.trec:
-        return None
-    spec, how = REGISTRY.trec[name]
-    where = name + (sep + text if text is not None else "")
-    if text is None:
-        if how == "k" and spec.cutoff == "required":
-            raise MetricError(f"{name} needs a cutoff, e.g. {name}{sep}10")
-        return [make(spec)]
-    if how == "k":
-        ks = _trec_numbers(text, _int_strict, where)
-        if not ks:
-            raise MetricError(f"no cutoff given in {where!r}")
-        return [make(spec, k) for k in ks]
-    if how == "recall":
-        levels = _trec_numbers(text, float, where)
-        return [make(spec, recall=r) for r in levels]
-    raise MetricError(f"{name} takes no parameters")
+    if not values:
+        raise MetricError(f"no parameter given in {where!r}")
+    return values
 
 
 def _int_strict(text: str) -> int:
     value = float(text)
-    if value != int(value):
+    if not math.isfinite(value) or value != int(value):
         raise ValueError(text)
     return int(value)
 
 
+def _trec_pairs(spec: MetricSpec, binding: TrecName, text: str, where: str) -> dict[str, Any]:
+    """``level=gain`` and ``p=value`` pairs (ndcg, dcg, G, ndcg_rel, Rndcg, rbp, rbp_resid):
+    the declaration's parameters they set (a gain map from the levels; unnamed levels are
+    not given their own value as trec_eval does: the gain map must name every grade)."""
+    params: dict[str, Any] = dict(binding.bound)
+    gains: dict[int, float] = {}
+    names = {p.name for p in spec.params}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if not eq or number is None:
+            raise MetricError(f"expected name=value pairs in {where!r}, got {item!r}")
+        if key == "p" and "p" in names:
+            params["p"] = number
+        elif re.fullmatch(r"[+-]?\d+", key) and "gain" in names and spec.name != "rbp_resid":
+            gains[int(key)] = number
+        else:
+            raise MetricError(
+                f"{where!r}: {spec.name} has no parameter {key!r} in trec_eval syntax"
+            )
+    if gains:
+        params["gain"] = gains
+    return params
+
+
+def _from_trec(tname: str, text: str | None, sep: str) -> list[Metric]:
+    """A trec_eval name with its parameter list (None: trec_eval's defaults)."""
+    spec, binding = REGISTRY.trec[tname]
+    where = tname + (sep + text if text is not None else "")
+    if text is None:
+        return trec_metrics(spec, binding, binding.defaults)
+    kind = binding.params
+    if kind == "k":
+        return trec_metrics(spec, binding, _trec_numbers(text, _int_strict, where))
+    if kind in ("recall", "mult"):
+        return trec_metrics(spec, binding, _trec_numbers(text, float, where))
+    if kind == "depth":
+        return trec_metrics(spec, binding, _trec_numbers(text, _int_strict, where)[:1])
+    if kind == "coefficients":
+        coefficients = _trec_numbers(text, float, where)
+        if len(coefficients) != 4:
+            raise MetricError(f"{where!r}: {tname} takes 4 coefficients a,b,c,d")
+        return trec_metrics(spec, binding, coefficients)
+    if kind == "pairs":
+        return [make(spec, **_trec_pairs(spec, binding, text, where))]
+    raise MetricError(f"{tname} takes no parameters (in {where!r})")
+
+
 def parse(name: str, family: str = "ranking") -> list[Metric]:
-    """Parse one metric name of ``family`` into one or more metrics (trec_eval lists expand:
-    ``P.5,10``)."""
+    """Parse one metric name of ``family`` into one or more metrics.
+
+    A name in trec_eval's syntax (a trec_eval measure name, alone or with trec_eval's
+    parameter list: ``P``, ``P.5,10``, ``P_5``, ``rbp.p=0.8``, ``map_cut``) means trec_eval's
+    measure with trec_eval's defaults, and expands to one metric per cutoff (``P`` is P@5,
+    ..., P@1000). A name in assay's syntax (``P@5``, ``rbp()``, ``rbp(p=0.8)``) means assay's
+    metric with assay's defaults; trec_eval names that are not assay names take it too
+    (``unj@3``, ``map_cut@10``).
+    """
     if not isinstance(name, str) or not name.strip():
         raise MetricError(f"a metric name must be a non-empty string, got {name!r}")
     text = name.strip()
@@ -93,21 +134,18 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
 
 
 def _parse_trec(text: str) -> list[Metric] | None:
-    # trec_eval syntax: "P.5,10", "ndcg_cut.10", "iprec_at_recall.0.10", and output names "P_5".
-    if "(" not in text and "@" not in text:
-        head, dot, rest = text.partition(".")
-        if dot:
-            found = _from_trec(head, rest, ".")
-            if found is not None:
-                return found
-        found = _from_trec(text, None, ".")
-        if found is not None:
-            return found
-        for tname in sorted(REGISTRY.trec, key=len, reverse=True):
-            if text.startswith(tname + "_") and REGISTRY.trec[tname][1]:
-                found = _from_trec(tname, text[len(tname) + 1 :], "_")
-                if found is not None:
-                    return found
+    # trec_eval syntax: "P.5,10", "ndcg_cut.10", "iprec_at_recall.0.10", output names "P_5".
+    if "(" in text or "@" in text:
+        return None
+    head, dot, rest = text.partition(".")
+    tname = REGISTRY.trec_name(head if dot else text)
+    if tname is not None:
+        return _from_trec(tname, rest if dot else None, ".")
+    for candidate in sorted(REGISTRY.trec, key=len, reverse=True):
+        n = len(candidate)
+        named = text[:n].lower() == candidate.lower() and text[n : n + 1] == "_"
+        if named and len(text) > n + 1 and REGISTRY.trec[candidate][1].params:
+            return _from_trec(candidate, text[n + 1 :], "_")
     return None
 
 
@@ -116,12 +154,15 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
     if not m:
         raise MetricError(f"cannot parse metric name {name!r}; expected e.g. ndcg@10, P(rel=2)@5")
     spec = REGISTRY.lookup(m.group("name"), family)
+    bound: dict[str, Any] = {}
+    if spec is None and family == "ranking":
+        spec, bound = _trec_in_assay_syntax(m.group("name"), m.group("k") is not None)
     if spec is None:
         raise MetricError(
             f"unknown {_kind(family)}metric {m.group('name')!r}"
             f"{_suggest(m.group('name'), family)}; `assay metrics` lists them all"
         )
-    params = _parse_args(m.group("args"), name) if m.group("args") else {}
+    params = {**bound, **(_parse_args(m.group("args"), name) if m.group("args") else {})}
     k: int | None = None
     if m.group("k") is not None:
         try:
@@ -132,6 +173,19 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
             raise MetricError(f"cutoff in {name!r} must be a positive integer, got {m.group('k')}")
         k = int(kval)
     return make(spec, k, **params)
+
+
+def _trec_in_assay_syntax(name: str, cutoff: bool) -> tuple[MetricSpec | None, dict[str, Any]]:
+    """A trec_eval name that is not an assay name, written in assay's syntax (``unj@3``,
+    ``map_cut@10``, ``Rprec_mult(mult=0.5)``): its declaration with trec_eval's parameters.
+    A cutoff is accepted where trec_eval's parameter list is cutoffs."""
+    tname = REGISTRY.trec_name(name)
+    if tname is None:
+        return None, {}
+    spec, binding = REGISTRY.trec[tname]
+    if cutoff and binding.params != "k" and spec.cutoff != "none":
+        raise MetricError(f"{tname} takes no cutoff in trec_eval; write {spec.name}@k")
+    return spec, dict(binding.bound)
 
 
 def _kind(family: str) -> str:

@@ -12,7 +12,9 @@ import numpy as np
 from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
 from .registry import (
     REL,
+    TREC_CUTOFFS,
     Param,
+    TrecName,
     closed_unit,
     metric,
     positive_float,
@@ -45,6 +47,8 @@ __all__ = [
 
 
 _NAN = np.nan
+#: trec_eval's default recall levels (iprec_at_recall): 0.0, 0.1, ..., 1.0.
+TREC_LEVELS = tuple(i / 10 for i in range(11))
 
 
 def nan_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -65,7 +69,12 @@ def _relret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 # ---------------------------------------------------------------- set / cutoff measures
 
 
-@metric("P", params=(REL,), aliases=("precision",), trec={"P": "k", "set_P": ""})
+@metric(
+    "P",
+    params=(REL,),
+    aliases=("precision",),
+    trec={"P": TrecName("k", TREC_CUTOFFS), "set_P": TrecName()},
+)
 def precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Precision: fraction of the top k that is relevant, P@k = sum_{i<=k} rel_i / k.
 
@@ -78,7 +87,12 @@ def precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return num / k
 
 
-@metric("R", params=(REL,), aliases=("recall",), trec={"recall": "k", "set_recall": ""})
+@metric(
+    "R",
+    params=(REL,),
+    aliases=("recall",),
+    trec={"recall": TrecName("k", TREC_CUTOFFS), "set_recall": TrecName()},
+)
 def recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Recall: fraction of the relevant documents found in the top k, R@k = sum_{i<=k} rel_i / R.
 
@@ -91,7 +105,7 @@ def recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     "F",
     params=(REL, Param("beta", 1.0, positive_float("beta"), "weight of recall vs precision")),
     aliases=("f1", "fmeasure"),
-    trec={"set_F": ""},
+    trec={"set_F": TrecName()},
 )
 def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     """F-measure at k: (1 + b^2) P R / (b^2 P + R) = (1 + b^2) relret / (b^2 R + k).
@@ -112,7 +126,7 @@ def f_measure(r: Ranked, k: int | None, rel: int, beta: float) -> np.ndarray:
     "relative_P",
     params=(REL,),
     aliases=("relative_precision",),
-    trec={"relative_P": "k", "set_relative_P": ""},
+    trec={"relative_P": TrecName("k", TREC_CUTOFFS), "set_relative_P": TrecName()},
 )
 def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Relative precision: relevant in the top k over the most possible, sum_{i<=k} rel_i / min(k, R).
@@ -128,7 +142,7 @@ def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return out
 
 
-@metric("set_map", params=(REL,), cutoff="none", trec={"set_map": ""})
+@metric("set_map", params=(REL,), cutoff="none", trec={"set_map": TrecName()})
 def set_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Unranked AP of the retrieved set: set precision x set recall = relret^2 / (n R).
 
@@ -161,7 +175,12 @@ def _ap_terms(r: Ranked, rel: int) -> np.ndarray:
     return ((s / m) * (1.0 + before[gid]) + t * pair) / r.rank
 
 
-@metric("AP", params=(REL,), aliases=("map", "average_precision"), trec={"map": "", "map_cut": "k"})
+@metric(
+    "AP",
+    params=(REL,),
+    aliases=("map", "average_precision"),
+    trec={"map": TrecName(), "map_cut": TrecName("k", TREC_CUTOFFS)},
+)
 def average_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Average precision: AP@k = (1/R) sum_{i<=k} rel_i P@i, R = all judged relevant documents.
 
@@ -172,7 +191,7 @@ def average_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return nan_divide(r.seg_sum(_ap_terms(r, rel), r.topk(k)), r.num_rel(rel))
 
 
-@metric("gm_map", params=(REL,), cutoff="none", aggregate="gmean", trec={"gm_map": ""})
+@metric("gm_map", params=(REL,), cutoff="none", aggregate="gmean", trec={"gm_map": TrecName()})
 def gm_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Average precision aggregated by geometric mean: GMAP = exp(mean log max(AP, 1e-5)).
 
@@ -183,7 +202,11 @@ def gm_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 
 @metric(
-    "Rprec", params=(REL,), cutoff="none", aliases=("r_precision", "rprecision"), trec={"Rprec": ""}
+    "Rprec",
+    params=(REL,),
+    cutoff="none",
+    aliases=("r_precision", "rprecision"),
+    trec={"Rprec": TrecName()},
 )
 def r_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """R-precision: precision at rank R, sum_{i<=R} rel_i / R. Undefined when R = 0.
@@ -234,7 +257,10 @@ def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np
 
 
 @metric(
-    "RR", params=(REL,), aliases=("mrr", "recip_rank", "reciprocal_rank"), trec={"recip_rank": ""}
+    "RR",
+    params=(REL,),
+    aliases=("mrr", "recip_rank", "reciprocal_rank"),
+    trec={"recip_rank": TrecName()},
 )
 def reciprocal_rank(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Reciprocal rank: 1 / rank of the first relevant document in the top k, 0 if none.
@@ -270,7 +296,12 @@ def _success_at(r: Ranked, rel: int, k: int) -> np.ndarray:
     return np.where(found, 1.0, p_hit)
 
 
-@metric("success", params=(REL,), aliases=("hit_rate", "hits"), trec={"success": "k"})
+@metric(
+    "success",
+    params=(REL,),
+    aliases=("hit_rate", "hits"),
+    trec={"success": TrecName("k", (1, 5, 10))},
+)
 def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Success (hit rate): 1 if a relevant document is in the top k, else 0.
 
@@ -286,7 +317,12 @@ def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
 
 @metric(
-    "num_ret", cutoff="none", bounds=(0, None), aggregate="sum", integer=True, trec={"num_ret": ""}
+    "num_ret",
+    cutoff="none",
+    bounds=(0, None),
+    aggregate="sum",
+    integer=True,
+    trec={"num_ret": TrecName()},
 )
 def num_ret(r: Ranked, k: int | None) -> np.ndarray:
     """Number of documents retrieved for the query (summed over queries): n = list length."""
@@ -300,7 +336,7 @@ def num_ret(r: Ranked, k: int | None) -> np.ndarray:
     bounds=(0, None),
     aggregate="sum",
     integer=True,
-    trec={"num_rel": ""},
+    trec={"num_rel": TrecName()},
     from_qrels=True,
 )
 def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
@@ -318,7 +354,7 @@ def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     bounds=(0, None),
     aggregate="sum",
     integer=True,
-    trec={"num_rel_ret": ""},
+    trec={"num_rel_ret": TrecName()},
 )
 def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Number of relevant documents retrieved (summed over queries): num_rel_ret = sum_i rel_i."""
@@ -333,7 +369,7 @@ def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     aggregate="sum",
     integer=True,
     higher_is_better=False,
-    trec={"num_nonrel_judged_ret": ""},
+    trec={"num_nonrel_judged_ret": TrecName()},
 )
 def num_nonrel_judged_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Judged non-relevant documents retrieved (summed over queries): sum_i [0 <= g_i < rel].
@@ -357,7 +393,12 @@ def judged(r: Ranked, k: int | None) -> np.ndarray:
     return num / k
 
 
-@metric("unjudged", aliases=("unjudged_at",), higher_is_better=False, trec={"unj": "k"})
+@metric(
+    "unjudged",
+    aliases=("unjudged_at",),
+    higher_is_better=False,
+    trec={"unj": TrecName("k", (5, 10, 20))},
+)
 def unjudged(r: Ranked, k: int | None) -> np.ndarray:
     """Unjudged@k: fraction of the top k without a judgment, sum_{i<=k} [g_i < 0] / k.
 
@@ -372,7 +413,7 @@ def unjudged(r: Ranked, k: int | None) -> np.ndarray:
     return num / k
 
 
-@metric("bpref", params=(REL,), cutoff="none", average_ties=False, trec={"bpref": ""})
+@metric("bpref", params=(REL,), cutoff="none", average_ties=False, trec={"bpref": TrecName()})
 def bpref(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Binary preference: (1/R) sum_{judged rel r} (1 - min(n_r, R) / min(N, R)).
 
@@ -397,7 +438,7 @@ def bpref(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 _INFAP_EPS = 1e-5
 
 
-@metric("infAP", params=(REL,), cutoff="none", average_ties=False, trec={"infAP": ""})
+@metric("infAP", params=(REL,), cutoff="none", average_ties=False, trec={"infAP": TrecName()})
 def inf_ap(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Inferred AP (Yilmaz & Aslam 2006) for qrels that judge a sample of the pool.
 
@@ -423,7 +464,7 @@ def inf_ap(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     return nan_divide(r.seg_sum(term, isrel), r.num_rel(rel))
 
 
-@metric("binG", params=(REL,), cutoff="none", average_ties=False, trec={"binG": ""})
+@metric("binG", params=(REL,), cutoff="none", average_ties=False, trec={"binG": TrecName()})
 def bin_g(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Binary G: (1/R) sum_{relevant r} 1 / log2(2 + n_r), n_r = documents above r not relevant.
 
@@ -471,7 +512,7 @@ def _iprec(r: Ranked, rel: int, levels: list[float]) -> list[np.ndarray]:
     cutoff="none",
     average_ties=False,
     aliases=("iprec_at_recall",),
-    trec={"iprec_at_recall": "recall"},
+    trec={"iprec_at_recall": TrecName("recall", TREC_LEVELS)},
 )
 def iprec(r: Ranked, k: int | None, recall: float, rel: int) -> np.ndarray:
     """Interpolated precision at a recall level: max precision at any rank with recall >= level.
@@ -489,7 +530,7 @@ def iprec(r: Ranked, k: int | None, recall: float, rel: int) -> np.ndarray:
     cutoff="none",
     average_ties=False,
     aliases=("ipavg11", "11pt"),
-    trec={"11pt_avg": ""},
+    trec={"11pt_avg": TrecName()},
 )
 def eleven_point(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """11-point interpolated average precision: mean of iprec at recall 0.0, 0.1, ..., 1.0.

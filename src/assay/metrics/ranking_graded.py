@@ -19,7 +19,9 @@ from ..errors import MetricError
 from .ranking import nan_divide
 from .registry import (
     REL,
+    TREC_CUTOFFS,
     Param,
+    TrecName,
     metric,
     one_of,
     open_unit,
@@ -101,7 +103,9 @@ def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.nda
     return r.seg_sum(g * disc(r.pos.astype(np.float64)), mask)
 
 
-@metric("dcg", params=(_GAIN, _DISCOUNT, _BASE), bounds=(0.0, None))
+@metric(
+    "dcg", params=(_GAIN, _DISCOUNT, _BASE), bounds=(0.0, None), trec={"dcg": TrecName("pairs")}
+)
 def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Discounted cumulative gain: DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
 
@@ -117,7 +121,7 @@ def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndar
     "ndcg",
     params=(_GAIN, _DISCOUNT, _BASE),
     aliases=("ndcg_at",),
-    trec={"ndcg_cut": "k", "ndcg": ""},
+    trec={"ndcg_cut": TrecName("k", TREC_CUTOFFS), "ndcg": TrecName("pairs")},
 )
 def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Normalised DCG: NDCG@k = DCG@k / IDCG@k.
@@ -197,23 +201,79 @@ def pfound(r: Ranked, k: int | None, pbreak: float, gmax: int | None) -> np.ndar
 _P_RBP = Param("p", 0.8, open_unit("p"), "persistence: probability of reading on")
 
 
-@metric("rbp", params=(_P_RBP, REL))
-def rbp(r: Ranked, k: int | None, p: float, rel: int) -> np.ndarray:
-    """Rank-biased precision: RBP = (1 - p) sum_{i<=k} rel_i p^(i-1).
+def _rbp_gain_check(value: Any) -> Any:
+    """'binary', 'scaled', or a mapping grade -> non-negative gain."""
+    if value in ("binary", "scaled"):
+        return value
+    if isinstance(value, Mapping):
+        return gain_check(value)
+    raise MetricError(f"gain must be 'binary', 'scaled' or a mapping grade -> gain, got {value!r}")
 
-    Unjudged documents count as non-relevant; see rbp_resid for the uncertainty they leave.
-    Reference: Moffat & Zobel (2008), TOIS 27(1).
+
+_RBP_GAIN = Param(
+    "gain",
+    "binary",
+    _rbp_gain_check,
+    "'binary': rel_i = [g_i >= rel]; 'scaled': g_i / max(1, the query's highest judged grade) "
+    "(trec_eval's rbp); or a mapping grade -> gain, rescaled to [0, 1] when a gain exceeds 1",
+)
+
+
+def _top_grade(r: Ranked) -> np.ndarray:
+    """The highest judged grade of every query (0 without a judged document)."""
+    counts = np.diff(r.ideal_offsets)
+    first = np.minimum(r.ideal_offsets[:-1], max(len(r.ideal_grades) - 1, 0))
+    top = r.ideal_grades[first] if len(r.ideal_grades) else np.zeros(r.nq)
+    return np.where(counts > 0, top, 0).astype(np.float64)
+
+
+def _rbp_gains(r: Ranked, gain: Any, rel: int) -> np.ndarray:
+    """Per-row gain of RBP (unjudged documents gain 0)."""
+    if gain == "binary":
+        return r.isrel(rel).astype(np.float64)
+    if gain == "scaled":
+        return r.clipped_grade / np.maximum(_top_grade(r), 1.0)[r.qidx]
+    table = dict(gain)
+    values = [*table.values(), *(() if 0 in table else (0.0,))]  # grade 0 gains 0 unless named
+    lo, hi = min(values), max(values)
+    g = r.gains(gain)
+    if hi > 1:  # trec_eval rescales a gain table reaching outside [0, 1]
+        g = np.where(r.judged, (g - lo) / (hi - lo), 0.0)
+    return g
+
+
+@metric(
+    "rbp",
+    params=(_P_RBP, _RBP_GAIN, REL),
+    trec={"rbp": TrecName("pairs", bound=(("p", 0.9), ("gain", "scaled")))},
+)
+def rbp(r: Ranked, k: int | None, p: float, gain: Any, rel: int) -> np.ndarray:
+    """Rank-biased precision: RBP = (1 - p) sum_{i<=k} gain_i p^(i-1).
+
+    gain_i = rel_i (binary, the default; unjudged documents count as non-relevant, see
+    rbp_resid for the uncertainty they leave), or graded: g_i / max(1, G_q) with G_q the
+    query's highest judged grade ('scaled'), or a gain map (rescaled to [0, 1] as (gain - lo)
+    / (hi - lo) when a gain exceeds 1). trec_eval's ``rbp`` is ``rbp(p=0.9, gain='scaled')``
+    (it ignores -l). Reference: Moffat & Zobel (2008), TOIS 27(1).
     """
-    x = r.tie_mean(r.isrel(rel).astype(np.float64))
+    x = r.tie_mean(_rbp_gains(r, gain, rel))
     return (1.0 - p) * r.seg_sum(x * np.power(p, r.pos.astype(np.float64)), r.topk(k))
 
 
-@metric("rbp_resid", params=(_P_RBP,), higher_is_better=False)
+@metric(
+    "rbp_resid",
+    params=(_P_RBP,),
+    higher_is_better=False,
+    trec={"rbp_resid": TrecName("pairs", bound=(("p", 0.9),))},
+)
 def rbp_resid(r: Ranked, k: int | None, p: float) -> np.ndarray:
     """RBP residual: p^d + (1 - p) sum_{i<=d, unjudged} p^(i-1), d = min(k, list length).
 
     The most RBP could still rise if every unjudged document and everything below depth d
-    were relevant. Reference: Moffat & Zobel (2008), TOIS 27(1), §4.
+    were relevant; 1 for an empty ranking. trec_eval's ``rbp_resid`` is
+    ``rbp_resid(p=0.9)``, except that trec_eval prints 0 when no retrieved document is
+    unjudged (kept only by ``assay trec-eval``). Reference: Moffat & Zobel (2008), TOIS
+    27(1), §4.
     """
     x = r.tie_mean((~r.judged).astype(np.float64))
     tail = np.power(p, r.depth(k).astype(np.float64))

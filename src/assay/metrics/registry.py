@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,12 +24,16 @@ __all__ = [
     "FROM_SIGNATURE",
     "REGISTRY",
     "REL",
+    "TREC_CUTOFFS",
     "Aggregate",
     "Cutoff",
     "Metric",
     "MetricSpec",
     "Param",
     "Registry",
+    "TrecName",
+    "TrecParams",
+    "ValueKind",
     "anything",
     "closed_unit",
     "make",
@@ -41,11 +45,38 @@ __all__ = [
     "optional",
     "positive_float",
     "positive_int",
+    "real_number",
+    "trec_metrics",
 ]
 
 
 Cutoff = Literal["none", "optional", "required"]
-Aggregate = Literal["mean", "gmean", "sum"]
+Aggregate = Literal["mean", "gmean", "sum", "none"]
+#: What a metric's per-query values are: numbers (every metric but one), or text (relstring).
+ValueKind = Literal["number", "text"]
+#: What a trec_eval measure's parameter list (after the first '.') holds: nothing, cutoffs,
+#: recall levels, multiples of R, ``level=gain`` / ``p=`` pairs, utility's four coefficients,
+#: or relstring's length.
+TrecParams = Literal["", "k", "recall", "mult", "pairs", "coefficients", "depth"]
+
+#: trec_eval's default cutoffs (P, recall, map_cut, ndcg_cut, relative_P).
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+@dataclass(frozen=True)
+class TrecName:
+    """How a trec_eval measure name reads onto a declaration.
+
+    ``params``: what trec_eval's parameter list after the name holds; ``defaults``: trec_eval's
+    default list, what the name means when written without one (``P`` is P at 5, 10, ...,
+    1000); ``bound``: the declaration's parameters that make it compute trec_eval's measure
+    (``rbp``: ``p=0.9, gain='scaled'``), overriding the declaration's own defaults.
+    """
+
+    params: TrecParams = ""
+    defaults: tuple[Any, ...] = ()
+    bound: tuple[tuple[str, Any], ...] = ()
+
 
 #: A parameter default taken from the declared function's signature.
 FROM_SIGNATURE: Any = object()
@@ -78,9 +109,10 @@ class MetricSpec:
     average_ties: bool
     integer: bool
     aliases: tuple[str, ...]
-    trec: Mapping[str, str]  # trec_eval name -> how its parameter list maps ("k", "recall", "")
+    trec: Mapping[str, TrecName]  # trec_eval's names for this declaration
     doc: str
     from_qrels: bool = False  # value comes from the qrels alone (kept for missing queries)
+    value: ValueKind = "number"
 
     @property
     def summary(self) -> str:
@@ -145,7 +177,23 @@ class Metric:
         label = self.spec.name + (f"({', '.join(parts)})" if parts else "")
         if self.k is not None:
             label += f"@{self.k}"
+        elif not parts and not self._is_bare_meaning(label):
+            # A bare name that is a trec_eval name means trec_eval's measure (P: P@5, ...,
+            # P@1000); empty parentheses keep assay's, so the label parses back to this.
+            label += "()"
         return label
+
+    def _is_bare_meaning(self, label: str) -> bool:
+        """Whether ``label`` written bare means this metric (compared by name, not by the
+        spec's identity: an unpickled metric in another process has a copy of its spec)."""
+        meaning = REGISTRY.trec_meaning(label, self.spec.family)
+        if meaning is None:
+            return True
+        return len(meaning) == 1 and (
+            meaning[0].spec.name,
+            meaning[0].params,
+            meaning[0].k,
+        ) == (self.spec.name, self.params, self.k)
 
     def __repr__(self) -> str:
         return f"Metric({str(self)!r})"
@@ -162,7 +210,10 @@ class Registry(Mapping[str, MetricSpec]):
     def __init__(self) -> None:
         self._families: dict[str, dict[str, MetricSpec]] = {}
         self._lookup: dict[tuple[str, str], MetricSpec] = {}
-        self.trec: dict[str, tuple[MetricSpec, str]] = {}
+        #: trec_eval name (as trec_eval spells it) -> its declaration and how it reads.
+        self.trec: dict[str, tuple[MetricSpec, TrecName]] = {}
+        self._trec_lower: dict[str, str] = {}
+        self._meanings: dict[str, list[Metric]] = {}
 
     def add(self, spec: MetricSpec) -> None:
         for key in (spec.name, *spec.aliases):
@@ -170,9 +221,28 @@ class Registry(Mapping[str, MetricSpec]):
             if known is not None and known.name != spec.name:
                 raise RuntimeError(f"{spec.family} metric name {key!r} declared twice")
             self._lookup[(spec.family, key.lower())] = spec
-        for tname, how in spec.trec.items():
-            self.trec[tname] = (spec, how)
+        for tname, binding in spec.trec.items():
+            if tname.lower() in self._trec_lower:
+                raise RuntimeError(f"trec_eval name {tname!r} declared twice")
+            self.trec[tname] = (spec, binding)
+            self._trec_lower[tname.lower()] = tname
         self._families.setdefault(spec.family, {})[spec.name] = spec
+
+    def trec_name(self, name: str) -> str | None:
+        """The trec_eval name ``name`` stands for (any case), as trec_eval spells it."""
+        return self._trec_lower.get(name.lower())
+
+    def trec_meaning(self, name: str, family: str = "ranking") -> list[Metric] | None:
+        """What the bare trec_eval name ``name`` (any case) means: trec_eval's measure with
+        its default parameters, one metric per default cutoff or level (None: not a
+        trec_eval name)."""
+        tname = self.trec_name(name) if family == "ranking" else None
+        if tname is None:
+            return None
+        if tname not in self._meanings:
+            spec, binding = self.trec[tname]
+            self._meanings[tname] = trec_metrics(spec, binding, binding.defaults)
+        return self._meanings[tname]
 
     def families(self) -> list[str]:
         return list(self._families)
@@ -222,14 +292,18 @@ def metric(
     average_ties: bool = True,
     integer: bool = False,
     aliases: tuple[str, ...] = (),
-    trec: Mapping[str, str] | None = None,
+    trec: Mapping[str, TrecName] | None = None,
     from_qrels: bool = False,
+    value: ValueKind = "number",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a ranking metric on its kernel ``kernel(ranked, k, **params) -> per-query
     values``.
 
     The kernel returns NaN for queries where the metric is undefined (no relevant document,
     no pair of distinct grades, ...); the ``no_relevant`` convention decides what those become.
+    ``trec`` maps trec_eval's names for the metric to how they read (:class:`TrecName`).
+    ``value="text"`` declares a metric whose per-query values are strings (relstring): it
+    has no aggregate (``aggregate="none"``) and no undefined values.
     """
 
     def register(kernel: Callable[..., Any]) -> Callable[..., Any]:
@@ -251,6 +325,7 @@ def metric(
                 trec=dict(trec or {}),
                 doc=kernel.__doc__ or "",
                 from_qrels=from_qrels,
+                value=value,
             )
         )
         return kernel
@@ -353,6 +428,11 @@ def closed_unit(what: str) -> Callable[[Any], float]:
     return functools.partial(number, name=what, low=0, high=1, error=MetricError)
 
 
+def real_number(what: str) -> Callable[[Any], float]:
+    """Any finite real number."""
+    return functools.partial(number, name=what, error=MetricError)
+
+
 def positive_float(what: str) -> Callable[[Any], float]:
     return functools.partial(number, name=what, low=0, low_open=True, error=MetricError)
 
@@ -375,6 +455,24 @@ def anything(value: Any) -> Any:
 
 
 REL = Param("rel", 1, nonneg_int("rel"), "minimum grade counted relevant (inclusive)")
+
+
+def trec_metrics(spec: MetricSpec, binding: TrecName, values: Sequence[Any]) -> list[Metric]:
+    """The metrics a trec_eval name with the parameter list ``values`` means (trec_eval's
+    defaults when the list is ``binding.defaults``): one per cutoff, recall level or multiple
+    of R; one for the other kinds of list."""
+    bound = dict(binding.bound)
+    kind = binding.params
+    if kind == "k":
+        return [make(spec, int(k), **bound) for k in values]
+    if kind in ("recall", "mult"):
+        return [make(spec, **{**bound, kind: v}) for v in values]
+    if kind == "depth":
+        return [make(spec, **{**bound, "depth": values[0]})] if values else [make(spec, **bound)]
+    if kind == "coefficients":  # utility's four worths, in trec_eval's order
+        names = ("rel_ret", "nonrel_ret", "rel_unret", "nonrel_unret")
+        return [make(spec, **{**bound, **dict(zip(names, values, strict=True))})]
+    return [make(spec, **bound)]
 
 
 def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:

@@ -37,10 +37,19 @@ def _record(row: Mapping[str, Any]) -> dict[str, Any]:
         "parameters": row["params_text"],
         "cutoff": row["cutoff"],
         "range": row["range"],
-        "better": "higher" if row["higher_is_better"] else "lower",
+        "better": "—"
+        if row.get("value") == "text"
+        else "higher"
+        if row["higher_is_better"]
+        else "lower",
         "aggregate": row["aggregate"],
         "summary": row["summary"],
     }
+
+
+def _trec_meanings(row: Mapping[str, Any]) -> str:
+    """What each trec_eval name of the metric means (trec_eval's defaults)."""
+    return "; ".join(f"{t['name']} = {t['means']}" for t in row.get("trec_eval_names", []))
 
 
 def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
@@ -53,13 +62,16 @@ def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
     columns = [Column("metric", style="bold")]
     if several:
         columns.append(Column("family"))
+    trec = any(r.get("trec_eval_names") for r in rows)
     columns += [Column(name) for name in ("also", "parameters", "@k", "range", "better")]
     columns.append(Column("description"))
+    if trec:  # trec_eval's names and what they mean (trec_eval's defaults)
+        columns.append(Column("trec_eval"))
     cells = []
     sections = set()
     for i, r in enumerate(rows):
         rec = _record(r)
-        also = " ".join([*r["aliases"], *r["trec_eval"]])
+        also = " ".join(r["aliases"] if trec else [*r["aliases"], *r["trec_eval"]])
         cells.append(
             [
                 rec["name"],
@@ -70,6 +82,7 @@ def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
                 rec["range"],
                 rec["better"],
                 rec["summary"],
+                *([_trec_meanings(r)] if trec else []),
             ]
         )
         if several and i + 1 < len(rows) and rows[i + 1]["family"] != r["family"]:

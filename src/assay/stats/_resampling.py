@@ -22,6 +22,11 @@ Conventions shared by every resampling procedure of :mod:`assay.stats`:
 - Bootstrap means, whose values are returned as interval endpoints, are computed as exact
   sums before one final rounding (:func:`exact_slices`), so they do not depend on the BLAS
   or its threads either: the same seed gives the same bits.
+- Memory does not grow with ``n_resamples``: p-values are counted block by block, and a
+  bootstrap interval keeps the resampled statistics only up to :data:`IN_MEMORY_VALUES`
+  values; beyond, it draws them again from the seed and selects the order statistics it
+  needs exactly (:class:`Resampled`; two or three passes, so about that many times the time
+  of drawing them once). The values are the same bits either way.
 - Monte Carlo p-values are ``(c + 1) / (N + 1)`` (Phipson & Smyth 2010, "Permutation p-values
   should never be zero"); exact enumerations give ``c / N``.
 """
@@ -42,6 +47,13 @@ from ._checks import FloatArray
 _EPS = float(np.finfo(np.float64).eps)
 _BLOCK_ELEMENTS = 1 << 22  # entries of a resample matrix processed at once (32 MiB of float64)
 _MAX_BLOCK_ROWS = 4096
+#: Resampled statistics (n_resamples × rows) kept in memory for a bootstrap interval (32 MiB
+#: of float64); beyond, they are drawn again from the seed for each pass (:class:`Resampled`).
+IN_MEMORY_VALUES = 1 << 22
+
+#: Row blocks of a (B, m) matrix of resampled statistics, the same values at every call.
+Blocks = Callable[[], Iterator[FloatArray]]
+Hook = Callable[[FloatArray], None]
 
 
 # ----------------------------------------------------------------------------- user statistics
@@ -205,41 +217,74 @@ def exact_slices(x: FloatArray) -> list[FloatArray]:
     return slices
 
 
-def bootstrap_means(x: FloatArray, n_resamples: int, seed: int) -> FloatArray:
-    """Bootstrap distribution (B, m) of the mean of every row of ``x`` (m, n), one shared
-    resample-index matrix: means = counts @ x.T / n, the product computed exactly slice by
+def mean_blocks(x: FloatArray, n_resamples: int, seed: int) -> Blocks:
+    """The bootstrap distribution (B, m) of the mean of every row of ``x`` (m, n), as a
+    function yielding its row blocks (the same values at every call): one shared
+    resample-index matrix, means = counts @ x.T / n, the product computed exactly slice by
     slice (:func:`exact_slices`) so that the values do not depend on the BLAS, its number of
     threads or the number of rows m."""
     m, n = x.shape
     slices = exact_slices(x)
     stacked = np.concatenate(slices[::-1], axis=1)  # (n, K·m), smallest slice first
-    parts = []
-    for idx in index_blocks(seed, n, n_resamples):
-        exact = resample_counts(idx, n) @ stacked  # every entry exact: one product for all
-        sums = exact[:, :m].copy()
-        for k in range(1, len(slices)):
-            sums += exact[:, k * m : (k + 1) * m]
-        parts.append(sums)
-    return np.concatenate(parts, axis=0) / n
+
+    def blocks() -> Iterator[FloatArray]:
+        for idx in index_blocks(seed, n, n_resamples):
+            exact = resample_counts(idx, n) @ stacked  # every entry exact: one product for all
+            sums = exact[:, :m].copy()
+            for k in range(1, len(slices)):
+                sums += exact[:, k * m : (k + 1) * m]
+            yield sums / n
+
+    return blocks
 
 
 # ----------------------------------------------------------------------------- bootstrap intervals
+
+
+def quantile_ranks(b: int, q: FloatArray) -> tuple[Any, Any, Any, Any]:
+    """Where the type-7 quantile at levels ``q`` reads a sorted column of ``b`` values: the
+    ranks below and above, the interpolation weight, and which levels are defined."""
+    valid = np.isfinite(q)
+    h = (b - 1) * np.where(valid, np.clip(q, 0.0, 1.0), 0.0)
+    lo = np.clip(np.floor(h).astype(np.intp), 0, b - 1)
+    hi = np.minimum(lo + 1, b - 1)
+    return lo, hi, h - lo, valid
+
+
+def interpolate(low: FloatArray, high: FloatArray, t: Any, valid: Any) -> FloatArray:
+    """Linear interpolation between the two order statistics (numpy's formula)."""
+    diff = high - low
+    out = np.where(t >= 0.5, high - diff * (1.0 - t), low + diff * t)
+    return np.where(valid, out, np.nan)
 
 
 def quantile_sorted(srt: FloatArray, q: FloatArray) -> FloatArray:
     """Linear-interpolation quantile (Hyndman & Fan type 7, numpy's default) of every column
     of the column-sorted ``srt`` (B, m) at its own level ``q[j]``; NaN levels give NaN."""
     b, m = srt.shape
-    valid = np.isfinite(q)
-    h = (b - 1) * np.where(valid, np.clip(q, 0.0, 1.0), 0.0)
-    lo = np.clip(np.floor(h).astype(np.intp), 0, b - 1)
-    hi = np.minimum(lo + 1, b - 1)
-    t = h - lo
+    lo, hi, t, valid = quantile_ranks(b, q)
     cols = np.arange(m)
-    low, high = srt[lo, cols], srt[hi, cols]
-    diff = high - low
-    out = np.where(t >= 0.5, high - diff * (1.0 - t), low + diff * t)
-    return np.where(valid, out, np.nan)
+    return interpolate(srt[lo, cols], srt[hi, cols], t, valid)
+
+
+def _levels(
+    below: Any, at_or_below: Any, b: int, m: int, method: str, confidence: float, accel: Any
+) -> tuple[FloatArray, FloatArray]:
+    """The quantile levels of the interval's endpoints (BCa's adjusted ones, see
+    :func:`interval`)."""
+    from scipy.special import ndtr, ndtri
+
+    alpha = (1.0 - confidence) / 2.0
+    if method == "bca":
+        a = accel if accel is not None else np.zeros(m)
+        z0 = ndtri((below + at_or_below) / (2.0 * b))
+        z_lo, z_hi = z0 + ndtri(alpha), z0 - ndtri(alpha)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q_lo = ndtr(z0 + z_lo / (1.0 - a * z_lo))
+            q_hi = ndtr(z0 + z_hi / (1.0 - a * z_hi))
+    else:
+        q_lo, q_hi = np.full(m, alpha), np.full(m, 1.0 - alpha)
+    return np.asarray(q_lo, dtype=np.float64), np.asarray(q_hi, dtype=np.float64)
 
 
 def interval(
@@ -256,27 +301,117 @@ def interval(
     α₁ = Φ(z₀ + (z₀ + z_{α/2}) / (1 - a(z₀ + z_{α/2}))), α₂ likewise with z_{1-α/2}, where
     z₀ = Φ⁻¹(share of resamples below θ, ties counting one half) and a is the acceleration
     (Efron & Tibshirani 1993, §14.3)."""
-    from scipy.special import ndtr, ndtri
-
     b, m = dist.shape
-    alpha = (1.0 - confidence) / 2.0
     srt = np.sort(dist, axis=0)
+    below = at_or_below = None
     if method == "bca":
-        a = accel if accel is not None else np.zeros(m)
         below = np.count_nonzero(dist < theta - tol, axis=0)
         at_or_below = np.count_nonzero(dist <= theta + tol, axis=0)
-        z0 = ndtri((below + at_or_below) / (2.0 * b))
-        z_lo, z_hi = z0 + ndtri(alpha), z0 - ndtri(alpha)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            q_lo = ndtr(z0 + z_lo / (1.0 - a * z_lo))
-            q_hi = ndtr(z0 + z_hi / (1.0 - a * z_hi))
-    else:
-        q_lo, q_hi = np.full(m, alpha), np.full(m, 1.0 - alpha)
-    low = quantile_sorted(srt, np.asarray(q_lo, dtype=np.float64))
-    high = quantile_sorted(srt, np.asarray(q_hi, dtype=np.float64))
+    q_lo, q_hi = _levels(below, at_or_below, b, m, method, confidence, accel)
+    low = quantile_sorted(srt, q_lo)
+    high = quantile_sorted(srt, q_hi)
     if method == "basic":
         low, high = 2.0 * theta - high, 2.0 * theta - low
     return low, high
+
+
+class Resampled:
+    """The resampled statistics (B, m) of one seeded procedure, given as ``blocks`` (a
+    function yielding their row blocks, the same values at every call).
+
+    Up to :data:`IN_MEMORY_VALUES` values (B·m) they are drawn once and kept; beyond, they
+    are never held: each use draws them again from the seed, block by block, and an interval
+    reads its order statistics by exact selection (:mod:`._selection`), so memory does not
+    grow with B. Both ways give the same bits.
+    """
+
+    def __init__(self, blocks: Blocks, n_resamples: int, m: int):
+        self.blocks = blocks
+        self.n_resamples = n_resamples
+        self.m = m
+        self.dist: FloatArray | None = None
+        if n_resamples * m <= IN_MEMORY_VALUES:
+            self.dist = np.concatenate(list(blocks()), axis=0)
+
+    def scan(self, hook: Hook) -> None:
+        """Call ``hook`` on the values (all at once when held, else block by block)."""
+        if self.dist is not None:
+            hook(self.dist)
+            return
+        for block in self.blocks():
+            hook(block)
+
+    def interval(
+        self,
+        theta: FloatArray,
+        method: str,
+        confidence: float,
+        accel: FloatArray | None,
+        tol: Any,
+        hook: Hook | None = None,
+    ) -> tuple[FloatArray, FloatArray]:
+        """:func:`interval` of the values; ``hook`` also sees them (in the same pass)."""
+        if self.dist is not None:
+            if hook is not None:
+                hook(self.dist)
+            return interval(self.dist, theta, method, confidence, accel, tol)
+        from ._selection import order_statistics
+
+        b, m = self.n_resamples, self.m
+        below = np.zeros(m, dtype=np.int64)
+        at_or_below = np.zeros(m, dtype=np.int64)
+        reads: list[tuple[Any, Any, Any, Any]] = []
+
+        def count(block: FloatArray) -> None:
+            if hook is not None:
+                hook(block)
+            if method == "bca":
+                below[:] += np.count_nonzero(block < theta - tol, axis=0)
+                at_or_below[:] += np.count_nonzero(block <= theta + tol, axis=0)
+
+        def targets(seen: int) -> tuple[np.ndarray, np.ndarray]:
+            # BCa's levels from the resamples seen so far (a guess until all are seen).
+            scale = b / seen
+            levels = _levels(below * scale, at_or_below * scale, b, m, method, confidence, accel)
+            found = [quantile_ranks(b, q) for q in levels]
+            reads[:] = found  # the last call is the exact one
+            cols = np.tile(np.arange(m), 4)
+            return cols, np.concatenate([r for lo, hi, _, _ in found for r in (lo, hi)])
+
+        found = order_statistics(self.blocks, m, b, targets, count).reshape(4, m)
+        (_, _, t_lo, ok_lo), (_, _, t_hi, ok_hi) = reads
+        low = interpolate(found[0], found[1], t_lo, ok_lo)
+        high = interpolate(found[2], found[3], t_hi, ok_hi)
+        if method == "basic":
+            low, high = 2.0 * theta - high, 2.0 * theta - low
+        return low, high
+
+
+class Spread:
+    """Sample standard deviation (ddof=1) of one column, accumulated block by block
+    (Chan, Golub & LeVeque 1983's pairwise update of the mean and the sum of squares)."""
+
+    def __init__(self, column: int = 0) -> None:
+        self.column = column
+        self.n = 0
+        self.mean = 0.0
+        self.m2 = 0.0
+
+    def __call__(self, block: FloatArray) -> None:
+        x = block[:, self.column]
+        nb = x.shape[0]
+        if nb == 0:
+            return
+        mb = float(x.mean())
+        m2b = float(((x - mb) ** 2).sum())
+        total = self.n + nb
+        delta = mb - self.mean
+        self.mean += delta * nb / total
+        self.m2 += m2b + delta * delta * self.n * nb / total
+        self.n = total
+
+    def std(self) -> float:
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else math.nan
 
 
 def acceleration(jack: FloatArray) -> FloatArray:

@@ -9,7 +9,7 @@ the number of threads.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from .result import StatResult
 __all__ = ["bootstrap_ci", "bootstrap_mean_ci"]
 
 #: The distribution of a statistic: (θ̂ (1,), θ* (B, 1), BCa acceleration or None, tolerance).
-_Distribution = tuple[FloatArray, FloatArray, FloatArray | None, Any]
+_Distribution = tuple[FloatArray, rs.Resampled, FloatArray | None, Any]
 
 
 def bootstrap_ci(
@@ -68,13 +68,18 @@ def bootstrap_ci(
         theta, dist, accel, tol = _mean_distribution(samples[0], n_resamples, seed, ci_method)
     else:
         theta, dist, accel, tol = _distribution(statistic, samples, n_resamples, seed, ci_method)
-    low, high = rs.interval(dist, theta, ci_method, confidence, accel, tol)
+    spread = rs.Spread() if dist.dist is None else None
+    low, high = dist.interval(theta, ci_method, confidence, accel, tol, spread)
+    if dist.dist is not None:
+        se = float(np.std(dist.dist[:, 0], ddof=1)) if n_resamples > 1 else math.nan
+    else:  # not held in memory: accumulated block by block (equal up to rounding)
+        se = spread.std() if spread is not None else math.nan
     details = {
         "n_resamples": n_resamples,
         "seed": seed,
         "ci_method": ci_method,
         "confidence": confidence,
-        "standard_error": float(np.std(dist[:, 0], ddof=1)) if n_resamples > 1 else math.nan,
+        "standard_error": se,
     }
     ci = (float(low[0]), float(high[0]))
     method = f"bootstrap {ci_method} confidence interval"
@@ -107,7 +112,7 @@ def _mean_distribution(
     """The bootstrap distribution of the mean, by exact sums (and the closed-form jackknife)."""
     row = sample[None, :]
     theta = row.mean(axis=1)
-    dist = rs.bootstrap_means(row, n_resamples, seed)
+    dist = rs.Resampled(rs.mean_blocks(row, n_resamples, seed), n_resamples, 1)
     accel = rs.acceleration(rs.mean_jackknife(row)) if ci_method == "bca" else None
     tol = rs.tolerance(sample.shape[0], np.abs(row).max(axis=1))
     return theta, dist, accel, tol
@@ -128,11 +133,12 @@ def _distribution(
     if not math.isfinite(theta_value):
         raise InputError(f"{where}: statistic of the data is {theta_value}")
     theta = np.array([theta_value])
-    parts = [
-        rs.apply_rows(statistic, [s[idx] for s in samples], vectorised, where)
-        for idx in rs.index_blocks(seed, n, n_resamples)
-    ]
-    dist = np.concatenate(parts)[:, None]
+
+    def blocks() -> Iterator[FloatArray]:
+        for idx in rs.index_blocks(seed, n, n_resamples):
+            yield rs.apply_rows(statistic, [s[idx] for s in samples], vectorised, where)[:, None]
+
+    dist = rs.Resampled(blocks, n_resamples, 1)
     accel = None
     if ci_method == "bca":
         accel = rs.acceleration(_jackknife(statistic, samples, vectorised, where)[None, :])
@@ -183,7 +189,7 @@ def bootstrap_mean_ci(
     if data.shape[1] == 1:
         return np.full(data.shape[0], np.nan), np.full(data.shape[0], np.nan)
     theta = data.mean(axis=1)
-    dist = rs.bootstrap_means(data, n_resamples, seed)
+    dist = rs.Resampled(rs.mean_blocks(data, n_resamples, seed), n_resamples, data.shape[0])
     accel = rs.acceleration(rs.mean_jackknife(data)) if ci_method == "bca" else None
     tol = rs.tolerance(data.shape[1], np.abs(data).max(axis=1))
-    return rs.interval(dist, theta, ci_method, confidence, accel, tol)
+    return dist.interval(theta, ci_method, confidence, accel, tol)

@@ -65,15 +65,16 @@ def _signflip_pvalues(
 
 def _bootstrap_null_pvalues(
     diffs: FloatArray, n_resamples: int, seed: int, alternative: str
-) -> tuple[FloatArray, FloatArray]:
-    """Paired bootstrap p-values of mean(d) = 0 for every row of ``diffs``, and the
-    bootstrap distribution of the means (B, m)."""
+) -> FloatArray:
+    """Paired bootstrap p-values of mean(d) = 0 for every row of ``diffs``, counted block by
+    block (nothing of size n_resamples is held)."""
     n = diffs.shape[1]
-    means = rs.bootstrap_means(diffs, n_resamples, seed)
     observed = diffs.mean(axis=1)
     tol = rs.tolerance(n, np.abs(diffs).max(axis=1))
-    counts = rs.exceed(means - observed, observed, tol, alternative)
-    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64), means
+    counts = np.zeros(diffs.shape[0], dtype=np.int64)
+    for means in rs.mean_blocks(diffs, n_resamples, seed)():
+        counts += rs.exceed(means - observed, observed, tol, alternative)
+    return np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64)
 
 
 def _wilcoxon_rows(
@@ -329,9 +330,18 @@ def paired_bootstrap_test(
     n_resamples, seed = check.resampling(n_resamples, seed, where)
     alternative = check.alternative(alternative, where)
     confidence = check.confidence(confidence, where)
-    p, means = _bootstrap_null_pvalues(d[None, :], n_resamples, seed, alternative)
+    rows = d[None, :]
+    observed = rows.mean(axis=1)
+    tol = rs.tolerance(d.shape[0], np.abs(rows).max(axis=1))
+    counts = np.zeros(1, dtype=np.int64)
+
+    def count(means: FloatArray) -> None:
+        counts[:] += rs.exceed(means - observed, observed, tol, alternative)
+
+    means = rs.Resampled(rs.mean_blocks(rows, n_resamples, seed), n_resamples, 1)
     theta = d.mean(keepdims=True)
-    low, high = rs.interval(means, theta, "percentile", confidence, None, 0.0)
+    low, high = means.interval(theta, "percentile", confidence, None, 0.0, count)
+    p = np.asarray((counts + 1.0) / (n_resamples + 1.0), dtype=np.float64)
     details = {
         "n_resamples": n_resamples,
         "seed": seed,
@@ -435,7 +445,7 @@ def paired_pvalues(
     if test == "randomization":
         return _signflip_pvalues(d, n_resamples, seed, alternative)[0]
     if test == "bootstrap":
-        return _bootstrap_null_pvalues(d, n_resamples, seed, alternative)[0]
+        return _bootstrap_null_pvalues(d, n_resamples, seed, alternative)
     if test == "t":
         return _t_pvalues(d, alternative)
     if test == "wilcoxon":

@@ -98,12 +98,12 @@ def _pair_pvalues(x: FloatArray, n_resamples: int, seed: int) -> FloatArray:
     n = x.shape[0]
     sums = x.sum(axis=0)
     tol = rs.tolerance(n, np.abs(x).max(axis=1).sum())
-    ranges = np.concatenate(
-        [s.max(axis=1) - s.min(axis=1) for s in _permuted_column_sums(x, n_resamples, seed)]
-    )
-    ranges.sort()
     observed = np.abs(sums[:, None] - sums[None, :])
-    at_least = ranges.shape[0] - np.searchsorted(ranges, observed - tol, side="left")
+    # Counted block by block: nothing of size n_resamples is held.
+    at_least = np.zeros(observed.shape, dtype=np.int64)
+    for s in _permuted_column_sums(x, n_resamples, seed):
+        ranges = np.sort(s.max(axis=1) - s.min(axis=1))
+        at_least += ranges.shape[0] - np.searchsorted(ranges, observed - tol, side="left")
     pvalues = (at_least + 1.0) / (n_resamples + 1.0)
     np.fill_diagonal(pvalues, 1.0)
     return np.asarray(pvalues, dtype=np.float64)
