@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._options import Missing, NoRelevant, OutputFormat, Ties
+from .._options import Missing, NoRelevant, OutputFormat, ShortQueries, Ties
 from ..errors import AssayError
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ __all__ = [
     "MissingOption",
     "NoRelevantOption",
     "OutputOption",
+    "ShortQueriesOption",
     "TiesOption",
     "choose_format",
     "emit",
@@ -76,6 +77,13 @@ NoRelevantOption = Annotated[
     NoRelevant,
     typer.Option(
         help="Queries where a metric is undefined (no relevant document): zero, one, skip, nan."
+    ),
+]
+ShortQueriesOption = Annotated[
+    ShortQueries,
+    typer.Option(
+        help="Queries with fewer than k judged documents, for metrics at cutoff k: score "
+        "(trec_eval, LightGBM) or skip (left out of the mean, as np.nanmean in LTR notebooks)."
     ),
 ]
 JudgedOnlyOption = Annotated[

@@ -16,6 +16,7 @@ from ._common import (
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    ShortQueriesOption,
     TiesOption,
     errors,
     load_collection,
@@ -53,6 +54,7 @@ def compare(
     missing: MissingOption = "zero",
     no_relevant: NoRelevantOption = "zero",
     judged_only: JudgedOnlyOption = False,
+    short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
@@ -76,6 +78,7 @@ def compare(
             missing=missing,
             no_relevant=no_relevant,
             judged_only=judged_only,
+            short_queries=short_queries,
         )
         for w in cmp.results.warnings:
             warn(w)

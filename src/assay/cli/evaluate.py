@@ -15,6 +15,7 @@ from ._common import (
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    ShortQueriesOption,
     TiesOption,
     errors,
     load_collection,
@@ -39,6 +40,7 @@ def evaluate(
     missing: MissingOption = "zero",
     no_relevant: NoRelevantOption = "zero",
     judged_only: JudgedOnlyOption = False,
+    short_queries: ShortQueriesOption = "score",
     qrels_format: Annotated[
         InputFormat | None,
         typer.Option(help="Force the qrels format (default: from the file extension, else trec)."),
@@ -63,6 +65,7 @@ def evaluate(
             missing=missing,
             no_relevant=no_relevant,
             judged_only=judged_only,
+            short_queries=short_queries,
         )
         for w in res.warnings:
             warn(w)
