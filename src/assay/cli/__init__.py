@@ -39,6 +39,7 @@ COMMANDS = (
     "metrics",
     "trec_eval",
     "demo",
+    "ltr",
     "classify",
     "cluster",
     "agree",

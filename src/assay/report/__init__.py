@@ -14,7 +14,8 @@ terminal), and the CLI decides where they go. Two views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report` and :func:`regression_report` build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
+:func:`generation_report`, :func:`regression_report`, :func:`experiment_report`,
+:func:`stats_report` and :func:`analysis_report` build the reports of assay's results. rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],
@@ -27,6 +28,7 @@ A :class:`Report` pairs both for one result and renders any of the output format
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_table
+from .ltr import analysis_report, experiment_report, stats_report
 from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
@@ -43,12 +45,14 @@ __all__ = [
     "OutputFormat",
     "RecordFormat",
     "Report",
+    "analysis_report",
     "catalog_table",
     "comparison_legend",
     "comparison_report",
     "consensus_report",
     "count",
     "escape",
+    "experiment_report",
     "generation_report",
     "json_value",
     "labelled_report",
@@ -57,6 +61,7 @@ __all__ = [
     "render_records",
     "results_report",
     "short",
+    "stats_report",
     "to_latex",
     "to_markdown",
     "to_rich",
