@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrow import to_np
+from .._arrow import from_np, to_np
 from ..errors import ParseError, shown
 
 _SPACE = np.zeros(256, dtype=bool)
@@ -136,10 +136,10 @@ def _doc_ids(buf: np.ndarray, comment: np.ndarray, nl: np.ndarray) -> pa.Array:
 
 def _spread(values: pa.Array, where: np.ndarray) -> pa.Array:
     """``values`` placed at the true positions of ``where``, null elsewhere."""
-    idx = np.full(len(where), -1, dtype=np.int64)
+    idx = np.zeros(len(where), dtype=np.int64)
     idx[where] = np.arange(len(values))
-    taken = pa.array(idx, mask=idx < 0)
-    return pc.take(values, taken)
+    taken = pc.take(values, from_np(idx))
+    return pc.if_else(from_np(where), taken, pa.scalar(None, pa.string()))
 
 
 def _qids(
@@ -276,7 +276,10 @@ class Collector:
         self.max_index = -1
 
     def add(self, block: Block) -> None:
-        values = block.values.astype(self.dtype)
+        if len(block.labels) == 0:
+            return  # only blank or comment lines
+        with np.errstate(over="ignore"):  # counted below, and warned about once per file
+            values = block.values.astype(self.dtype)
         self.overflow += int(np.count_nonzero(np.isinf(values) & np.isfinite(block.values)))
         if len(block.indices):
             low, high = int(block.indices.min()), int(block.indices.max())

@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrow import to_np
+from .._arrow import from_np, to_np
 from .._options import choice
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
 from ._letor_blocks import Collector, blocks, parse_block
@@ -149,7 +149,7 @@ def _queries(col: Collector, group_file: str | None) -> tuple[np.ndarray, pa.Arr
                 line=int(lines[starts[again]]),
             )
         offsets = np.append(starts, len(codes)).astype(np.int64)
-        return offsets, encoded.dictionary.take(pa.array(run_codes))
+        return offsets, encoded.dictionary.take(from_np(run_codes))
     if group_file is None:
         raise InputError(
             "no qid: fields and no group file (FILE.query, LightGBM's form): the queries are "
@@ -158,7 +158,7 @@ def _queries(col: Collector, group_file: str | None) -> tuple[np.ndarray, pa.Arr
         )
     counts = _read_groups(group_file, col.rows)
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    ids = pc.cast(pa.array(np.arange(1, len(counts) + 1)), pa.string())
+    ids = pc.cast(from_np(np.arange(1, len(counts) + 1)), pa.string())
     return offsets, ids
 
 
@@ -168,7 +168,7 @@ def _finish(
     offsets, query_ids = _queries(col, group_file)
     lines = np.concatenate([b.lines for b in col.blocks])
     docs = pa.chunked_array([b.doc_ids for b in col.blocks], pa.string()).combine_chunks()
-    line_text = pc.cast(pa.array(lines), pa.string())
+    line_text = pc.cast(from_np(lines), pa.string())
     doc_ids = pc.if_else(pc.is_null(docs), line_text, docs) if docs.null_count else docs
     labels = np.concatenate([b.labels for b in col.blocks])
     if col.overflow:
@@ -328,8 +328,8 @@ def _number_text(values: np.ndarray) -> pa.Array:
         and np.all(np.mod(values, 1) == 0)
         and np.all(np.abs(values) < 2**53)
     ):
-        return pc.cast(pa.array(values.astype(np.int64)), pa.string())
-    return pc.cast(pa.array(values), pa.string())
+        return pc.cast(from_np(values.astype(np.int64)), pa.string())
+    return pc.cast(from_np(values), pa.string())
 
 
 def _feature_text(rows: Any, base: int) -> tuple[pa.Array, np.ndarray]:
@@ -343,8 +343,8 @@ def _feature_text(rows: Any, base: int) -> tuple[pa.Array, np.ndarray]:
         cols = rows.indices.astype(np.int64)
         vals = rows.data
         offsets = rows.indptr.astype(np.int64)
-    prefix = pc.binary_join_element_wise(pc.cast(pa.array(cols + base), pa.string()), ":", "")
-    tokens = pc.binary_join_element_wise(prefix, pc.cast(pa.array(vals), pa.string()), "")
+    prefix = pc.binary_join_element_wise(pc.cast(from_np(cols + base), pa.string()), ":", "")
+    tokens = pc.binary_join_element_wise(prefix, pc.cast(from_np(vals), pa.string()), "")
     return tokens, offsets
 
 
@@ -366,14 +366,14 @@ def write_letor(
     labels = np.asarray(labels)
     qids = pa.array(query_ids, pa.string()) if not isinstance(query_ids, pa.Array) else query_ids
     qidx = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    row_qid = pc.binary_join_element_wise("qid:", qids.take(pa.array(qidx)), "")
+    row_qid = pc.binary_join_element_wise("qid:", qids.take(from_np(qidx)), "")
     docs = None if doc_ids is None else pa.array(doc_ids, pa.string())
     with open(os.fspath(path), "wb") as fh:
         for lo in range(0, len(labels), block_rows):
             hi = min(lo + block_rows, len(labels))
             tokens, toff = _feature_text(features[lo:hi], index_base)
             feats = pc.binary_join(
-                pa.ListArray.from_arrays(pa.array(toff, pa.int32()), tokens), " "
+                pa.ListArray.from_arrays(from_np(toff.astype(np.int32)), tokens), " "
             )
             parts = [_number_text(labels[lo:hi]), row_qid[lo:hi], feats]
             if docs is not None:

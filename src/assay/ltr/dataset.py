@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrow import to_np
+from .._arrow import from_np, to_np
 from .._options import choice, integer, number
 from .._result import provenance
 from ..data import Qrels, Run
@@ -90,11 +90,11 @@ class LetorDataset:
             if (sizes <= 0).any() or int(sizes.sum()) != len(y):
                 raise InputError(f"group sizes must be positive and add up to {len(y)} rows")
             offsets = np.concatenate(([0], np.cumsum(sizes)))
-            ids = pc.cast(pa.array(np.arange(1, len(sizes) + 1)), pa.string())
+            ids = pc.cast(from_np(np.arange(1, len(sizes) + 1)), pa.string())
         else:
             offsets, ids = _runs(pc.cast(pa.array(qids), pa.string()), len(y))
         docs = (
-            pc.cast(pa.array(np.arange(1, len(y) + 1)), pa.string())
+            pc.cast(from_np(np.arange(1, len(y) + 1)), pa.string())
             if doc_ids is None
             else pc.cast(pa.array(doc_ids), pa.string())
         )
@@ -166,8 +166,8 @@ class LetorDataset:
             self,
             labels=self.labels[rows],
             offsets=offsets,
-            query_ids=self.query_ids.take(pa.array(q)),
-            doc_ids=self.doc_ids.take(pa.array(rows)),
+            query_ids=self.query_ids.take(from_np(q)),
+            doc_ids=self.doc_ids.take(from_np(rows)),
             features=self.features[rows],
             lines=None if self.lines is None else self.lines[rows],
         )
@@ -175,7 +175,7 @@ class LetorDataset:
     # ------------------------------------------------------------ to assay's data model
 
     def row_query_ids(self) -> pa.Array:
-        return self.query_ids.take(pa.array(self.qidx))
+        return self.query_ids.take(from_np(self.qidx))
 
     def qrels(self) -> Qrels:
         """The labels as TREC-style judgments (every document judged)."""
@@ -231,7 +231,7 @@ def _runs(qids: pa.Array, rows: int) -> tuple[np.ndarray, pa.Array]:
         raise InputError(
             "the rows of each query must be consecutive (a query id appears in two runs)"
         )
-    return np.append(starts, len(codes)), encoded.dictionary.take(pa.array(codes[starts]))
+    return np.append(starts, len(codes)), encoded.dictionary.take(from_np(codes[starts]))
 
 
 # ---------------------------------------------------------------- loading

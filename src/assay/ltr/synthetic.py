@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._arrow import from_np
 from .._options import integer
 from .._options import seed as check_seed
 from .dataset import LetorDataset
@@ -88,8 +89,8 @@ def mslr_like(
     order = rng.permutation(m)  # informative features are not all first
     features = np.ascontiguousarray(x[:, order])
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    qids = pc.cast(pa.array(np.arange(1, nq + 1)), pa.string())
-    docs = pc.binary_join_element_wise("d", pc.cast(pa.array(np.arange(1, n + 1)), pa.string()), "")
+    qids = pc.cast(from_np(np.arange(1, nq + 1)), pa.string())
+    docs = pc.binary_join_element_wise("d", pc.cast(from_np(np.arange(1, n + 1)), pa.string()), "")
     info = {"generator": "mslr_like", "seed": seed, "informative": k}
     return LetorDataset(
         labels, offsets, qids, docs, features, name=name, source=f"<{name}>", info=info
