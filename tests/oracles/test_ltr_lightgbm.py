@@ -52,13 +52,17 @@ def test_ndcg_equals_lightgbm_evaluation(splits: dict[str, ltr.LetorDataset]) ->
     assert train.stats().no_relevant == 3  # the no_relevant convention is exercised
     assert int(train.sizes.min()) == 1  # and so is a query shorter than every k > 1
     for split, data in (("train", train), ("vali", test)):
-        res = ltr.evaluate_scores(data, {"m": model.predict(data)}, [f"ndcg(gain='exp')@{k}" for k in KS])
+        res = ltr.evaluate_scores(
+            data, {"m": model.predict(data)}, [f"ndcg(gain='exp')@{k}" for k in KS]
+        )
         for k in KS:
             lightgbm = model.evals_result_[split][f"ndcg@{k}"][model.best_iteration_ - 1]
             assert abs(res.aggregate("m", f"ndcg(gain='exp')@{k}") - lightgbm) < 1e-9, (split, k)
 
 
-def test_trec_eval_zero_differs_only_on_queries_without_relevant(splits: dict[str, ltr.LetorDataset]) -> None:
+def test_trec_eval_zero_differs_only_on_queries_without_relevant(
+    splits: dict[str, ltr.LetorDataset],
+) -> None:
     train = splits["train"]
     scores = {"m": ltr.Linear().fit(train).predict(train)}
     one = ltr.evaluate_scores(train, scores, ["ndcg(gain='exp')@10"], no_relevant="one")

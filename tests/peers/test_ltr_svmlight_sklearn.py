@@ -15,7 +15,9 @@ from strategies.ltr import letor_texts
 sk = pytest.importorskip("sklearn.datasets")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=letor_texts())
 def test_reader_matches_load_svmlight_file(tmp_path: Path, text: str) -> None:
     assume(_indices(text))  # a file without any feature has no feature count to compare
@@ -27,7 +29,9 @@ def test_reader_matches_load_svmlight_file(tmp_path: Path, text: str) -> None:
     # scikit-learn's zero_based="auto": 0-based when some index is 0.
     assert ours.index_base == (0 if "0" in _indices(text) else 1)
     np.testing.assert_array_equal(ours.labels, y)
-    rows_q = np.repeat(np.asarray(ours.query_ids.to_pylist(), dtype=np.int64), np.diff(ours.offsets))
+    rows_q = np.repeat(
+        np.asarray(ours.query_ids.to_pylist(), dtype=np.int64), np.diff(ours.offsets)
+    )
     np.testing.assert_array_equal(rows_q, qid)
     np.testing.assert_array_equal(ours.features.toarray(), x.toarray().astype(np.float32))
     dense = read_letor(path, features="dense")

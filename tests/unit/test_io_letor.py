@@ -137,14 +137,24 @@ def test_group_file_form(tmp_path: Path) -> None:
         ("1 qid:1 a:1\n", 1, "feature index must be a non-negative integer, got 'a'"),
         ("1 qid:1 -1:1\n", 1, "feature index must be a non-negative integer, got '-1'"),
         ("1 qid:1 1:1\n1 qid:1 1:abc\n", 2, "feature value is not a number: 'abc'"),
-        ("1 qid:1 1:1\n1 qid:1 3:1 2:1\n", 2, "feature indices must increase along a line: 2 after 3"),
+        (
+            "1 qid:1 1:1\n1 qid:1 3:1 2:1\n",
+            2,
+            "feature indices must increase along a line: 2 after 3",
+        ),
         ("1 qid:1 1:1\n1 qid:1 2:1 2:1\n", 2, "must increase"),
-        ("1 qid:1 1:1\n1 qid:2 1:1\n1 qid:1 1:1\n", 3, "query '1' starts again here (first seen at line 1)"),
+        (
+            "1 qid:1 1:1\n1 qid:2 1:1\n1 qid:1 1:1\n",
+            3,
+            "query '1' starts again here (first seen at line 1)",
+        ),
         ("1 qid:1 1:1\n1 1:1\n", 2, "no qid: on this line"),
         ("1 qid:1 1234567890:1\n", 1, "more than 9 digits"),
     ],
 )
-def test_malformed_lines_name_file_and_line(tmp_path: Path, text: str, line: int, message: str) -> None:
+def test_malformed_lines_name_file_and_line(
+    tmp_path: Path, text: str, line: int, message: str
+) -> None:
     p = write(tmp_path, text)
     with pytest.raises(ParseError) as info:
         read_letor(p)

@@ -9,6 +9,7 @@ Needs the ``ltr`` extra (LightGBM, scikit-learn) for LambdaMART and scikit-learn
 reading, statistics, the linear model and evaluation work without it.
 """
 
+from . import analysis, synthetic
 from .dataset import SENTINEL, FeatureNorm, LetorDataset, load, normalize
 from .experiment import (
     LTR_METRICS,
@@ -30,10 +31,12 @@ from .models import (
     with_seed,
 )
 from .stats import DatasetStats, FeatureStats, dataset_stats, feature_stats
+from .synthetic import MSLR_GRADES, mslr_like, mslr_like_splits
 
 __all__ = [
     "LAMBDARANK_EXAMPLE",
     "LTR_METRICS",
+    "MSLR_GRADES",
     "SENTINEL",
     "DatasetStats",
     "Estimator",
@@ -47,13 +50,17 @@ __all__ = [
     "ModelName",
     "RandomScores",
     "SeedSpread",
+    "analysis",
     "compare_scores",
     "dataset_stats",
     "evaluate_scores",
     "feature_stats",
     "load",
     "make_model",
+    "mslr_like",
+    "mslr_like_splits",
     "normalize",
     "run_experiment",
+    "synthetic",
     "with_seed",
 ]

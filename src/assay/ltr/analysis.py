@@ -22,7 +22,7 @@ from .._options import integer
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..evaluation import Results
-from .dataset import LetorDataset, settings_provenance
+from .dataset import LetorDataset, data_summary
 from .experiment import LTR_NO_RELEVANT, LTR_TIES, evaluate_scores
 from .models import LambdaMART
 from .stats import feature_stats
@@ -181,7 +181,7 @@ def score_distribution(data: LetorDataset, scores: Mapping[str, np.ndarray]) -> 
             rows.append({"model": model, "grade": float(g), "documents": len(v), **_summary(v)})
     cols = ("model", "grade", "documents", "mean", "std", "min", "q25", "median", "q75", "max")
     return Analysis(
-        "scores", "scores per relevance grade", cols, rows, provenance(**settings_provenance(data))
+        "scores", "scores per relevance grade", cols, rows, provenance(data=data_summary(data))
     )
 
 
@@ -232,7 +232,7 @@ def feature_importance(
         for j in order
     ]  # fmt: skip
     prov = provenance(
-        **settings_provenance(data),
+        data=data_summary(data),
         model=model.name,
         metric=metric,
         seed=seed,
@@ -283,5 +283,5 @@ def feature_table(data: LetorDataset) -> Analysis:
 
 
 def _prov(data: LetorDataset, results: Results, metric: str) -> dict[str, Any]:
-    return provenance(**{k: v for k, v in settings_provenance(data).items() if k not in ("assay_version", "python")},
+    return provenance(data=data_summary(data),
                       metric=metric, conventions=results.conventions.to_dict())  # fmt: skip

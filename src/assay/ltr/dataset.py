@@ -16,7 +16,6 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._options import choice, integer, number
-from .._result import provenance
 from ..data import Qrels, Run
 from ..errors import InputError
 from ..io.letor import (
@@ -303,9 +302,10 @@ def normalize(
     return replace(data, features=out.astype(np.float32), info=info)
 
 
-def settings_provenance(data: LetorDataset) -> dict[str, Any]:
-    """What a result computed on ``data`` records about it."""
-    return provenance(
-        data=data.name, source=data.source, queries=data.n_queries, documents=data.n_docs,
-        features=data.n_features, index_base=data.index_base, **dict(data.info),
-    )  # fmt: skip
+def data_summary(data: LetorDataset) -> dict[str, Any]:
+    """What a result computed on ``data`` records about it (under its ``data`` key)."""
+    return {
+        "name": data.name, "source": data.source, "queries": data.n_queries,
+        "documents": data.n_docs, "features": data.n_features, "index_base": data.index_base,
+        **dict(data.info),
+    }  # fmt: skip

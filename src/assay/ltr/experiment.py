@@ -30,7 +30,7 @@ from .._result import Result, provenance
 from ..comparison import Comparison, compare
 from ..errors import InputError
 from ..evaluation import Results, evaluate
-from .dataset import FeatureNorm, LetorDataset, normalize, settings_provenance
+from .dataset import FeatureNorm, LetorDataset, data_summary, normalize
 from .models import Model, make_model, with_seed
 
 __all__ = [
@@ -267,7 +267,7 @@ def run_experiment(
         seeds=[seed + i for i in range(n_seeds)],
         no_relevant_queries=int((relevant == 0).sum()),
         provenance=provenance(
-            **{k: v for k, v in settings_provenance(target).items() if k not in ("assay_version", "python")},
+            data=data_summary(target),
             split=where, train=splits["train"].name, vali=None if vali is None else vali.name,
             models=names, seeds=[seed + i for i in range(n_seeds)], norm=norm,
             model_settings={n: repr(m[0]) for n, m in fitted.items()},

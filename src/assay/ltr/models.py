@@ -179,7 +179,7 @@ class LambdaMART:
             callbacks.append(lambda env: progress(env.iteration + 1, rounds))
         booster = lgb.train(
             self.lightgbm_params(), dtrain, rounds, valid_sets=sets, valid_names=names,
-            callbacks=callbacks,
+            callbacks=callbacks, keep_training_booster=True,
         )  # fmt: skip
         self.booster_ = booster
         self.best_iteration_ = int(booster.best_iteration or booster.current_iteration())

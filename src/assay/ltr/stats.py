@@ -55,18 +55,20 @@ def _column_stats(x: Any) -> tuple[np.ndarray, ...]:
     """min, max, mean, std over finite values, non-zero share and non-finite count per column."""
     n = max(x.shape[0], 1)
     if hasattr(x, "tocsc"):
-        data = x.data
+        data = x.data.astype(np.float64)
         bad = ~np.isfinite(data)
-        csr = x.copy()
-        csr.data = np.where(bad, 0.0, data).astype(np.float64)
         non_finite = np.bincount(x.indices[bad], minlength=x.shape[1])
-        low = csr.min(axis=0).toarray().ravel()
-        high = csr.max(axis=0).toarray().ravel()
-        mean = np.asarray(csr.sum(axis=0)).ravel() / n
-        square = np.asarray(csr.multiply(csr).sum(axis=0)).ravel() / n
+        low, high, clean = x.astype(np.float64), x.astype(np.float64), x.astype(np.float64)
+        low.data, high.data = np.where(bad, np.inf, data), np.where(bad, -np.inf, data)
+        clean.data = np.where(bad, 0.0, data)
+        finite_n = np.maximum(n - non_finite, 1)
+        mean = np.asarray(clean.sum(axis=0)).ravel() / finite_n
+        square = np.asarray(clean.multiply(clean).sum(axis=0)).ravel() / finite_n
         std = np.sqrt(np.maximum(square - mean * mean, 0.0))
         nonzero = np.bincount(x.indices[data != 0], minlength=x.shape[1]) / n
-        return low, high, mean, std, nonzero, non_finite
+        low_v = low.min(axis=0).toarray().ravel()
+        high_v = high.max(axis=0).toarray().ravel()
+        return low_v, high_v, mean, std, nonzero, non_finite
     finite = np.isfinite(x)
     non_finite = (~finite).sum(axis=0)
     clean = np.where(finite, x, np.nan).astype(np.float64)
@@ -79,7 +81,8 @@ def _column_stats(x: Any) -> tuple[np.ndarray, ...]:
 
 def feature_stats(data: LetorDataset) -> FeatureStats:
     """Column statistics of the features (see :class:`FeatureStats`)."""
-    from .dataset import settings_provenance
+    from .._result import provenance
+    from .dataset import data_summary
 
     if data.n_docs == 0:
         empty = np.zeros(data.n_features)
@@ -87,7 +90,7 @@ def feature_stats(data: LetorDataset) -> FeatureStats:
     else:
         parts = _column_stats(data.features)
     numbers = np.arange(data.n_features, dtype=np.int64) + data.index_base
-    return FeatureStats(numbers, *parts, provenance=settings_provenance(data))
+    return FeatureStats(numbers, *parts, provenance=provenance(data=data_summary(data)))
 
 
 @dataclass(frozen=True, eq=False)

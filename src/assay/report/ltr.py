@@ -94,10 +94,11 @@ def _p(p: float) -> str:
 
 def _title(exp: Experiment) -> str:
     prov = exp.provenance
+    data = prov.get("data", {})
+    vali = f", early stopping on {prov['vali']}" if prov.get("vali") else ""
     return (
-        f"{prov.get('data', exp.split)}: {prov.get('queries')} queries, {prov.get('documents')} "
-        f"documents; trained on {prov.get('train')}"
-        + (f", early stopping on {prov['vali']}" if prov.get("vali") else "")
+        f"{data.get('name', exp.split)}: {data.get('queries')} queries, "
+        f"{data.get('documents')} documents; trained on {prov.get('train')}{vali}"
     )
 
 
