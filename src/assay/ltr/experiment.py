@@ -151,15 +151,15 @@ class Experiment(Result):
         return self.comparison.results
 
     def records(self) -> list[dict[str, Any]]:
-        """Comparison rows (``kind`` "mean" and "difference") and spread rows (``kind``
-        "seeds")."""
+        """Comparison rows (``kind`` "mean" and "difference") and, with several seeds, spread
+        rows (``kind`` "seeds")."""
         rows = []
         for r in self.comparison.records():
             kind = "mean" if r["baseline"] is None else "difference"
             rows.append(
                 {"model": r["run"], "kind": kind, **{k: v for k, v in r.items() if k != "run"}}
             )
-        for s in self.spread:
+        for s in self.spread if len(self.seeds) > 1 else ():
             rows.append(
                 {"model": s.model, "kind": "seeds", "metric": s.metric, "value": s.mean,
                  "std": s.std, "min": s.minimum, "max": s.maximum, "n": s.n}
