@@ -42,3 +42,30 @@ def _indices(text: str) -> set[str]:
     """The feature indices written in the file (plain Python: the test's own reading)."""
     body = [line.split("#")[0].split()[2:] for line in text.splitlines()]
     return {tok.split(":")[0] for fields in body for tok in fields}
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=letor_texts())
+def test_fast_and_careful_paths_agree(tmp_path: Path, text: str, monkeypatch) -> None:
+    """Blocks without comments go through Arrow's split and casts; the careful parser must
+    read every file the same way (ids, lines, features)."""
+    import assay.io.letor as letor
+
+    path = tmp_path / "f.txt"
+    path.write_text(_no_comments(text))
+    fast = read_letor(path, features="dense")
+    monkeypatch.setattr(letor, "FAST", False)
+    careful = read_letor(path, features="dense")
+    np.testing.assert_array_equal(fast.features, careful.features)
+    np.testing.assert_array_equal(fast.labels, careful.labels)
+    np.testing.assert_array_equal(fast.lines, careful.lines)
+    np.testing.assert_array_equal(fast.offsets, careful.offsets)
+    assert fast.query_ids.equals(careful.query_ids) and fast.doc_ids.equals(careful.doc_ids)
+
+
+def _no_comments(text: str) -> str:
+    lines = [line.split("#")[0] for line in text.splitlines()]
+    body = "\n".join(line for line in lines if line.strip())
+    return body + "\n" if body else "0 qid:1 1:1\n"

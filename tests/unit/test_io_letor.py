@@ -207,3 +207,25 @@ def test_both_forms_of_the_lightgbm_example_load_identically() -> None:
         assert a.query_ids.equals(b.query_ids) and a.doc_ids.equals(b.doc_ids)
     splits = find_letor_splits(folder)
     assert sorted(splits) == ["test", "train"] and splits["train"].endswith("rank.train")
+
+
+def test_fast_path_takes_clean_blocks_and_leaves_the_rest() -> None:
+    from assay.io._letor_fast import parse_block_fast
+
+    block = parse_block_fast(b"1 qid:3 1:0.5 7:2\n\n0\tqid:3 2:1e-3\r\n", 10, "f")
+    assert block is not None
+    np.testing.assert_array_equal(block.lines, [11, 13])
+    np.testing.assert_array_equal(block.indices, [1, 7, 2])
+    np.testing.assert_array_equal(block.values, [0.5, 2, 1e-3])
+    assert block.qids is not None and block.qids.to_pylist() == ["3", "3"]
+    for other in (
+        b"1 qid:1 1:1 # docid = x\n",  # comment
+        b"1 qid:1 1: 2\n",  # a colon next to white space
+        b"1:2 qid:1 1:1\n",  # a colon in the label
+        b"1 qid:1 +1:1\n",  # a sign on an index
+        b" 1 qid:1 1:1\n",  # leading white space
+        b"1 qid:1 1:1:1\n",  # two colons in a field
+    ):
+        assert parse_block_fast(other, 0, "f") is None, other
+    with pytest.raises(ParseError, match="must increase"):
+        parse_block_fast(b"1 qid:1 2:1 1:1\n", 0, "f")

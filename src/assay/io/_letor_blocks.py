@@ -37,7 +37,7 @@ def _open(path: str) -> Any:
     return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
 
 
-def blocks(path: str, size: int) -> Iterator[tuple[np.ndarray, int]]:
+def blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
     """(bytes of whole lines ending in ``\\n``, lines before them) for the whole file."""
     rest = b""
     before = 0
@@ -56,11 +56,11 @@ def blocks(path: str, size: int) -> Iterator[tuple[np.ndarray, int]]:
                 rest = data
                 continue
             rest = data[end:]
-            buf = np.frombuffer(data, dtype=np.uint8, count=end)
-            yield buf, before
-            before += int(np.count_nonzero(buf == 10))
+            block = data[:end]
+            yield block, before
+            before += block.count(b"\n")
     if rest:
-        yield np.frombuffer(rest + b"\n", dtype=np.uint8), before
+        yield rest + b"\n", before
 
 
 # ---------------------------------------------------------------- one block
@@ -184,7 +184,9 @@ def _indices(
     return value
 
 
-def parse_block(buf: np.ndarray, before: int, source: str) -> Block:
+def parse_block(data: bytes, before: int, source: str) -> Block:
+    """Parse a block of whole lines, checking everything and naming the line of any error."""
+    buf = np.frombuffer(data, dtype=np.uint8)
     nl = np.flatnonzero(buf == 10)
     starts, ends, comment = _tokens(buf, nl)
     line_of = np.searchsorted(nl, starts)
@@ -230,12 +232,12 @@ def parse_block(buf: np.ndarray, before: int, source: str) -> Block:
     indices = _indices(buf, f_start, colon, f_lines, source)
     values = _numbers(_strings(buf, colon + 1, f_end), "feature value", f_lines, source)
     counts = n_tok - 1 - (1 if qids is not None else 0)
-    _check_increasing(indices, f_lines, source)
+    check_increasing(indices, f_lines, source)
     docs = _doc_ids(buf, comment[data], nl[data])
     return Block(labels, lines, qids, docs, counts, indices, values)
 
 
-def _check_increasing(indices: np.ndarray, token_lines: np.ndarray, source: str) -> None:
+def check_increasing(indices: np.ndarray, token_lines: np.ndarray, source: str) -> None:
     if len(indices) < 2:
         return
     same = token_lines[1:] == token_lines[:-1]

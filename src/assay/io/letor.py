@@ -38,6 +38,7 @@ from .._arrow import from_np, to_np
 from .._options import choice
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
 from ._letor_blocks import Collector, blocks, parse_block
+from ._letor_fast import parse_block_fast
 
 __all__ = [
     "FeatureLayout",
@@ -55,7 +56,9 @@ FeatureLayout = Literal["auto", "dense", "sparse"]
 ValueType = Literal["float32", "float64"]
 
 #: Bytes per block: whole lines are parsed a block at a time, bounding working memory.
-BLOCK_BYTES = 1 << 25
+BLOCK_BYTES = 1 << 23
+#: Try the Arrow fast path first (False: always the careful parser; for tests).
+FAST = True
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,8 +199,9 @@ def _finish(
 def _collect(path: str, dtype: np.dtype[Any], block_bytes: int) -> Collector:
     plain = os.path.isfile(path) and not _is_gzip(path)
     col = Collector(path, os.path.getsize(path) if plain else None, dtype)
-    for buf, before in blocks(path, block_bytes):
-        col.add(parse_block(buf, before, path))
+    for data, before in blocks(path, block_bytes):
+        fast = parse_block_fast(data, before, path) if FAST else None
+        col.add(fast if fast is not None else parse_block(data, before, path))
     if col.rows == 0:
         raise EmptyInputError("no data lines (the file is empty or only comments)", source=path)
     return col
