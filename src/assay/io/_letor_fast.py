@@ -70,15 +70,21 @@ def parse_block_fast(data: bytes, before: int, source: str) -> Block | None:
     offsets = np.concatenate(([0], nl + 1)).astype(np.int32)
     text = data.translate(_COLON_TO_SPACE)
     lines = pa.StringArray.from_buffers(len(nl), pa.py_buffer(offsets), pa.py_buffer(text))
-    # Arrow's split gives an empty token for trailing white space: trim the lines first.
-    parts = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(lines))
-    n_tok = to_np(pc.list_value_length(parts)).astype(np.int64)
+    # Arrow's split gives an empty token for leading or trailing white space and for an
+    # empty line: trim the lines and split only those with something left.
+    trimmed = pc.ascii_trim_whitespace(lines)
+    filled = to_np(pc.binary_length(trimmed)) > 0
+    data_lines = np.flatnonzero(filled)
+    if not filled.all():
+        trimmed = trimmed.filter(from_np(filled))
+    parts = pc.ascii_split_whitespace(trimmed)
+    n_tok = np.zeros(len(nl), dtype=np.int64)
+    n_tok[data_lines] = to_np(pc.list_value_length(parts))
     per_line = _layout_ok(buf, nl, starts, n_tok)
     if per_line is None:
         return None
     tokens = parts.flatten()
-    data_lines = np.flatnonzero(n_tok > 0)
-    first = (np.cumsum(n_tok) - n_tok)[data_lines]
+    first = np.cumsum(n_tok[data_lines]) - n_tok[data_lines]
     begin = starts[data_lines]
     if _SPACE[buf[begin]].any():
         return None  # leading white space: rare, and the label check below assumes none
