@@ -24,7 +24,7 @@ def test_linear_is_least_squares(splits: dict[str, ltr.LetorDataset]) -> None:
     design = np.hstack([train.dense(np.float64), np.ones((train.n_docs, 1))])
     w, *_ = np.linalg.lstsq(design, train.labels, rcond=None)
     np.testing.assert_allclose(m.predict(train), design @ w, rtol=1e-9, atol=1e-9)
-    ridge = ltr.Linear(alpha=1e4).fit(train)
+    ridge = ltr.Linear(l2=1e4).fit(train)
     assert np.linalg.norm(ridge.coef_) < np.linalg.norm(m.coef_)
     with pytest.raises(InputError, match="not fitted"):
         ltr.Linear().predict(train)
@@ -66,7 +66,7 @@ def test_estimators(splits: dict[str, ltr.LetorDataset]) -> None:
 
 def test_make_model_and_seeds(splits: dict[str, ltr.LetorDataset]) -> None:
     assert isinstance(ltr.make_model("LambdaMART"), ltr.LambdaMART)
-    assert ltr.make_model("ridge").alpha == 1.0
+    assert ltr.make_model("ridge").l2 == 1.0
     with pytest.raises(OptionError, match="models"):
         ltr.make_model("svm")  # type: ignore[arg-type]
     r = ltr.RandomScores(seed=4)

@@ -88,7 +88,20 @@ def _load(data: str, fold: int | None, norm: Norm = "none") -> dict[str, Any]:
     return splits
 
 
-def _model_names(models: str) -> list[str]:
+def _ticker(
+    tick: Callable[[str, int, int], None] | None, label: str
+) -> Callable[[int, int], None] | None:
+    """A model's progress callback reporting under ``label`` (None without a bar)."""
+    if tick is None:
+        return None
+
+    def report(done: int, total: int) -> None:
+        tick(label, done, total)
+
+    return report
+
+
+def _model_names(models: str) -> list[Any]:
     from .._options import choice
     from ..ltr import ModelName
 
@@ -159,7 +172,7 @@ def _save_model(model: Any, path: Path) -> str:
         )
         return path.with_suffix(".txt").name
     if getattr(model, "coef_", None) is not None:
-        body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "alpha": model.alpha}
+        body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "l2": model.l2}
         path.with_suffix(".json").write_text(json.dumps(body), encoding="utf-8")
         return path.with_suffix(".json").name
     return ""
@@ -187,11 +200,7 @@ def train(
         splits = _load(data, fold, norm)
         m = make_model(_model_names(model)[0], seed=seed, num_threads=threads)
         with progress_bar() as tick:
-            m.fit(
-                splits["train"],
-                splits.get("vali"),
-                progress=None if tick is None else (lambda d, t: tick(m.name, d, t)),
-            )
+            m.fit(splits["train"], splits.get("vali"), progress=_ticker(tick, m.name))
         out.mkdir(parents=True, exist_ok=True)
         saved = _save_model(m, out / m.name)
         rows = []
@@ -298,7 +307,7 @@ def _analysis(
     for name in names:
         m = make_model(name, seed=seed, num_threads=threads)  # type: ignore[arg-type]
         m.fit(splits["train"], splits.get("vali") if split != "vali" else None,
-              progress=None if tick is None else (lambda d, t, n=m.name: tick(n, d, t)))  # fmt: skip
+              progress=_ticker(tick, m.name))  # fmt: skip
         fitted.append(m)
     scores = {m.name: m.predict(target) for m in fitted}
     if kind == "scores":
@@ -311,7 +320,7 @@ def _analysis(
         if not trees:
             raise InputError("the trees analysis needs --models lambdamart")
         curve = {s: d for s, d in splits.items() if s != "train"} or {"train": splits["train"]}
-        return an.trees_curve(chosen, curve, metric=metric, step=step)
+        return an.trees_curve(trees[0], curve, metric=metric, step=step)
     res = evaluate_scores(target, scores, [metric])
     if kind == "queries":
         return an.query_distribution(target, res, metric)

@@ -191,10 +191,10 @@ def parse_block(data: bytes, before: int, source: str) -> Block:
     starts, ends, comment = _tokens(buf, nl)
     line_of = np.searchsorted(nl, starts)
     per_line = np.bincount(line_of, minlength=len(nl))
-    data = per_line > 0
-    first = (np.cumsum(per_line) - per_line)[data]
-    n_tok = per_line[data]
-    lines = np.flatnonzero(data).astype(np.int64) + before + 1
+    filled = per_line > 0
+    first = (np.cumsum(per_line) - per_line)[filled]
+    n_tok = per_line[filled]
+    lines = np.flatnonzero(filled).astype(np.int64) + before + 1
     labels = _numbers(_strings(buf, starts[first], ends[first]), "label", lines, source)
     if not np.isfinite(labels).all():
         bad = int(np.argmin(np.isfinite(labels)))
@@ -233,7 +233,7 @@ def parse_block(data: bytes, before: int, source: str) -> Block:
     values = _numbers(_strings(buf, colon + 1, f_end), "feature value", f_lines, source)
     counts = n_tok - 1 - (1 if qids is not None else 0)
     check_increasing(indices, f_lines, source)
-    docs = _doc_ids(buf, comment[data], nl[data])
+    docs = _doc_ids(buf, comment[filled], nl[filled])
     return Block(labels, lines, qids, docs, counts, indices, values)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from ..comparison import Comparison, compare
 from ..errors import InputError
 from ..evaluation import Results, evaluate
 from .dataset import FeatureNorm, LetorDataset, data_summary, normalize
-from .models import Model, make_model, with_seed
+from .models import Model, ModelName, make_model, with_seed
 
 __all__ = [
     "LTR_METRICS",
@@ -229,7 +229,9 @@ def run_experiment(
     scores: dict[str, list[np.ndarray]] = {}
     for spec in models:
         base = (
-            make_model(spec, seed=seed, num_threads=num_threads) if isinstance(spec, str) else spec
+            make_model(cast(ModelName, spec), seed=seed, num_threads=num_threads)
+            if isinstance(spec, str)
+            else spec
         )
         if base.name in fitted:
             raise InputError(f"model {base.name!r} given twice")
@@ -243,15 +245,19 @@ def run_experiment(
             scores[base.name].append(model.predict(target))
     first = {name: s[0] for name, s in scores.items()}
     names = list(first)
-    options = dict(ties=ties, no_relevant=no_relevant, short_queries=short_queries)
+    conv: dict[str, Any] = {
+        "ties": ties,
+        "no_relevant": no_relevant,
+        "short_queries": short_queries,
+    }
     cmp = compare_scores(
         target, first, metrics, baseline=names[0], test=test, n_resamples=n_resamples,
-        seed=seed, correction=correction, alpha=alpha, ci_method=ci_method, **options,
+        seed=seed, correction=correction, alpha=alpha, ci_method=ci_method, **conv,
     )  # fmt: skip
     seed_runs = {
         f"{name}[seed={seed + i}]": s for name, ss in scores.items() for i, s in enumerate(ss)
     }
-    per_seed = evaluate_scores(target, seed_runs, metrics, **options)
+    per_seed = evaluate_scores(target, seed_runs, metrics, **conv)
     by_model = {name: [f"{name}[seed={seed + i}]" for i in range(n_seeds)] for name in names}
     zero = evaluate_scores(
         target, first, metrics, ties=ties, no_relevant="zero", short_queries=short_queries

@@ -74,11 +74,11 @@ def _matrix(data: LetorDataset) -> Any:
 
 @dataclass
 class Linear:
-    """Least squares (``alpha=0``) or ridge regression of the labels on the features, with
-    an unpenalised intercept: min ||y - Xw - b||² + alpha ||w||², solved by ``lstsq`` on the
-    design matrix (stacked with sqrt(alpha)·I for ridge). The seed notebook's baseline."""
+    """Least squares (``l2=0``) or ridge regression of the labels on the features, with an
+    unpenalised intercept: min ||y - Xw - b||² + l2 ||w||², solved by ``lstsq`` on the
+    design matrix (stacked with sqrt(l2)·I for ridge). The seed notebook's baseline."""
 
-    alpha: float = 0.0
+    l2: float = 0.0
     name: str = "linear"
     seed: int = 0
     coef_: np.ndarray | None = field(default=None, repr=False)
@@ -91,12 +91,12 @@ class Linear:
         *,
         progress: Progress | None = None,
     ) -> Linear:
-        alpha = number(self.alpha, "alpha", low=0)
+        l2 = number(self.l2, "l2", low=0)
         x = train.dense(np.float64)
         design = np.hstack([x, np.ones((len(x), 1))])
         y = train.labels
-        if alpha > 0:
-            penalty = np.hstack([np.sqrt(alpha) * np.eye(x.shape[1]), np.zeros((x.shape[1], 1))])
+        if l2 > 0:
+            penalty = np.hstack([np.sqrt(l2) * np.eye(x.shape[1]), np.zeros((x.shape[1], 1))])
             design = np.vstack([design, penalty])
             y = np.concatenate([y, np.zeros(x.shape[1])])
         w, *_ = np.linalg.lstsq(design, y, rcond=None)
@@ -193,9 +193,9 @@ class LambdaMART:
         n = self.best_iteration_ if trees is None else integer(trees, "trees", minimum=1)
         return np.asarray(self.booster_.predict(_matrix(data), num_iteration=n), dtype=np.float64)
 
-    def importance(self, kind: Literal["gain", "split"] = "gain") -> np.ndarray:
+    def importance(self, importance_type: Literal["gain", "split"] = "gain") -> np.ndarray:
         """LightGBM's feature importance of the kept trees: total gain or number of splits."""
-        kind = choice(kind, Literal["gain", "split"], "importance")
+        kind = choice(importance_type, Literal["gain", "split"], "importance_type")
         if self.booster_ is None:
             raise InputError(f"model {self.name!r} is not fitted")
         values = self.booster_.feature_importance(
@@ -290,13 +290,13 @@ class RandomScores:
 
 
 def make_model(name: ModelName, *, seed: int = 0, num_threads: int = 1, **options: Any) -> Model:
-    """A model by name: ``linear`` (least squares), ``ridge`` (``alpha``, default 1.0),
+    """A model by name: ``linear`` (least squares), ``ridge`` (``l2``, default 1.0),
     ``lambdamart``, ``random``."""
     name = choice(name, ModelName, "models", ignore_case=True)
     if name == "linear":
         return Linear(seed=seed, **options)
     if name == "ridge":
-        return Linear(alpha=options.pop("alpha", 1.0), name="ridge", seed=seed, **options)
+        return Linear(l2=options.pop("l2", 1.0), name="ridge", seed=seed, **options)
     if name == "lambdamart":
         return LambdaMART(seed=seed, num_threads=num_threads, **options)
     return RandomScores(seed=seed, **options)

@@ -90,7 +90,11 @@ def feature_stats(data: LetorDataset) -> FeatureStats:
     else:
         parts = _column_stats(data.features)
     numbers = np.arange(data.n_features, dtype=np.int64) + data.index_base
-    return FeatureStats(numbers, *parts, provenance=provenance(data=data_summary(data)))
+    low, high, mean, std, nonzero, non_finite = parts
+    return FeatureStats(
+        numbers, low, high, mean, std, nonzero, non_finite,
+        provenance=provenance(data=data_summary(data)),
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)

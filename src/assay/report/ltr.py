@@ -56,12 +56,13 @@ def experiment_report(exp: Experiment) -> Report:
             )
         rows.append(cells)
     sections = {len(rows) - 1}
+    base = str(cmp.baseline)
     for r in cmp.runs:
-        if r == cmp.baseline:
+        if r == base:
             continue
-        cells = [f"{r} − {cmp.baseline}"]
+        cells = [f"{r} − {base}"]
         for m in cmp.metrics:
-            p = cmp.pair(r, cmp.baseline, m)
+            p = cmp.pair(r, base, m)
             cells.append(Cell(f"{p.diff:+.4f} (p={_p(p.p_adjusted)})", strong=p.significant))
         rows.append(cells)
     if len(exp.seeds) > 1:
@@ -69,11 +70,11 @@ def experiment_report(exp: Experiment) -> Report:
         for r in cmp.runs:
             cells = [f"{r} ({len(exp.seeds)} seeds)"]
             for m in cmp.metrics:
-                s = next(x for x in exp.spread if x.model == r and x.metric == m)
+                sp = next(x for x in exp.spread if x.model == r and x.metric == m)
                 cells.append(
                     Cell(
-                        f"{short(s.mean)} ± {short(s.std)}",
-                        note=f"[{short(s.minimum)}, {short(s.maximum)}]",
+                        f"{short(sp.mean)} ± {short(sp.std)}",
+                        note=f"[{short(sp.minimum)}, {short(sp.maximum)}]",
                     )
                 )
             rows.append(cells)
