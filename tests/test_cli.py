@@ -637,17 +637,17 @@ def test_bad_convention_combination(qrels_test: Path, results_test: Path) -> Non
 
 
 def test_demo() -> None:
+    """The demo is the learning-to-rank job (tests/cli/test_ltr_cli.py has more)."""
     code, out, err = cli("demo", "--queries", "30")
     assert code == 0
-    for name in ("strong", "medium", "weak"):
+    for name in ("linear (baseline)", "lambdamart", "lambdamart − linear", "NDCG@10"):
         assert name in out
-    assert "synthetic collection (seed 0): 30 queries" in err
+    assert "synthetic MSLR-like collection (seed 0): train 18 queries" in err
     code, out, _ = cli("demo", "--queries", "30", "--seed", "3", "-f", "tsv")
     assert code == 0
-    rows = tsv_rows(out)
-    assert [r[0] for r in rows if r[1] == label("ndcg@10")] == ["strong", "medium", "weak"]
-    ndcg = {r[0]: float(r[3]) for r in rows if r[1] == label("ndcg@10")}
-    assert ndcg["strong"] > ndcg["weak"]
+    rows = [line.split("\t") for line in out.splitlines()]
+    kinds = {(r[0], r[1]) for r in rows if r[2] == "ndcg(gain='exp')@10"}
+    assert kinds == {("linear", "mean"), ("lambdamart", "mean"), ("lambdamart", "difference")}
 
 
 # ---------------------------------------------------------------- start-up
@@ -744,7 +744,7 @@ def test_every_command_module_registers() -> None:
         module = importlib.import_module(f"assay.cli.{name}")
         fresh = typer.Typer()
         module.register(fresh)
-        assert fresh.registered_commands, name
+        assert fresh.registered_commands or fresh.registered_groups, name
 
 
 def test_aggregate_formats(tmp_path: Path) -> None:
