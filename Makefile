@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_fusion.py --tools assay
 	$(BIN)/python benchmarks/bench_meta.py
 	$(BIN)/python benchmarks/bench_tagging.py
+	$(BIN)/python benchmarks/bench_letor.py
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench

@@ -57,6 +57,7 @@ _LAZY = {
     "fusion": ("assay.fusion", None),
     "meta": ("assay.meta", None),
     "tagging": ("assay.tagging", None),
+    "ltr": ("assay.ltr", None),
     "dist": ("assay.dist", None),
 }
 

@@ -26,6 +26,7 @@ T = TypeVar("T")
 Ties = Literal["docno", "input", "average"]
 Missing = Literal["zero", "skip", "error"]
 NoRelevant = Literal["zero", "one", "skip", "nan"]
+ShortQueries = Literal["score", "skip"]
 
 # Statistics (assay.stats, assay.compare).
 Alternative = Literal["two-sided", "greater", "less"]

@@ -18,7 +18,7 @@ from typing import cast
 import numpy as np
 
 from . import _options as opt
-from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, Ties
+from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, ShortQueries, Ties
 from ._result import provenance
 from .data import Qrels, Run
 from .errors import ConventionError, InputError, MetricError, PowerWarning
@@ -238,6 +238,7 @@ def compare(
     missing: Missing = "zero",
     no_relevant: NoRelevant = "zero",
     judged_only: bool = False,
+    short_queries: ShortQueries = "score",
     depth: int | None = None,
 ) -> Comparison:
     """Compare runs on metrics with paired significance tests.
@@ -265,6 +266,7 @@ def compare(
         missing=missing,
         no_relevant=no_relevant,
         judged_only=judged_only,
+        short_queries=short_queries,
         depth=depth,
     )
     names = res.runs

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._arrow import from_np, to_np
-from ._options import Missing, NoRelevant, Ties, flag
+from ._options import Missing, NoRelevant, ShortQueries, Ties, flag
 from ._options import depth as check_depth
 from ._result import provenance
 from .data import (
@@ -161,18 +161,40 @@ def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
     return out
 
 
+def judged_counts(qrels: Qrels, queries: np.ndarray) -> np.ndarray:
+    """Judged documents (grade >= 0) of each of ``queries`` (ids) in the qrels."""
+    judged = qrels.grades >= 0
+    per = np.bincount(qrels.query_codes[judged], minlength=qrels.n_queries)
+    codes = to_np(pc.index_in(pa.array(queries, pa.string()), value_set=qrels.query_ids), fill=-1)
+    return np.where(codes >= 0, per[np.maximum(codes, 0)], 0)
+
+
 def _values(
-    name: str, m: Metric, values: np.ndarray, queries: np.ndarray, conv: Conventions
-) -> MetricValues:
-    """One metric's per-query values for one run, with ``no_relevant`` applied.
+    name: str,
+    m: Metric,
+    values: np.ndarray,
+    queries: np.ndarray,
+    conv: Conventions,
+    judged: np.ndarray | None = None,
+) -> tuple[MetricValues, int]:
+    """One metric's per-query values for one run, with ``short_queries`` and ``no_relevant``
+    applied, and how many short queries were left out.
 
     A qrels query the run has no results for is ranked as an empty list when
     missing="zero": every metric takes its own value there (0 for most, 1 for rbp_resid),
-    the same value the empty list reached through judged_only gets. A text metric
-    (relstring) keeps its strings, has no aggregate (NaN) and is never undefined."""
+    the same value the empty list reached through judged_only gets. Under
+    short_queries="skip" a metric at cutoff k leaves out the queries with fewer than k judged
+    documents (``judged``) before anything else. A text metric (relstring) keeps its
+    strings, has no aggregate (NaN) and is never undefined."""
     if m.spec.value == "text":
-        return MetricValues(name, str(m), queries, np.asarray(values, dtype=object), math.nan)
+        texts = np.asarray(values, dtype=object)
+        return MetricValues(name, str(m), queries, texts, math.nan), 0
     values = np.asarray(values, dtype=np.float64)
+    n_short = 0
+    if conv.short_queries == "skip" and m.k is not None and judged is not None:
+        long_enough = judged >= m.k
+        n_short = int(len(long_enough) - np.count_nonzero(long_enough))
+        values, queries = values[long_enough], queries[long_enough]
     undefined = np.isnan(values)
     n_undef = int(undefined.sum())
     if n_undef:
@@ -182,9 +204,19 @@ def _values(
             values = np.where(undefined, 1.0, values)
         elif conv.no_relevant == "skip":
             values, queries = values[~undefined], queries[~undefined]
-    skipped = n_undef if conv.no_relevant == "skip" else 0
+    skipped = (n_undef if conv.no_relevant == "skip" else 0) + n_short
     agg = aggregate(values, m.spec.aggregate)
-    return MetricValues(name, str(m), queries, values, agg, n_undef, skipped)
+    return MetricValues(name, str(m), queries, values, agg, n_undef, skipped), n_short
+
+
+def _short_warning(run: str, m: Metric, n_short: int) -> list[Notice]:
+    if not n_short:
+        return []
+    message = (
+        f"run {run!r}: {m!s} left out for {n_short} {_queries(n_short)} with fewer than "
+        f"{m.k} judged documents (short_queries='skip')"
+    )
+    return [(CoverageWarning, message)]
 
 
 def _undefined_warning(run: str, m: Metric, mv: MetricValues, conv: Conventions) -> list[Notice]:
@@ -379,8 +411,11 @@ def results_from_parts(
     notices: list[Notice] = []
     for name, (values, queries, info, _) in runs.items():
         notices += _join_warnings(name, info, conventions)
+        judged = judged_counts(qrels, queries) if conventions.short_queries == "skip" else None
         for m in metrics:
-            data[(name, str(m))] = _values(name, m, values[str(m)], queries, conventions)
+            mv, n_short = _values(name, m, values[str(m)], queries, conventions, judged)
+            data[(name, str(m))] = mv
+            notices += _short_warning(name, m, n_short)
         for m in metrics:
             notices += _undefined_warning(name, m, data[(name, str(m))], conventions)
     # Said through the warnings module as well as kept in the result: a notebook user sees
@@ -427,14 +462,16 @@ def evaluate(
     missing: Missing = "zero",
     no_relevant: NoRelevant = "zero",
     judged_only: bool = False,
+    short_queries: ShortQueries = "score",
     depth: int | None = None,
     stream: bool | None = None,
 ) -> Results:
     """Evaluate runs against qrels.
 
     ``ties`` ("docno" | "input" | "average"), ``missing`` ("zero" | "skip" | "error"),
-    ``no_relevant`` ("zero" | "one" | "skip" | "nan") and ``judged_only`` are the conventions
-    of :mod:`assay.conventions`; ``depth`` keeps the first ``depth`` documents of every
+    ``no_relevant`` ("zero" | "one" | "skip" | "nan"), ``judged_only`` and ``short_queries``
+    ("score" | "skip": queries with fewer than k judged documents left out of metrics at
+    cutoff k) are the conventions of :mod:`assay.conventions`; ``depth`` keeps the first ``depth`` documents of every
     ranking (trec_eval's ``-M``). The grade scale ERR and pFound use is the qrels'
     ``max_grade``, recorded in the provenance.
 
@@ -445,7 +482,13 @@ def evaluate(
     """
     if not isinstance(qrels, Qrels):
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
-    conv = Conventions(ties=ties, missing=missing, no_relevant=no_relevant, judged_only=judged_only)
+    conv = Conventions(
+        ties=ties,
+        missing=missing,
+        no_relevant=no_relevant,
+        judged_only=judged_only,
+        short_queries=short_queries,
+    )
     depth = check_depth(depth)
     metric_list = resolve_metrics(metrics, conv)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import assay
 from assay.metrics import FAMILIES, REGISTRY, load_families
-from support.cli import assert_one_line_error, invoke, label, tsv_rows
+from support.cli import assert_one_line_error, invoke
 from support.process import run_python
 
 
@@ -116,17 +116,17 @@ def test_metrics_bad_format() -> None:
 
 
 def test_demo() -> None:
+    """The demo is the learning-to-rank job (tests/cli/test_ltr_cli.py has more)."""
     code, out, err = invoke("demo", "--queries", "30")
     assert code == 0
-    for name in ("strong", "medium", "weak"):
+    for name in ("linear (baseline)", "lambdamart", "lambdamart − linear", "NDCG@10"):
         assert name in out
-    assert "synthetic collection (seed 0): 30 queries" in err
+    assert "synthetic MSLR-like collection (seed 0): train 18 queries" in err
     code, out, _ = invoke("demo", "--queries", "30", "--seed", "3", "-f", "tsv")
     assert code == 0
-    rows = tsv_rows(out)
-    assert [r[0] for r in rows if r[1] == label("ndcg@10")] == ["strong", "medium", "weak"]
-    ndcg = {r[0]: float(r[3]) for r in rows if r[1] == label("ndcg@10")}
-    assert ndcg["strong"] > ndcg["weak"]
+    rows = [line.split("\t") for line in out.splitlines()]
+    kinds = {(r[0], r[1]) for r in rows if r[2] == "ndcg(gain='exp')@10"}
+    assert kinds == {("linear", "mean"), ("lambdamart", "mean"), ("lambdamart", "difference")}
 
 
 def test_help_imports_no_heavy_modules() -> None:

@@ -232,7 +232,10 @@ def test_markdown_format(qrels_test: Path, results_test: Path, trec_dir: Path) -
     # The best aggregate is bold (not for counts).
     assert lines[2] == "| results.test | **0.2667** | 1500 |"
     assert lines[3] == "| results.trunc | 0.2000 | 584 |"
-    assert lines[4:] == ["", "ties=docno  missing=zero  no\\_relevant=zero  judged\\_only=False"]
+    assert lines[4:] == [
+        "",
+        "ties=docno  missing=zero  no\\_relevant=zero  judged\\_only=False  short\\_queries=score",
+    ]
 
 
 def test_latex_format(qrels_test: Path, results_test: Path, tmp_path: Path) -> None:

@@ -276,6 +276,7 @@ class Conv:
     missing: str = "zero"
     no_relevant: str = "zero"
     judged_only: bool = False
+    short_queries: str = "score"
 
     def kwargs(self) -> dict[str, Any]:
         return {
@@ -283,6 +284,7 @@ class Conv:
             "missing": self.missing,
             "no_relevant": self.no_relevant,
             "judged_only": self.judged_only,
+            "short_queries": self.short_queries,
         }
 
 
@@ -304,12 +306,13 @@ def raw_collection(
     settings: Sequence[Setting],
     ties: str,
     judged_only: bool,
-) -> dict[str, tuple[bool, dict[Setting, float]]]:
-    """Per qrels query: (has results in the run, raw metric values).
+) -> dict[str, tuple[bool, dict[Setting, float], int]]:
+    """Per qrels query: (has results in the run, raw metric values, judged documents).
 
     A query "has results" when the run holds rows for it, before judged_only drops the
     unjudged ones (trec_eval -J still evaluates such a query, on an empty list). Run queries
-    absent from the qrels are ignored.
+    absent from the qrels are ignored. The third item is the query's number of judged
+    documents (grade >= 0), which short_queries compares with the cutoff.
     """
     out = {}
     for query in qrels:
@@ -317,12 +320,13 @@ def raw_collection(
         present = bool(rows)
         if judged_only:
             rows = [r for r in rows if r[2] is not None and r[2] >= 0]
-        out[query] = (present, raw_values(rows, facts(qrels, query), settings, ties))
+        judged = sum(1 for g in qrels[query].values() if g >= 0)
+        out[query] = (present, raw_values(rows, facts(qrels, query), settings, ties), judged)
     return out
 
 
 def apply_conventions(
-    raw: Mapping[str, tuple[bool, Mapping[Setting, float]]], setting: Setting, conv: Conv
+    raw: Mapping[str, tuple[bool, Mapping[Setting, float], int]], setting: Setting, conv: Conv
 ) -> dict[str, float]:
     """Per-query values after the missing and no_relevant conventions.
 
@@ -330,10 +334,14 @@ def apply_conventions(
     metrics, 1 for rbp_resid; num_rel comes from the qrels alone); where the metric is
     undefined for it (e.g. AP with R = 0) no_relevant decides, as for any other query. missing='skip': such queries are left out. Undefined values become 0
     (no_relevant='zero'), 1 ('one'), are left out ('skip') or stay NaN ('nan').
+    short_queries='skip' first leaves out, for a setting with a cutoff k, every query with
+    fewer than k judged documents.
     """
     out = {}
-    for query, (present, values) in raw.items():
+    for query, (present, values, judged) in raw.items():
         if not present and conv.missing == "skip":
+            continue
+        if conv.short_queries == "skip" and setting.k is not None and judged < setting.k:
             continue
         v = values[setting]
         if isinstance(v, float) and math.isnan(v):

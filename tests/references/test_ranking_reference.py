@@ -26,7 +26,13 @@ from strategies.ranking import Qrels, RunRows, reference_collections
 from support.ranking import GROUPS, MISSING, NO_RELEVANT, S, average_ok, build, same, to_metric
 
 
-def compare(qrels: Qrels, rows: RunRows, group: Sequence[Setting], ties: str) -> None:
+def compare(
+    qrels: Qrels,
+    rows: RunRows,
+    group: Sequence[Setting],
+    ties: str,
+    short_queries: str = "score",
+) -> None:
     """Every setting x judged_only x missing x no_relevant under one tie convention."""
     aq, ar = build(qrels, rows)
     if ties == "average":
@@ -41,7 +47,7 @@ def compare(qrels: Qrels, rows: RunRows, group: Sequence[Setting], ties: str) ->
     for judged_only in (False, True):
         raw = ref.raw_collection(qrels, rows, group, ties, judged_only)
         for missing, no_rel in itertools.product(MISSING, NO_RELEVANT):
-            conv = Conv(ties, missing, no_rel, judged_only)
+            conv = Conv(ties, missing, no_rel, judged_only, short_queries)
             res = assay.evaluate(aq, ar, [to_metric(s) for s in group], **conv.kwargs())
             for s in group:
                 expected = ref.apply_conventions(raw, s, conv)
@@ -97,6 +103,19 @@ def test_matches_reference_average(group: str, data: tuple[Qrels, RunRows]) -> N
         all(ref.n_arrangements(ref.query_rows(qrels, rows, q)) <= MAX_ARRANGEMENTS for q in qrels)
     )
     compare(qrels, rows, GROUPS[group], "average")
+
+
+# Fewer examples: short_queries="skip" only adds a filter in front of the other conventions.
+SHORT = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+@SHORT
+@given(data=reference_collections())
+def test_matches_reference_short_queries_skip(group: str, data: tuple[Qrels, RunRows]) -> None:
+    """short_queries='skip': metrics at cutoff k leave out queries with fewer than k judged
+    documents, under every other convention."""
+    compare(*data, GROUPS[group], "input", short_queries="skip")
 
 
 def test_every_metric_has_a_reference_and_settings() -> None:

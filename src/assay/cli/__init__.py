@@ -40,6 +40,7 @@ COMMANDS = (
     "metrics",
     "trec_eval",
     "demo",
+    "ltr",
     "classify",
     "cluster",
     "agree",

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._options import Correction, InputFormat, Missing, NoRelevant, OutputFormat, Ties
+from .._options import (
+    Correction,
+    InputFormat,
+    Missing,
+    NoRelevant,
+    OutputFormat,
+    ShortQueries,
+    Ties,
+)
 from ..errors import AssayError, AssayWarning
 
 if TYPE_CHECKING:
@@ -48,6 +56,7 @@ __all__ = [
     "RunFormatOption",
     "ScoreColumnOption",
     "SeedOption",
+    "ShortQueriesOption",
     "TiesOption",
     "choose_format",
     "emit",
@@ -122,6 +131,13 @@ ScoreColumnOption = Annotated[
 ]
 RelevanceColumnOption = Annotated[
     str | None, typer.Option(help="Grade column of tabular qrels (default: relevance).")
+]
+ShortQueriesOption = Annotated[
+    ShortQueries,
+    typer.Option(
+        help="Queries with fewer than k judged documents, for metrics at cutoff k: score "
+        "(trec_eval, LightGBM) or skip (left out of the mean, as np.nanmean in LTR notebooks)."
+    ),
 ]
 JudgedOnlyOption = Annotated[
     bool,

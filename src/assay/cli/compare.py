@@ -26,6 +26,7 @@ from ._common import (
     RunFormatOption,
     ScoreColumnOption,
     SeedOption,
+    ShortQueriesOption,
     TiesOption,
     errors,
     load_collection,
@@ -67,6 +68,7 @@ def compare(
     doc_column: DocColumnOption = None,
     score_column: ScoreColumnOption = None,
     relevance_column: RelevanceColumnOption = None,
+    short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
@@ -102,6 +104,7 @@ def compare(
             missing=missing,
             no_relevant=no_relevant,
             judged_only=judged_only,
+            short_queries=short_queries,
         )
         present(comparison_report(cmp), fmt, output)
 

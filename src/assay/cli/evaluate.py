@@ -20,6 +20,7 @@ from ._common import (
     RelevanceColumnOption,
     RunFormatOption,
     ScoreColumnOption,
+    ShortQueriesOption,
     TiesOption,
     errors,
     load_collection,
@@ -49,6 +50,7 @@ def evaluate(
     doc_column: DocColumnOption = None,
     score_column: ScoreColumnOption = None,
     relevance_column: RelevanceColumnOption = None,
+    short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
 ) -> None:
     """Evaluate runs against qrels."""
@@ -76,6 +78,7 @@ def evaluate(
             missing=missing,
             no_relevant=no_relevant,
             judged_only=judged_only,
+            short_queries=short_queries,
         )
         present(results_report(res, per_query=per_query), fmt, output)
 

@@ -7,6 +7,7 @@ ties           docno | input | average                      docno      trec_eval
 missing        zero | skip | error                          zero       trec_eval -c
 no_relevant    zero | one | skip | nan                      zero       trec_eval
 judged_only    False | True                                 False      trec_eval (-J when True)
+short_queries  score | skip                                 score      trec_eval, LightGBM
 =============  ===========================================  =========  =========================
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from .._options import Missing, NoRelevant, Ties, choice, flag
+from .._options import Missing, NoRelevant, ShortQueries, Ties, choice, flag
 from ..errors import ConventionError
 
 __all__ = [
@@ -27,7 +28,12 @@ __all__ = [
 ]
 
 
-_KINDS: dict[str, Any] = {"ties": Ties, "missing": Missing, "no_relevant": NoRelevant}
+_KINDS: dict[str, Any] = {
+    "ties": Ties,
+    "missing": Missing,
+    "no_relevant": NoRelevant,
+    "short_queries": ShortQueries,
+}
 
 DESCRIPTIONS: dict[str, dict[str, str]] = {
     "ties": {
@@ -46,17 +52,23 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "skip": "... are left out of that metric",
         "nan": "... score NaN, and the aggregate is NaN",
     },
+    "short_queries": {
+        "score": "a query with fewer than k judged documents is scored at cutoff k like any other (trec_eval, LightGBM)",
+        "skip": "... has no value for metrics at cutoff k: left out of their values and mean (np.nanmean in LTR notebooks)",
+    },
 }
 
 
 @dataclass(frozen=True)
 class Conventions:
-    """How ties, missing queries, judgment-free queries and unjudged documents are treated."""
+    """How ties, missing queries, judgment-free queries, unjudged documents and queries with
+    fewer than k judged documents are treated."""
 
     ties: Ties = "docno"
     missing: Missing = "zero"
     no_relevant: NoRelevant = "zero"
     judged_only: bool = False
+    short_queries: ShortQueries = "score"
 
     def __post_init__(self) -> None:
         for name, kind in _KINDS.items():

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._optional import require
-from .._options import Missing, NoRelevant, Ties
+from .._options import Missing, NoRelevant, ShortQueries, Ties
 from .._options import depth as check_depth
 from ..data import Conventions, Qrels, Run, default_name
 from ..errors import InputError
@@ -89,6 +89,7 @@ def evaluate(
     missing: Missing = "zero",
     no_relevant: NoRelevant = "zero",
     judged_only: bool = False,
+    short_queries: ShortQueries = "score",
     depth: int | None = None,
     query: str = "query",
     doc: str = "doc",
@@ -111,7 +112,13 @@ def evaluate(
     dask = require("dask")
     if not isinstance(qrels, Qrels):
         raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
-    conv = Conventions(ties=ties, missing=missing, no_relevant=no_relevant, judged_only=judged_only)
+    conv = Conventions(
+        ties=ties,
+        missing=missing,
+        no_relevant=no_relevant,
+        judged_only=judged_only,
+        short_queries=short_queries,
+    )
     depth = check_depth(depth)
     metric_list = resolve_metrics(metrics, conv)
     frames = _as_frames(runs)

@@ -15,9 +15,10 @@ A :class:`Report` pairs both for one result and renders any of the output format
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
 :func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
-:func:`conlleval_text`, conlleval's own layout) and the meta-evaluation reports
-(:mod:`~assay.report.meta`) build the reports of assay's results. rich is imported only by
-:func:`to_rich` (and :func:`escape.rich`).
+:func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
+(:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
+meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
+rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],
@@ -30,6 +31,7 @@ A :class:`Report` pairs both for one result and renders any of the output format
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
+from .ltr import analysis_report, experiment_report, stats_report
 from .meta import (
     assessors_report,
     discpower_report,
@@ -54,6 +56,7 @@ __all__ = [
     "OutputFormat",
     "RecordFormat",
     "Report",
+    "analysis_report",
     "assessors_report",
     "catalog_report",
     "catalog_table",
@@ -65,6 +68,7 @@ __all__ = [
     "count",
     "discpower_report",
     "escape",
+    "experiment_report",
     "generation_report",
     "json_value",
     "labelled_report",
@@ -75,6 +79,7 @@ __all__ = [
     "repro_report",
     "results_report",
     "short",
+    "stats_report",
     "tagging_report",
     "to_latex",
     "to_markdown",

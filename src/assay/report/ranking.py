@@ -64,7 +64,7 @@ def _results_table(results: Results, per_query: bool, integer: dict[str, bool]) 
     conv = results.conventions
     caption = (
         f"ties={conv.ties}  missing={conv.missing}  no_relevant={conv.no_relevant}  "
-        f"judged_only={conv.judged_only}"
+        f"judged_only={conv.judged_only}  short_queries={conv.short_queries}"
     )
     return DisplayTable(
         columns,

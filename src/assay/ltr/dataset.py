@@ -1,0 +1,311 @@
+"""A learning-to-rank collection in memory: :class:`LetorDataset` (rows grouped by query with
+CSR offsets), :func:`load` for a file or a folder of splits, and query-level feature
+normalisation that survives sentinel values."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from .._options import choice, integer, number
+from ..data import Qrels, Run
+from ..errors import InputError
+from ..io.letor import (
+    FeatureLayout,
+    IndexBase,
+    LetorFile,
+    ValueType,
+    find_letor_splits,
+    read_letor_files,
+    write_letor,
+)
+
+__all__ = ["SENTINEL", "FeatureNorm", "LetorDataset", "load", "normalize"]
+
+FeatureNorm = Literal["min-max", "zscore"]
+#: Feature values at least this large in magnitude (or not finite) are missing-value
+#: sentinels (Istella writes 1.79e308), left out of normalisation statistics.
+SENTINEL = 1e30
+
+
+def _is_sparse(x: Any) -> bool:
+    return hasattr(x, "tocsr") and not isinstance(x, np.ndarray)
+
+
+@dataclass(frozen=True, eq=False)
+class LetorDataset:
+    """Documents grouped by query: ``labels``, ``features`` (dense float or SciPy CSR, one
+    row per document), ``offsets`` (query q holds rows ``offsets[q]:offsets[q+1]``), one id
+    per query and per document. ``index_base`` records how the file numbered its features."""
+
+    labels: np.ndarray
+    offsets: np.ndarray
+    query_ids: pa.Array
+    doc_ids: pa.Array
+    features: Any
+    name: str = "data"
+    source: str | None = None
+    index_base: int = 1
+    lines: np.ndarray | None = None
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ building
+
+    @classmethod
+    def from_file(cls, f: LetorFile, name: str | None = None) -> LetorDataset:
+        info = {"group_file": f.group_file, "overflow": f.overflow}
+        return cls(
+            f.labels, f.offsets, f.query_ids, f.doc_ids, f.features,
+            name=name or os.path.basename(f.source), source=f.source,
+            index_base=f.index_base, lines=f.lines, info=info,
+        )  # fmt: skip
+
+    @classmethod
+    def from_arrays(
+        cls,
+        features: Any,
+        labels: Any,
+        *,
+        qids: Sequence[Any] | None = None,
+        group: Sequence[int] | None = None,
+        doc_ids: Sequence[Any] | None = None,
+        name: str = "data",
+    ) -> LetorDataset:
+        """From a feature matrix, labels and either per-row ``qids`` (each query's rows
+        consecutive) or ``group`` sizes (LightGBM's form; queries numbered from 1)."""
+        y = np.asarray(labels, dtype=np.float64)
+        if (qids is None) == (group is None):
+            raise InputError("give exactly one of qids (per row) and group (sizes per query)")
+        if group is not None:
+            sizes = np.asarray(group, dtype=np.int64)
+            if (sizes <= 0).any() or int(sizes.sum()) != len(y):
+                raise InputError(f"group sizes must be positive and add up to {len(y)} rows")
+            offsets = np.concatenate(([0], np.cumsum(sizes)))
+            ids = pc.cast(from_np(np.arange(1, len(sizes) + 1)), pa.string())
+        else:
+            offsets, ids = _runs(pc.cast(pa.array(qids), pa.string()), len(y))
+        docs = (
+            pc.cast(from_np(np.arange(1, len(y) + 1)), pa.string())
+            if doc_ids is None
+            else pc.cast(pa.array(doc_ids), pa.string())
+        )
+        x = features if _is_sparse(features) else np.asarray(features)
+        if x.shape[0] != len(y) or len(docs) != len(y):
+            raise InputError(
+                f"features have {x.shape[0]} rows, labels {len(y)}, doc ids {len(docs)}"
+            )
+        return cls(y, offsets.astype(np.int64), ids, docs, x, name=name)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str], **options: Any) -> LetorDataset:
+        """One LETOR/SVMlight file (options as :func:`assay.io.letor.read_letor`)."""
+        return next(iter(load(path, **options).values()))
+
+    # ------------------------------------------------------------ shape
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_features(self) -> int:
+        return int(self.features.shape[1])
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Documents per query."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def qidx(self) -> np.ndarray:
+        """Query index of every row."""
+        return np.repeat(np.arange(self.n_queries, dtype=np.int64), self.sizes)
+
+    @cached_property
+    def grades(self) -> np.ndarray:
+        """Labels as integer grades (an error if a label is not a non-negative integer)."""
+        y = self.labels
+        bad = (y != np.round(y)) | (y < 0)
+        if bad.any():
+            at = int(np.argmax(bad))
+            where = f" (line {int(self.lines[at])})" if self.lines is not None else ""
+            raise InputError(
+                f"label {y[at]!r}{where} is not a non-negative integer grade, which ranking "
+                "metrics and LambdaMART need",
+                source=self.source,
+            )
+        return y.astype(np.int64)
+
+    def dense(self, dtype: Any = np.float32) -> np.ndarray:
+        """The features as a dense array."""
+        x = self.features.toarray() if _is_sparse(self.features) else self.features
+        return np.asarray(x, dtype=dtype)
+
+    def take(self, queries: np.ndarray) -> LetorDataset:
+        """The dataset restricted to the queries at positions ``queries`` (in that order)."""
+        q = np.asarray(queries, dtype=np.int64)
+        sizes = self.sizes[q]
+        offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        rows = np.arange(offsets[-1], dtype=np.int64) + np.repeat(
+            self.offsets[q] - offsets[:-1], sizes
+        )
+        return replace(
+            self,
+            labels=self.labels[rows],
+            offsets=offsets,
+            query_ids=self.query_ids.take(from_np(q)),
+            doc_ids=self.doc_ids.take(from_np(rows)),
+            features=self.features[rows],
+            lines=None if self.lines is None else self.lines[rows],
+        )
+
+    # ------------------------------------------------------------ to assay's data model
+
+    def row_query_ids(self) -> pa.Array:
+        return self.query_ids.take(from_np(self.qidx))
+
+    def qrels(self) -> Qrels:
+        """The labels as TREC-style judgments (every document judged)."""
+        return Qrels.from_columns(
+            self.row_query_ids(), self.doc_ids, self.grades, source=self.source or self.name
+        )
+
+    def run(self, scores: Any, name: str) -> Run:
+        """Model scores as a run; the rows keep the dataset's order, which is the order
+        ``ties="input"`` breaks ties by (LightGBM's stable sort)."""
+        s = np.asarray(scores, dtype=np.float64).reshape(-1)
+        if len(s) != self.n_docs:
+            raise InputError(f"{len(s)} scores for {self.n_docs} documents of {self.name}")
+        return Run.from_columns(self.row_query_ids(), self.doc_ids, s, name=name, source=self.name)
+
+    def to_letor(self, path: str | os.PathLike[str]) -> None:
+        """Write the dataset as a LETOR file (doc ids in ``# docid =`` comments)."""
+        write_letor(
+            path, self.labels, self.offsets, self.query_ids, self.features,
+            doc_ids=self.doc_ids, index_base=self.index_base,
+        )  # fmt: skip
+
+    def stats(self) -> Any:
+        """Queries, documents, documents per query, labels, constant and empty features."""
+        from .stats import dataset_stats
+
+        return dataset_stats(self)
+
+    def normalized(
+        self, norm: FeatureNorm = "min-max", *, sentinel: float = SENTINEL
+    ) -> LetorDataset:
+        """Query-level feature normalisation (see :func:`normalize`)."""
+        return normalize(self, norm=norm, sentinel=sentinel)
+
+    def __repr__(self) -> str:
+        kind = "sparse" if _is_sparse(self.features) else "dense"
+        return (
+            f"LetorDataset({self.name!r}: {self.n_queries} queries, {self.n_docs} documents, "
+            f"{self.n_features} {kind} features)"
+        )
+
+
+def _runs(qids: pa.Array, rows: int) -> tuple[np.ndarray, pa.Array]:
+    """CSR offsets of consecutive runs of equal ids; an id in two runs is an error."""
+    if len(qids) != rows:
+        raise InputError(f"{len(qids)} query ids for {rows} rows")
+    encoded = pc.dictionary_encode(qids)
+    codes = to_np(encoded.indices).astype(np.int64)
+    new = np.ones(len(codes), dtype=bool)
+    new[1:] = codes[1:] != codes[:-1]
+    starts = np.flatnonzero(new)
+    if len(np.unique(codes[starts])) != len(starts):
+        raise InputError(
+            "the rows of each query must be consecutive (a query id appears in two runs)"
+        )
+    return np.append(starts, len(codes)), encoded.dictionary.take(from_np(codes[starts]))
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load(
+    path: str | os.PathLike[str],
+    *,
+    fold: int | None = None,
+    index_base: IndexBase = "auto",
+    n_features: int | None = None,
+    features: FeatureLayout = "auto",
+    dtype: ValueType = "float32",
+) -> dict[str, LetorDataset]:
+    """A LETOR file (``{"train": ...}``) or a collection folder (``train``, ``vali``,
+    ``test`` as present; ``FoldN`` sub-folders chosen by ``fold``), read with one index base
+    and feature count."""
+    if fold is not None:
+        fold = integer(fold, "fold", minimum=1)
+    splits = find_letor_splits(path, fold=fold)
+    files = read_letor_files(
+        list(splits.values()), index_base=index_base, n_features=n_features,
+        features=features, dtype=dtype,
+    )  # fmt: skip
+    return {s: LetorDataset.from_file(f, name=s) for s, f in zip(splits, files, strict=True)}
+
+
+# ---------------------------------------------------------------- normalisation
+
+
+def normalize(
+    data: LetorDataset, *, norm: FeatureNorm = "min-max", sentinel: float = SENTINEL
+) -> LetorDataset:
+    """Normalise every feature within each query: ``min-max`` to [0, 1] or ``zscore`` to
+    mean 0, standard deviation 1 (population).
+
+    Values that are not finite or at least ``sentinel`` in magnitude (missing-value markers
+    such as Istella's 1.79e308) take no part in a query's statistics and become 0; so does a
+    feature that is constant within a query. The result is dense float32; the counts of
+    sentinel values are kept in ``info``.
+    """
+    norm = choice(norm, FeatureNorm, "norm")
+    sentinel = number(sentinel, "sentinel", low=0, low_open=True)
+    x = data.dense(np.float64)
+    missing = ~np.isfinite(x) | (np.abs(x) >= sentinel)
+    starts = data.offsets[:-1]
+    if data.n_docs == 0:
+        return replace(data, features=x.astype(np.float32))
+    if norm == "min-max":
+        low = np.minimum.reduceat(np.where(missing, np.inf, x), starts, axis=0)
+        high = np.maximum.reduceat(np.where(missing, -np.inf, x), starts, axis=0)
+        span = high - low
+        ok = np.isfinite(span) & (span > 0)
+        scale = np.where(ok, span, 1.0)
+        out = np.where(
+            ok[data.qidx], (x - np.where(ok, low, 0.0)[data.qidx]) / scale[data.qidx], 0.0
+        )
+    else:
+        present = (~missing).astype(np.float64)
+        count = np.add.reduceat(present, starts, axis=0)
+        clean = np.where(missing, 0.0, x)
+        mean = np.add.reduceat(clean, starts, axis=0) / np.maximum(count, 1)
+        dev = np.where(missing, 0.0, x - mean[data.qidx])
+        std = np.sqrt(np.add.reduceat(dev * dev, starts, axis=0) / np.maximum(count, 1))
+        ok = std > 0
+        out = np.where(ok[data.qidx], dev / np.where(ok, std, 1.0)[data.qidx], 0.0)
+    out[missing] = 0.0
+    info = {**data.info, "norm": norm, "sentinel": sentinel, "sentinel_values": int(missing.sum())}
+    return replace(data, features=out.astype(np.float32), info=info)
+
+
+def data_summary(data: LetorDataset) -> dict[str, Any]:
+    """What a result computed on ``data`` records about it (under its ``data`` key)."""
+    return {
+        "name": data.name, "source": data.source, "queries": data.n_queries,
+        "documents": data.n_docs, "features": data.n_features, "index_base": data.index_base,
+        **dict(data.info),
+    }  # fmt: skip

@@ -1,0 +1,282 @@
+"""Evaluating and comparing rankers on a learning-to-rank collection, through assay's own
+metric kernels (:func:`assay.evaluate`, :func:`assay.compare`) with the community's
+conventions stated: exponential gain, input-order ties, and LightGBM's NDCG of 1 for a
+query without a relevant document (``no_relevant="one"``), next to trec_eval's 0.
+
+:func:`run_experiment` is the whole notebook in one call: fit every model (several seeds if
+asked) on train, early-stop on vali, evaluate and compare on test, and report the spread of
+each model's scores over seeds (Reimers & Gurevych 2017).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+
+from .._options import (
+    CIMethod,
+    CompareTest,
+    Correction,
+    NoRelevant,
+    ShortQueries,
+    Ties,
+    integer,
+)
+from .._options import seed as check_seed
+from .._result import Result, provenance
+from ..comparison import Comparison, compare
+from ..errors import InputError
+from ..evaluation import Results, evaluate
+from .dataset import FeatureNorm, LetorDataset, data_summary, normalize
+from .models import Model, ModelName, make_model, with_seed
+
+__all__ = [
+    "LTR_METRICS",
+    "Experiment",
+    "SeedSpread",
+    "compare_scores",
+    "evaluate_scores",
+    "run_experiment",
+]
+
+#: NDCG@1/3/5/10 with exponential gain, MAP, ERR@10, MRR, discordant pairs, pairwise
+#: accuracy and MSE.
+LTR_METRICS: tuple[str, ...] = (
+    "ndcg(gain='exp')@1",
+    "ndcg(gain='exp')@3",
+    "ndcg(gain='exp')@5",
+    "ndcg(gain='exp')@10",
+    "AP",
+    "err@10",
+    "RR",
+    "discordant_pairs",
+    "pairwise_accuracy",
+    "mse",
+)
+#: What a run is scored under unless told otherwise (LightGBM's conventions).
+LTR_TIES: Ties = "input"
+LTR_NO_RELEVANT: NoRelevant = "one"
+
+
+def _runs(data: LetorDataset, scores: Mapping[str, Any]) -> list[Any]:
+    if not scores:
+        raise InputError("no model scores to evaluate")
+    return [data.run(s, name) for name, s in scores.items()]
+
+
+def evaluate_scores(
+    data: LetorDataset,
+    scores: Mapping[str, Any],
+    metrics: Sequence[str] = LTR_METRICS,
+    *,
+    ties: Ties = LTR_TIES,
+    no_relevant: NoRelevant = LTR_NO_RELEVANT,
+    short_queries: ShortQueries = "score",
+) -> Results:
+    """Per-query values of every model's scores (``{name: scores per row}``) on ``data``'s
+    labels, through :func:`assay.evaluate` (every query has every document, so
+    ``missing`` never applies)."""
+    return evaluate(
+        data.qrels(), _runs(data, scores), list(metrics), ties=ties, missing="error",
+        no_relevant=no_relevant, short_queries=short_queries,
+    )  # fmt: skip
+
+
+def compare_scores(
+    data: LetorDataset,
+    scores: Mapping[str, Any],
+    metrics: Sequence[str] = LTR_METRICS,
+    *,
+    baseline: str | None = None,
+    test: CompareTest = "randomization",
+    n_resamples: int = 10000,
+    seed: int = 0,
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    ci_method: CIMethod = "bca",
+    ties: Ties = LTR_TIES,
+    no_relevant: NoRelevant = LTR_NO_RELEVANT,
+    short_queries: ShortQueries = "score",
+) -> Comparison:
+    """Paired comparison of models' scores on ``data`` through :func:`assay.compare`."""
+    return compare(
+        data.qrels(), _runs(data, scores), list(metrics), baseline=baseline, test=test,
+        n_resamples=n_resamples, seed=seed, correction=correction, alpha=alpha,
+        ci_method=ci_method, ties=ties, missing="error", no_relevant=no_relevant,
+        short_queries=short_queries,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------- experiment
+
+
+@dataclass(frozen=True)
+class SeedSpread:
+    """One model x metric over seeds: mean, sample standard deviation, min, max."""
+
+    model: str
+    metric: str
+    n: int
+    mean: float
+    std: float
+    minimum: float
+    maximum: float
+
+
+@dataclass(frozen=True, eq=False)
+class Experiment(Result):
+    """Models fitted on train and compared on the evaluation split.
+
+    ``comparison`` compares the models' first-seed runs (the first model is the baseline);
+    ``spread`` gives each model's score distribution over seeds; ``trec_zero`` re-evaluates
+    the normalised metrics with trec_eval's ``no_relevant="zero"``; ``models`` holds the
+    fitted models (per model, one per seed) and ``scores`` their scores on the evaluation
+    split."""
+
+    split: str
+    comparison: Comparison
+    spread: list[SeedSpread]
+    trec_zero: Results
+    models: Mapping[str, list[Any]]
+    scores: Mapping[str, list[np.ndarray]]
+    seeds: list[int]
+    no_relevant_queries: int
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def results(self) -> Results:
+        return self.comparison.results
+
+    def records(self) -> list[dict[str, Any]]:
+        """Comparison rows (``kind`` "mean" and "difference") and, with several seeds, spread
+        rows (``kind`` "seeds")."""
+        rows = []
+        for r in self.comparison.records():
+            kind = "mean" if r["baseline"] is None else "difference"
+            rows.append(
+                {"model": r["run"], "kind": kind, **{k: v for k, v in r.items() if k != "run"}}
+            )
+        for s in self.spread if len(self.seeds) > 1 else ():
+            rows.append(
+                {"model": s.model, "kind": "seeds", "metric": s.metric, "value": s.mean,
+                 "std": s.std, "min": s.minimum, "max": s.maximum, "n": s.n}
+            )  # fmt: skip
+        return rows
+
+
+def _spread(results: Results, names: Mapping[str, list[str]]) -> list[SeedSpread]:
+    out = []
+    for model, runs in names.items():
+        for m in results.metric_names:
+            v = np.array([results.aggregate(r, m) for r in runs])
+            std = float(v.std(ddof=1)) if len(v) > 1 else 0.0
+            out.append(
+                SeedSpread(model, m, len(v), float(v.mean()), std, float(v.min()), float(v.max()))
+            )
+    return out
+
+
+def _split_for_evaluation(splits: Mapping[str, LetorDataset]) -> str:
+    for name in ("test", "vali"):
+        if name in splits:
+            return name
+    raise InputError("the collection has no test or vali split to evaluate on")
+
+
+def run_experiment(
+    splits: Mapping[str, LetorDataset],
+    models: Sequence[str | Model] = ("linear", "lambdamart"),
+    *,
+    seeds: int = 1,
+    seed: int = 0,
+    num_threads: int = 1,
+    norm: FeatureNorm | None = None,
+    metrics: Sequence[str] = LTR_METRICS,
+    test: CompareTest = "randomization",
+    n_resamples: int = 10000,
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    ci_method: CIMethod = "bca",
+    ties: Ties = LTR_TIES,
+    no_relevant: NoRelevant = LTR_NO_RELEVANT,
+    short_queries: ShortQueries = "score",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Experiment:
+    """Fit ``models`` (names as :func:`~assay.ltr.models.make_model` or model objects) on
+    ``splits["train"]``, early-stop on ``"vali"`` when present, and compare them on
+    ``"test"`` (else ``"vali"``).
+
+    ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
+    comparison uses the first. ``seed`` also seeds the randomisation test and the bootstrap.
+    ``norm`` normalises features within queries first. ``progress(label, done, total)`` is
+    called while models train.
+    """
+    n_seeds = integer(seeds, "seeds", minimum=1)
+    seed = check_seed(seed)
+    if "train" not in splits:
+        raise InputError("the collection has no train split")
+    if len(models) < 2:
+        raise InputError("an experiment compares at least two models")
+    if norm is not None:
+        splits = {k: normalize(v, norm=norm) for k, v in splits.items()}
+    where = _split_for_evaluation(splits)
+    vali = splits.get("vali") if where != "vali" else None
+    target = splits[where]
+    fitted: dict[str, list[Any]] = {}
+    scores: dict[str, list[np.ndarray]] = {}
+    for spec in models:
+        base = (
+            make_model(cast(ModelName, spec), seed=seed, num_threads=num_threads)
+            if isinstance(spec, str)
+            else spec
+        )
+        if base.name in fitted:
+            raise InputError(f"model {base.name!r} given twice")
+        fitted[base.name], scores[base.name] = [], []
+        for i in range(n_seeds):
+            model = with_seed(base, seed + i)
+            label = base.name if n_seeds == 1 else f"{base.name} (seed {seed + i})"
+            tick = None if progress is None else (lambda d, t, lab=label: progress(lab, d, t))
+            model.fit(splits["train"], vali, progress=tick)
+            fitted[base.name].append(model)
+            scores[base.name].append(model.predict(target))
+    first = {name: s[0] for name, s in scores.items()}
+    names = list(first)
+    conv: dict[str, Any] = {
+        "ties": ties,
+        "no_relevant": no_relevant,
+        "short_queries": short_queries,
+    }
+    cmp = compare_scores(
+        target, first, metrics, baseline=names[0], test=test, n_resamples=n_resamples,
+        seed=seed, correction=correction, alpha=alpha, ci_method=ci_method, **conv,
+    )  # fmt: skip
+    seed_runs = {
+        f"{name}[seed={seed + i}]": s for name, ss in scores.items() for i, s in enumerate(ss)
+    }
+    per_seed = evaluate_scores(target, seed_runs, metrics, **conv)
+    by_model = {name: [f"{name}[seed={seed + i}]" for i in range(n_seeds)] for name in names}
+    zero = evaluate_scores(
+        target, first, metrics, ties=ties, no_relevant="zero", short_queries=short_queries
+    )
+    relevant = np.bincount(target.qidx, weights=target.labels > 0, minlength=target.n_queries)
+    return Experiment(
+        split=where,
+        comparison=cmp,
+        spread=_spread(per_seed, by_model),
+        trec_zero=zero,
+        models=fitted,
+        scores=scores,
+        seeds=[seed + i for i in range(n_seeds)],
+        no_relevant_queries=int((relevant == 0).sum()),
+        provenance=provenance(
+            data=data_summary(target),
+            split=where, train=splits["train"].name, vali=None if vali is None else vali.name,
+            models=names, seeds=[seed + i for i in range(n_seeds)], norm=norm,
+            model_settings={n: repr(m[0]) for n, m in fitted.items()},
+            comparison=dict(cmp.provenance),
+        ),
+    )  # fmt: skip

@@ -1,0 +1,168 @@
+"""Statistics of a learning-to-rank collection: :class:`DatasetStats` (queries, documents,
+documents per query, labels, queries without a relevant document, constant and empty
+features) and :class:`FeatureStats` (one row per feature)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._result import Result
+
+if TYPE_CHECKING:
+    from .dataset import LetorDataset
+
+__all__ = ["DatasetStats", "FeatureStats", "dataset_stats", "feature_stats"]
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureStats(Result):
+    """Per feature (numbered as in the file): min, max, mean, standard deviation over the
+    finite values, the share of non-zero values and the count of non-finite ones."""
+
+    features: np.ndarray
+    minimum: np.ndarray
+    maximum: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    nonzero: np.ndarray
+    non_finite: np.ndarray
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def constant(self) -> np.ndarray:
+        """Features with one value in every row (non-finite values aside)."""
+        return self.features[(self.minimum == self.maximum) & (self.nonzero > 0)]
+
+    @property
+    def empty(self) -> np.ndarray:
+        """Features that are 0 (or absent) in every row."""
+        return self.features[self.nonzero == 0]
+
+    def records(self) -> list[dict[str, Any]]:
+        cols = ("minimum", "maximum", "mean", "std", "nonzero", "non_finite")
+        values = {c: getattr(self, c).tolist() for c in cols}
+        return [
+            {"feature": int(f), **{c: values[c][i] for c in cols}}
+            for i, f in enumerate(self.features.tolist())
+        ]
+
+
+def _column_stats(x: Any) -> tuple[np.ndarray, ...]:
+    """min, max, mean, std over finite values, non-zero share and non-finite count per column."""
+    n = max(x.shape[0], 1)
+    if hasattr(x, "tocsc"):
+        data = x.data.astype(np.float64)
+        bad = ~np.isfinite(data)
+        non_finite = np.bincount(x.indices[bad], minlength=x.shape[1])
+        low, high, clean = x.astype(np.float64), x.astype(np.float64), x.astype(np.float64)
+        low.data, high.data = np.where(bad, np.inf, data), np.where(bad, -np.inf, data)
+        clean.data = np.where(bad, 0.0, data)
+        finite_n = np.maximum(n - non_finite, 1)
+        mean = np.asarray(clean.sum(axis=0)).ravel() / finite_n
+        square = np.asarray(clean.multiply(clean).sum(axis=0)).ravel() / finite_n
+        std = np.sqrt(np.maximum(square - mean * mean, 0.0))
+        nonzero = np.bincount(x.indices[data != 0], minlength=x.shape[1]) / n
+        low_v = low.min(axis=0).toarray().ravel()
+        high_v = high.max(axis=0).toarray().ravel()
+        return low_v, high_v, mean, std, nonzero, non_finite
+    finite = np.isfinite(x)
+    non_finite = (~finite).sum(axis=0)
+    clean = np.where(finite, x, np.nan).astype(np.float64)
+    with np.errstate(all="ignore"):
+        low, high = np.nanmin(clean, axis=0), np.nanmax(clean, axis=0)
+        mean, std = np.nanmean(clean, axis=0), np.nanstd(clean, axis=0)
+    nonzero = (x != 0).sum(axis=0) / n
+    return low, high, mean, std, nonzero, non_finite
+
+
+def feature_stats(data: LetorDataset) -> FeatureStats:
+    """Column statistics of the features (see :class:`FeatureStats`)."""
+    from .._result import provenance
+    from .dataset import data_summary
+
+    if data.n_docs == 0:
+        empty = np.zeros(data.n_features)
+        parts: tuple[np.ndarray, ...] = (empty,) * 6
+    else:
+        parts = _column_stats(data.features)
+    numbers = np.arange(data.n_features, dtype=np.int64) + data.index_base
+    low, high, mean, std, nonzero, non_finite = parts
+    return FeatureStats(
+        numbers, low, high, mean, std, nonzero, non_finite,
+        provenance=provenance(data=data_summary(data)),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class DatasetStats(Result):
+    """The shape of a collection (see :func:`dataset_stats`)."""
+
+    name: str
+    queries: int
+    documents: int
+    docs_per_query: Mapping[str, float]
+    labels: Mapping[float, int]
+    no_relevant: int
+    no_relevant_queries: list[str]
+    features: FeatureStats
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def constant_features(self) -> list[int]:
+        return [int(f) for f in self.features.constant]
+
+    @property
+    def empty_features(self) -> list[int]:
+        return [int(f) for f in self.features.empty]
+
+    def records(self) -> list[dict[str, Any]]:
+        """Rows ``{data, statistic, value}``; lists of features are comma-joined."""
+        rows: list[tuple[str, Any]] = [
+            ("queries", self.queries),
+            ("documents", self.documents),
+            *((f"docs_per_query_{k}", v) for k, v in self.docs_per_query.items()),
+            *((f"label_{_label(g)}", c) for g, c in self.labels.items()),
+            ("queries_without_relevant", self.no_relevant),
+            ("features", len(self.features.features)),
+            ("constant_features", len(self.constant_features)),
+            ("constant_feature_ids", ",".join(map(str, self.constant_features))),
+            ("empty_features", len(self.empty_features)),
+            ("empty_feature_ids", ",".join(map(str, self.empty_features))),
+            ("non_finite_values", int(self.features.non_finite.sum())),
+        ]
+        return [{"data": self.name, "statistic": k, "value": v} for k, v in rows]
+
+
+def _label(g: float) -> str:
+    return str(int(g)) if float(g).is_integer() else repr(float(g))
+
+
+def dataset_stats(data: LetorDataset) -> DatasetStats:
+    """Queries, documents, documents per query (min, median, mean, max), label histogram,
+    queries without a relevant document (no label > 0), and the feature statistics."""
+    sizes = data.sizes
+    per_query = {
+        "min": int(sizes.min()) if len(sizes) else 0,
+        "median": float(np.median(sizes)) if len(sizes) else float("nan"),
+        "mean": float(sizes.mean()) if len(sizes) else float("nan"),
+        "max": int(sizes.max()) if len(sizes) else 0,
+    }
+    values, counts = np.unique(data.labels, return_counts=True)
+    relevant = np.bincount(data.qidx, weights=(data.labels > 0), minlength=data.n_queries)
+    none = np.flatnonzero(relevant == 0)
+    fs = feature_stats(data)
+    return DatasetStats(
+        name=data.name,
+        queries=data.n_queries,
+        documents=data.n_docs,
+        docs_per_query=per_query,
+        labels={float(v): int(c) for v, c in zip(values, counts, strict=True)},
+        no_relevant=len(none),
+        no_relevant_queries=data.query_ids.take(none).to_pylist() if len(none) else [],
+        features=fs,
+        provenance=fs.provenance,
+    )

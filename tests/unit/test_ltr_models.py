@@ -1,0 +1,91 @@
+"""Rankers: least squares equals NumPy's lstsq, ridge shrinks, LambdaMART is seeded and gives
+the same bits whatever the thread count, early stopping keeps the best iteration, any
+scikit-learn estimator or ranker fits, and seeds give a spread."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assay import ltr
+from assay.errors import InputError, OptionError
+
+lgb = pytest.importorskip("lightgbm")
+
+
+@pytest.fixture(scope="module")
+def splits() -> dict[str, ltr.LetorDataset]:
+    return ltr.mslr_like_splits(60, seed=5, mean_docs=40)
+
+
+def test_linear_is_least_squares(splits: dict[str, ltr.LetorDataset]) -> None:
+    train = splits["train"]
+    m = ltr.Linear().fit(train)
+    design = np.hstack([train.dense(np.float64), np.ones((train.n_docs, 1))])
+    w, *_ = np.linalg.lstsq(design, train.labels, rcond=None)
+    np.testing.assert_allclose(m.predict(train), design @ w, rtol=1e-9, atol=1e-9)
+    ridge = ltr.Linear(l2=1e4).fit(train)
+    assert np.linalg.norm(ridge.coef_) < np.linalg.norm(m.coef_)
+    with pytest.raises(InputError, match="not fitted"):
+        ltr.Linear().predict(train)
+
+
+def test_lambdamart_seeded_and_thread_independent(splits: dict[str, ltr.LetorDataset]) -> None:
+    train, vali, test = splits["train"], splits["vali"], splits["test"]
+    one = ltr.LambdaMART(n_estimators=30, num_threads=1).fit(train, vali).predict(test)
+    two = ltr.LambdaMART(n_estimators=30, num_threads=2).fit(train, vali).predict(test)
+    np.testing.assert_array_equal(one, two)
+    other = ltr.LambdaMART(n_estimators=30, seed=1).fit(train, vali).predict(test)
+    assert not np.array_equal(one, other)  # bagging follows the seed
+    with pytest.raises(OptionError, match="num_threads"):
+        ltr.LambdaMART(num_threads=0).fit(train)
+
+
+def test_early_stopping_keeps_the_best_iteration(splits: dict[str, ltr.LetorDataset]) -> None:
+    m = ltr.LambdaMART(n_estimators=300, early_stopping=10).fit(splits["train"], splits["vali"])
+    curve = m.evals_result_["vali"]["ndcg@10"]
+    assert m.best_iteration_ < len(curve) <= 300
+    assert curve[m.best_iteration_ - 1] == max(curve)
+    assert m.importance("gain").shape == (136,) and m.importance("split").sum() > 0
+
+
+def test_estimators(splits: dict[str, ltr.LetorDataset]) -> None:
+    from sklearn.linear_model import LinearRegression
+
+    train, test = splits["train"], splits["test"]
+    est = ltr.Estimator(LinearRegression()).fit(train)
+    # scikit-learn keeps float32 features in float32: agreement to float32 precision.
+    np.testing.assert_allclose(est.predict(test), ltr.Linear().fit(train).predict(test), atol=1e-4)
+    assert est.name == "LinearRegression"
+    ranker = ltr.Estimator(lgb.LGBMRanker(n_estimators=5, verbose=-1), seed=3).fit(train)
+    assert ranker.fitted_.get_params()["random_state"] == 3  # the seed reaches the model
+    assert ranker.predict(test).shape == (test.n_docs,)
+    with pytest.raises(InputError, match="no fit/predict"):
+        ltr.Estimator(object())
+
+
+def test_make_model_and_seeds(splits: dict[str, ltr.LetorDataset]) -> None:
+    assert isinstance(ltr.make_model("LambdaMART"), ltr.LambdaMART)
+    assert ltr.make_model("ridge").l2 == 1.0
+    with pytest.raises(OptionError, match="models"):
+        ltr.make_model("svm")  # type: ignore[arg-type]
+    r = ltr.RandomScores(seed=4)
+    np.testing.assert_array_equal(
+        r.predict(splits["test"]), ltr.RandomScores(seed=4).predict(splits["test"])
+    )
+    exp = ltr.run_experiment(
+        splits, ["random", "lambdamart"], seeds=3, n_resamples=200,
+        metrics=["ndcg(gain='exp')@10"],
+    )  # fmt: skip
+    spread = {s.model: s for s in exp.spread}
+    assert spread["lambdamart"].n == 3 and spread["lambdamart"].std > 0
+    assert spread["random"].minimum <= spread["random"].mean <= spread["random"].maximum
+    values = [exp.results.aggregate("lambdamart", "ndcg(gain='exp')@10")]
+    assert values[0] == pytest.approx(
+        ltr.evaluate_scores(
+            splits["test"], {"x": exp.scores["lambdamart"][0]}, ["ndcg(gain='exp')@10"]
+        ).aggregate("x", "ndcg(gain='exp')@10")
+    )
+    assert len(exp.models["lambdamart"]) == 3 and exp.seeds == [0, 1, 2]
+    kinds = {r["kind"] for r in exp.records()}
+    assert kinds == {"mean", "difference", "seeds"}
