@@ -12,7 +12,14 @@ from . import ranking_pairwise as _ranking_pairwise  # noqa: F401
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
-FAMILIES: tuple[str, ...] = ("ranking", "classification", "agreement", "clustering", "regression")
+FAMILIES: tuple[str, ...] = (
+    "ranking",
+    "classification",
+    "agreement",
+    "clustering",
+    "regression",
+    "embedding",
+)
 
 
 def load_families() -> None:
