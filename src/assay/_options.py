@@ -94,6 +94,10 @@ ZeroTarget = Literal["error", "eps", "nan", "skip"]
 ConstantTarget = Literal["finite", "nan", "error"]
 RegressionLoss = Literal["squared", "absolute"]
 
+# Embedding retrieval (assay.embeddings).
+Distance = Literal["euclidean", "cosine", "inner"]
+KnnBackend = Literal["auto", "faiss", "numpy"]
+
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]

@@ -45,6 +45,7 @@ COMMANDS = (
     "fusion",
     "generation",
     "regression",
+    "embed",
 )
 
 app = typer.Typer(

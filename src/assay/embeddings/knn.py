@@ -26,17 +26,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._options import Distance, KnnBackend
 from ..errors import InputError
 
 __all__ = ["Backend", "Distance", "Space", "exact_distances", "neighbours", "prepare", "searcher"]
 
-Distance = Literal["euclidean", "cosine", "inner"]
-Backend = Literal["auto", "faiss", "numpy"]
+Backend = KnnBackend
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
