@@ -391,8 +391,8 @@ def recall(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """Recall@k in the metric-learning sense: 1 if a same-class neighbour is among the first k,
-    else 0 (Jégou, Douze & Schmid 2011, "Product quantization for nearest neighbor search";
-    the Recall@K of metric-learning papers; ``recall@1`` = ``precision@1``)."""
+    else 0 (the Recall@K of Oh Song, Xiang, Jegelka & Savarese 2016, "Deep Metric Learning via
+    Lifted Structured Feature Embedding", CVPR; ``recall@1`` = ``precision@1``)."""
     return _evaluate(
         "recall", neighbour_labels, query_labels, class_counts, k, exclude_self, average
     )

@@ -79,7 +79,7 @@ class RetrievalMetrics(Result):
     def _name(self, metric: str) -> str:
         if metric in self.values:
             return metric
-        found = [str(m) for m in parse_metrics(metric)]
+        found = [str(m) for m in resolve_metrics(metric, self.k)]
         if found and found[0] in self.values:
             return found[0]
         raise MetricError(f"{metric!r} was not computed; computed: {', '.join(self.metrics)}")
