@@ -42,7 +42,8 @@ def read_embeddings(path: PathLike, *, key: str | None = None) -> NDArray[Any]:
     elif lower.endswith(".parquet"):
         arr = _parquet(source, key)
     elif lower.endswith((".csv", ".tsv")):
-        return _checked(_delimited(source, "\t" if lower.endswith(".tsv") else ","), source, 1)
+        arr, first_line = _delimited(source, "\t" if lower.endswith(".tsv") else ",")
+        return _checked(arr, source, first_line)
     else:
         raise InputError(
             "unknown embeddings format; expected .npy, .npz, .parquet, .csv or .tsv", source=source
@@ -189,9 +190,9 @@ def _wide(table: Any, source: str) -> NDArray[Any]:
     return np.column_stack([table.column(i).to_numpy() for i in range(table.num_columns)])
 
 
-def _delimited(source: str, delimiter: str) -> NDArray[Any]:
-    """Numbers of a CSV/TSV file (pyarrow), with an optional header line; a bad field is a
-    ParseError naming its line."""
+def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
+    """Numbers of a CSV/TSV file (pyarrow), with an optional header line, and the line number
+    of the first row; a bad field is a ParseError naming its line."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -207,7 +208,7 @@ def _delimited(source: str, delimiter: str) -> NDArray[Any]:
         table = pcsv.read_csv(
             pa.py_buffer(text.encode("utf-8")),
             read_options=pcsv.ReadOptions(autogenerate_column_names=not header),
-            parse_options=pcsv.ParseOptions(delimiter=delimiter),
+            parse_options=pcsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=False),
         )
     except pa.ArrowInvalid:
         table = None
@@ -218,9 +219,8 @@ def _delimited(source: str, delimiter: str) -> NDArray[Any]:
         raise ParseError("not a table of numbers", source=source)
     if any(table.column(i).null_count for i in range(table.num_columns)):
         _raise_bad_line(rows, delimiter, source, int(header))
-    return np.column_stack([table.column(i).to_numpy() for i in range(table.num_columns)]).astype(
-        np.float64
-    )
+    columns = [table.column(i).to_numpy() for i in range(table.num_columns)]
+    return np.column_stack(columns).astype(np.float64), 1 + int(header)
 
 
 def _numeric_line(line: str, delimiter: str) -> bool:

@@ -208,7 +208,7 @@ def relevant_counts(
     uniques, inverse = np.unique(query_labels, return_inverse=True)
     per_class = np.array([_count(class_counts, label) for label in uniques.tolist()], np.int64)
     if exclude_self and np.any(per_class == 0):
-        missing = uniques[np.flatnonzero(per_class == 0)[0]]
+        missing = uniques.tolist()[int(np.flatnonzero(per_class == 0)[0])]
         raise InputError(
             f"class {missing!r} has no reference but exclude_self=True says each query is one "
             "of the references (its count includes the query itself)"
