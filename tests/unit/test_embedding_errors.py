@@ -76,7 +76,7 @@ Y = np.array([0, 0, 1, 1, 2, 2])
             "both averages",
         ),
         (
-            lambda: retrieval_metrics(np.zeros((3, 2)), [0, 0, 1], distance="cosine"),
+            lambda: retrieval_metrics(np.zeros((3, 2)), [0, 0, 0], distance="cosine"),
             InputError,
             "zero vector",
         ),

@@ -223,7 +223,7 @@ def threshold_curve(
     vals, conf, excluded, name = _per_query(values, confidence, metric)
     if conf.min() < 0 or conf.max() > 1:
         bad = int(np.flatnonzero((conf < 0) | (conf > 1))[0])
-        raise InputError(f"confidence[{bad}] is {conf[bad]!r}; threshold curves need [0, 1]")
+        raise InputError(f"confidence[{bad}] is {float(conf[bad])!r}; threshold curves need [0, 1]")
     if thresholds is None:
         t = np.linspace(0.0, 1.0, 101)
     else:
