@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
 	$(BIN)/python benchmarks/bench_agreement.py
 	$(BIN)/python benchmarks/bench_fusion.py --tools assay
+	$(BIN)/python benchmarks/bench_embeddings.py
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench

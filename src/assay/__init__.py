@@ -54,6 +54,7 @@ _LAZY = {
     "clustering": ("assay.clustering", None),
     "agreement": ("assay.agreement", None),
     "fusion": ("assay.fusion", None),
+    "embeddings": ("assay.embeddings", None),
     "dist": ("assay.dist", None),
 }
 
