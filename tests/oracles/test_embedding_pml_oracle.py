@@ -13,7 +13,6 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import shared_file
 
 from assay import CoverageWarning
 from assay.embeddings import (
@@ -25,6 +24,7 @@ from assay.embeddings import (
     r_precision,
     retrieval_metrics,
 )
+from conftest import shared_file
 
 RTOL = 1e-6  # the fixture's np.isclose(rtol=1e-6, atol=0)
 #: pytorch-metric-learning's names -> assay's, for the per-query figures.

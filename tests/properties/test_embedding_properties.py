@@ -14,6 +14,7 @@ For every measure declared in the registry for the embedding family:
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from typing import Any
@@ -22,12 +23,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies.embedding import neighbour_tables
 
 import assay.embeddings as E
 from assay import CoverageWarning
 from assay.errors import OptionError
 from assay.metrics import FAMILIES, REGISTRY, MetricSpec, load_families, make
+from strategies.embedding import neighbour_tables
 
 load_families()
 SPECS: list[MetricSpec] = REGISTRY.specs("embedding")
@@ -119,4 +120,4 @@ def test_invariants(spec: MetricSpec, r: int, extra: int) -> None:
         rest = misses[len(order) // 2 :] + hits[len(order) // 2 :]
         mixed = np.array([order + rest])
         values = [make(spec, k)(mixed, [0], counts) for k in range(1, mixed.shape[1] + 1)]
-        assert all(a <= b + 1e-15 for a, b in zip(values, values[1:], strict=False)), values
+        assert all(a <= b + 1e-15 for a, b in itertools.pairwise(values)), values

@@ -11,11 +11,11 @@ import warnings
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies.embedding import labelled_embeddings, neighbour_tables
 
 from assay import CoverageWarning
 from assay.embeddings import neighbour_metrics, retrieval_metrics
 from assay.metrics.embedding import specs
+from strategies.embedding import labelled_embeddings, neighbour_tables
 
 # ---------------------------------------------------------------- reference measures
 # One query at a time: ``hits`` is the list of 0/1 relevance of its neighbours, nearest

@@ -147,6 +147,6 @@ def test_hpd_is_the_narrowest_interval(n, params, conf, seed) -> None:
     need = math.floor(conf * n) + 1
     for j in range(params):
         s = np.sort(draws[:, j])
-        best = min(((s[i + need - 1] - s[i], i) for i in range(n - need + 1)))
+        best = min((s[i + need - 1] - s[i], i) for i in range(n - need + 1))
         assert (res.low[j], res.high[j]) == (s[best[1]], s[best[1] + need - 1])
         assert np.count_nonzero((draws[:, j] >= res.low[j]) & (draws[:, j] <= res.high[j])) >= need

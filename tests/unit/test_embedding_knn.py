@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies.embedding import labelled_embeddings
 
 from assay import CoverageWarning
 from assay.embeddings import nearest_neighbours, retrieval_metrics
 from assay.embeddings.knn import exact_distances, neighbours, prepare, searcher
+from strategies.embedding import labelled_embeddings
 
 pytest.importorskip("faiss")
 

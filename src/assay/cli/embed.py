@@ -130,7 +130,8 @@ def _default() -> list[str]:
     return list(DEFAULT_METRICS)
 
 
-def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> str:
+def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> Any:
+    """The report's view (an ``EmbeddingView``): summary unless one flag asks otherwise."""
     chosen = [
         name for name, on in (("class", per_class), ("query", per_query), ("curve", curve)) if on
     ]

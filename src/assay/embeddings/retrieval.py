@@ -70,7 +70,8 @@ def retrieval_metrics(
         if reference_embeddings is None
         else _embeddings(reference_embeddings, "reference_embeddings")
     )
-    r_labels = q_labels if r is None else _labels(reference_labels, "reference_labels", r)
+    given = [] if reference_labels is None else reference_labels
+    r_labels = q_labels if r is None else _labels(given, "reference_labels", r)
     _check_pairing(q, q_labels, r, r_labels, exclude_self)
     q_codes, r_codes = _codes(q_labels, r_labels)
     relevant = np.bincount(r_codes, minlength=int(q_codes.max()) + 1)[q_codes] - int(exclude_self)

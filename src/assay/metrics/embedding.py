@@ -125,7 +125,7 @@ def _map(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
 
 
 def _recall(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
-    return rel[:, :k].any(axis=1).astype(np.float64)
+    return np.asarray(rel[:, :k].any(axis=1), dtype=np.float64)
 
 
 def _recall_ir(rel: BoolArray, r: IntArray, k: int) -> FloatArray:

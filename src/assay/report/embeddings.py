@@ -84,7 +84,7 @@ def _records(
                 "the error-vs-reject curve needs per-query confidences", option="view"
             )
         return [row for curve in curves.values() for row in curve.records()], _COLUMNS["curve"]
-    return result.records(view), _COLUMNS[view]  # type: ignore[arg-type]  # "class" or "query"
+    return result.records(view), _COLUMNS[view]  # "class" or "query"
 
 
 def _cell(value: Any, column: str) -> str:
