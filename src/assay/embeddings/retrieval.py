@@ -70,7 +70,7 @@ def retrieval_metrics(
         if reference_embeddings is None
         else _embeddings(reference_embeddings, "reference_embeddings")
     )
-    given = [] if reference_labels is None else reference_labels
+    given: ArrayLike = [] if reference_labels is None else reference_labels
     r_labels = q_labels if r is None else _labels(given, "reference_labels", r)
     _check_pairing(q, q_labels, r, r_labels, exclude_self)
     q_codes, r_codes = _codes(q_labels, r_labels)
