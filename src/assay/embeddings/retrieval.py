@@ -56,43 +56,32 @@ def retrieval_metrics(
     """
     distance = choice(distance, Distance, "distance")
     backend = choice(backend, Backend, "backend")
-    k = k_given = cutoff(k)
+    k_given = cutoff(k)
     block_size = None if block_size is None else integer(block_size, "block_size", minimum=1)
-    q = _embeddings(query_embeddings, "query_embeddings")
-    q_labels = _labels(query_labels, "query_labels", q)
-    if (reference_embeddings is None) != (reference_labels is None):
-        raise InputError("give both reference_embeddings and reference_labels, or neither")
-    exclude_self = (
-        reference_embeddings is None if exclude_self is None else flag(exclude_self, "exclude_self")
+    data = _inputs(
+        query_embeddings, query_labels, reference_embeddings, reference_labels, exclude_self
     )
-    r = (
-        None
-        if reference_embeddings is None
-        else _embeddings(reference_embeddings, "reference_embeddings")
-    )
-    given: ArrayLike = [] if reference_labels is None else reference_labels
-    r_labels = q_labels if r is None else _labels(given, "reference_labels", r)
-    _check_pairing(q, q_labels, r, r_labels, exclude_self)
+    q, q_labels, r, r_labels, exclude_self = data
     q_codes, r_codes = _codes(q_labels, r_labels)
     relevant = np.bincount(r_codes, minlength=int(q_codes.max()) + 1)[q_codes] - int(exclude_self)
-    evaluated = np.flatnonzero(relevant > 0)
-    k = k or max(1, int(relevant.max()))
+    k = k_given or max(1, int(relevant.max()))
     chosen = resolve_metrics(metrics, k)
     available = r_labels.size - int(exclude_self)
     if k_given is not None:
         _check_k(k_given, available, exclude_self)
     n = _n_neighbours(chosen, relevant, available, exclude_self)
+    evaluated = np.flatnonzero(relevant > 0)
     warning = lone_warning(q_labels.size - evaluated.size, q_labels.size)
     values = {str(m): np.full(q_labels.size, np.nan) for m in chosen}
     space = prepare(q, r, distance)
     search = searcher(space, backend)
-    if evaluated.size:
-        for rows, idx in neighbours(
-            space, n, search, exclude_self=exclude_self, block_size=block_size, rows=evaluated
-        ):
-            rel = r_codes[idx] == q_codes[rows][:, None]
-            for metric in chosen:
-                values[str(metric)][rows] = per_query_values(rel, relevant[rows], metric)
+    blocks = neighbours(
+        space, n, search, exclude_self=exclude_self, block_size=block_size, rows=evaluated
+    )
+    for rows, idx in blocks:
+        rel = r_codes[idx] == q_codes[rows][:, None]  # same class, nearest first
+        for metric in chosen:
+            values[str(metric)][rows] = per_query_values(rel, relevant[rows], metric)
     settings = {
         "backend": search.name,
         "faiss_version": search.version,
@@ -110,6 +99,30 @@ def retrieval_metrics(
     return summarise(
         chosen, values, q_labels, relevant, k=k, n_neighbours=n, warning=warning, settings=settings
     )
+
+
+def _inputs(
+    query_embeddings: ArrayLike,
+    query_labels: ArrayLike,
+    reference_embeddings: ArrayLike | None,
+    reference_labels: ArrayLike | None,
+    exclude_self: bool | None,
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any] | None, NDArray[Any], bool]:
+    """Checked embeddings and labels (``None`` references: the queries) and exclude_self."""
+    q = _embeddings(query_embeddings, "query_embeddings")
+    q_labels = _labels(query_labels, "query_labels", q)
+    if (reference_embeddings is None) != (reference_labels is None):
+        raise InputError("give both reference_embeddings and reference_labels, or neither")
+    if exclude_self is None:
+        exclude_self = reference_embeddings is None
+    exclude_self = flag(exclude_self, "exclude_self")
+    if reference_embeddings is None or reference_labels is None:
+        _check_pairing(q, q_labels, None, q_labels, exclude_self)
+        return q, q_labels, None, q_labels, exclude_self
+    r = _embeddings(reference_embeddings, "reference_embeddings")
+    r_labels = _labels(reference_labels, "reference_labels", r)
+    _check_pairing(q, q_labels, r, r_labels, exclude_self)
+    return q, q_labels, r, r_labels, exclude_self
 
 
 def nearest_neighbours(
