@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assay import EmptyInputError, InputError, MetricError, OptionError
-from assay.embeddings import neighbour_metrics, precision, retrieval_metrics
+from assay.embeddings import nearest_neighbours, neighbour_metrics, precision, retrieval_metrics
 
 X = np.arange(12, dtype=np.float64).reshape(6, 2)
 Y = np.array([0, 0, 1, 1, 2, 2])
@@ -129,3 +129,13 @@ def test_all_lone_queries_search_nothing() -> None:
         res = retrieval_metrics(X[:3], [0, 1, 2])
     assert res.n_lone == 3 and np.isnan(res.mean("map@r"))
     assert res.records()[0]["n_queries"] == 0
+
+
+def test_nearest_neighbours_errors() -> None:
+    with pytest.raises(InputError, match="first rows to be the queries"):
+        nearest_neighbours(X, X[::-1], k=2, exclude_self=True)
+    with pytest.raises(InputError, match="only 5 items other than the query itself"):
+        nearest_neighbours(X, k=6)
+    with pytest.raises(OptionError, match="k must be a positive integer"):
+        nearest_neighbours(X, k=0)
+    assert nearest_neighbours(X, X, k=2, exclude_self=True).tolist()[0] == [1, 2]

@@ -149,8 +149,14 @@ def nearest_neighbours(
     exclude_self = r is None if exclude_self is None else flag(exclude_self, "exclude_self")
     n_refs = q.shape[0] if r is None else r.shape[0]
     _check_dimensions(q, r)
-    if exclude_self and n_refs < q.shape[0]:
-        raise InputError("exclude_self=True needs the first references to be the queries")
+    if (
+        exclude_self
+        and r is not None
+        and not (n_refs >= q.shape[0] and np.array_equal(r[: q.shape[0]], q))
+    ):
+        raise InputError(
+            "exclude_self=True with a reference set needs its first rows to be the queries"
+        )
     _check_k(k, n_refs - int(exclude_self), exclude_self)
     space = prepare(q, r, distance)
     out = np.empty((q.shape[0], k), dtype=np.int64)
