@@ -6,7 +6,8 @@ plus noise, seeded), leave-one-out (the reference set is the query set, ``exclud
 euclidean distance, every measure: precision@1, r_precision, map@r, map, recall@1,
 recall@10, recall_ir@10, mrr, ndcg@10 (k = the largest R, about 1,060 neighbours per query).
 Each back-end runs in a fresh subprocess that loads the same .npy files; the parent records
-the wall time, the time inside ``retrieval_metrics`` and the child's peak RSS. Both must
+the wall time, the time inside ``retrieval_metrics``, the child's CPU time (user + system,
+less sensitive than wall time to other load on the machine) and its peak RSS. Both must
 give the same values (checked: every per-query value equal).
 
     python benchmarks/bench_embeddings.py                  # 1 run each
@@ -39,9 +40,10 @@ from assay.embeddings import retrieval_metrics
 res = retrieval_metrics(x, y, metrics=metrics, backend=backend)
 seconds = time.perf_counter() - t
 digest = hashlib.sha256(b"".join(res[m].tobytes() for m in res.metrics)).hexdigest()
+usage = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"seconds": seconds, "means": res.mean(), "k": res.k,
                   "neighbours": res.n_neighbours, "digest": digest,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}))
 """
 
 
@@ -87,14 +89,17 @@ def main() -> None:
             results[backend].append(run(backend, xs, ys))
     first = results[args.backends[0]][0]
     print(f"{args.items} x 128, k = {first['k']}, {first['neighbours']} neighbours per query")
-    print("| back-end | wall s | in-process s | peak RSS MB | wall / faiss | RSS / faiss |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| back-end | wall s | in-process s | CPU s | peak RSS MB | wall / faiss | CPU / faiss | RSS / faiss |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     base = min(results[args.backends[0]], key=lambda r: r["wall"])
     for backend, runs in results.items():
         best = min(runs, key=lambda r: r["wall"])
         print(
-            f"| {backend} | {best['wall']:.1f} | {best['seconds']:.1f} | {best['rss_mb']:.0f} | "
-            f"{best['wall'] / base['wall']:.2f} | {best['rss_mb'] / base['rss_mb']:.2f} |"
+            f"| {backend} | {best['wall']:.1f} | {best['seconds']:.1f} | {best['cpu']:.1f} | "
+            f"{best['rss_mb']:.0f} | {best['wall'] / base['wall']:.2f} | "
+            f"{best['cpu'] / base['cpu']:.2f} | {best['rss_mb'] / base['rss_mb']:.2f} |"
         )
     digests = {r["digest"] for runs in results.values() for r in runs}
     print("identical per-query values across back-ends:", len(digests) == 1)
