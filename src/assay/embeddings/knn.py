@@ -19,7 +19,8 @@ Both back-ends return the same neighbours, bit for bit, because neither decides 
 The result is the order by (float64 distance, reference index) over the whole reference
 set, whichever back-end found the candidates; ties (duplicates, integer-valued embeddings)
 go to the lower reference index. Memory is bounded: queries are searched in blocks of
-``block_size`` (default: about 2²³ distances per block).
+``block_size`` (default: about 2²³ float32 distances per block on NumPy, 2²¹ candidates on
+faiss).
 """
 
 from __future__ import annotations
@@ -43,7 +44,10 @@ IntArray = NDArray[np.int64]
 
 _U32 = 2.0**-24
 _TINY32 = 2.0**-126  # float32's smallest normal number: absolute error of underflowing terms
-_BUDGET = 1 << 23  # distances (or candidates) held per block
+_BUDGET = 1 << 23  # float32 distances held per block of the NumPy search
+# Candidates per block of a faiss search: each costs about 80 bytes of temporaries on the way
+# to the canonical order and the metrics (a larger block is not faster).
+_CANDIDATE_BUDGET = 1 << 21
 # Coordinates gathered per chunk of exact distances: small chunks stay in cache and reuse
 # their memory (large temporaries cost a page fault per 4 KiB and run 5x slower).
 _PAIR_BUDGET = 1 << 17
@@ -171,7 +175,7 @@ class FaissSearcher:
         return approx, idx
 
     def rows_per_block(self, m: int) -> int:
-        return max(1, _BUDGET // m)
+        return max(1, _CANDIDATE_BUDGET // m)
 
 
 class NumpySearcher:
@@ -262,7 +266,7 @@ def _block(
     pending = rows
     while pending.size:
         failed = []
-        chunk = max(1, min(step, search.rows_per_block(m)))
+        chunk = max(1, min(step, search.rows_per_block(m), _CANDIDATE_BUDGET // m))
         for start in range(0, pending.size, chunk):
             part = pending[start : start + chunk]
             approx, idx = search.search(part, m)
