@@ -48,8 +48,9 @@ def retrieval_metrics(
     not count it; with a separate reference set, its first rows must then be the queries.
     ``backend``: ``"faiss"`` (exact flat index), ``"numpy"`` (exact blockwise search) or
     ``"auto"`` (faiss when installed); both give the same neighbours, ties going to the lower
-    reference index (:mod:`assay.embeddings.knn`). ``block_size``: queries per search block
-    (default: about 2²³ distances per block).
+    reference index (:mod:`assay.embeddings.knn`). ``block_size``: queries per search block,
+    at most what the memory budget allows (about 2²³ float32 distances per block on NumPy,
+    2²¹ candidates on faiss).
 
     Queries whose class has no other reference (R = 0) are left out of the means, counted
     in ``n_lone`` and a :class:`~assay.errors.CoverageWarning`.
