@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_meta.py
 	$(BIN)/python benchmarks/bench_tagging.py
 	$(BIN)/python benchmarks/bench_letor.py
+	$(BIN)/python benchmarks/bench_embeddings.py
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench

@@ -58,6 +58,7 @@ _LAZY = {
     "meta": ("assay.meta", None),
     "tagging": ("assay.tagging", None),
     "ltr": ("assay.ltr", None),
+    "embeddings": ("assay.embeddings", None),
     "dist": ("assay.dist", None),
 }
 

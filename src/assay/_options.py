@@ -107,6 +107,9 @@ TaggingMode = Literal["conlleval", "strict"]
 SpanAverage = Literal["micro", "macro", "weighted"]
 MatchScheme = Literal["strict", "exact", "partial", "type"]
 TaggingTest = Literal["bootstrap", "randomization"]
+# Embedding retrieval (assay.embeddings).
+Distance = Literal["euclidean", "cosine", "inner"]
+KnnBackend = Literal["auto", "faiss", "numpy"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]

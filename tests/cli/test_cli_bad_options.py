@@ -55,6 +55,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "p2": "\n".join(str(v) for v in np.linspace(0.1, 0.9, 8)),
         "conll": "Paris B-LOC B-LOC B-LOC\nis O O O\nnice O B-MISC O\n\nAnn B-PER B-PER O\nran O O O\n",
     }
+    out["emb"] = d / "emb.npy"
+    np.save(out["emb"], np.random.default_rng(0).normal(size=(12, 4)))
+    out["emb_labels"] = d / "emb_labels.txt"
+    out["emb_labels"].write_text("".join(f"c{i % 3}\n" for i in range(12)), encoding="utf-8")
     out["letor"] = shared_file("lightgbm_lambdarank", "rank.train").parent
     out["ltr_out"] = d / "ltr"
     assert runner.invoke(app, ["ltr", "train", str(out["letor"]), "--model", "linear",
@@ -109,6 +113,7 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
             "P@5",
         ],
         "evaluate": ["evaluate", str(f["qrels"]), *runs, "-m", "P@5"],
+        "embed": ["embed", str(f["emb"]), str(f["emb_labels"])],
         "compare": ["compare", str(f["qrels"]), *runs, "-m", "P@5", "--n-resamples", "50"],
         "metrics": ["metrics"],
         "tagging": [

@@ -49,6 +49,7 @@ COMMANDS = (
     "regression",
     "meta",
     "tagging",
+    "embed",
 )
 
 

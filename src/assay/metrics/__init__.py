@@ -21,6 +21,7 @@ FAMILIES: tuple[str, ...] = (
     "clustering",
     "regression",
     "tagging",
+    "embedding",
 )
 
 

@@ -108,14 +108,18 @@ def markdown(rows: list[dict[str, Any]]) -> str:
 
 
 def _measure_markdown(rows: list[dict[str, Any]]) -> str:
+    # A family whose measures take a cutoff (embedding: recall@4) shows the @k column.
+    cut = any(r["cutoff"] != "no" for r in rows)
     out = [
-        "| metric | input | parameters | range | better | aliases | description |",
-        "|---|---|---|---|---|---|---|",
-    ]
+        "| metric | input | parameters |" + (" @k |" if cut else "")
+        + " range | better | aliases | description |",
+        "|---|---|---|" + ("---|" if cut else "") + "---|---|---|---|",
+    ]  # fmt: skip
     for r in rows:
         better = _better(r)
+        k = f" {r['cutoff']} |" if cut else ""
         out.append(
-            f"| `{r['name']}` | {r['input']} | {r['params_text'] or '—'} | {r['range']} | "
+            f"| `{r['name']}` | {r['input']} | {r['params_text'] or '—'} |{k} {r['range']} | "
             f"{better} | {', '.join(r['aliases']) or '—'} | {r['doc'].replace('|', '/')} |"
         )
     return "\n".join(out) + "\n"
@@ -166,6 +170,12 @@ _INTRO = {
     "clusterings`), with `assay.clustering`. Definitions and ill-defined cases: "
     "`assay.metrics.clustering`; `pair_counts`, `bcubed`, `soft_pairwise` and the reports "
     "return structured results.",
+    "embedding": "From each query's neighbours in an embedding space, nearest first "
+    "(`neighbour labels`), the query labels and the number of references of each class, with "
+    "`assay.embeddings` (`retrieval_metrics` finds the neighbours with faiss or NumPy and "
+    "computes them all, per query and per class). R is the number of other references of the "
+    "query's class; queries with R = 0 are left out and counted. Conventions "
+    "(pytorch-metric-learning's): `assay.metrics.embedding`; `map@r` is `map_at_r`.",
     "regression": "From aligned true values and predictions (`values`: finite real numbers), "
     "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
     "`assay.metrics.regression`.",

@@ -164,6 +164,8 @@ class Metric:
         per query), on the family's data otherwise (``f1(average='macro')(y_true, y_pred)``)."""
         if self.spec.family == "ranking":
             return self.spec.kernel(*data, self.k, **self.kwargs())
+        if self.k is not None:  # a measure declared with a cutoff takes it as ``k=``
+            return self.spec.kernel(*data, k=self.k, **self.kwargs())
         return self.spec.kernel(*data, **self.kwargs())
 
     def __str__(self) -> str:
@@ -343,6 +345,7 @@ def measure(
     higher_is_better: bool = True,
     integer: bool = False,
     aliases: tuple[str, ...] = (),
+    cutoff: Cutoff = "none",
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a public function of a family as a metric (name: the function's, by default).
 
@@ -351,11 +354,17 @@ def measure(
     :data:`FROM_SIGNATURE`). The returned function validates every option through its
     declaration, so a bad option raises :class:`~assay.errors.OptionError` (a
     :class:`~assay.errors.MetricError`) whichever way the metric is called.
+
+    A measure with a rank cutoff (``cutoff="optional"``: ``recall@4``) takes it as the
+    keyword-only parameter ``k`` (a positive integer or None), which is not a declared
+    parameter: the name carries it.
     """
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
-        declared = _bind_defaults(func, params)
+        declared = _bind_defaults(func, params, cutoff != "none")
         checks = {p.name: p.check for p in declared}
+        if cutoff != "none":
+            checks["k"] = optional(positive_int("k"))
 
         @functools.wraps(func)
         def validated(*data: Any, **options: Any) -> Any:
@@ -372,7 +381,7 @@ def measure(
                 input=input,
                 kernel=validated,
                 params=declared,
-                cutoff="none",
+                cutoff=cutoff,
                 lower=bounds[0],
                 upper=bounds[1],
                 higher_is_better=higher_is_better,
@@ -389,11 +398,16 @@ def measure(
     return register
 
 
-def _bind_defaults(func: Callable[..., Any], params: tuple[Param, ...]) -> tuple[Param, ...]:
+def _bind_defaults(
+    func: Callable[..., Any], params: tuple[Param, ...], has_cutoff: bool = False
+) -> tuple[Param, ...]:
     """``params`` with defaults from ``func``'s signature; every keyword-only parameter of
-    ``func`` must be declared, and nothing else."""
+    ``func`` must be declared, and nothing else (but the cutoff ``k`` of a measure that has
+    one)."""
     signature = inspect.signature(func)
     keyword = {n: p.default for n, p in signature.parameters.items() if p.kind is p.KEYWORD_ONLY}
+    if has_cutoff:
+        keyword.pop("k", None)
     names = [p.name for p in params]
     if set(names) != set(keyword):
         raise RuntimeError(

@@ -1,0 +1,158 @@
+"""``assay embed EMBEDDINGS QUERY_LABELS``: retrieval measures of embeddings (Precision@1,
+R-Precision, MAP@R, Recall@k, MRR, NDCG@k), with error-vs-reject areas when per-query
+confidences are given. Only typer and the standard library are imported at module level;
+NumPy, faiss and :mod:`assay.embeddings` load inside the command."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from .._options import Distance, KnnBackend
+from ._common import FormatOption, OutputOption, errors, present, warn
+
+__all__ = ["embed", "register"]
+
+
+def embed(
+    embeddings: Annotated[
+        str, typer.Argument(help="Query embeddings: .npy, .npz, .parquet, .csv or .tsv.")
+    ],
+    query_labels: Annotated[str, typer.Argument(help="Query labels, one per line.")],
+    reference: Annotated[
+        str | None,
+        typer.Option(
+            "--reference",
+            help="Reference embeddings searched (default: the queries, leave-one-out).",
+        ),
+    ] = None,
+    reference_labels: Annotated[
+        str | None, typer.Option("--reference-labels", help="Reference labels, one per line.")
+    ] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--metric",
+            help="Metric, repeatable: precision@1, r_precision, map@r, recall@4, recall_ir@10, "
+            "mrr, ndcg@10, map (default: precision@1 r_precision map@r).",
+        ),
+    ] = None,
+    distance: Annotated[
+        Distance, typer.Option(help="euclidean (squared L2), cosine or inner (product).")
+    ] = "euclidean",
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "-k", help="Cutoff of the metrics named without one (default: the largest R)."
+        ),
+    ] = None,
+    exclude_self: Annotated[
+        bool | None,
+        typer.Option(
+            "--exclude-self/--include-self",
+            help="Query i is reference i and not its own neighbour (default: exactly when "
+            "there is no --reference).",
+        ),
+    ] = None,
+    backend: Annotated[
+        KnnBackend, typer.Option(help="k-NN search: auto (faiss when installed), faiss, numpy.")
+    ] = "auto",
+    block_size: Annotated[
+        int | None, typer.Option(help="Queries per search block (bounds the memory).")
+    ] = None,
+    confidence: Annotated[
+        str | None,
+        typer.Option(
+            "--confidence",
+            help="Per-query confidences, one number per line (higher: more confident): adds "
+            "the error-vs-reject areas (AURC).",
+        ),
+    ] = None,
+    key: Annotated[
+        str | None, typer.Option(help="Array (.npz) or list column (.parquet) to read.")
+    ] = None,
+    per_class: Annotated[bool, typer.Option("--per-class", help="One row per class.")] = False,
+    per_query: Annotated[bool, typer.Option("--per-query", help="One row per query.")] = False,
+    curve: Annotated[
+        bool, typer.Option("--curve", help="The error-vs-reject curves (needs --confidence).")
+    ] = False,
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+) -> None:
+    """Retrieval measures of embeddings: each query is scored by the classes of its nearest
+    references (faiss or NumPy, exact, ties to the lower reference index)."""
+    with errors():
+        import warnings
+
+        from ..embeddings import error_reject_curve, retrieval_metrics
+        from ..errors import AssayWarning, InputError, OptionError
+        from ..io.embeddings import read_embeddings
+        from ..io.tasks import read_labels, read_scores
+        from ..report.embeddings import embedding_report
+
+        view = _view(per_class, per_query, curve, confidence)
+        if (reference is None) != (reference_labels is None):
+            raise OptionError(
+                "give --reference and --reference-labels together", option="reference"
+            )
+        q = read_embeddings(embeddings, key=key)
+        q_labels = _labels(read_labels, query_labels, q.shape[0], embeddings)
+        r = r_labels = None
+        if reference is not None and reference_labels is not None:
+            r = read_embeddings(reference, key=key)
+            r_labels = _labels(read_labels, reference_labels, r.shape[0], reference)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AssayWarning)
+            result = retrieval_metrics(
+                q, q_labels, r, r_labels,
+                metrics=metric or _default(), k=k, distance=distance,
+                exclude_self=exclude_self, backend=backend, block_size=block_size,
+            )  # fmt: skip
+        for w in caught:
+            warn(str(w.message))
+        curves: dict[str, Any] | None = None
+        if confidence is not None:
+            conf = read_scores(confidence, name="confidences")
+            if len(conf) != result.n_queries:
+                raise InputError(
+                    f"{confidence} has {len(conf)} confidences but {embeddings} has "
+                    f"{result.n_queries} queries"
+                )
+            curves = {m: error_reject_curve(result, conf, metric=m) for m in result.metrics}
+        present(embedding_report(result, view=view, curves=curves), fmt, output)
+
+
+def _default() -> list[str]:
+    from ..embeddings import DEFAULT_METRICS
+
+    return list(DEFAULT_METRICS)
+
+
+def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> Any:
+    """The report's view (an ``EmbeddingView``): summary unless one flag asks otherwise."""
+    chosen = [
+        name for name, on in (("class", per_class), ("query", per_query), ("curve", curve)) if on
+    ]
+    from ..errors import OptionError
+
+    if len(chosen) > 1:
+        raise OptionError("choose one of --per-class, --per-query and --curve", option="view")
+    if chosen == ["curve"] and confidence is None:
+        raise OptionError("--curve needs --confidence (per-query confidences)", option="curve")
+    return chosen[0] if chosen else "summary"
+
+
+def _labels(reader: Any, path: str, n: int, embeddings: str) -> list[str]:
+    from ..errors import InputError
+
+    labels = reader(path, name="labels")
+    if len(labels) != n:
+        raise InputError(f"{path} has {len(labels)} labels but {embeddings} has {n} embeddings")
+    return list(labels)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``assay embed`` to ``app``."""
+    app.command("embed")(embed)
