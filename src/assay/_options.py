@@ -113,6 +113,9 @@ KnnBackend = Literal["auto", "faiss", "numpy"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
+# Ratings files (assay.io.ratings): which layout, and what the rows of a wide table are.
+RatingsLayout = Literal["auto", "wide", "long"]
+RatingsOrientation = Literal["units-by-raters", "raters-by-units"]
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
 #: ``assay tagging`` also prints conlleval's own layout.
 TaggingFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex", "conlleval"]

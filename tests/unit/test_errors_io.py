@@ -267,34 +267,40 @@ def test_csv_missing_column_names_the_columns(tmp_path: Path) -> None:
     with pytest.raises(InputError) as exc:
         Run.from_csv(path, query="qid", doc="doc", score="sim")
     check(
-        exc, path, None, "no column 'doc' for the doc", "columns: qid, docno, sim", "doc='<column>'"
+        exc,
+        path,
+        1,
+        "no column 'doc' for the doc",
+        "columns: 'qid', 'docno', 'sim'",
+        "doc='<column>'",
     )
     with pytest.raises(InputError) as exc:
         Qrels.from_csv(path)
-    check(exc, path, None, "no column 'query'")
+    check(exc, path, 1, "no column 'query'")
 
 
 @pytest.mark.parametrize(
-    ("text", "needles"),
+    ("text", "line", "needles"),
     [
-        ("query,doc,score\n1,a,0.5\n,b,0.25\n", ["query id is missing", "row 2"]),
-        ("query,doc,score\n1,a,0.5\n1,,0.25\n", ["document id is missing", "row 2"]),
-        ("query,doc,score\n1,a,0.5\n1,b,\n", ["score is missing", "row 2"]),
-        ("query,doc,score\n1,a,0.5\n1,b,n/a\n1,c,1\n", ["score 'n/a' is not a number", "row 2"]),
-        ("query,doc,score\n1,a,0.5\n1,b,nan\n", ["not finite", "row 2"]),
+        ("query,doc,score\n1,a,0.5\n,b,0.25\n", 3, ["query id is missing", "line 3"]),
+        ("query,doc,score\n1,a,0.5\n1,,0.25\n", 3, ["document id is missing", "line 3"]),
+        ("query,doc,score\n1,a,0.5\n1,b,\n", 3, ["score is missing", "line 3"]),
+        ("query,doc,score\n1,a,0.5\n1,b,n/a\n1,c,1\n", 3, ["score 'n/a' is not a number"]),
+        ("query,doc,score\n1,a,0.5\n1,b,nan\n", 3, ["not finite", "line 3"]),
         (
             "query,doc,score\n1,a,0.5\n1,b,0.25\n1,a,1\n",
-            ["duplicate", "at row 3", "first at row 1"],
+            4,
+            ["duplicate", "first at line 2"],
         ),
-        ("query,doc,score\n", ["no data rows"]),
-        ("", ["empty"]),
+        ("query,doc,score\n", 2, ["no data rows"]),
+        ("", None, ["empty"]),
     ],
 )
-def test_csv_run_errors(text: str, needles: list[str], tmp_path: Path) -> None:
+def test_csv_run_errors(text: str, line: int | None, needles: list[str], tmp_path: Path) -> None:
     path = write(tmp_path, "run.csv", text)
     with pytest.raises(InputError) as exc:
         Run.from_csv(path)
-    check(exc, path, None, *needles)
+    check(exc, path, line, *needles)
 
 
 @pytest.mark.parametrize(
@@ -302,20 +308,20 @@ def test_csv_run_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     [
         (
             "query,doc,relevance\n1,a,1\n1,b,0.5\n",
-            ["relevance grade '0.5' is not an integer", "row 2"],
+            ["relevance grade '0.5' is not an integer", "line 3"],
         ),
         (
             "query,doc,relevance\n1,a,1\n1,b,high\n",
-            ["relevance grade 'high' is not an integer", "row 2"],
+            ["relevance grade 'high' is not an integer", "line 3"],
         ),
-        ("query,doc,relevance\n1,a,1\n1,b,\n", ["relevance grade is missing", "row 2"]),
+        ("query,doc,relevance\n1,a,1\n1,b,\n", ["relevance grade is missing", "line 3"]),
     ],
 )
 def test_csv_qrels_errors(text: str, needles: list[str], tmp_path: Path) -> None:
     path = write(tmp_path, "qrels.csv", text)
     with pytest.raises(InputError) as exc:
         Qrels.from_csv(path)
-    check(exc, path, None, *needles)
+    check(exc, path, 3, *needles)
 
 
 def test_jsonl_errors_name_the_line(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_bad_score_names_file_and_line(tmp_path: Path) -> None:
 
 def test_column_errors(tmp_path: Path) -> None:
     path = write(tmp_path, "both.csv", "id,gold\n1,a\n2,b,extra\n")
-    with raises_at(InputError, path, None) as info:
+    with raises_at(InputError, path, 1) as info:
         read_labels(path)
     assert "2 columns (id, gold)" in str(info.value) and "the column argument" in str(info.value)
     with pytest.raises(InputError, match="--gold-column or --column"):
@@ -173,9 +173,11 @@ def test_ratings_long(tmp_path: Path) -> None:
         "rater": ["A", "B", "A", "C"],
         "value": ["x", "x", "y", "x"],
     }
-    # Three columns with other names are wide unless the long layout is asked for.
+    # Three columns with other names are not read as long unless the long layout is asked
+    # for; read as wide, the text column of distinct values is taken for an id and refused.
     other = write(tmp_path, "other.csv", "s,c,v\n1,A,3\n1,B,4\n")
-    assert read_ratings(other).layout == "wide"
+    with pytest.raises(InputError, match="'c' looks like an id column"):
+        read_ratings(other)
     forced = read_ratings(other, layout="long")
     assert forced.layout == "long" and forced.matrix == [[3.0, 4.0]]
 

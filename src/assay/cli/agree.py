@@ -1,8 +1,12 @@
 """``assay agree FILE``: inter-rater reliability (Krippendorff's alpha, and kappas).
 
 Files are read by :func:`assay.io.read_ratings`: CSV or TSV with a header; long (unit, rater,
-value columns; chosen with ``--long`` or from the column names) or wide (one column per
-rater, optional unit id column). Missing cells: empty, ``NA``, ``NaN``, ``.``, ``*``.
+value columns: named with ``--unit-column``/``--rater-column``/``--value-column``, or found
+by name) or wide (one column per rater and a row per unit, or ``--orientation
+raters-by-units``: a row per rater, as the krippendorff package's ``reliability_data``). The
+row id column is named with ``--id-column`` (``--no-id-column``: none), else found by its
+name; a column that only looks like ids is refused rather than taken for a rater. Missing
+cells: empty, ``NA``, ``NaN``, ``.``, ``*``. The caption says how the file was read.
 
 Printed: alpha, D_o, D_e, n_pairable, n_units, the interpretation band (Krippendorff: α ≥
 0.800 reliable, 0.667 ≤ α < 0.800 tentative, below unreliable), Cohen's kappa when there are
@@ -19,8 +23,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._options import Level
-from ._common import FormatOption, SeedOption, errors, present
+from .._options import Level, RatingsOrientation
+from ._common import FormatOption, SeedOption, errors, present, warn
 
 if TYPE_CHECKING:
     from ..io import Ratings
@@ -42,6 +46,33 @@ def agree(
     long: Annotated[
         bool, typer.Option("--long", help="Read the long layout (unit, rater, value).")
     ] = False,
+    orientation: Annotated[
+        RatingsOrientation,
+        typer.Option(
+            "--orientation",
+            help="Wide files: units-by-raters (a row per unit, a column per rater) or "
+            "raters-by-units (a row per rater, as krippendorff's reliability_data).",
+        ),
+    ] = "units-by-raters",
+    id_column: Annotated[
+        str | None,
+        typer.Option(
+            "--id-column", help="Wide files: the column of the row ids (units, or raters)."
+        ),
+    ] = None,
+    no_id_column: Annotated[
+        bool,
+        typer.Option("--no-id-column", help="Wide files: no id column; every column is rated."),
+    ] = False,
+    unit_column: Annotated[
+        str | None, typer.Option("--unit-column", help="Long files: the unit column.")
+    ] = None,
+    rater_column: Annotated[
+        str | None, typer.Option("--rater-column", help="Long files: the rater column.")
+    ] = None,
+    value_column: Annotated[
+        str | None, typer.Option("--value-column", help="Long files: the value column.")
+    ] = None,
     bootstrap: Annotated[
         int,
         typer.Option("--bootstrap", min=0, help="Bootstrap resamples for alpha's CI (0: none)."),
@@ -55,13 +86,30 @@ def agree(
         from ..io import read_ratings
         from ..report import values_report
 
-        ratings = read_ratings(path, layout="long" if long else "auto")
+        if no_id_column and id_column is not None:
+            from ..errors import OptionError
+
+            raise OptionError(
+                "--id-column and --no-id-column exclude each other", option="id_column"
+            )
+        ratings = read_ratings(
+            path,
+            layout="long" if long else "auto",
+            orientation=orientation,
+            id_column=False if no_id_column else id_column,
+            unit_column=unit_column,
+            rater_column=rater_column,
+            value_column=value_column,
+        )
+        if ratings.layout == "wide" and len(ratings.units) == len(ratings.raters):
+            # A square table reads either way, and the two readings give different alphas.
+            warn(f"{path}: read as {ratings.describe()} (--orientation to read it the other way)")
         values, meta = _alpha(ratings, level)
         values.update(_kappas(ratings))
         if bootstrap:
             values_boot, meta["bootstrap"] = _bootstrap(ratings, level, bootstrap, seed)
             values.update(values_boot)
-        caption = f"{path} ({ratings.layout}, {len(ratings.raters)} raters), {level}"
+        caption = f"{path} ({ratings.describe()}), {level}"
         present(values_report(values, caption=caption, document=meta), fmt)
 
 
@@ -87,6 +135,9 @@ def _alpha(ratings: Ratings, level: str) -> tuple[dict[str, Any], dict[str, Any]
     meta: dict[str, Any] = {
         "path": ratings.source,
         "layout": ratings.layout,
+        "read_as": ratings.describe(),
+        "orientation": ratings.orientation if ratings.layout == "wide" else None,
+        "id_column": ratings.id_column,
         "level": level,
         "raters": len(ratings.raters),
         "defined": result.defined,

@@ -10,7 +10,7 @@ byte order) means the same thing whatever the source.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import pyarrow as pa
@@ -18,6 +18,13 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import DuplicateError, InputError
+
+if TYPE_CHECKING:
+    from ..io.rows import RowLines
+
+#: Where rows are in their file: 1-based line numbers (TREC), a lazy map (CSV, JSON Lines),
+#: or None (rows are named by number).
+Lines: TypeAlias = "np.ndarray | RowLines | None"
 
 
 def as_array(values: Any) -> pa.Array:
@@ -33,7 +40,7 @@ def first_true(mask: Any) -> int:
     return int(np.flatnonzero(np.asarray(mask, dtype=bool))[0])
 
 
-def as_ids(values: Any, what: str, source: str | None, lines: np.ndarray | None = None) -> pa.Array:
+def as_ids(values: Any, what: str, source: str | None, lines: Lines = None) -> pa.Array:
     """Any sequence/array of ids -> a pyarrow string array (no nulls, no empty ids)."""
     try:
         if isinstance(values, pa.ChunkedArray | pa.Array):
@@ -110,12 +117,21 @@ def csr_offsets(codes_sorted: np.ndarray, n_groups: int) -> np.ndarray:
     return out
 
 
-def locate(source: str | None, lines: np.ndarray | None, row: int) -> dict[str, Any]:
-    return {"source": source, "line": int(lines[row]) if lines is not None else None}
+def line_of(lines: Lines, row: int) -> int | None:
+    """The 1-based line of ``row`` in its file, when known."""
+    if lines is None:
+        return None
+    line = lines[row]
+    return None if line is None else int(line)
 
 
-def row_label(lines: np.ndarray | None, row: int) -> str:
-    return f"line {int(lines[row])}" if lines is not None else f"row {row + 1}"
+def locate(source: str | None, lines: Lines, row: int) -> dict[str, Any]:
+    return {"source": source, "line": line_of(lines, row)}
+
+
+def row_label(lines: Lines, row: int) -> str:
+    line = line_of(lines, row)
+    return f"line {line}" if line is not None else f"row {row + 1}"
 
 
 def check_duplicates(
@@ -126,7 +142,7 @@ def check_duplicates(
     doc_dict: pa.Array,
     query_dict: pa.Array,
     source: str | None,
-    lines: np.ndarray | None,
+    lines: Lines,
 ) -> None:
     """Raise on a repeated (query, document) pair, naming the earliest repeat in the input
     and where that pair first occurred."""
@@ -151,7 +167,7 @@ def check_duplicates(
     first = int(order[np.searchsorted(ks, ks[j], side="left")])
     query = query_dict[int(q[second])].as_py()
     doc = doc_dict[int(d[second])].as_py()
-    where = "" if lines is not None else f" at {row_label(lines, second)}"
+    where = "" if line_of(lines, second) is not None else f" at {row_label(lines, second)}"
     raise DuplicateError(
         f"duplicate {what} entry for query {query!r}, document {doc!r}{where} "
         f"(first at {row_label(lines, first)}); {len(dup)} repeated row(s) in all — "
@@ -164,7 +180,7 @@ _INT32 = np.iinfo(np.int32)
 
 
 def numeric_column(
-    values: Any, what: str, kind: str, source: str | None, lines: np.ndarray | None
+    values: Any, what: str, kind: str, source: str | None, lines: Lines
 ) -> np.ndarray:
     """A column of numbers as NumPy: nulls and text that does not parse are errors that name
     the row (or line)."""
@@ -176,7 +192,7 @@ def numeric_column(
                 f"{what} is missing (null) at {row_label(lines, i)}", **locate(source, lines, i)
             )
         if pa.types.is_string(arr_pa.type) or pa.types.is_large_string(arr_pa.type):
-            from ..io.text import HEXADECIMAL, first_hexadecimal, first_uncastable
+            from ..io.text import HEXADECIMAL, first_hexadecimal, first_uncastable, without_plus
 
             target = pa.int64() if kind == "an integer" else pa.float64()
             hexadecimal = first_hexadecimal(arr_pa) if kind == "an integer" else None
@@ -186,6 +202,8 @@ def numeric_column(
                     f"{row_label(lines, hexadecimal)}",
                     **locate(source, lines, hexadecimal),
                 )
+            if kind == "an integer":
+                arr_pa = without_plus(arr_pa, target)
             try:
                 arr_pa = pc.cast(arr_pa, target)
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -204,7 +222,7 @@ def numeric_column(
     return np.asarray(values)
 
 
-def as_grades(values: Any, source: str | None, lines: np.ndarray | None = None) -> np.ndarray:
+def as_grades(values: Any, source: str | None, lines: Lines = None) -> np.ndarray:
     arr = numeric_column(values, "relevance grade", "an integer", source, lines)
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
@@ -230,7 +248,7 @@ def as_grades(values: Any, source: str | None, lines: np.ndarray | None = None) 
     return arr.astype(np.int32)
 
 
-def as_scores(values: Any, source: str | None, lines: np.ndarray | None) -> np.ndarray:
+def as_scores(values: Any, source: str | None, lines: Lines) -> np.ndarray:
     arr = numeric_column(values, "score", "a number", source, lines)
     if arr.dtype.kind not in "iuf":
         raise InputError(f"scores must be numbers, got {arr.dtype}", source=source)

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
+    from ..io.rows import RowLines
+    from ..io.tabular import TableFile
+
 PathLike = str | os.PathLike[str]
 
 
@@ -174,12 +177,24 @@ class QueryDocTable:
     @classmethod
     def from_arrow(cls, table: pa.Table, *, source: str | None = None, **options: Any) -> Self:
         """From a pyarrow Table; ``query``/``doc``/value options name its columns."""
+        return cls._from_table(table, source, None, options, "from_arrow")
+
+    @classmethod
+    def _from_table(
+        cls,
+        table: pa.Table,
+        source: str | None,
+        lines: RowLines | None,
+        options: Mapping[str, Any],
+        where: str,
+    ) -> Self:
+        """From a table; ``lines`` locates its rows in the file it was read from."""
         from ..io.tabular import pick_columns
 
-        columns, rest = cls._split_options(options, "from_arrow")
+        columns, rest = cls._split_options(options, where)
         cols = pick_columns(table, columns, source)
         q, d, v = (cols[role] for role in cls.ROLES)
-        return cls.from_columns(q, d, v, source=source, **rest)
+        return cls.from_columns(q, d, v, source=source, lines=lines, **rest)
 
     @classmethod
     def from_pandas(cls, df: pd.DataFrame, **options: Any) -> Self:
@@ -205,33 +220,34 @@ class QueryDocTable:
         return cls.from_columns(q, d, v, source="<dict>", _unique=unique, **rest)
 
     @classmethod
-    def _from_file(cls, table: pa.Table, path: PathLike, options: dict[str, Any]) -> Self:
-        return cls.from_arrow(table, source=os.fspath(path), **options)
+    def _from_file(cls, read: TableFile, options: dict[str, Any], where: str) -> Self:
+        return cls._from_table(read.table, read.source, read.lines, options, where)
 
     @classmethod
     def from_parquet(cls, path: PathLike, **options: Any) -> Self:
         """From a Parquet file (column options as :meth:`from_arrow`)."""
         from ..io.tabular import read_parquet
 
-        return cls._from_file(read_parquet(path), path, options)
+        return cls._from_file(read_parquet(path), options, "from_parquet")
 
     @classmethod
     def from_csv(cls, path: PathLike, *, delimiter: str | None = None, **options: Any) -> Self:
-        """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma."""
+        """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma.
+        Errors name the file and the line."""
         from ..io.tabular import read_delimited
 
         columns, _ = cls._split_options(options, "from_csv")
-        # Every column as text: the ids stay ids (``007``), and the values go through the
-        # same checked parser as TREC files (Arrow's CSV inference reads ``0x10`` as 16).
-        strings = tuple(columns[role] for role in cls.ROLES)
-        return cls._from_file(read_delimited(path, delimiter, strings=strings), path, options)
+        # The wanted columns as text: the ids stay ids (``007``), and the values go through
+        # the same checked parser as TREC files (Arrow's CSV inference reads ``0x10`` as 16).
+        read = read_delimited(path, columns, delimiter)
+        return cls._from_file(read, options, "from_csv")
 
     @classmethod
     def from_jsonl(cls, path: PathLike, **options: Any) -> Self:
         """From JSON Lines, one object per row (column options as :meth:`from_arrow`)."""
         from ..io.tabular import read_jsonl
 
-        return cls._from_file(read_jsonl(path), path, options)
+        return cls._from_file(read_jsonl(path), options, "from_jsonl")
 
     @classmethod
     def from_trec(cls, path: PathLike, **options: Any) -> Self:

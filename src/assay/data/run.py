@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -12,6 +12,9 @@ import pyarrow.compute as pc
 from .._arrow import from_np, to_np
 from ._columns import as_scores, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
+
+if TYPE_CHECKING:
+    from ..io.tabular import TableFile
 
 __all__ = [
     "Run",
@@ -199,10 +202,9 @@ class Run(QueryDocTable):
         )
 
     @classmethod
-    def _from_file(cls, table: pa.Table, path: PathLike, options: dict[str, Any]) -> Run:
-        source = os.fspath(path)
-        named = {**options, "name": options.get("name") or default_name(source)}
-        return cls.from_arrow(table, source=source, **named)
+    def _from_file(cls, read: TableFile, options: dict[str, Any], where: str) -> Run:
+        named = {**options, "name": options.get("name") or default_name(read.source)}
+        return cls._from_table(read.table, read.source, read.lines, named, where)
 
     # -------------------------------------------------------------- views and writers
 

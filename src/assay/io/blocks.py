@@ -11,7 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
-import sys
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from .._arrow import to_np
 from ..errors import EmptyInputError, InputError, ParseError
+from . import streams
 from .text import PathLike, source_name
 from .trec import TrecColumns, read_run
 
@@ -46,7 +47,7 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
         return
     p = os.fspath(path)
     if p == "-":
-        yield sys.stdin.buffer
+        yield streams.stdin()
         return
     if not os.path.isfile(p):
         raise ParseError("no such file" if not os.path.exists(p) else "not a file", source=p)
@@ -60,12 +61,21 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
             yield raw
 
 
-def _chunks(fh: BinaryIO, block_bytes: int) -> Iterator[tuple[bytes, int]]:
-    """Pieces of the input that end at a line feed, with the number of lines before each."""
+def _read(fh: BinaryIO, size: int, source: str) -> bytes:
+    try:
+        return fh.read(size)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
+
+
+def _chunks(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[tuple[bytes, int]]:
+    """Pieces of the input that end at a line feed, with the number of lines before each.
+    A line longer than :data:`~assay.io.streams.MAX_LINE_BYTES` is refused (``/dev/zero``
+    piped in would otherwise be read until memory runs out)."""
     tail = b""
     lines_before = 0
     while True:
-        data = fh.read(block_bytes)
+        data = _read(fh, block_bytes, source)
         buf = tail + data
         if not data:
             if buf:
@@ -73,6 +83,13 @@ def _chunks(fh: BinaryIO, block_bytes: int) -> Iterator[tuple[bytes, int]]:
             return
         cut = buf.rfind(b"\n") + 1
         if cut == 0:
+            if len(buf) > streams.MAX_LINE_BYTES:
+                raise ParseError(
+                    f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without "
+                    "a line end: this is not a text file",
+                    source=source,
+                    line=lines_before + 1,
+                )
             tail = buf
             continue
         chunk, tail = buf[:cut], buf[cut:]
@@ -146,7 +163,7 @@ def iter_run_blocks(
     carry: TrecColumns | None = None
     seen_any = False
     with _open(path) as fh:
-        for chunk, lines_before in _chunks(fh, block_bytes or DEFAULT_BLOCK_BYTES):
+        for chunk, lines_before in _chunks(fh, block_bytes or DEFAULT_BLOCK_BYTES, source):
             parsed = _parse(chunk, source, lines_before)
             if parsed is None:
                 continue

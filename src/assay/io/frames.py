@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .._arrow import from_np
 from .._optional import require
-from ..errors import InputError
+from ..errors import InputError, shown
 
 __all__ = [
     "grouped_to_nested",
@@ -57,10 +58,52 @@ def _bad_value(value: Any, what: str) -> str | None:
             return "is not finite (NaN and infinity are not allowed)"
         return None
     if isinstance(value, bool | Integral):
-        return None
+        return None if -(2**31) <= int(value) < 2**31 else "is out of range (grades are 32-bit)"
     if isinstance(value, Real) and math.isfinite(value) and float(value).is_integer():
         return None
     return "is not an integer grade"
+
+
+def _id_strings(keys: list[Any], what: str) -> pa.Array:
+    """Dict keys as Arrow strings: text as it is, integers (not booleans) in decimal. Any
+    other key (None, bytes, tuples, floats) would only become an id by accident (``'None'``,
+    ``"b'x'"``), and text that cannot be UTF-8 (lone surrogates) cannot be an id at all."""
+    kinds = set(map(type, keys))
+    if not kinds <= {str}:
+        for bad in keys:
+            if isinstance(bad, bool) or not isinstance(bad, str | Integral):
+                raise InputError(
+                    f"{what} is {shown(repr(bad))} ({type(bad).__name__}); ids are strings "
+                    "or integers",
+                    source="<dict>",
+                )
+        keys = [k if isinstance(k, str) else str(int(k)) for k in keys]
+    try:
+        return pa.array(keys, pa.string())
+    except UnicodeEncodeError:
+        bad = next(k for k in keys if not _encodable(k))
+        raise InputError(
+            f"{what} {shown(bad)} is not valid Unicode text (a lone surrogate)", source="<dict>"
+        ) from None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _values_array(values: list[Any]) -> np.ndarray:
+    """The values as one NumPy array; lists or arrays among them give an object or a 2-D
+    array (never a valid one: the caller then names the first bad value)."""
+    if not values:
+        return np.zeros(0, dtype=np.float64)
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError, OverflowError):  # ragged nested sequences
+        return np.empty(0, dtype=object)
 
 
 def nested_to_columns(
@@ -87,24 +130,20 @@ def nested_to_columns(
                 source="<dict>",
             )
     counts = np.fromiter(map(len, inners), dtype=np.int64, count=len(inners))
-    qids = [str(q) for q in data]
-    if len(set(qids)) != len(qids):
+    qids = _id_strings(list(data), f"a query id of the {what}")
+    if pc.count_distinct(qids).as_py() != len(qids):
         raise InputError(
             f"{what} has query ids that are equal as strings (e.g. 1 and '1')", source="<dict>"
         )
     queries = pa.DictionaryArray.from_arrays(
-        from_np(np.repeat(np.arange(len(qids), dtype=np.int32), counts)),
-        pa.array(qids, pa.string()),
+        from_np(np.repeat(np.arange(len(qids), dtype=np.int32), counts)), qids
     )
     keys = list(chain.from_iterable(inners))
     unique = set(map(type, keys)) <= {str}
-    if unique:
-        docs = pa.array(keys, pa.string())
-    else:
-        docs = pa.array([str(k) for k in keys], pa.string())
+    docs = _id_strings(keys, f"a document id of the {what}")
     values = list(chain.from_iterable(inner.values() for inner in inners))
-    arr = np.asarray(values) if values else np.zeros(0, dtype=np.float64)
-    ok = arr.dtype.kind in "iuf" if what == "run" else arr.dtype.kind in "iub"
+    arr = _values_array(values)
+    ok = arr.ndim == 1 and (arr.dtype.kind in "iuf" if what == "run" else arr.dtype.kind in "iub")
     if ok and arr.dtype.kind == "f":
         ok = bool(np.isfinite(arr).all()) and (what == "run" or bool((arr == np.round(arr)).all()))
     if not ok:

@@ -1,29 +1,31 @@
-"""Readers of the task files: labels and scores (classification), clusterings, ratings
-(inter-rater agreement) and votes (rank aggregation).
+"""Readers of the task files: labels and scores (classification), clusterings and votes
+(rank aggregation); ratings (inter-rater agreement) are read by :mod:`assay.io.ratings`.
 
-Every reader takes a path (``-`` reads stdin; ``.gz`` is decompressed, by content) and raises
-a :class:`~assay.errors.ParseError` (or another :class:`~assay.errors.InputError`) naming the
-file and the 1-based line of a malformed line. Only the standard library is imported here;
-the bytes are read by :func:`assay.io.text.read_text` (UTF-8, a BOM ignored).
+Every reader takes a path (``-`` reads stdin; gzip is decompressed, by content) and raises a
+:class:`~assay.errors.ParseError` (or another :class:`~assay.errors.InputError`) naming the
+file and the 1-based line of a malformed line. The bytes are read by
+:func:`assay.io.text.read_text` (UTF-8, a BOM ignored, bounded: see :mod:`assay.io.streams`).
+
+**Lines** end at ``\\n`` or ``\\r\\n`` and nowhere else: not at ``\\v``, ``\\f``, U+0085
+or U+2028, where Python's ``str.splitlines`` would split, so that two files read line by line
+stay aligned; a lone ``\\r`` is an error (old Mac line ends would make one long line). White
+space inside a line is ASCII white space (space, tab, ``\\v``, ``\\f``, ``\\r``); other
+characters (a no-break space, U+2028) are part of the text.
 
 Layouts:
 
 - **labels / scores** — ``.csv`` / ``.tsv`` (optionally ``.gz``): a header line and a named
-  column (a one-column file needs no name); any other file: one value per line. Blank lines
-  are errors. Scores are finite numbers.
+  column (a one-column file needs no name; each column named once; Python's csv rules,
+  strict: a quote never closed is an error); any other file: one value per line, white space
+  around it trimmed. Blank lines are errors. Scores are finite numbers.
 - **clusterings** — chosen from the first non-blank line: when it holds a tab, every line is
-  ``item<TAB>cluster`` (an item on several lines belongs to all those clusters; the same line
-  twice is an error); otherwise one cluster per line, items separated by white space, where a
-  token ``name:number`` is an item with a weight (the last colon counts: ``12:30:1`` is item
-  ``12:30`` with weight 1; weights must be > 0). Blank lines are ignored; there is no comment
-  syntax.
-- **ratings** — CSV, or TSV when the name ends in ``.tsv``/``.tab`` or the header line holds
-  a tab; the first line is a header. *long*: three columns named (any case) unit/item/subject,
-  rater/coder/annotator/observer and value/label/rating/code/category, one rating per row;
-  *wide*: one column per rater, one row per unit, with an optional first unit-id column
-  (unit/item/subject/id/unit_id/item_id). Missing cells: empty, ``NA``, ``NaN``, ``.``,
-  ``*``, ``n/a``, ``null``, ``none``. Values are numbers when every non-missing value of a
-  column parses as one, else strings.
+  ``item<TAB>cluster`` (items and cluster names may hold spaces; an item on several lines
+  belongs to all those clusters; the same line twice is an error); otherwise one cluster per
+  line, items separated by white space, where a token ``name:number`` is an item with a
+  weight (the last colon counts: ``12:30:1`` is item ``12:30`` with weight 1; weights must
+  be > 0). An item holding spaces (or a colon) is written in double quotes, ``""`` for a
+  quote inside: ``"new york" "los angeles":0.5 boston``. Blank lines are ignored; there is
+  no comment syntax.
 - **votes** — one ranking per line, best first; a line holding a comma is split on commas
   (white space around each candidate trimmed), otherwise on white space. Blank lines and lines
   starting with ``#`` are skipped; a candidate twice in one ranking is an error.
@@ -31,41 +33,58 @@ Layouts:
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
-from collections.abc import Mapping
+import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from .._options import choice
-from ..errors import DuplicateError, EmptyInputError, InputError, ParseError
+from ..errors import DuplicateError, EmptyInputError, InputError, ParseError, shown
+from ._csv import csv_rows
+from .ratings import Ratings, RatingsLayout, RatingsOrientation, read_ratings
 
 PathLike = str | os.PathLike[str]
-RatingsLayout = Literal["auto", "wide", "long"]
 
 __all__ = [
     "Clustering",
     "Ratings",
     "RatingsLayout",
+    "RatingsOrientation",
     "read_clustering",
     "read_labels",
     "read_ratings",
     "read_scores",
     "read_votes",
+    "split_lines",
 ]
 
-_MISSING = frozenset({"", "na", "nan", ".", "*", "n/a", "null", "none"})
-_UNIT = frozenset({"unit", "item", "subject", "id", "unit_id", "item_id"})
-_RATER = frozenset({"rater", "coder", "annotator", "observer", "rater_id", "coder_id"})
-_VALUE = frozenset({"value", "label", "rating", "code", "category"})
+_SPACE = " \t\x0b\x0c\r"  # ASCII white space inside a line
 
 
 def _text(path: PathLike) -> str:
     from .text import read_text  # NumPy and pyarrow load with it: only when a file is read
 
     return read_text(path)
+
+
+def split_lines(text: str, source: str) -> list[str]:
+    """The lines of ``text``: split at ``\\n`` only, a ``\\r`` before it dropped, a final line
+    end not starting another line; a lone ``\\r`` is a :class:`ParseError` naming its line."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if "\r" in text and any("\r" in line for line in lines):
+        no = next(i for i, line in enumerate(lines, 1) if "\r" in line)
+        raise ParseError(
+            "a carriage return not followed by a line feed: lines end at \\n or \\r\\n "
+            "(convert old Mac line ends with tr '\\r' '\\n')",
+            source=source,
+            line=no,
+        )
+    return lines
 
 
 def _base_name(source: str) -> str:
@@ -128,7 +147,7 @@ def _read_column(
 def _one_per_line(text: str, source: str, what: str) -> tuple[list[str], list[int]]:
     values: list[str] = []
     lines: list[int] = []
-    for i, line in enumerate(text.splitlines(), start=1):
+    for i, line in enumerate(split_lines(text, source), start=1):
         value = line.strip()
         if not value:
             raise ParseError(
@@ -142,16 +161,16 @@ def _one_per_line(text: str, source: str, what: str) -> tuple[list[str], list[in
 def _delimited_column(
     text: str, delim: str, source: str, column: str | None, what: str, hint: str
 ) -> tuple[list[str], list[int]]:
-    reader = csv.reader(io.StringIO(text), delimiter=delim)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise EmptyInputError("empty file (a header line is expected)", source=source) from None
-    col = _column_index(header, column, source, what, hint)
+    rows = csv_rows(text, delim, source)
+    while rows and not rows[0][1]:
+        rows.pop(0)  # blank lines before the header
+    if not rows:
+        raise EmptyInputError("empty file (a header line is expected)", source=source)
+    header_line, header = rows[0]
+    col = _column_index(header, column, source, what, hint, header_line)
     values: list[str] = []
     lines: list[int] = []
-    for row in reader:
-        i = reader.line_num
+    for i, row in rows[1:]:
         if not row:
             raise ParseError("blank line", source=source, line=i)
         if len(row) != len(header):
@@ -163,16 +182,28 @@ def _delimited_column(
     return values, lines
 
 
-def _column_index(header: list[str], column: str | None, source: str, what: str, hint: str) -> int:
+def _column_index(
+    header: list[str], column: str | None, source: str, what: str, hint: str, line: int
+) -> int:
     if column is None:
         if len(header) != 1:
             raise InputError(
                 f"{len(header)} columns ({', '.join(header)}); name the {what} column with {hint}",
                 source=source,
+                line=line,
             )
         return 0
     if column not in header:
-        raise InputError(f"no column {column!r} (columns: {', '.join(header)})", source=source)
+        raise InputError(
+            f"no column {column!r} (columns: {', '.join(header)})", source=source, line=line
+        )
+    if header.count(column) > 1:
+        raise InputError(
+            f"the header names column {shown(column)} {header.count(column)} times; the "
+            f"{what} column must be named once",
+            source=source,
+            line=line,
+        )
     return header.index(column)
 
 
@@ -211,8 +242,8 @@ class Clustering:
 def read_clustering(path: PathLike) -> Clustering:
     """A clustering file in either layout (see the module documentation)."""
     source = os.fspath(path)
-    lines = _text(path).splitlines()
-    first = next((line for line in lines if line.strip()), None)
+    lines = split_lines(_text(path), source)
+    first = next((line for line in lines if line.strip(_SPACE)), None)
     if first is None:
         raise EmptyInputError("no cluster", source=source)
     if "\t" in first:
@@ -225,7 +256,7 @@ def _label_lines(lines: list[str], source: str) -> list[dict[str, float]]:
     clusters: list[dict[str, float]] = []
     index: dict[str, int] = {}
     for no, line in enumerate(lines, 1):
-        if not line.strip():
+        if not line.strip(_SPACE):
             continue
         fields = line.split("\t")
         if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
@@ -251,20 +282,66 @@ def _cluster_lines(lines: list[str], source: str) -> tuple[list[dict[str, float]
     clusters: list[dict[str, float]] = []
     weighted = False
     for no, line in enumerate(lines, 1):
-        tokens = line.split()
+        tokens = _cluster_tokens(line, source, no)
         if not tokens:
             continue
         cluster: dict[str, float] = {}
-        for tok in tokens:
-            name, w, explicit = _weighted_item(tok, source, no)
+        for name, w, explicit in tokens:
             weighted = weighted or explicit
             if name in cluster:
                 raise DuplicateError(
-                    f"item {name!r} appears twice in this cluster", source=source, line=no
+                    f"item {shown(name)} appears twice in this cluster", source=source, line=no
                 )
             cluster[name] = w
         clusters.append(cluster)
     return clusters, weighted
+
+
+_GAP = re.compile(f"[{_SPACE}]*")
+_PLAIN = re.compile(f"[^{_SPACE}]+")
+_QUOTED = re.compile(f'"((?:[^"]|"")*)"(?::([^{_SPACE}]*))?(?=[{_SPACE}]|\\Z)')
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _cluster_tokens(line: str, source: str, no: int) -> list[tuple[str, float, bool]]:
+    """The ``(item, weight, explicit)`` of every token of a line (see the module docs)."""
+    out: list[tuple[str, float, bool]] = []
+    pos = 0
+    while True:
+        gap = _GAP.match(line, pos)
+        pos = gap.end() if gap is not None else pos
+        if pos >= len(line):
+            return out
+        if line[pos] != '"':
+            token = _PLAIN.match(line, pos)
+            end = token.end() if token is not None else len(line)
+            out.append(_weighted_item(line[pos:end], source, no))
+            pos = end
+            continue
+        quoted = _QUOTED.match(line, pos)
+        if quoted is None:
+            raise ParseError(
+                f'a quoted item must end with a closing quote ("" for a quote inside), '
+                f"then white space or :weight: {shown(line[pos:], 40)}",
+                source=source,
+                line=no,
+            )
+        name = quoted.group(1).replace('""', '"')
+        if not name:
+            raise ParseError('an empty item ("")', source=source, line=no)
+        tail = quoted.group(2)
+        if tail is None:
+            out.append((name, 1.0, False))
+        else:
+            w = _weight(tail)
+            if w is None:
+                raise ParseError(
+                    f"item {shown(name)} has weight {shown(tail)}, not a finite number",
+                    source=source,
+                    line=no,
+                )
+            out.append((name, _positive(name, w, tail, source, no), True))
+        pos = quoted.end()
 
 
 def _weighted_item(token: str, source: str, line: int) -> tuple[str, float, bool]:
@@ -273,140 +350,23 @@ def _weighted_item(token: str, source: str, line: int) -> tuple[str, float, bool
     w = _weight(tail) if sep and name else None
     if w is None:
         return token, 1.0, False
+    return name, _positive(name, w, tail, source, line), True
+
+
+def _positive(name: str, w: float, tail: str, source: str, line: int) -> float:
     if w <= 0:
         raise InputError(
-            f"item {name!r} has weight {tail}; weights must be > 0", source=source, line=line
+            f"item {shown(name)} has weight {tail}; weights must be > 0", source=source, line=line
         )
-    return name, w, True
+    return w
 
 
 def _weight(text: str) -> float | None:
-    try:
-        w = float(text)
-    except ValueError:
+    """An ASCII decimal number that is finite, or None."""
+    if not _DECIMAL.fullmatch(text):
         return None
+    w = float(text)
     return w if math.isfinite(w) else None
-
-
-# ---------------------------------------------------------------- ratings
-
-
-@dataclass(frozen=True)
-class Ratings:
-    """Ratings read from a file.
-
-    ``matrix`` has one row per unit and one column per rater (``None`` where a rater gave no
-    value); ``long`` holds the rows of a long file as read (``{"unit", "rater", "value"}``
-    lists; ``None`` for a wide file). :attr:`data` is what the agreement functions take.
-    """
-
-    source: str
-    layout: Literal["wide", "long"]
-    units: list[str]
-    raters: list[str]
-    matrix: list[list[Any]]
-    long: Mapping[str, list[Any]] | None = None
-
-    @property
-    def data(self) -> Any:
-        """The long rows for a long file, else the unit x rater matrix."""
-        return dict(self.long) if self.long is not None else self.matrix
-
-    @property
-    def complete(self) -> bool:
-        """Every unit has every rater's value."""
-        return all(v is not None for row in self.matrix for v in row)
-
-
-def read_ratings(path: PathLike, *, layout: RatingsLayout = "auto") -> Ratings:
-    """A ratings file, wide or long (``"auto"``: long when the header has exactly the three
-    long columns, see the module documentation)."""
-    layout = choice(layout, RatingsLayout, "layout")
-    source = os.fspath(path)
-    header, body = _ratings_rows(_text(path), source)
-    lower = [h.lower() for h in header]
-    if layout == "long" or (layout == "auto" and _looks_long(lower)):
-        return _long_ratings(header, lower, body, source)
-    return _wide_ratings(header, lower, body, source)
-
-
-def _ratings_rows(text: str, source: str) -> tuple[list[str], list[list[str]]]:
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
-        raise EmptyInputError("no header line", source=source)
-    tab = _base_name(source).endswith((".tsv", ".tab")) or "\t" in lines[0]
-    reader = csv.reader(io.StringIO(text), delimiter="\t" if tab else ",")
-    rows = [r for r in reader if any(c.strip() for c in r)]
-    header = [h.strip() for h in rows[0]]
-    body = rows[1:]
-    for no, r in enumerate(body, 2):
-        if len(r) != len(header):
-            raise ParseError(
-                f"expected {len(header)} fields (as the header), got {len(r)}",
-                source=source,
-                line=no,
-            )
-    if not body:
-        raise EmptyInputError("no data rows", source=source)
-    return header, body
-
-
-def _looks_long(lower: list[str]) -> bool:
-    return (
-        len(lower) == 3
-        and any(h in _UNIT for h in lower)
-        and any(h in _RATER for h in lower)
-        and any(h in _VALUE for h in lower)
-    )
-
-
-def _cell(text: str) -> str | None:
-    t = text.strip()
-    return None if t.lower() in _MISSING else t
-
-
-def _typed(cells: list[str | None]) -> list[Any]:
-    """Numbers when every present cell parses as one, else the strings."""
-    try:
-        numbers = [None if c is None else float(c) for c in cells]
-    except ValueError:
-        return cells
-    return numbers
-
-
-def _long_ratings(
-    header: list[str], lower: list[str], body: list[list[str]], source: str
-) -> Ratings:
-    if len(header) != 3:
-        raise InputError(
-            f"the long layout needs three columns: unit, rater, value (got {len(header)})",
-            source=source,
-        )
-    iu = next((i for i, h in enumerate(lower) if h in _UNIT), 0)
-    ir = next((i for i, h in enumerate(lower) if h in _RATER), 1)
-    iv = next((i for i, h in enumerate(lower) if h in _VALUE), 2)
-    values = _typed([_cell(r[iv]) for r in body])
-    units = [r[iu].strip() for r in body]
-    raters = [r[ir].strip() for r in body]
-    unit_index = {u: k for k, u in enumerate(dict.fromkeys(units))}
-    rater_index = {r: k for k, r in enumerate(dict.fromkeys(raters))}
-    matrix: list[list[Any]] = [[None] * len(rater_index) for _ in unit_index]
-    for u, r, v in zip(units, raters, values, strict=True):
-        matrix[unit_index[u]][rater_index[r]] = v
-    long = {"unit": units, "rater": raters, "value": values}
-    return Ratings(source, "long", list(unit_index), list(rater_index), matrix, long)
-
-
-def _wide_ratings(
-    header: list[str], lower: list[str], body: list[list[str]], source: str
-) -> Ratings:
-    first = 1 if lower[0] in _UNIT else 0
-    if len(header) - first < 2:
-        raise InputError("the wide layout needs two or more rater columns", source=source)
-    columns = [_typed([_cell(r[j]) for r in body]) for j in range(first, len(header))]
-    matrix = [list(row) for row in zip(*columns, strict=True)]
-    units = [r[0].strip() for r in body] if first else [str(i) for i in range(1, len(body) + 1)]
-    return Ratings(source, "wide", units, header[first:], matrix)
 
 
 # ---------------------------------------------------------------- votes
@@ -416,11 +376,11 @@ def read_votes(path: PathLike) -> list[list[str]]:
     """The rankings of a vote file, best first (see the module documentation)."""
     source = os.fspath(path)
     votes = []
-    for no, line in enumerate(_text(path).splitlines(), 1):
-        s = line.strip()
+    for no, line in enumerate(split_lines(_text(path), source), 1):
+        s = line.strip(_SPACE)
         if not s or s.startswith("#"):
             continue
-        items = [c.strip() for c in s.split(",")] if "," in s else s.split()
+        items = [c.strip(_SPACE) for c in s.split(",")] if "," in s else _PLAIN.findall(s)
         if any(not c for c in items):
             raise ParseError("empty candidate", source=source, line=no)
         if len(set(items)) != len(items):

@@ -18,14 +18,13 @@ Two paths give identical results:
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import mmap
 import os
+import re
 import sys
 import warnings
-import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -36,6 +35,7 @@ import pyarrow.csv as pcsv
 
 from .._arrow import from_np, to_np
 from ..errors import EmptyInputError, InputError, InputWarning, ParseError, shown
+from .streams import PathLike, read_bytes, source_name
 
 __all__ = [
     "HEXADECIMAL",
@@ -51,11 +51,11 @@ __all__ = [
     "read_text_table",
     "source_name",
     "text_lines",
+    "without_plus",
     "write_text",
 ]
 
 
-PathLike = str | os.PathLike[str]
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 # ASCII white space other than the delimiter, and "\n" (the line end): if any of these occurs
@@ -71,43 +71,6 @@ class TextColumns:
     line: np.ndarray  # int64, 1-based line numbers in the source
     last_line_tokens: list[str]
     source: str
-
-
-def source_name(path: PathLike | BinaryIO) -> str:
-    if isinstance(path, str | os.PathLike):
-        return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
-    name = getattr(path, "name", None)
-    return name if isinstance(name, str) else "<stream>"
-
-
-def read_bytes(path: PathLike | BinaryIO, source: str) -> bytes:
-    """The whole input as bytes: gzip decompressed (by content), a leading BOM removed."""
-    if isinstance(path, str | os.PathLike):
-        p = os.fspath(path)
-        if p == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            if not os.path.exists(p):
-                raise ParseError("no such file", source=p)
-            if os.path.isdir(p):
-                raise ParseError("is a directory, expected a file", source=p)
-            try:
-                with open(p, "rb") as fh:
-                    data = fh.read()
-            except OSError as exc:
-                raise ParseError(f"cannot read the file: {exc.strerror or exc}", source=p) from None
-    else:
-        data = path.read()
-        if isinstance(data, str):
-            raise InputError("expected a binary stream (open the file with 'rb')", source=source)
-    if data[:2] == _GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
-    if data[:3] == _BOM:
-        data = data[3:]
-    return bytes(data)
 
 
 def _sniff(data: bytes) -> tuple[str, int] | None:
@@ -275,7 +238,13 @@ def parse_number(text: str, source: str, line: int) -> float:
         raise ParseError(f"not a number: {shown(text)}", source=source, line=line) from None
     if not math.isfinite(value):
         raise ParseError(f"not a finite number: {shown(text)}", source=source, line=line)
+    if not _DECIMAL.fullmatch(text.strip(" \t\r\x0b\x0c")):
+        # float() also reads "1_000", non-ASCII digits and Unicode white space around them.
+        raise ParseError(f"not a number: {shown(text)}", source=source, line=line)
     return value
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def read_text_table(
@@ -417,6 +386,14 @@ def first_hexadecimal(col: pa.Array) -> int | None:
 HEXADECIMAL = "is not a decimal integer (hexadecimal is not accepted)"
 
 
+def without_plus(col: pa.Array, dtype: pa.DataType) -> pa.Array:
+    """Integer text with a leading '+' dropped, where it keeps the cast from working: C's
+    atol (trec_eval) reads ``+2`` as 2; Arrow's integer parser refuses it."""
+    if _casts(col, dtype):
+        return col
+    return pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
+
+
 def parse_numbers(
     col: pa.Array, dtype: pa.DataType, tc: TextColumns, what: str, *, finite: bool = True
 ) -> np.ndarray:
@@ -440,9 +417,7 @@ def parse_numbers(
                 source=tc.source,
                 line=int(tc.line[hexadecimal]),
             )
-        if not _casts(col, dtype):
-            # C's atol (trec_eval) accepts a leading '+'; Arrow's integer parser does not.
-            col = pc.replace_substring_regex(col, pattern=r"^\+([0-9])", replacement=r"\1")
+        col = without_plus(col, dtype)
     try:
         out = to_np(pc.cast(col, dtype))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

@@ -4,12 +4,11 @@ and trec_eval's ``ndcg_cut.10``, ``P.5,10``, ``P_5``, ``iprec_at_recall.0.10``, 
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import MetricError
+from ..errors import MetricError, shown
 from .registry import REGISTRY, Metric, MetricSpec, TrecName, make, trec_metrics
 
 __all__ = [
@@ -25,22 +24,39 @@ _ASSAY_RE = re.compile(
 )
 
 
+#: Longest parameter list read (``ndcg(gain='exp', ...)`` is a few dozen characters): Python's
+#: parser needs memory and recursion in proportion to the nesting of what it reads.
+MAX_PARAMETER_TEXT = 1000
+
+
 def _parse_args(text: str, where: str) -> dict[str, Any]:
+    if len(text) > MAX_PARAMETER_TEXT:
+        raise MetricError(
+            f"the parameters of {shown(where)} are longer than {MAX_PARAMETER_TEXT} characters"
+        )
     try:
         call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError:
-        raise MetricError(f"cannot parse the parameters of {where!r}") from None
-    if not isinstance(call, ast.Call) or call.args:
-        raise MetricError(f"parameters of {where!r} must be given as name=value")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        raise MetricError(f"cannot parse the parameters of {shown(where)}") from None
+    if (
+        not isinstance(call, ast.Call)
+        or not isinstance(call.func, ast.Name)
+        or call.func.id != "f"
+        or call.args
+    ):
+        raise MetricError(f"parameters of {shown(where)} must be given as name=value")
     out: dict[str, Any] = {}
     for kw in call.keywords:
         if kw.arg is None:
-            raise MetricError(f"parameters of {where!r} must be given as name=value")
+            raise MetricError(f"parameters of {shown(where)} must be given as name=value")
+        if kw.arg in out:
+            raise MetricError(f"parameter {kw.arg} is given twice in {shown(where)}")
         try:
             out[kw.arg] = ast.literal_eval(kw.value)
-        except ValueError:
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             raise MetricError(
-                f"parameter {kw.arg} of {where!r} must be a literal (number, string or mapping)"
+                f"parameter {kw.arg} of {shown(where)} must be a literal (number, string or "
+                "mapping)"
             ) from None
     return out
 
@@ -48,18 +64,25 @@ def _parse_args(text: str, where: str) -> dict[str, Any]:
 def _trec_numbers(text: str, conv: Callable[[str], Any], where: str) -> list[Any]:
     try:
         values = [conv(x) for x in text.split(",") if x != ""]
-    except ValueError:
-        raise MetricError(f"cannot parse the parameters in {where!r}") from None
+    except (ValueError, OverflowError):
+        raise MetricError(f"cannot parse the parameters in {shown(where)}") from None
     if not values:
         raise MetricError(f"no parameter given in {where!r}")
     return values
 
 
+# A cutoff is written in ASCII decimal digits (``10``, ``+10``, ``10.0``): Python's float()
+# would also take ``1e400`` (infinity), ``nan``, ``1_000`` and non-ASCII digits, and it rounds
+# ``99999999999999999999`` to another integer.
+_CUTOFF_RE = re.compile(r"\+?(?P<digits>[0-9]+)(?:\.0*)?")
+
+
 def _int_strict(text: str) -> int:
-    value = float(text)
-    if not math.isfinite(value) or value != int(value):
+    """A cutoff's integer value (see ``_CUTOFF_RE``), else a ValueError."""
+    m = _CUTOFF_RE.fullmatch(text.strip(" "))
+    if m is None:
         raise ValueError(text)
-    return int(value)
+    return int(m.group("digits"))
 
 
 def _trec_pairs(spec: MetricSpec, binding: TrecName, text: str, where: str) -> dict[str, Any]:
@@ -124,7 +147,8 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
     (``unj@3``, ``map_cut@10``).
     """
     if not isinstance(name, str) or not name.strip():
-        raise MetricError(f"a metric name must be a non-empty string, got {name!r}")
+        got = shown(name) if isinstance(name, str) else type(name).__name__
+        raise MetricError(f"a metric name must be a non-empty string, got {got}")
     text = name.strip()
     if family == "ranking":
         found = _parse_trec(text)
@@ -152,26 +176,29 @@ def _parse_trec(text: str) -> list[Metric] | None:
 def _parse_assay(name: str, text: str, family: str) -> Metric:
     m = _ASSAY_RE.match(text)
     if not m:
-        raise MetricError(f"cannot parse metric name {name!r}; expected e.g. ndcg@10, P(rel=2)@5")
+        raise MetricError(
+            f"cannot parse metric name {shown(name)}; expected e.g. ndcg@10, P(rel=2)@5"
+        )
     spec = REGISTRY.lookup(m.group("name"), family)
     bound: dict[str, Any] = {}
     if spec is None and family == "ranking":
         spec, bound = _trec_in_assay_syntax(m.group("name"), m.group("k") is not None)
     if spec is None:
         raise MetricError(
-            f"unknown {_kind(family)}metric {m.group('name')!r}"
+            f"unknown {_kind(family)}metric {shown(m.group('name'))}"
             f"{_suggest(m.group('name'), family)}; `assay metrics` lists them all"
         )
     params = {**bound, **(_parse_args(m.group("args"), name) if m.group("args") else {})}
     k: int | None = None
     if m.group("k") is not None:
         try:
-            kval = float(m.group("k"))
+            k = _int_strict(m.group("k"))
         except ValueError:
-            raise MetricError(f"cutoff in {name!r} must be a positive integer") from None
-        if kval != int(kval) or kval <= 0:
-            raise MetricError(f"cutoff in {name!r} must be a positive integer, got {m.group('k')}")
-        k = int(kval)
+            k = 0
+        if k <= 0:
+            raise MetricError(
+                f"cutoff in {shown(name)} must be a positive integer, got {shown(m.group('k'))}"
+            )
     return make(spec, k, **params)
 
 

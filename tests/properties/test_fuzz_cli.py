@@ -1,0 +1,331 @@
+"""Fuzzing every command of the ``assay`` CLI in-process (typer's CliRunner on assay.cli.app)
+with hostile files and option values.
+
+Each run must end with exit code 0, or with exit code 2 and exactly one line on stderr,
+``assay: error: ...``: never a traceback. ``COMMANDS`` maps a command to the builder of its
+arguments; a command added later is one more row (and ``test_every_command_is_fuzzed``
+fails until it is there).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from assay.cli import app
+from strategies.fuzz import (
+    BAD_NUMBERS,
+    LABELS,
+    delimited,
+    fuzz_settings,
+    jsonl,
+    mutated,
+    packaging,
+    scores,
+    trec,
+)
+
+Builder = Callable[[st.DataObject, Path], list[str]]
+
+
+def maybe_hostile(data: st.DataObject, clean: bytes) -> bytes:
+    """``clean`` as it is (most of the time), or mutated and possibly in truncated gzip."""
+    if data.draw(st.integers(0, 2)) == 0:
+        return data.draw(packaging(data.draw(mutated(clean)), hostile=True))
+    return clean
+
+
+def put(directory: Path, name: str, data: bytes) -> str:
+    path = directory / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def a_run(data: st.DataObject, directory: Path, name: str) -> str:
+    fmt = data.draw(st.sampled_from(["txt", "txt", "csv", "jsonl"]))
+    drawn = trec("run") if fmt == "txt" else delimited("run", ",") if fmt == "csv" else jsonl("run")
+    return put(directory, f"{name}.{fmt}", maybe_hostile(data, data.draw(drawn).data))
+
+
+def a_qrels(data: st.DataObject, directory: Path) -> str:
+    fmt = data.draw(st.sampled_from(["txt", "txt", "csv"]))
+    drawn = trec("qrels") if fmt == "txt" else delimited("qrels", ",")
+    return put(directory, f"qrels.{fmt}", maybe_hostile(data, data.draw(drawn).data))
+
+
+def a_trec_pair(data: st.DataObject, directory: Path) -> tuple[str, str]:
+    """Qrels and a run over the same pairs, so that evaluations reach the metrics."""
+    qrels = data.draw(trec("qrels"))
+    lines = [f"{q} Q0 {d} {i} {i % 7}.5 t" for i, (q, d) in enumerate(qrels.rows, 1)]
+    run = ("\n".join(lines) + "\n").encode()
+    return (
+        put(directory, "qrels.txt", maybe_hostile(data, qrels.data)),
+        put(directory, "run.txt", maybe_hostile(data, run)),
+    )
+
+
+METRICS = st.sampled_from(
+    ["map", "ndcg@10", "P@5", "P.5,10", "ndcg_cut.10", "RR", "R@100", "P@1e400", "P@nan",
+     "ndcg(gain='exp')@3", "P(rel=2)@5", "nope", "P(rel=", " " * 200 + "map", "ndcg@0", "P_5",
+     "iprec_at_recall.0.10", "map@-1", "P(rel=1, rel=2)", "\x1b[2Jmap", "rbp", "unj@3"]
+)  # fmt: skip
+FORMATS = st.sampled_from(["tsv", "csv", "json", "jsonl", "markdown", "latex", "table", "xml"])
+
+
+def options(data: st.DataObject, pool: dict[str, st.SearchStrategy[str]]) -> list[str]:
+    out: list[str] = []
+    for flag in data.draw(st.lists(st.sampled_from(sorted(pool)), max_size=3, unique=True)):
+        value = pool[flag]
+        out += [flag] if value is FLAG else [flag, data.draw(value)]
+    return out
+
+
+FLAG = st.just("")
+
+
+def build_evaluate(data: st.DataObject, d: Path) -> list[str]:
+    if data.draw(st.booleans()):
+        qrels, run = a_trec_pair(data, d)
+    else:
+        qrels, run = a_qrels(data, d), a_run(data, d, "run")
+    metrics = [x for m in data.draw(st.lists(METRICS, max_size=2)) for x in ("-m", m)]
+    pool = {
+        "-f": FORMATS,
+        "--missing": st.sampled_from(["zero", "skip", "error", "bad"]),
+        "--no-relevant": st.sampled_from(["zero", "one", "skip", "nan"]),
+        "--ties": st.sampled_from(["docno", "input", "average", "x"]),
+        "-J": FLAG,
+        "-q": FLAG,
+    }
+    return ["evaluate", qrels, run, *metrics, *options(data, pool)]
+
+
+def build_compare(data: st.DataObject, d: Path) -> list[str]:
+    qrels, run = a_trec_pair(data, d)
+    other = a_run(data, d, "other")
+    metrics = [x for m in data.draw(st.lists(METRICS, max_size=1)) for x in ("-m", m)]
+    pool = {
+        "--test": st.sampled_from(["randomization", "t", "wilcoxon", "sign", "bootstrap", "tukey"]),
+        "--n-resamples": st.sampled_from(["20", "0", "-5", "1e3", "x"]),
+        "--seed": st.sampled_from(["1", "-1", "x"]),
+        "--alpha": st.sampled_from(["0.05", "0", "1.5", "nan"]),
+        "--ci": st.sampled_from(["bca", "percentile", "t", "x"]),
+        "-f": FORMATS,
+    }
+    return ["compare", qrels, run, other, *metrics, "--n-resamples", "20", *options(data, pool)]
+
+
+def build_trec_eval(data: st.DataObject, d: Path) -> list[str]:
+    qrels, run = a_trec_pair(data, d)
+    flags = data.draw(st.lists(st.sampled_from(["-q", "-c", "-n", "-J"]), unique=True, max_size=2))
+    extra = data.draw(
+        st.sampled_from(
+            [[], ["-m", "all_trec"], ["-m", "P.5,x"], ["-l", "2"], ["-M", "-1"], ["-m"]]
+        )
+    )
+    return ["trec-eval", *flags, *extra, qrels, run]
+
+
+def _labels(data: st.DataObject, d: Path, name: str, n: int) -> str:
+    labels = data.draw(st.lists(st.sampled_from(["pos", "neg", "x y"]), min_size=n, max_size=n))
+    if data.draw(st.booleans()):
+        return put(d, f"{name}.txt", maybe_hostile(data, ("\n".join(labels) + "\n").encode()))
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([["label"], *[[x] for x in labels]])
+    return put(d, f"{name}.csv", maybe_hostile(data, out.getvalue().encode()))
+
+
+def build_classify(data: st.DataObject, d: Path) -> list[str]:
+    n = data.draw(st.integers(1, 8))
+    args = ["classify", _labels(data, d, "gold", n), _labels(data, d, "pred", n)]
+    if data.draw(st.booleans()):
+        values = [t for t, _ in data.draw(st.lists(scores(), min_size=n, max_size=n))]
+        args += [
+            "--scores",
+            put(d, "s.txt", maybe_hostile(data, ("\n".join(values) + "\n").encode())),
+        ]
+        args += ["--positive", data.draw(st.sampled_from(["pos", "neg", "zzz"]))]
+    pool = {
+        "--average": st.sampled_from(["binary", "micro", "macro", "weighted", "x"]),
+        "--zero-division": st.sampled_from(["0", "1", "nan", "2"]),
+        "--beta": st.sampled_from(["1", "0", "-1", "inf", "nan"]),
+        "-f": FORMATS,
+    }
+    return [*args, *options(data, pool)]
+
+
+def _clustering(data: st.DataObject, d: Path, name: str) -> str:
+    items = data.draw(st.lists(LABELS, min_size=1, max_size=6, unique=True))
+    k = data.draw(st.integers(1, 3))
+    if data.draw(st.booleans()):
+        text = "".join(f"{item.strip()}\tc{i % k}\n" for i, item in enumerate(items))
+    else:
+        text = "".join(" ".join(f'"{x}"' for x in items[i::k]) + "\n" for i in range(k))
+    return put(d, f"{name}.txt", maybe_hostile(data, text.encode()))
+
+
+def build_cluster(data: st.DataObject, d: Path) -> list[str]:
+    return ["cluster", _clustering(data, d, "gold"), _clustering(data, d, "pred")]
+
+
+def build_agree(data: st.DataObject, d: Path) -> list[str]:
+    n_units, n_raters = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 4))
+    header = data.draw(st.sampled_from([["task"], ["id"], [""], ["x"], []]))
+    value = st.sampled_from(["1", "2", "3", "", "NA", "a", "1e400"])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*header, *(f"r{j}" for j in range(n_raters))])
+    for i in range(n_units):
+        writer.writerow(
+            [*([f"u{i}"] if header else []), *(data.draw(value) for _ in range(n_raters))]
+        )
+    pool = {
+        "-l": st.sampled_from(["nominal", "ordinal", "interval", "ratio", "x"]),
+        "--orientation": st.sampled_from(["units-by-raters", "raters-by-units", "x"]),
+        "--id-column": st.sampled_from(["task", "id", "x", "nope"]),
+        "--no-id-column": FLAG,
+        "--long": FLAG,
+        "--bootstrap": st.sampled_from(["0", "20", "-1"]),
+        "-f": FORMATS,
+    }
+    return [
+        "agree",
+        put(d, "r.csv", maybe_hostile(data, out.getvalue().encode())),
+        *options(data, pool),
+    ]
+
+
+def build_fuse(data: st.DataObject, d: Path) -> list[str]:
+    runs = [put(d, f"r{i}.txt", maybe_hostile(data, data.draw(trec("run")).data)) for i in range(2)]
+    pool = {
+        "-m": st.sampled_from(["rrf", "combsum", "combmnz", "borda", "condorcet", "isr", "x"]),
+        "-n": st.sampled_from(["min-max", "zscore", "none", "rank", "x"]),
+        "-w": st.sampled_from(["1,2", "1", "a,b", "nan,1", ""]),
+        "-k": st.sampled_from(["60", "-1", "nan", "inf"]),
+        "--depth": st.sampled_from(["1", "0", "5"]),
+        "--name": st.sampled_from(["fused", "a b", "\x1b[2J", ""]),
+    }
+    return ["fuse", *runs, *options(data, pool)]
+
+
+def build_aggregate(data: st.DataObject, d: Path) -> list[str]:
+    ballots = data.draw(
+        st.lists(
+            st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=4, unique=True),
+            min_size=1,
+            max_size=5,
+        )
+    )
+    text = "".join(" ".join(b) + "\n" for b in ballots)
+    pool = {
+        "-m": st.sampled_from(
+            ["borda", "weighted_borda", "dowdall", "copeland", "kemeny", "mc4", "x"]
+        ),
+        "-w": st.sampled_from(["1,2", "1", "a"]),
+        "--partial": st.sampled_from(["zero", "average", "x"]),
+        "--damping": st.sampled_from(["0.15", "-1", "2", "nan"]),
+        "-f": FORMATS,
+    }
+    return [
+        "aggregate",
+        put(d, "votes.txt", maybe_hostile(data, text.encode())),
+        *options(data, pool),
+    ]
+
+
+def _segments(data: st.DataObject, d: Path, name: str, n: int) -> str:
+    lines = data.draw(st.lists(st.text(alphabet="ab c.\u00e9", max_size=8), min_size=n, max_size=n))
+    return put(d, f"{name}.txt", maybe_hostile(data, ("\n".join(lines) + "\n").encode()))
+
+
+def build_generation(data: st.DataObject, d: Path) -> list[str]:
+    n = data.draw(st.integers(1, 4))
+    metric = data.draw(st.sampled_from(["bleu", "chrf", "ter", "rouge1", "x"]))
+    args = ["generation", _segments(data, d, "ref", n), _segments(data, d, "hyp", n)]
+    return [*args, "-m", metric, "--n-resamples", data.draw(st.sampled_from(["10", "0"]))]
+
+
+def _numbers(data: st.DataObject, d: Path, name: str, n: int) -> str:
+    values = [t for t, _ in data.draw(st.lists(scores(), min_size=n, max_size=n))]
+    if data.draw(st.integers(0, 3)) == 0:
+        values[0] = data.draw(st.sampled_from(BAD_NUMBERS))
+    return put(d, f"{name}.txt", maybe_hostile(data, ("\n".join(values) + "\n").encode()))
+
+
+def build_regression(data: st.DataObject, d: Path) -> list[str]:
+    n = data.draw(st.integers(1, 6))
+    args = ["regression", _numbers(data, d, "gold", n), _numbers(data, d, "pred", n)]
+    return [*args, "--n-resamples", data.draw(st.sampled_from(["20", "0"]))]
+
+
+def build_metrics(data: st.DataObject, d: Path) -> list[str]:
+    pool = {
+        "-f": st.sampled_from(["table", "markdown", "json", "csv", "x"]),
+        "--family": st.sampled_from(["ranking", "classification", "agreement", "nope", ""]),
+    }
+    return ["metrics", *options(data, pool)]
+
+
+def build_demo(data: st.DataObject, d: Path) -> list[str]:
+    pool = {
+        "--queries": st.sampled_from(["1", "3", "0", "-3", "x", "1e3"]),
+        "--seed": st.sampled_from(["0", "7", "-1", "x"]),
+        "-f": FORMATS,
+    }
+    return ["demo", "--queries", "3", *options(data, pool)]
+
+
+COMMANDS: dict[str, Builder] = {
+    "evaluate": build_evaluate,
+    "compare": build_compare,
+    "trec-eval": build_trec_eval,
+    "classify": build_classify,
+    "cluster": build_cluster,
+    "agree": build_agree,
+    "fuse": build_fuse,
+    "aggregate": build_aggregate,
+    "generation": build_generation,
+    "regression": build_regression,
+    "metrics": build_metrics,
+    "demo": build_demo,
+}
+
+
+def run_cli(args: list[str]) -> Any:
+    return CliRunner().invoke(app, args, catch_exceptions=True)
+
+
+def check(result: Any, args: list[str]) -> None:
+    """Exit 0, or exit 2 with exactly one stderr line ``assay: error: ...``."""
+    crash = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert not crash, (args, repr(result.exception))
+    assert result.exit_code in (0, 2), (args, result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr, (args, result.stderr)
+    if result.exit_code == 2:
+        lines = result.stderr.splitlines()
+        errors = [line for line in lines if not line.startswith("assay: warning:")]
+        assert len(errors) == 1 and errors[0].startswith("assay: error: "), (args, lines)
+
+
+def test_every_command_is_fuzzed() -> None:
+    assert set(COMMANDS) == set(
+        app.registered_commands and [c.name for c in app.registered_commands]
+    )
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@given(data=st.data())
+@fuzz_settings(12)
+def test_cli_never_shows_a_traceback(command: str, data: st.DataObject) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        args = COMMANDS[command](data, Path(tmp))
+        check(run_cli(args), args)
