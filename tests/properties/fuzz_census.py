@@ -93,6 +93,29 @@ def _task_case(name: str) -> Callable[[st.DataObject], Case]:
     return build
 
 
+def _other_case(name: str) -> Callable[[st.DataObject], Case]:
+    """Readers of the feature families: Parquet qrels and runs, LETOR, CoNLL, embeddings."""
+    from test_fuzz_readers import _parquet_bytes
+
+    from assay.io.conll import read_conll
+    from assay.io.embeddings import read_embeddings
+    from assay.io.letor import read_letor
+
+    def build(data: st.DataObject) -> Case:
+        if name.startswith("parquet-"):
+            kind = name.removeprefix("parquet-")
+            stored = _parquet_bytes(data.draw(fuzz.parquet_columns(kind, hostile=True)))
+            if data.draw(st.booleans()):
+                stored = data.draw(fuzz.mutated(stored))
+            reader = assay.Qrels if kind == "qrels" else assay.Run
+            return stored, f"{kind}.parquet", reader.read, None
+        clean, file_name = data.draw(fuzz.feature_file(name))
+        readers = {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}
+        return _hostile(data, clean), file_name, readers[name], None
+
+    return build
+
+
 def _hostile(data: st.DataObject, clean: bytes) -> bytes:
     return data.draw(fuzz.packaging(data.draw(fuzz.mutated(clean)), hostile=True))
 
@@ -116,6 +139,10 @@ READERS: dict[str, Callable[[st.DataObject], Case]] = {
             "segments",
             "numbers",
         ]
+    },
+    **{
+        name: _other_case(name)
+        for name in ["parquet-qrels", "parquet-run", "letor", "conll", "embeddings"]
     },
 }
 

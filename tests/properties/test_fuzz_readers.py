@@ -37,6 +37,7 @@ from assay.errors import AssayWarning, EmptyInputError, InputError
 from strategies.fuzz import (
     Written,
     delimited,
+    feature_file,
     fuzz_settings,
     jsonl,
     mutated,
@@ -73,7 +74,9 @@ def attempt(read: Callable[[], Any]) -> Any:
 
 #: Refusals that concern the file as a whole, not one of its lines (a field missing from a
 #: JSON Lines or Parquet file is missing from every row).
-_FILE_LEVEL = re.compile(r"gzip|empty|no data|no \w+ lines|holds no results|no column")
+_FILE_LEVEL = re.compile(
+    r"gzip|empty|no data|no \w+ lines|holds no results|no column|no qid: fields|no embeddings"
+)
 
 
 def check_refusal(exc: AssayError, path: Path, *, lines: bool) -> None:
@@ -324,3 +327,23 @@ def test_pandas_frames(kind: str, data: st.DataObject) -> None:
         assert isinstance(got, InputError) and got.source == "<pandas>", repr(got)
     else:
         assert len(got) == n
+
+
+# ---------------------------------------------------------------- feature-family readers
+
+
+@pytest.mark.parametrize("kind", ["letor", "conll", "embeddings"])
+@given(data=st.data())
+@fuzz_settings(80)
+def test_feature_family_readers_hostile_bytes(kind: str, data: st.DataObject) -> None:
+    from assay.io.conll import read_conll
+    from assay.io.embeddings import read_embeddings
+    from assay.io.letor import read_letor
+
+    read = {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}[kind]
+    clean, file_name = data.draw(feature_file(kind))
+    stored = data.draw(packaging(data.draw(mutated(clean)), hostile=True))
+    with written(stored, file_name) as path:
+        got = attempt(lambda: read(path))
+    if isinstance(got, AssayError):
+        check_refusal(got, path, lines=True)

@@ -354,3 +354,29 @@ LABELS = st.text(alphabet=LABEL_CHARS, min_size=1, max_size=6).filter(lambda s: 
 
 def join_lines(lines: list[str], end: str, final: bool) -> bytes:
     return (end.join(lines) + (end if final else "")).encode()
+
+
+# ---------------------------------------------------------------- feature-family files
+
+_FEATURE_VALUES = st.sampled_from(["0", "1", "2", "0.5", "-1", "x", "1e400", "nan"])
+_TAGS = st.sampled_from(["O", "B-PER", "I-PER", "E-LOC", "S-LOC", "I-", "X"])
+
+
+@st.composite
+def feature_file(draw: st.DrawFn, kind: str) -> tuple[bytes, str]:
+    """(clean bytes, file name) of a LETOR file, a CoNLL file or a CSV of embeddings, with
+    odd values (``x``, ``1e400``, ``nan``, broken tags) among the good ones."""
+    values = _FEATURE_VALUES
+    if kind == "letor":
+        n = draw(st.integers(1, 8))
+        lines = [
+            f"{draw(values)} qid:{1 + i // 3} 1:{draw(values)} 3:{i}.25 # docid = d{i}"
+            for i in range(n)
+        ]
+        return ("\n".join(lines) + "\n").encode(), "d.txt"
+    if kind == "conll":
+        sentences = draw(st.lists(st.lists(st.tuples(_TAGS, _TAGS), min_size=1), max_size=4))
+        text = "\n".join("".join(f"w {g} {p}\n" for g, p in s) for s in sentences)
+        return text.encode(), "t.conll"
+    rows = draw(st.lists(st.lists(values, min_size=2, max_size=2), min_size=1, max_size=6))
+    return "".join(",".join(r) + "\n" for r in rows).encode(), "e.csv"

@@ -66,7 +66,7 @@ def test_named_array_and_column(tmp_path) -> None:
             "ragged.csv",
             "1,2,3\n4,5\n",
             ParseError,
-            "ragged.csv:2: 2 fields but the first row has 3",
+            "ragged.csv:2: 2 fields but the first line has 3",
         ),
         ("nan.csv", "a,b\n1,2\n3,nan\n", InputError, "nan.csv:3: column 2 is nan"),
         ("blank.csv", "1,2\n\n3,4\n", ParseError, "blank.csv:2: blank line"),

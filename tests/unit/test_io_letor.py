@@ -162,6 +162,21 @@ def test_malformed_lines_name_file_and_line(
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"\xff0 qid:1 1:0.5\n", 1),  # in a label: Arrow strings trusted these bytes
+        (b"0 qid:1 1:0.5\n1 qid:1 1:1 # docid = d\xe9\n", 2),  # in a kept document id
+    ],
+)
+def test_undecodable_bytes_name_the_line(tmp_path: Path, data: bytes, line: int) -> None:
+    p = tmp_path / "bad.txt"
+    p.write_bytes(data)
+    with pytest.raises(ParseError, match="not valid UTF-8") as info:
+        read_letor(p)
+    assert info.value.line == line
+
+
 def test_empty_and_missing_files(tmp_path: Path) -> None:
     with pytest.raises(EmptyInputError):
         read_letor(write(tmp_path, "# nothing\n\n"))

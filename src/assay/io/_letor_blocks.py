@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import ParseError, shown
+from .streams import MAX_LINE_BYTES, size_text
 
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -37,14 +39,22 @@ def _open(path: str) -> Any:
     return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
 
 
+def _read(fh: Any, size: int, path: str) -> bytes:
+    try:
+        return bytes(fh.read(size))
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise ParseError(f"not a valid gzip file: {exc}", source=path) from None
+
+
 def blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
-    """(bytes of whole lines ending in ``\\n``, lines before them) for the whole file."""
+    """(bytes of whole lines ending in ``\\n``, lines before them) for the whole file; a line
+    longer than MAX_LINE_BYTES (a binary file, ``/dev/zero``) is a ParseError."""
     rest = b""
     before = 0
     first = True
     with _open(path) as fh:
         while True:
-            chunk = fh.read(size)
+            chunk = _read(fh, size, path)
             if first:
                 chunk = chunk.removeprefix(b"\xef\xbb\xbf")
                 first = False
@@ -54,6 +64,13 @@ def blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
             end = data.rfind(b"\n") + 1
             if end == 0:
                 rest = data
+                if len(rest) > MAX_LINE_BYTES:
+                    raise ParseError(
+                        f"a line longer than {size_text(MAX_LINE_BYTES)} without a line end: "
+                        "this is not a LETOR text file",
+                        source=path,
+                        line=before + 1,
+                    )
                 continue
             rest = data[end:]
             block = data[:end]
@@ -184,9 +201,27 @@ def _indices(
     return value
 
 
+def _check_utf8(data: bytes, buf: np.ndarray, before: int, source: str) -> None:
+    """Ids and tokens become Arrow strings straight from these bytes, which Arrow trusts to be
+    UTF-8: validate them once (vectorised), and name the line of the first bad byte."""
+    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64))
+    try:
+        pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(data)).validate(full=True)
+    except pa.ArrowInvalid:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = before + 1 + int(np.count_nonzero(buf[: exc.start] == 10))
+            raise ParseError(
+                "undecodable bytes: the file is not valid UTF-8", source=source, line=line
+            ) from None
+        raise
+
+
 def parse_block(data: bytes, before: int, source: str) -> Block:
     """Parse a block of whole lines, checking everything and naming the line of any error."""
     buf = np.frombuffer(data, dtype=np.uint8)
+    _check_utf8(data, buf, before, source)
     nl = np.flatnonzero(buf == 10)
     starts, ends, comment = _tokens(buf, nl)
     line_of = np.searchsorted(nl, starts)

@@ -19,6 +19,7 @@ line, in CSV) and the column. float32 arrays stay float32; everything else becom
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import numpy as np
@@ -206,7 +207,8 @@ def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
         raise EmptyInputError("no embeddings", source=source)
     try:
         table = pcsv.read_csv(
-            pa.py_buffer(text.encode("utf-8")),
+            # Arrow cannot infer the columns of a one-field file without a final line end.
+            pa.py_buffer(text.encode("utf-8") + (b"" if text.endswith("\n") else b"\n")),
             read_options=pcsv.ReadOptions(autogenerate_column_names=not header),
             parse_options=pcsv.ParseOptions(delimiter=delimiter, ignore_empty_lines=False),
         )
@@ -215,25 +217,29 @@ def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
     if table is None or not all(
         pa.types.is_floating(t) or pa.types.is_integer(t) for t in table.schema.types
     ):
-        _raise_bad_line(rows, delimiter, source, int(header))
+        _raise_bad_line(rows, delimiter, source, first if header else None)
         raise ParseError("not a table of numbers", source=source)
     if any(table.column(i).null_count for i in range(table.num_columns)):
-        _raise_bad_line(rows, delimiter, source, int(header))
+        _raise_bad_line(rows, delimiter, source, first if header else None)
     columns = [table.column(i).to_numpy() for i in range(table.num_columns)]
     return np.column_stack(columns).astype(np.float64), 1 + int(header)
 
 
+#: A number as Arrow's CSV reader reads one (ASCII digits; no ``_`` separators, which
+#: Python's float() would accept).
+_NUMBER = re.compile(
+    r"[ \t]*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|(?i:nan|inf|infinity))[ \t]*",
+    re.ASCII,
+)
+
+
 def _numeric_line(line: str, delimiter: str) -> bool:
-    try:
-        [float(x) for x in line.split(delimiter)]
-    except ValueError:
-        return False
-    return True
+    return all(_NUMBER.fullmatch(x) for x in line.split(delimiter))
 
 
-def _raise_bad_line(rows: list[str], delimiter: str, source: str, offset: int) -> None:
-    width = None
-    for i, row in enumerate(rows, start=offset + 1):
+def _raise_bad_line(rows: list[str], delimiter: str, source: str, header: str | None) -> None:
+    width = None if header is None else len(header.split(delimiter))
+    for i, row in enumerate(rows, start=1 + (header is not None)):
         fields = row.split(delimiter)
         if not row.strip():
             raise ParseError("blank line: one embedding per line", source=source, line=i)
@@ -242,6 +248,6 @@ def _raise_bad_line(rows: list[str], delimiter: str, source: str, offset: int) -
             raise ParseError(f"{bad.strip()!r} is not a number", source=source, line=i)
         if width is not None and len(fields) != width:
             raise ParseError(
-                f"{len(fields)} fields but the first row has {width}", source=source, line=i
+                f"{len(fields)} fields but the first line has {width}", source=source, line=i
             )
         width = len(fields)

@@ -92,6 +92,20 @@ def check_pair(y_true: ArrayLike, y_pred: ArrayLike) -> tuple[FloatArray, FloatA
     return t, p
 
 
+def check_squared_errors(t: FloatArray, p: FloatArray, name: str = "y_pred") -> None:
+    """An InputError when a squared error (y - ŷ)² overflows float64: the reports resample
+    the per-item losses, and an infinite loss has no interval."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = (t - p) ** 2
+    bad = np.flatnonzero(~np.isfinite(squares))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(
+            f"{name}[{i}]: the squared error of y_true {float(t[i])!r} and {name} {float(p[i])!r} overflows "
+            f"float64 ({bad.size} such item(s)); rescale the values"
+        )
+
+
 def is_constant(values: FloatArray) -> bool:
     """All values equal (exactly)."""
     return bool(np.all(values == values[0]))

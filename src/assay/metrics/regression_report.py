@@ -28,6 +28,7 @@ from .regression import (
     FloatArray,
     as_values,
     check_pair,
+    check_squared_errors,
     explained_variance,
     mae,
     mape,
@@ -226,6 +227,7 @@ def regression_report(
     pairs, NaN below 3; constant inputs give NaN, as there).
     """
     t, p = check_pair(y_true, y_pred)
+    check_squared_errors(t, p)
     zero_target = cast(ZeroTarget, opt.choice(zero_target, ZeroTarget, "zero_target"))
     constant_target = cast(
         ConstantTarget, opt.choice(constant_target, ConstantTarget, "constant_target")
@@ -359,8 +361,9 @@ class ModelComparison(Result):
 
 
 def _named_predictions(
-    predictions: Mapping[str, ArrayLike] | Sequence[ArrayLike], n: int
+    predictions: Mapping[str, ArrayLike] | Sequence[ArrayLike], t: FloatArray
 ) -> dict[str, FloatArray]:
+    n = t.shape[0]
     if isinstance(predictions, Mapping):
         items = [(str(k), v) for k, v in predictions.items()]
     else:
@@ -372,6 +375,7 @@ def _named_predictions(
         arr = as_values(values, f"predictions[{name!r}]")
         if arr.shape[0] != n:
             raise InputError(f"y_true has {n} values but model {name!r} has {arr.shape[0]}")
+        check_squared_errors(t, arr, f"predictions[{name!r}]")
         out[name] = arr
     return out
 
@@ -405,7 +409,7 @@ def compare_models(
     t = as_values(y_true, "y_true")
     if t.shape[0] < 2:
         raise InputError(f"a comparison needs at least 2 items, got {t.shape[0]}")
-    preds = _named_predictions(predictions, t.shape[0])
+    preds = _named_predictions(predictions, t)
     loss = cast(RegressionLoss, opt.choice(loss, RegressionLoss, "loss"))
     test = cast(PairedTest, opt.choice(test, PairedTest, "test"))
     correction = cast(
