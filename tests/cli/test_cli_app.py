@@ -218,3 +218,31 @@ def test_every_command_module_registers() -> None:
         fresh = typer.Typer()
         module.register(fresh)
         assert fresh.registered_commands or fresh.registered_groups, name
+
+
+def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
+    """``assay ... >&-``: Python sets sys.stdout to None; one error line, exit 2, and -o
+    still writes its file."""
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 2.0 r\n")
+
+    def closed(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "assay", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            # Close fd 1 in the child before Python starts: as the shell's >&- does.
+            preexec_fn=lambda: __import__("os").close(1),
+        )
+
+    for args in (["metrics"], ["evaluate", str(qrels), str(run), "-m", "map"]):
+        result = closed(*args)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == "assay: error: standard output is closed\n"
+    out = tmp_path / "out.tsv"
+    result = closed("evaluate", str(qrels), str(run), "-m", "map", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.read_text().splitlines()[1].split("\t")[-1] == "1.0"

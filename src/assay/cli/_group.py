@@ -49,10 +49,14 @@ class CommandGroup(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        _guard_closed_streams()
         try:
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except TyperException as exc:
             sys.exit(_usage_error(exc))
+        except ClosedOutputError:
+            sys.stderr.write("assay: error: standard output is closed\n")
+            sys.exit(2)
         except Exception as exc:
             if os.environ.get("ASSAY_DEBUG"):
                 raise
@@ -80,6 +84,34 @@ def _usage_error(exc: TyperException) -> int:
     command = getattr(getattr(exc, "ctx", None), "command_path", "assay")
     sys.stderr.write(f"assay: error: {_printable(message or str(exc))} (see '{command} -h')\n")
     return code
+
+
+class ClosedOutputError(OSError):
+    """A write to a standard stream the shell closed (``assay ... >&-``)."""
+
+
+class _ClosedStream:
+    """Stands for a closed stdout: not a terminal; writing to it is a ClosedOutputError."""
+
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        raise ClosedOutputError("standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _guard_closed_streams() -> None:
+    """Python sets a closed standard stream to None: stdout becomes a stream whose writes
+    fail with one line (output to ``-o FILE`` still works); a closed stderr is silenced."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
 
 
 def _internal_error(exc: Exception) -> int:

@@ -74,7 +74,7 @@ def _trec_numbers(text: str, conv: Callable[[str], Any], where: str) -> list[Any
 # A cutoff is written in ASCII decimal digits (``10``, ``+10``, ``10.0``): Python's float()
 # would also take ``1e400`` (infinity), ``nan``, ``1_000`` and non-ASCII digits, and it rounds
 # ``99999999999999999999`` to another integer.
-_CUTOFF_RE = re.compile(r"\+?(?P<digits>[0-9]+)(?:\.0*)?")
+_CUTOFF_RE = re.compile(r"(?P<sign>[+-]?)(?P<digits>[0-9]+)(?:\.0*)?")
 
 
 def _int_strict(text: str) -> int:
@@ -82,7 +82,8 @@ def _int_strict(text: str) -> int:
     m = _CUTOFF_RE.fullmatch(text.strip(" "))
     if m is None:
         raise ValueError(text)
-    return int(m.group("digits"))
+    value = int(m.group("digits"))
+    return -value if m.group("sign") == "-" else value
 
 
 def _trec_pairs(spec: MetricSpec, binding: TrecName, text: str, where: str) -> dict[str, Any]:
