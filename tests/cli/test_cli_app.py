@@ -246,3 +246,39 @@ def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     result = closed("evaluate", str(qrels), str(run), "-m", "map", "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert out.read_text().splitlines()[1].split("\t")[-1] == "1.0"
+
+
+def _commands() -> list[list[str]]:
+    from assay.cli import app
+
+    names = [[c.name] for c in app.registered_commands if c.name]
+    for group in app.registered_groups:
+        names += [[group.name, c.name] for c in group.typer_instance.registered_commands]
+    return names
+
+
+def test_help_shows_what_a_person_types() -> None:
+    """Metavars name what is typed (FILE, N, <a|b>), never Python types."""
+    for command in _commands():
+        code, out, _ = invoke(*command, "-h")
+        assert code == 0, command
+        for python_type in ("list[", "[str]", "TEXT", "INTEGER", "FLOAT", "<str>", "Path"):
+            assert python_type not in out, (command, python_type)
+
+
+def test_output_format_follows_the_file_extension(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 2.0 r\n")
+    for name, check in [
+        ("out.csv", lambda text: text.splitlines()[0] == "run,metric,query,value"),
+        ("out.tsv", lambda text: text.splitlines()[0] == "run\tmetric\tquery\tvalue"),
+        ("out.md", lambda text: text.startswith("|") and "---" in text),
+        ("out.tex", lambda text: "\\toprule" in text),
+    ]:
+        code, _, err = invoke("evaluate", qrels, run, "-m", "map", "-o", tmp_path / name)
+        assert code == 0, err
+        assert check((tmp_path / name).read_text()), name
+    json_out = tmp_path / "out.json"
+    assert invoke("evaluate", qrels, run, "-m", "map", "-o", json_out)[0] == 0
+    json.loads(json_out.read_text())

@@ -120,3 +120,15 @@ def test_wins_and_losses_follow_the_metric_direction() -> None:
     p = cmp.pair("good", "bad", "discordant_pairs")
     assert p.diff < 0
     assert (p.wins, p.ties, p.losses) == (6, 0, 0)
+
+
+def test_too_few_queries_to_reach_alpha_warns() -> None:
+    """3 queries: the exact randomization test's smallest p is 2/2^3 = 0.25 > alpha, so no
+    difference can be significant: said with a typed warning, not left to the reader."""
+    qrels = assay.Qrels.from_dict({q: {"d1": 1, "d2": 0} for q in ("q1", "q2", "q3")})
+    good = assay.Run.from_dict({q: {"d1": 2.0, "d2": 1.0} for q in ("q1", "q2", "q3")}, name="a")
+    bad = assay.Run.from_dict({q: {"d1": 1.0, "d2": 2.0} for q in ("q1", "q2", "q3")}, name="b")
+    with pytest.warns(assay.PowerWarning, match="cannot give a p-value below"):
+        cmp = assay.compare(qrels, [good, bad], ["map"], n_resamples=1000, seed=0)
+    (pair,) = cmp.pairs
+    assert pair.p_value >= 0.25 and not pair.significant
