@@ -47,10 +47,21 @@ def synthetic(
     depth = opt.depth(depth)
     if score_decimals is not None:
         score_decimals = opt.integer(score_decimals, "score_decimals", minimum=0)
+    sigmas = [opt.number(x, "noise", low=0) for x in noise]
+    names = (
+        list(run_names) if run_names is not None else [f"run{i + 1}" for i in range(len(sigmas))]
+    )
+    if not sigmas or len(names) != len(sigmas):
+        raise opt.OptionError(
+            f"run_names must name one run per noise level ({len(sigmas)}), got {len(names)}",
+            option="run_names",
+        )
+    probs = np.array([opt.number(p, "grade_probs", low=0) for p in grade_probs], dtype=np.float64)
+    if probs.size == 0 or probs.sum() <= 0:
+        raise opt.OptionError("grade_probs must hold a positive probability", option="grade_probs")
+    probs = probs / probs.sum()
     rng = np.random.default_rng(opt.seed(seed))
     n = nq * nd
-    probs = np.asarray(grade_probs, dtype=np.float64)
-    probs = probs / probs.sum()
     grades = rng.choice(len(probs), size=n, p=probs).astype(np.int32)
     qnum = np.repeat(np.arange(1, nq + 1), nd)
     dnum = np.arange(n)
@@ -63,9 +74,8 @@ def synthetic(
         grades[judged],
         source="<synthetic>",
     )
-    names = list(run_names) if run_names is not None else [f"run{i + 1}" for i in range(len(noise))]
     runs: dict[str, Run] = {}
-    for name, sigma in zip(names, noise, strict=True):
+    for name, sigma in zip(names, sigmas, strict=True):
         scores = grades + sigma * rng.standard_normal(n)
         if score_decimals is not None:
             scores = np.round(scores, score_decimals)

@@ -74,3 +74,20 @@ def test_missing_zero_scores_an_absent_query_as_an_empty_ranking():
     for m in ("rbp_resid(p=0.8)", "P@5", "ndcg@10"):
         assert a["absent", m].as_dict()["q2"] == u["unjudged", m].as_dict()["q2"]
     assert a["absent", "rbp_resid(p=0.8)"].as_dict()["q2"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"run_names": ("a", "b")}, "run_names"),  # three noise levels by default
+        ({"noise": ()}, "run_names"),
+        ({"noise": (-1.0,)}, "noise"),
+        ({"noise": (float("nan"),)}, "noise"),
+        ({"grade_probs": (0.0, 0.0)}, "grade_probs"),
+        ({"grade_probs": (0.5, -0.1)}, "grade_probs"),
+    ],
+)
+def test_synthetic_refuses_bad_options(options: dict, option: str) -> None:
+    with pytest.raises(assay.OptionError) as info:
+        assay.datasets.synthetic(n_queries=2, docs_per_query=2, **options)
+    assert info.value.option == option
