@@ -125,7 +125,7 @@ def test_to_markdown() -> None:
     assert to_markdown(TABLE) == (
         "| run | P@5 | a\\|b\\_% |\n"
         "|---|---:|---:|\n"
-        "| x\\&y\\_1 | **0.5000** | 0.2500<sup>▲</sup> |\n"
+        "| x\\&y\\_1 | **0.5000** | 0.2500<sup>▲</sup> \\[0.1, 0.3\\] |\n"
         "| bm25\\[bold\\] \\| {\\~^} | 0.4000 | 0.1000<sup>ab</sup> |\n"
         "\n"
         "ties=docno\n"
@@ -140,7 +140,7 @@ def test_to_latex() -> None:
         "\\toprule\n"
         "Run & P@5 & a\\textbar{}b\\_\\% \\\\\n"
         "\\midrule\n"
-        "x\\&y\\_1 & \\textbf{0.5000} & 0.2500$^{\\blacktriangle}$ \\\\\n"
+        "x\\&y\\_1 & \\textbf{0.5000} & 0.2500$^{\\blacktriangle}$ {\\scriptsize [0.1, 0.3]} \\\\\n"
         "bm25[bold] \\textbar{} \\{\\textasciitilde{}\\textasciicircum{}\\} & 0.4000 & 0.1000$^{ab}$ \\\\\n"
         "\\bottomrule\n"
         "\\end{tabular}\n"
@@ -242,3 +242,10 @@ def test_values_report_formats() -> None:
     assert report.render("table").splitlines()[-1] == "c"
     with pytest.raises(OptionError):
         report.render("html")  # type: ignore[arg-type]
+
+
+def test_latex_header_source_is_used_as_written() -> None:
+    """``Column.latex`` is LaTeX assay writes ($\\Delta$ typesets as Δ); a plain header, which
+    may come from the data, is escaped."""
+    table = DisplayTable([Column("diff [CI]", latex="$\\Delta$ [CI]"), Column("a_$")], [["1", "2"]])
+    assert to_latex(table).splitlines()[2] == "$\\Delta$ [CI] & a\\_\\$ \\\\"

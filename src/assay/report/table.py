@@ -39,7 +39,8 @@ Align = Literal["left", "right"]
 
 @dataclass(frozen=True)
 class Column:
-    """A column: header, alignment, LaTeX header (default: the header) and a terminal style."""
+    """A column: header, alignment, LaTeX header and a terminal style. ``latex`` is LaTeX
+    source written by assay (``$\\Delta$``), used as it is; without it the header is escaped."""
 
     name: str
     align: Align = "left"
@@ -51,7 +52,8 @@ class Column:
 class Cell:
     """A cell: its ``text``; ``strong`` for emphasis (the best value of a column); ``marks``
     (significance markers, shown as a superscript); ``note`` (secondary text, e.g. a
-    confidence interval, shown on the terminal and in plain text only)."""
+    confidence interval: dim on the terminal, after the value in text and Markdown, in small
+    type in LaTeX)."""
 
     text: str
     strong: bool = False
@@ -169,7 +171,8 @@ def _md_cell(cell: Cell) -> str:
     text = escape.markdown(cell.text)
     if cell.strong:
         text = f"**{text}**"
-    return text + (f"<sup>{escape.markdown(cell.marks)}</sup>" if cell.marks else "")
+    text += f"<sup>{escape.markdown(cell.marks)}</sup>" if cell.marks else ""
+    return text + (f" {escape.markdown(cell.note)}" if cell.note else "")
 
 
 # ---------------------------------------------------------------- LaTeX
@@ -181,7 +184,9 @@ def to_latex(table: DisplayTable) -> str:
     spec = "".join("r" if c.align == "right" else "l" for c in table.columns)
     lines = [f"% {escape.latex(table.title)}"] if table.title else []
     lines += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    lines.append(_tex_row(escape.latex(c.latex or c.name) for c in table.columns))
+    lines.append(
+        _tex_row(c.latex if c.latex is not None else escape.latex(c.name) for c in table.columns)
+    )
     lines.append("\\midrule")
     lines += [_tex_row(_tex_cell(cell) for cell in row) for row in table.cells()]
     lines += ["\\bottomrule", "\\end{tabular}"]
@@ -197,7 +202,8 @@ def _tex_cell(cell: Cell) -> str:
     text = escape.latex(cell.text)
     if cell.strong:
         text = f"\\textbf{{{text}}}"
-    return text + (f"$^{{{escape.latex_marks(cell.marks)}}}$" if cell.marks else "")
+    text += f"$^{{{escape.latex_marks(cell.marks)}}}$" if cell.marks else ""
+    return text + (f" {{\\scriptsize {escape.latex(cell.note)}}}" if cell.note else "")
 
 
 # ---------------------------------------------------------------- terminal
