@@ -69,6 +69,9 @@ def test_named_array_and_column(tmp_path) -> None:
             "ragged.csv:2: 2 fields but the first line has 3",
         ),
         ("nan.csv", "a,b\n1,2\n3,nan\n", InputError, "nan.csv:3: column 2 is nan"),
+        ("nan1.csv", "nan,1", InputError, "nan1.csv:1: column 1 is nan"),  # Arrow: null
+        ("cr.csv", "1,2\r3,4\n", ParseError, r"cr.csv:1: a carriage return inside a line"),
+        ("py.csv", "1_000,2\n", ParseError, "py.csv:1: '1_000' is not a number"),
         ("blank.csv", "1,2\n\n3,4\n", ParseError, "blank.csv:2: blank line"),
         ("empty.csv", "x,y\n", EmptyInputError, "no embeddings"),
         ("a.txt", "1 2\n", InputError, "unknown embeddings format"),
@@ -78,6 +81,11 @@ def test_bad_text_files(tmp_path, name, content, error, message) -> None:
     (tmp_path / name).write_text(content)
     with pytest.raises(error, match=message):
         read_embeddings(tmp_path / name)
+
+
+def test_one_field_without_a_final_line_end(tmp_path) -> None:
+    (tmp_path / "one.csv").write_text("0")  # Arrow alone cannot infer its one column
+    assert read_embeddings(tmp_path / "one.csv").tolist() == [[0.0]]
 
 
 def test_bad_binary_files(tmp_path) -> None:

@@ -167,6 +167,7 @@ def test_malformed_lines_name_file_and_line(
     [
         (b"\xff0 qid:1 1:0.5\n", 1),  # in a label: Arrow strings trusted these bytes
         (b"0 qid:1 1:0.5\n1 qid:1 1:1 # docid = d\xe9\n", 2),  # in a kept document id
+        (b"0 qid:1 1:0.5 2:0.5\n1 qid:1 1:0.5 \xff2:0.5\n", 2),  # in an index (fast path)
     ],
 )
 def test_undecodable_bytes_name_the_line(tmp_path: Path, data: bytes, line: int) -> None:

@@ -201,21 +201,28 @@ def _indices(
     return value
 
 
-def _check_utf8(data: bytes, buf: np.ndarray, before: int, source: str) -> None:
-    """Ids and tokens become Arrow strings straight from these bytes, which Arrow trusts to be
-    UTF-8: validate them once (vectorised), and name the line of the first bad byte."""
+def valid_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8, checked by Arrow in one vectorised pass (no copy)."""
     offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64))
     try:
         pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(data)).validate(full=True)
     except pa.ArrowInvalid:
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = before + 1 + int(np.count_nonzero(buf[: exc.start] == 10))
-            raise ParseError(
-                "undecodable bytes: the file is not valid UTF-8", source=source, line=line
-            ) from None
-        raise
+        return False
+    return True
+
+
+def _check_utf8(data: bytes, buf: np.ndarray, before: int, source: str) -> None:
+    """Ids and tokens become Arrow strings straight from these bytes, which Arrow trusts to be
+    UTF-8: validate them once, and name the line of the first bad byte."""
+    if valid_utf8(data):
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = before + 1 + int(np.count_nonzero(buf[: exc.start] == 10))
+        raise ParseError(
+            "undecodable bytes: the file is not valid UTF-8", source=source, line=line
+        ) from None
 
 
 def parse_block(data: bytes, before: int, source: str) -> Block:

@@ -19,6 +19,7 @@ line, in CSV) and the column. float32 arrays stay float32; everything else becom
 from __future__ import annotations
 
 import os
+import math
 import re
 from typing import Any
 
@@ -200,9 +201,17 @@ def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
     from .text import read_text
 
     text = read_text(source)
-    first = text.split("\n", 1)[0].strip("\r")
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
+    stray = next((i for i, line in enumerate(lines, 1) if "\r" in line), None)
+    if stray is not None:  # Arrow would end a row there: one embedding more than lines
+        raise ParseError(
+            "a carriage return inside a line (lines end at \\n or \\r\\n)",
+            source=source,
+            line=stray,
+        )
+    first = lines[0]
     header = bool(first) and not _numeric_line(first, delimiter)
-    rows = text.splitlines()[int(header) :]
+    rows = lines[int(header) :]
     if not any(row.strip() for row in rows):
         raise EmptyInputError("no embeddings", source=source)
     try:
@@ -246,6 +255,12 @@ def _raise_bad_line(rows: list[str], delimiter: str, source: str, header: str | 
         if not _numeric_line(row, delimiter):
             bad = next(f for f in fields if not _numeric_line(f, delimiter))
             raise ParseError(f"{bad.strip()!r} is not a number", source=source, line=i)
+        odd = [j for j, f in enumerate(fields, 1) if not math.isfinite(float(f))]
+        if odd:  # Arrow reads nan as a missing value and 1e400 as text
+            value = float(fields[odd[0] - 1])
+            raise ParseError(
+                f"column {odd[0]} is {value}; embeddings must be finite", source=source, line=i
+            )
         if width is not None and len(fields) != width:
             raise ParseError(
                 f"{len(fields)} fields but the first line has {width}", source=source, line=i
