@@ -71,7 +71,7 @@ def test_named_array_and_column(tmp_path) -> None:
         ("nan.csv", "a,b\n1,2\n3,nan\n", InputError, "nan.csv:3: column 2 is nan"),
         ("nan1.csv", "nan,1", InputError, "nan1.csv:1: column 1 is nan"),  # Arrow: null
         ("cr.csv", "1,2\r3,4\n", ParseError, r"cr.csv:1: a carriage return inside a line"),
-        ("py.csv", "1_000,2\n", ParseError, "py.csv:1: '1_000' is not a number"),
+        ("py.csv", "1,2\n1_000,2\n", ParseError, "py.csv:2: '1_000' is not a number"),
         ("blank.csv", "1,2\n\n3,4\n", ParseError, "blank.csv:2: blank line"),
         ("empty.csv", "x,y\n", EmptyInputError, "no embeddings"),
         ("a.txt", "1 2\n", InputError, "unknown embeddings format"),

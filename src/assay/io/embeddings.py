@@ -18,8 +18,8 @@ line, in CSV) and the column. float32 arrays stay float32; everything else becom
 
 from __future__ import annotations
 
-import os
 import math
+import os
 import re
 from typing import Any
 
