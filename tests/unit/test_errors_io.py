@@ -293,6 +293,7 @@ def test_csv_missing_column_names_the_columns(tmp_path: Path) -> None:
             ["duplicate", "first at line 2"],
         ),
         ("query,doc,score\n", 2, ["no data rows"]),
+        ("query,doc,score", 2, ["no data rows"]),  # no line end: Arrow cannot infer columns
         ("", None, ["empty"]),
     ],
 )

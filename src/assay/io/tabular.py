@@ -185,7 +185,7 @@ def _head(reader: Any, load: Callable[[], bytes]) -> bytes:
 
 def _csv_error(
     exc: Exception, load: Callable[[], bytes], source: str, delimiter: str
-) -> ParseError:
+) -> InputError:
     """The ParseError for a CSV that Arrow could not read, with the line found from the bytes."""
     message = _arrow_msg(exc)
     try:
@@ -202,6 +202,8 @@ def _csv_error(
     found = first_bad_row(text.removeprefix("\ufeff"), delimiter)
     if found is not None:
         return ParseError(found[1], source=source, line=found[0])
+    if "\n" not in text.rstrip("\r\n"):  # a header without a line end: Arrow cannot tell
+        return EmptyInputError("no data rows", source=source, line=2)
     return ParseError(f"cannot parse as delimited text: {message}", source=source)
 
 
