@@ -338,6 +338,11 @@ def test_jsonl_errors_name_the_line(tmp_path: Path) -> None:
     with pytest.raises(ParseError) as exc:
         Run.from_jsonl(path)
     check(exc, path, 3, "invalid JSON")
+    lone = '{"query": "1", "doc": "a", "score": 1}\n{"query": "1", "doc": "b\\ud800", "score": 2}\n'
+    path = write(tmp_path, "r3.jsonl", lone)  # Python's json accepts it, Arrow refuses
+    with pytest.raises(ParseError) as exc:
+        Run.from_jsonl(path)
+    check(exc, path, 2, "lone surrogate")
 
 
 def test_parquet_errors(tmp_path: Path) -> None:

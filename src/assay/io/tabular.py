@@ -373,6 +373,10 @@ def _locate_json_error(load: Callable[[], bytes]) -> tuple[int, str] | None:
             return no, "invalid JSON: nested too deeply"
         if not isinstance(obj, dict):
             return no, f"expected a JSON object, got a {_json_kind(obj)}"
+        try:  # Python's json takes a \\u escape of a lone surrogate; Arrow does not
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return no, "invalid JSON: a \\u escape stands for a lone surrogate, not a character"
         for key, value in obj.items():
             kind = _json_kind(value)
             if kind == "null":
