@@ -53,11 +53,14 @@ __all__ = [
     "QrelsFormatOption",
     "QueryColumnOption",
     "RelevanceColumnOption",
+    "ReportOption",
     "RunFormatOption",
+    "SaveOption",
     "ScoreColumnOption",
     "SeedOption",
     "ShortQueriesOption",
     "TiesOption",
+    "check_report",
     "choose_format",
     "emit",
     "err",
@@ -69,6 +72,7 @@ __all__ = [
     "terminal_width",
     "unique_names",
     "warn",
+    "write_documents",
 ]
 
 #: Metrics of ``assay evaluate`` and ``assay compare`` when no ``-m`` is given.
@@ -143,6 +147,23 @@ JudgedOnlyOption = Annotated[
     bool,
     typer.Option(
         "--judged-only", "-J", help="Drop unjudged documents before ranking (trec_eval -J)."
+    ),
+]
+
+ReportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--report",
+        help="Also write a self-contained HTML report (tables and plots) to this file "
+        "(needs assay[plot]).",
+    ),
+]
+SaveOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--save",
+        help="Also save the result (records, provenance, tables, plot data) as JSON, to "
+        "report later without recomputing: assay report FILE.",
     ),
 ]
 
@@ -277,6 +298,29 @@ def print_rich(renderable: Any, output: Path | None = None, *, width: int | None
             Console(file=fh, width=width).print(renderable)
         return
     Console(width=width).print(renderable)
+
+
+def check_report(report: Path | None) -> None:
+    """Before any work: an HTML report needs matplotlib (else one line naming the extra)."""
+    if report is not None:
+        from .._optional import require
+
+        require("matplotlib")
+
+
+def write_documents(
+    docs: list[Any], *, report: Path | None, save: Path | None, title: str
+) -> None:
+    """Save the report documents as JSON (``--save``) and render them as one HTML page
+    (``--report``)."""
+    if save is not None:
+        from ..report.document import dumps
+
+        save.write_text(dumps(docs), encoding="utf-8")
+    if report is not None:
+        from ..report.html import to_html
+
+        report.write_text(to_html(docs, title=title), encoding="utf-8")
 
 
 def load_collection(

@@ -13,9 +13,20 @@ from typing import Annotated, Any, Literal
 import typer
 
 from .._options import CIMethod, CompareTest, Correction, NoRelevant, ShortQueries, Ties
-from ._common import FormatOption, MetricOption, OutputOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    MetricOption,
+    OutputOption,
+    ReportOption,
+    SaveOption,
+    check_report,
+    errors,
+    present,
+    warn,
+    write_documents,
+)
 
-__all__ = ["ltr_app", "progress_bar", "register"]
+__all__ = ["experiment_document", "ltr_app", "progress_bar", "register"]
 
 ltr_app = typer.Typer(
     name="ltr",
@@ -79,6 +90,39 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
         yield tick
 
 
+def experiment_document(exp: Any, splits: dict[str, Any]) -> Any:
+    """The report document of an experiment with its analyses on the evaluation split: the
+    metric against trees and feature importance (LightGBM's gain: no permutations) for the
+    first LambdaMART, effectiveness by query length, and precision-recall curves."""
+    from ..evaluation import evaluate as run_evaluation
+    from ..ltr import LambdaMART, evaluate_scores
+    from ..ltr import analysis as an
+    from ..report.sections_ranking import experiment_document as document
+
+    target = splits[exp.split]
+    first = {name: s[0] for name, s in exp.scores.items()}
+    main = an.NDCG10
+    analyses = []
+    trees = [m[0] for m in exp.models.values() if isinstance(m[0], LambdaMART)]
+    if trees:
+        curve = {s: d for s, d in splits.items() if s != "train"}
+        total = int(trees[0].booster_.current_iteration())
+        analyses.append(an.trees_curve(trees[0], curve, metric=main, step=max(1, total // 50)))
+        analyses.append(an.feature_importance(trees[0], target, metric=main, permutation=False))
+    res = evaluate_scores(target, first, [main], **_conventions(exp))
+    analyses.append(an.by_query_length(target, res, main))
+    runs = [target.run(s, name) for name, s in first.items()]
+    curves = run_evaluation(
+        target.qrels(), runs, ["iprec_at_recall"], missing="error", **_conventions(exp)
+    )
+    return document(exp, analyses=analyses, curves=curves)
+
+
+def _conventions(exp: Any) -> dict[str, Any]:
+    conv = exp.results.conventions
+    return {"ties": conv.ties, "no_relevant": conv.no_relevant}
+
+
 def _load(data: str, fold: int | None, norm: Norm = "none") -> dict[str, Any]:
     from ..ltr import load, normalize
 
@@ -131,12 +175,15 @@ def run(
     short_queries: ShortOption = "score",
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Train on train (early stopping on vali), evaluate and compare on test, print the table."""
     with errors():
         from ..ltr import LTR_METRICS, run_experiment
         from ..report import experiment_report
 
+        check_report(report)
         splits = _load(data, fold)
         with progress_bar() as tick:
             exp = run_experiment(
@@ -149,6 +196,9 @@ def run(
         for w in exp.results.warnings:
             warn(w)
         present(experiment_report(exp), fmt, output)
+        if report is not None or save is not None:
+            doc = experiment_document(exp, splits)
+            write_documents([doc], report=report, save=save, title="assay ltr run")
 
 
 @ltr_app.command("stats")

@@ -27,13 +27,12 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from .._options import PlotFormat
 from . import escape
 
 __all__ = ["PlotFormat", "export", "figure", "svg"]
-
-PlotFormat = Literal["png", "svg", "pdf"]
 
 #: Run colours, in run order (colour-blind safe: Okabe & Ito 2008).
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000")

@@ -242,14 +242,22 @@ def _trees_plot(a: Analysis) -> dict[str, Any]:
 
 def _importance_plot(a: Analysis) -> dict[str, Any]:
     rows = a.rows[:20]
+    permuted = bool(a.provenance.get("permutation", True))
+    key = "permutation_drop" if permuted else "gain"
+    what = (
+        f"Drop in mean {_metric(a)} when the feature's values are shuffled (permutation "
+        "importance)"
+        if permuted
+        else "LightGBM's total gain of the splits on the feature"
+    )
+    more = "; the first 20 features" if len(a.rows) > 20 else ""
     return {
         "kind": "hbar",
         "title": a.title,
-        "caption": f"Drop in mean {_metric(a)} when the feature's values are shuffled "
-        f"(permutation importance){'; the first 20 features' if len(a.rows) > 20 else ''}.",
+        "caption": f"{what}{more}.",
         "panels": [{"labels": [f"feature {r['feature']}" for r in rows],
-                    "values": [r["permutation_drop"] for r in rows],
-                    "xlabel": f"drop in {_metric(a)}"}],  # fmt: skip
+                    "values": [r[key] for r in rows],
+                    "xlabel": f"drop in {_metric(a)}" if permuted else "gain"}],  # fmt: skip
         "columns": 1,
         "width": 7.0,
     }
