@@ -69,6 +69,7 @@ __all__ = [
     "one_line",
     "present",
     "print_rich",
+    "ranking_documents",
     "terminal_width",
     "unique_names",
     "warn",
@@ -321,6 +322,26 @@ def write_documents(
         from ..report.html import to_html
 
         report.write_text(to_html(docs, title=title), encoding="utf-8")
+
+
+def ranking_documents(
+    result: Any, qrels: Any, runs: list[Any], *, report: Path | None, save: Path | None,
+    title: str,
+) -> None:  # fmt: skip
+    """``--report`` and ``--save`` of an evaluation or a comparison: its document, with the
+    runs' interpolated precision-recall curves evaluated under the same conventions."""
+    if report is None and save is None:
+        return
+    from ..evaluation import evaluate
+    from ..report.sections_ranking import comparison_document, results_document
+
+    results = getattr(result, "results", result)
+    curves = evaluate(qrels, runs, ["iprec_at_recall"], **results.conventions.to_dict())
+    if results is result:
+        doc = results_document(result, curves=curves)
+    else:
+        doc = comparison_document(result, curves=curves)
+    write_documents([doc], report=report, save=save, title=title)
 
 
 def load_collection(

@@ -23,14 +23,18 @@ from ._common import (
     QrelsFormatOption,
     QueryColumnOption,
     RelevanceColumnOption,
+    ReportOption,
     RunFormatOption,
+    SaveOption,
     ScoreColumnOption,
     SeedOption,
     ShortQueriesOption,
     TiesOption,
+    check_report,
     errors,
     load_collection,
     present,
+    ranking_documents,
 )
 
 __all__ = ["compare", "register"]
@@ -70,12 +74,15 @@ def compare(
     relevance_column: RelevanceColumnOption = None,
     short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
     with errors():
         from ..comparison import compare as run_comparison
         from ..report import comparison_report
 
+        check_report(report)
         q, loaded = load_collection(
             qrels,
             runs,
@@ -107,6 +114,7 @@ def compare(
             short_queries=short_queries,
         )
         present(comparison_report(cmp), fmt, output)
+        ranking_documents(cmp, q, loaded, report=report, save=save, title="assay compare")
 
 
 def register(app: typer.Typer) -> None:

@@ -18,13 +18,17 @@ from ._common import (
     QrelsFormatOption,
     QueryColumnOption,
     RelevanceColumnOption,
+    ReportOption,
     RunFormatOption,
+    SaveOption,
     ScoreColumnOption,
     ShortQueriesOption,
     TiesOption,
+    check_report,
     errors,
     load_collection,
     present,
+    ranking_documents,
 )
 
 __all__ = ["evaluate", "register"]
@@ -52,12 +56,15 @@ def evaluate(
     relevance_column: RelevanceColumnOption = None,
     short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Evaluate runs against qrels."""
     with errors():
         from ..evaluation import evaluate as run_evaluation
         from ..report import results_report
 
+        check_report(report)
         q, loaded = load_collection(
             qrels,
             runs,
@@ -81,6 +88,7 @@ def evaluate(
             short_queries=short_queries,
         )
         present(results_report(res, per_query=per_query), fmt, output)
+        ranking_documents(res, q, loaded, report=report, save=save, title="assay evaluate")
 
 
 def register(app: typer.Typer) -> None:

@@ -39,11 +39,11 @@ def plot(
         from ..report.plots import export
         from .report import load_saved
 
+        chosen = integer(1 if number is None else number, "number", minimum=1)
         found = _plots(load_saved(results))
         if output is None:
             present(_listing(found), fmt)
             return
-        chosen = integer(1 if number is None else number, "number", minimum=1)
         if chosen > len(found):
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
         try:

@@ -161,7 +161,7 @@ def results_document(results: Results, *, curves: Results | None = None) -> Docu
     from .ranking import results_report
 
     report = results_report(results)
-    sections = [section("Runs x metrics", *report.tables)]
+    sections = [section("Runs × metrics", *report.tables)]
     if results.runs and results.metrics:
         sections += _per_query_sections(
             results, results.runs[0], results.metric_names, _higher(results), curves
@@ -177,7 +177,7 @@ def comparison_document(cmp: Comparison, *, curves: Results | None = None) -> Do
 
     report = comparison_report(cmp)
     base = cmp.baseline or cmp.runs[0]
-    sections = [section("Runs x metrics", *report.tables)]
+    sections = [section("Runs × metrics", *report.tables)]
     sections += _per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
     return document("Comparison", "ranking", sections, records=report.records,
                     provenance=cmp.provenance)  # fmt: skip
@@ -197,7 +197,7 @@ def experiment_document(
     cmp = exp.comparison
     base = str(cmp.baseline or cmp.runs[0])
     title = report.table.title
-    sections = [section("Models x metrics", report.table)]
+    sections = [section("Models × metrics", report.table)]
     sections += _per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
     sections += [analysis_section(a) for a in analyses]
     return document(f"Learning to rank: {title}", "ltr", sections, records=report.records,
