@@ -215,15 +215,17 @@ def _say(caught: list[warnings.WarningMessage]) -> None:
     """Print the caught warnings: assay's as one line each (duplicates once), others as
     Python would."""
     seen: set[str] = set()
-    for w in caught:
+    pending, caught[:] = list(caught), []
+    for w in pending:
         if not issubclass(w.category, AssayWarning):
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+            # Written directly: inside catch_warnings(record=True), warnings.showwarning
+            # appends to ``caught`` itself, and iterating over it would never end.
+            sys.stderr.write(warnings.formatwarning(w.message, w.category, w.filename, w.lineno))
             continue
         text = str(w.message)
         if text not in seen:
             seen.add(text)
             warn(text)
-    caught.clear()
 
 
 # ---------------------------------------------------------------- output

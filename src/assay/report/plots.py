@@ -227,6 +227,7 @@ def _style(salt: str) -> Any:
     return matplotlib.rc_context({**_STYLE, "svg.hashsalt": salt})
 
 
+_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
 _ID = re.compile(r'\b(id="|url\(#|href="#)([^")]+)')
 
 
@@ -242,6 +243,7 @@ def svg(spec: Mapping[str, Any], ident: str = "plot") -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     text = text[text.index("<svg") :]
+    text = _METADATA.sub("", text)
     text = _ID.sub(lambda m: f"{m.group(1)}{ident}-{m.group(2)}", text)
     head_end = text.index(">") + 1
     title = f"<title>{escape.html(str(spec.get('title', '')))}</title>"
