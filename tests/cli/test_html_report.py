@@ -6,7 +6,6 @@ screenshot is saved."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess

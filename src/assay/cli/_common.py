@@ -311,9 +311,7 @@ def check_report(report: Path | None) -> None:
         require("matplotlib")
 
 
-def write_documents(
-    docs: list[Any], *, report: Path | None, save: Path | None, title: str
-) -> None:
+def write_documents(docs: list[Any], *, report: Path | None, save: Path | None, title: str) -> None:
     """Save the report documents as JSON (``--save``) and render them as one HTML page
     (``--report``)."""
     if save is not None:

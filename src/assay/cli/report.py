@@ -42,11 +42,12 @@ def report(
     fmt: Annotated[
         ReportFormat | None,
         typer.Option(
-            "-f", "--format",
+            "-f",
+            "--format",
             help="html: the page with tables and plots (default; needs assay[plot]); "
             "markdown, latex, table: the tables only.",
         ),
-    ] = None,  # fmt: skip
+    ] = None,
     title: Annotated[str, typer.Option(help="Title of the HTML page.")] = "assay report",
 ) -> None:
     """Report saved results: one self-contained HTML page (inline SVG plots, no network), or

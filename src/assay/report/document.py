@@ -82,7 +82,9 @@ def table_from_dict(data: Mapping[str, Any]) -> DisplayTable:
     )
 
 
-def section(title: str, *items: DisplayTable | Mapping[str, Any], text: str = "") -> dict:
+def section(
+    title: str, *items: DisplayTable | Mapping[str, Any] | None, text: str = ""
+) -> dict[str, Any]:
     """A section: a heading, a paragraph and tables and plots in order (None items left out)."""
     out = []
     for item in items:
@@ -109,7 +111,8 @@ def document(
         "records": [dict(r) for r in records],
         "sections": [dict(s) for s in sections if s.get("items") or s.get("text")],
     }
-    return jsonable(body)  # type: ignore[no-any-return]
+    out: Document = jsonable(body)
+    return out
 
 
 def dumps(documents: Sequence[Document]) -> str:
@@ -128,7 +131,7 @@ def load(path: str | Path) -> list[Document]:
         raise InputError(f"not a saved assay result (not JSON: {exc})", source=source) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(
-            f"not a saved assay result (no \"format\": \"{FORMAT}\"; make one with --save)",
+            f'not a saved assay result (no "format": "{FORMAT}"; make one with --save)',
             source=source,
         )
     version = data.get("version")

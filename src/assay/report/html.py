@@ -68,9 +68,7 @@ def _e(text: Any) -> str:
 
 def table_html(table: DisplayTable) -> str:
     """A display table as an HTML ``<table>`` (with its caption and legend after it)."""
-    head = "".join(
-        f'<th scope="col"{_num(c.align)}>{_e(c.name)}</th>' for c in table.columns
-    )
+    head = "".join(f'<th scope="col"{_num(c.align)}>{_e(c.name)}</th>' for c in table.columns)
     body = []
     for row in table.cells():
         cells = []
@@ -140,7 +138,9 @@ def _table_item(table: DisplayTable) -> str:
     if len(table.rows) <= FOLDED_ROWS:
         return table_html(table)
     what = _e(table.title or "Table")
-    return f"<details><summary>{what} ({len(table.rows)} rows)</summary>{table_html(table)}</details>"
+    return (
+        f"<details><summary>{what} ({len(table.rows)} rows)</summary>{table_html(table)}</details>"
+    )
 
 
 def _e_block(text: str) -> str:

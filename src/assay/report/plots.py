@@ -40,7 +40,7 @@ BETTER, WORSE, NEUTRAL = "#009E73", "#D55E00", "#999999"
 #: Above this many points a scatter is drawn as an embedded image inside the SVG.
 RASTER_POINTS = 5000
 
-_STYLE = {
+_STYLE: dict[str, Any] = {
     "svg.fonttype": "none",
     "font.size": 9,
     "axes.titlesize": 10,
@@ -224,7 +224,8 @@ def figure(spec: Mapping[str, Any]) -> Any:
 def _style(salt: str) -> Any:
     import matplotlib
 
-    return matplotlib.rc_context({**_STYLE, "svg.hashsalt": salt})
+    style: Any = {**_STYLE, "svg.hashsalt": salt}
+    return matplotlib.rc_context(style)
 
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)

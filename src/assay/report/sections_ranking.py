@@ -129,8 +129,15 @@ def pr_curves(curves: Results | None) -> dict[str, Any] | None:
         "title": "Interpolated precision-recall",
         "caption": "Mean over queries of the interpolated precision at each recall level "
         "(trec_eval's iprec_at_recall).",
-        "panels": [{"series": series, "xlabel": "recall", "ylabel": "interpolated precision",
-                    "xlim": [0, 1], "ylim": [0, 1.02]}],  # fmt: skip
+        "panels": [
+            {
+                "series": series,
+                "xlabel": "recall",
+                "ylabel": "interpolated precision",
+                "xlim": [0, 1],
+                "ylim": [0, 1.02],
+            }
+        ],
         "columns": 1,
         "width": 6.0,
         "panel_height": 4.0,
@@ -245,8 +252,7 @@ def _importance_plot(a: Analysis) -> dict[str, Any]:
     permuted = bool(a.provenance.get("permutation", True))
     key = "permutation_drop" if permuted else "gain"
     what = (
-        f"Drop in mean {_metric(a)} when the feature's values are shuffled (permutation "
-        "importance)"
+        f"Drop in mean {_metric(a)} when the feature's values are shuffled (permutation importance)"
         if permuted
         else "LightGBM's total gain of the splits on the feature"
     )
@@ -255,9 +261,13 @@ def _importance_plot(a: Analysis) -> dict[str, Any]:
         "kind": "hbar",
         "title": a.title,
         "caption": f"{what}{more}.",
-        "panels": [{"labels": [f"feature {r['feature']}" for r in rows],
-                    "values": [r[key] for r in rows],
-                    "xlabel": f"drop in {_metric(a)}" if permuted else "gain"}],  # fmt: skip
+        "panels": [
+            {
+                "labels": [f"feature {r['feature']}" for r in rows],
+                "values": [r[key] for r in rows],
+                "xlabel": f"drop in {_metric(a)}" if permuted else "gain",
+            }
+        ],
         "columns": 1,
         "width": 7.0,
     }
@@ -276,8 +286,9 @@ def _grouped_plot(a: Analysis) -> dict[str, Any]:
         "title": a.title,
         "caption": f"Mean {_metric(a)} per model in groups of queries by {what} (queries per "
         f"group: {', '.join(f'{c}: {short(counts[c])}' for c in cats)}).",
-        "panels": [{"categories": cats, "series": series, "xlabel": what,
-                    "ylabel": f"mean {_metric(a)}"}],  # fmt: skip
+        "panels": [
+            {"categories": cats, "series": series, "xlabel": what, "ylabel": f"mean {_metric(a)}"}
+        ],
         "columns": 1,
         "width": 7.0,
     }
