@@ -70,6 +70,7 @@ __all__ = [
     "present",
     "print_rich",
     "ranking_documents",
+    "tables_documents",
     "terminal_width",
     "unique_names",
     "warn",
@@ -341,6 +342,19 @@ def ranking_documents(
         doc = results_document(result, curves=curves)
     else:
         doc = comparison_document(result, curves=curves)
+    write_documents([doc], report=report, save=save, title=title)
+
+
+def tables_documents(
+    shown: Report, *, family: str, heading: str, report: Path | None, save: Path | None,
+    title: str, sections: list[Any] | None = None,
+) -> None:  # fmt: skip
+    """``--report`` and ``--save`` of a result shown by its tables (and ``sections``)."""
+    if report is None and save is None:
+        return
+    from ..report.sections_tasks import tables_document
+
+    doc = tables_document(heading, family, shown, sections=sections or [])
     write_documents([doc], report=report, save=save, title=title)
 
 

@@ -10,7 +10,17 @@ from typing import Annotated, Any
 import typer
 
 from .._options import Distance, KnnBackend
-from ._common import FormatOption, OutputOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    OutputOption,
+    ReportOption,
+    SaveOption,
+    check_report,
+    errors,
+    present,
+    tables_documents,
+    warn,
+)
 
 __all__ = ["embed", "register"]
 
@@ -80,10 +90,13 @@ def embed(
     ] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Retrieval measures of embeddings: each query is scored by the classes of its nearest
     references (faiss or NumPy, exact, ties to the lower reference index)."""
     with errors():
+        check_report(report)
         import warnings
 
         from ..embeddings import error_reject_curve, retrieval_metrics
@@ -121,7 +134,16 @@ def embed(
                     f"{result.n_queries} queries"
                 )
             curves = {m: error_reject_curve(result, conf, metric=m) for m in result.metrics}
-        present(embedding_report(result, view=view, curves=curves), fmt, output)
+        shown = embedding_report(result, view=view, curves=curves)
+        present(shown, fmt, output)
+        if report is not None or save is not None:
+            from ..report.document import section
+            from ..report.sections_tasks import error_reject_plot
+
+            plot = error_reject_plot(curves or {})
+            tables_documents(shown, family="embeddings", heading="Embeddings", report=report,
+                             save=save, title="assay embed",
+                             sections=[section("Error against rejection", plot)])  # fmt: skip
 
 
 def _default() -> list[str]:

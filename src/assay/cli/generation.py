@@ -14,9 +14,13 @@ from ._common import (
     CorrectionOption,
     FormatOption,
     OutputOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    check_report,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -107,10 +111,13 @@ def generation(
     stem: Annotated[bool, typer.Option(help="Porter stemming for ROUGE.")] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
     intervals and paired significance tests against a baseline."""
     with errors():
+        check_report(report)
         from ..generation import compare_systems
         from ..report import generation_report
 
@@ -129,7 +136,10 @@ def generation(
             correction=correction,
             alpha=alpha,
         )
-        present(generation_report(cmp), fmt, output)
+        shown = generation_report(cmp)
+        present(shown, fmt, output)
+        tables_documents(shown, family="generation", heading="Generation", report=report,
+                         save=save, title="assay generation")  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

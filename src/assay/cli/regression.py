@@ -20,9 +20,13 @@ from ._common import (
     CorrectionOption,
     FormatOption,
     OutputOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    check_report,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -71,11 +75,14 @@ def regression(
     ] = "finite",
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Regression measures (MSE, RMSE, MAE, MedAE, max error, MAPE, R², explained variance,
     Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
     the models' per-item losses against a baseline."""
     with errors():
+        check_report(report)
         from ..regression import compare_models, regression_report
         from ..report import regression_report as render_regression
 
@@ -111,7 +118,10 @@ def regression(
                 n_resamples=n_resamples,
                 seed=seed,
             )
-        present(render_regression(reports, cmp), fmt, output)
+        shown = render_regression(reports, cmp)
+        present(shown, fmt, output)
+        tables_documents(shown, family="regression", heading="Regression", report=report,
+                         save=save, title="assay regression")  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -18,10 +18,14 @@ from ._common import (
     ConfidenceOption,
     CorrectionOption,
     OutputOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    check_report,
     emit,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -104,10 +108,13 @@ def tagging(
     alpha: AlphaOption = 0.05,
     fmt: TaggingFormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
 ) -> None:
     """Span precision, recall and F1 per type (conlleval's numbers), token accuracy and
     nervaluate's partial matches; with several taggers, paired tests on span F1."""
     with errors():
+        check_report(report)
         from ..report import conlleval_text, tagging_report
         from ..tagging import compare_taggers
         from ..tagging import tagging_report as evaluate
@@ -135,7 +142,10 @@ def tagging(
         if fmt == "conlleval":
             emit(conlleval_text(result), output)
             return
-        present(tagging_report(result, name=name), fmt, output)
+        shown = tagging_report(result, name=name)
+        present(shown, fmt, output)
+        tables_documents(shown, family="tagging", heading="Tagging", report=report, save=save,
+                         title="assay tagging")  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -54,7 +54,7 @@ pre { background: var(--band); padding: .75rem; overflow-x: auto; font-size: .8r
 """
 
 #: Tables with more rows than this are folded (``<details>``) under their title.
-FOLDED_ROWS = 30
+FOLDED_ROWS = 60
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
