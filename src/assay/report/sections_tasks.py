@@ -71,7 +71,7 @@ def heatmap(
                 "xlabel": xlabel,
                 "ylabel": ylabel,
             }
-        ],  # fmt: skip
+        ],
         "columns": 1,
         "width": size + 1.5,
         "panel_height": size,
@@ -121,7 +121,7 @@ def _curve_plot(title: str, caption: str, series: list[dict[str, Any]], xlabel: 
                 "xlim": [0, 1],
                 "ylim": [0, 1.02],
             }
-        ],  # fmt: skip
+        ],
         "columns": 1,
         "width": 5.5,
         "panel_height": 4.5,
@@ -167,7 +167,7 @@ def f1_mcc_scatter(sim: Any) -> dict[str, Any]:
                 "labels": ["every matrix", "F1 > 0.95, positives > 95%"],
                 "legend": "upper left",
             }
-        ],  # fmt: skip
+        ],
         "columns": 1,
         "width": 6.0,
         "panel_height": 4.5,
