@@ -63,7 +63,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             "",
             "Ann B-PER B-PER",
             "ran O O",
-        ],  # fmt: skip
+        ],
         "emb_labels": [f"c{i % 3}" for i in range(12)],
         "confidence": [f"{v:.3f}" for v in rng.random(12)],
     }
@@ -92,13 +92,13 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
                 "a",
             ],
             4,
-        ),  # fmt: skip
+        ),
         "cluster": (["cluster", str(f["clusters_gold"]), str(f["clusters_pred"])], 1),
         "agree": (["agree", str(f["ratings"])], 1),
         "embed": (
             ["embed", str(f["emb"]), str(f["emb_labels"]), "--confidence", str(f["confidence"])],
             1,
-        ),  # fmt: skip
+        ),
         "tagging": (["tagging", str(f["conll"])], 0),
         "generation": (
             [
@@ -112,11 +112,11 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
                 "20",
             ],
             0,
-        ),  # fmt: skip
+        ),
         "regression": (
             ["regression", str(f["y"]), str(f["p1"]), str(f["p2"]), "--n-resamples", "20"],
             0,
-        ),  # fmt: skip
+        ),
     }
 
 

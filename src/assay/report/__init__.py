@@ -48,9 +48,9 @@ from .meta import (
 from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
+from .records import RecordFormat, render_records
 from .sections_ranking import comparison_document, experiment_document, results_document
 from .sections_tasks import classification_document, tables_document
-from .records import RecordFormat, render_records
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
