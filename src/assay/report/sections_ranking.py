@@ -102,7 +102,7 @@ def differences(
             "kind": "diff",
             "title": f"{run} − {base}, per query" + note,
             "caption": f"One bar per query, sorted: green where {run} is better than {base} "
-                       "(by the metric's direction), red where worse.",
+                       "(by the metric's direction), orange where worse.",
             "panels": panels,
         })  # fmt: skip
     return plots
