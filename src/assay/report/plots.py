@@ -39,6 +39,9 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 BETTER, WORSE, NEUTRAL = "#009E73", "#D55E00", "#999999"
 #: Above this many points a scatter is drawn as an embedded image inside the SVG.
 RASTER_POINTS = 5000
+#: Above this many queries sorted differences are drawn as filled areas, not bars, and box
+#: plots leave out their outliers (the SVG stays small for collections of any size).
+MANY_BARS = 1000
 
 _STYLE: dict[str, Any] = {
     "svg.fonttype": "none",
@@ -72,6 +75,7 @@ def _box(ax: Any, p: Mapping[str, Any]) -> None:
     parts = ax.boxplot(
         [g for g, _ in kept], positions=[pos for _, pos in kept], vert=False, widths=0.6,
         showmeans=True, patch_artist=True, flierprops={"markersize": 3, "alpha": 0.5},
+        showfliers=max((len(g) for g in groups), default=0) <= MANY_BARS,
         meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black",
                    "markersize": 4},
         medianprops={"color": "black"},
@@ -85,11 +89,18 @@ def _box(ax: Any, p: Mapping[str, Any]) -> None:
 
 def _diff(ax: Any, p: Mapping[str, Any]) -> None:
     values = [math.nan if v is None else float(v) for v in p["values"]]
-    colors = [BETTER if v > 0 else WORSE if v < 0 else NEUTRAL for v in values]
-    flip = bool(p.get("lower_is_better"))
-    if flip:
-        colors = [BETTER if c == WORSE else WORSE if c == BETTER else c for c in colors]
-    ax.bar(range(len(values)), values, width=1.0, color=colors, linewidth=0)
+    good, bad = (WORSE, BETTER) if p.get("lower_is_better") else (BETTER, WORSE)
+    if len(values) > MANY_BARS:
+        # Sorted values: MANY_BARS evenly spaced ones draw the same area, as one filled path
+        # per sign instead of a bar per query.
+        step = (len(values) - 1) / (MANY_BARS - 1)
+        xs = [round(i * step) for i in range(MANY_BARS)]
+        ys = [values[x] for x in xs]
+        ax.fill_between(xs, ys, 0, where=[v >= 0 for v in ys], color=good, linewidth=0)
+        ax.fill_between(xs, ys, 0, where=[v <= 0 for v in ys], color=bad, linewidth=0)
+    else:
+        colors = [good if v > 0 else bad if v < 0 else NEUTRAL for v in values]
+        ax.bar(range(len(values)), values, width=1.0, color=colors, linewidth=0)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlim(-0.5, max(len(values), 1) - 0.5)
     ax.set_xticks([])
