@@ -17,7 +17,7 @@ import os
 import shutil
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -52,6 +52,7 @@ __all__ = [
     "OutputOption",
     "QrelsFormatOption",
     "QueryColumnOption",
+    "QuietOption",
     "RelevanceColumnOption",
     "ReportOption",
     "RunFormatOption",
@@ -60,6 +61,7 @@ __all__ = [
     "SeedOption",
     "ShortQueriesOption",
     "TiesOption",
+    "busy",
     "check_report",
     "choose_format",
     "emit",
@@ -69,6 +71,7 @@ __all__ = [
     "one_line",
     "present",
     "print_rich",
+    "progress_bar",
     "ranking_documents",
     "tables_documents",
     "terminal_width",
@@ -169,6 +172,13 @@ SaveOption = Annotated[
     ),
 ]
 
+QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", help="No progress bars or notes on stderr (warnings and errors still)."
+    ),
+]
+
 # ---------------------------------------------------------------- errors and messages
 
 
@@ -227,6 +237,62 @@ def _say(caught: list[warnings.WarningMessage]) -> None:
         if text not in seen:
             seen.add(text)
             warn(text)
+
+
+# ---------------------------------------------------------------- progress
+
+
+def interactive(quiet: bool = False) -> bool:
+    """Whether progress is shown: stderr is a terminal and ``--quiet`` was not given."""
+    return not quiet and sys.stderr.isatty()
+
+
+def _progress(*columns: Any) -> Any:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(*columns, console=Console(stderr=True, force_terminal=True), transient=True)
+
+
+@contextmanager
+def progress_bar(quiet: bool = False) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on stderr, one task per label, fed by ``tick(label, done, total)``
+    (None when stderr is not a terminal or with ``--quiet``)."""
+    if not interactive(quiet):
+        yield None
+        return
+    from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+    from ..report.escape import rich
+
+    tasks: dict[str, Any] = {}
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+               TimeRemainingColumn())  # fmt: skip
+    with _progress(*columns) as bar:
+
+        def tick(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(f"training {rich(label)}", total=total)
+            bar.update(tasks[label], completed=done)
+
+        yield tick
+
+
+@contextmanager
+def busy(message: str, quiet: bool = False) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr while work that reports no count runs
+    (resampling, k-NN search, reading and evaluating big files); nothing when stderr is not
+    a terminal or with ``--quiet``. Transient: the line is gone when the work ends."""
+    if not interactive(quiet):
+        yield
+        return
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from ..report.escape import rich
+
+    with _progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn()) as bar:
+        bar.add_task(rich(message), total=None)
+        yield
 
 
 # ---------------------------------------------------------------- output
@@ -312,9 +378,11 @@ def check_report(report: Path | None) -> None:
         require("matplotlib")
 
 
-def write_documents(docs: list[Any], *, report: Path | None, save: Path | None, title: str) -> None:
+def write_documents(
+    docs: list[Any], *, report: Path | None, save: Path | None, title: str, quiet: bool = False
+) -> None:
     """Save the report documents as JSON (``--save``) and render them as one HTML page
-    (``--report``)."""
+    (``--report``; a spinner while the plots are drawn)."""
     if save is not None:
         from ..report.document import dumps
 
@@ -322,12 +390,14 @@ def write_documents(docs: list[Any], *, report: Path | None, save: Path | None, 
     if report is not None:
         from ..report.html import to_html
 
-        report.write_text(to_html(docs, title=title), encoding="utf-8")
+        with busy("drawing the report", quiet):
+            page = to_html(docs, title=title)
+        report.write_text(page, encoding="utf-8")
 
 
 def ranking_documents(
     result: Any, qrels: Any, runs: list[Any], *, report: Path | None, save: Path | None,
-    title: str,
+    title: str, quiet: bool = False,
 ) -> None:  # fmt: skip
     """``--report`` and ``--save`` of an evaluation or a comparison: its document, with the
     runs' interpolated precision-recall curves evaluated under the same conventions."""
@@ -342,12 +412,12 @@ def ranking_documents(
         doc = results_document(result, curves=curves)
     else:
         doc = comparison_document(result, curves=curves)
-    write_documents([doc], report=report, save=save, title=title)
+    write_documents([doc], report=report, save=save, title=title, quiet=quiet)
 
 
 def tables_documents(
     shown: Report, *, family: str, heading: str, report: Path | None, save: Path | None,
-    title: str, sections: list[Any] | None = None,
+    title: str, sections: list[Any] | None = None, quiet: bool = False,
 ) -> None:  # fmt: skip
     """``--report`` and ``--save`` of a result shown by its tables (and ``sections``)."""
     if report is None and save is None:
@@ -355,7 +425,7 @@ def tables_documents(
     from ..report.sections_tasks import tables_document
 
     doc = tables_document(heading, family, shown, sections=sections or [])
-    write_documents([doc], report=report, save=save, title=title)
+    write_documents([doc], report=report, save=save, title=title, quiet=quiet)
 
 
 def load_collection(

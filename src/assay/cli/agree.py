@@ -26,9 +26,11 @@ import typer
 from .._options import Level, RatingsOrientation
 from ._common import (
     FormatOption,
+    QuietOption,
     ReportOption,
     SaveOption,
     SeedOption,
+    busy,
     check_report,
     errors,
     present,
@@ -91,6 +93,7 @@ def agree(
     fmt: FormatOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Inter-rater reliability: Krippendorff's alpha (D_o, D_e, band, optional bootstrap CI),
     Cohen's kappa for two raters, Fleiss' kappa for complete data."""
@@ -120,7 +123,8 @@ def agree(
         values, meta = _alpha(ratings, level)
         values.update(_kappas(ratings))
         if bootstrap:
-            values_boot, meta["bootstrap"] = _bootstrap(ratings, level, bootstrap, seed)
+            with busy(f"bootstrap of alpha ({bootstrap} resamples)", quiet):
+                values_boot, meta["bootstrap"] = _bootstrap(ratings, level, bootstrap, seed)
             values.update(values_boot)
         caption = f"{path} ({ratings.describe()}), {level}"
         shown = values_report(values, caption=caption, document=meta)
@@ -134,6 +138,7 @@ def agree(
                 save=save,
                 title="assay agree",
                 sections=_coincidence(ratings, level),
+                quiet=quiet,
             )
 
 

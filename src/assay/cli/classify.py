@@ -13,6 +13,7 @@ from .._options import Average, Degenerate
 from ._common import (
     FormatOption,
     OutputOption,
+    QuietOption,
     ReportOption,
     SaveOption,
     check_report,
@@ -86,6 +87,7 @@ def classify(
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
     SBA; ROC AUC, AP and interpolated precision with --scores."""
@@ -130,7 +132,7 @@ def classify(
         present(shown, fmt, output)
         if report is not None or save is not None:
             doc = _document(shown, cm, y_true, s, positive)
-            write_documents([doc], report=report, save=save, title="assay classify")
+            write_documents([doc], report=report, save=save, title="assay classify", quiet=quiet)
 
 
 def _document(shown: Any, cm: Any, y_true: Any, scores: Any, positive: Any) -> Any:

@@ -23,6 +23,7 @@ import typer
 
 from ._common import (
     FormatOption,
+    QuietOption,
     ReportOption,
     SaveOption,
     check_report,
@@ -50,6 +51,7 @@ def cluster(
     fmt: FormatOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Evaluate a clustering against a gold clustering (hard: pairwise P/R/F, Rand, ARI,
     purity, NMI, AMI, B-Cubed...; overlapping or weighted: nmPU, niPU, pairwise)."""
@@ -82,6 +84,7 @@ def cluster(
                 save=save,
                 title="assay cluster",
                 sections=_contingency(g, p),
+                quiet=quiet,
             )
 
 

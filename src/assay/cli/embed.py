@@ -13,8 +13,10 @@ from .._options import Distance, KnnBackend
 from ._common import (
     FormatOption,
     OutputOption,
+    QuietOption,
     ReportOption,
     SaveOption,
+    busy,
     check_report,
     errors,
     present,
@@ -92,6 +94,7 @@ def embed(
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Retrieval measures of embeddings: each query is scored by the classes of its nearest
     references (faiss or NumPy, exact, ties to the lower reference index)."""
@@ -118,11 +121,12 @@ def embed(
             r_labels = _labels(read_labels, reference_labels, r.shape[0], reference)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AssayWarning)
-            result = retrieval_metrics(
-                q, q_labels, r, r_labels,
-                metrics=metric or _default(), k=k, distance=distance,
-                exclude_self=exclude_self, backend=backend, block_size=block_size,
-            )  # fmt: skip
+            with busy("nearest neighbours and metrics", quiet):
+                result = retrieval_metrics(
+                    q, q_labels, r, r_labels,
+                    metrics=metric or _default(), k=k, distance=distance,
+                    exclude_self=exclude_self, backend=backend, block_size=block_size,
+                )  # fmt: skip
         for w in caught:
             warn(str(w.message))
         curves: dict[str, Any] | None = None
@@ -143,7 +147,7 @@ def embed(
             plot = error_reject_plot(curves or {})
             tables_documents(shown, family="embeddings", heading="Embeddings", report=report,
                              save=save, title="assay embed",
-                             sections=[section("Error against rejection", plot)])  # fmt: skip
+                             sections=[section("Error against rejection", plot)], quiet=quiet)  # fmt: skip
 
 
 def _default() -> list[str]:

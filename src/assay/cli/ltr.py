@@ -4,9 +4,7 @@ go), ``stats``, ``train`` (predictions written as TREC runs, labels as TREC qrel
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -17,16 +15,19 @@ from ._common import (
     FormatOption,
     MetricOption,
     OutputOption,
+    QuietOption,
     ReportOption,
     SaveOption,
+    busy,
     check_report,
     errors,
     present,
+    progress_bar,
     warn,
     write_documents,
 )
 
-__all__ = ["experiment_document", "ltr_app", "progress_bar", "register"]
+__all__ = ["experiment_document", "ltr_app", "register"]
 
 ltr_app = typer.Typer(
     name="ltr",
@@ -68,26 +69,6 @@ ShortOption = Annotated[
         help="Queries with fewer than k documents for metrics @k: score, or skip (NaN, left out)."
     ),
 ]
-
-
-@contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
-    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    tasks: dict[str, Any] = {}
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-
-        def tick(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(f"training {label}", total=total)
-            bar.update(tasks[label], completed=done)
-
-        yield tick
 
 
 def experiment_document(exp: Any, splits: dict[str, Any]) -> Any:
@@ -177,6 +158,7 @@ def run(
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Train on train (early stopping on vali), evaluate and compare on test, print the table."""
     with errors():
@@ -185,7 +167,7 @@ def run(
 
         check_report(report)
         splits = _load(data, fold)
-        with progress_bar() as tick:
+        with progress_bar(quiet) as tick:
             exp = run_experiment(
                 splits, _model_names(models), seeds=seeds, seed=seed, num_threads=threads,
                 norm=None if norm == "none" else norm, metrics=metric or list(LTR_METRICS),
@@ -197,8 +179,9 @@ def run(
             warn(w)
         present(experiment_report(exp), fmt, output)
         if report is not None or save is not None:
-            doc = experiment_document(exp, splits)
-            write_documents([doc], report=report, save=save, title="assay ltr run")
+            with busy("analysing the models for the report", quiet):
+                doc = experiment_document(exp, splits)
+            write_documents([doc], report=report, save=save, title="assay ltr run", quiet=quiet)
 
 
 @ltr_app.command("stats")
@@ -239,6 +222,7 @@ def train(
     threads: ThreadsOption = 1,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Fit one model on train and write every split's predictions as a TREC run
     (SPLIT.MODEL.run), its labels as TREC qrels (SPLIT.qrels) and the model."""
@@ -249,7 +233,7 @@ def train(
 
         splits = _load(data, fold, norm)
         m = make_model(_model_names(model)[0], seed=seed, num_threads=threads)
-        with progress_bar() as tick:
+        with progress_bar(quiet) as tick:
             m.fit(splits["train"], splits.get("vali"), progress=_ticker(tick, m.name))
         out.mkdir(parents=True, exist_ok=True)
         saved = _save_model(m, out / m.name)
@@ -317,6 +301,7 @@ def analyze(
     top: Annotated[int | None, typer.Option(help="importance: keep the TOP features.")] = None,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Per-query distribution, effectiveness by query length or relevant documents, scores
     per grade, feature importance, metric vs number of trees, feature statistics."""
@@ -324,7 +309,7 @@ def analyze(
         from ..report import analysis_report
 
         splits = _load(data, fold, norm)
-        with progress_bar() as tick:
+        with progress_bar(quiet) as tick:
             result = _analysis(
                 splits,
                 analysis,

@@ -20,9 +20,11 @@ from ._common import (
     CorrectionOption,
     FormatOption,
     OutputOption,
+    QuietOption,
     ReportOption,
     SaveOption,
     SeedOption,
+    busy,
     check_report,
     errors,
     present,
@@ -77,6 +79,7 @@ def regression(
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Regression measures (MSE, RMSE, MAE, MedAE, max error, MAPE, R², explained variance,
     Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
@@ -105,23 +108,24 @@ def regression(
         }
         cmp = None
         if len(named) > 1:
-            cmp = compare_models(
-                y_true,
-                named,
-                baseline=None if baseline is None else list(named)[paths.index(baseline)],
-                loss=loss,
-                test=test,
-                correction=correction,
-                alpha=alpha,
-                confidence=confidence,
-                ci_method=ci_method,
-                n_resamples=n_resamples,
-                seed=seed,
-            )
+            with busy(f"comparing models ({test}, {n_resamples} resamples)", quiet):
+                cmp = compare_models(
+                    y_true,
+                    named,
+                    baseline=None if baseline is None else list(named)[paths.index(baseline)],
+                    loss=loss,
+                    test=test,
+                    correction=correction,
+                    alpha=alpha,
+                    confidence=confidence,
+                    ci_method=ci_method,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                )
         shown = render_regression(reports, cmp)
         present(shown, fmt, output)
         tables_documents(shown, family="regression", heading="Regression", report=report,
-                         save=save, title="assay regression")  # fmt: skip
+                         save=save, title="assay regression", quiet=quiet)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

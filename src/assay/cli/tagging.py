@@ -18,9 +18,11 @@ from ._common import (
     ConfidenceOption,
     CorrectionOption,
     OutputOption,
+    QuietOption,
     ReportOption,
     SaveOption,
     SeedOption,
+    busy,
     check_report,
     emit,
     errors,
@@ -110,6 +112,7 @@ def tagging(
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Span precision, recall and F1 per type (conlleval's numbers), token accuracy and
     nervaluate's partial matches; with several taggers, paired tests on span F1."""
@@ -126,26 +129,27 @@ def tagging(
             name, pred = next(iter(named.items()))
             result: Any = evaluate(gold, pred, scheme=scheme, mode=mode)
         else:
-            result = compare_taggers(
-                gold,
-                named,
-                scheme=scheme,
-                mode=mode,
-                baseline=baseline,
-                test=test,
-                n_resamples=n_resamples,
-                seed=seed,
-                confidence=confidence,
-                correction=correction,
-                alpha=alpha,
-            )
+            with busy(f"comparing taggers ({test}, {n_resamples} resamples)", quiet):
+                result = compare_taggers(
+                    gold,
+                    named,
+                    scheme=scheme,
+                    mode=mode,
+                    baseline=baseline,
+                    test=test,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    confidence=confidence,
+                    correction=correction,
+                    alpha=alpha,
+                )
         if fmt == "conlleval":
             emit(conlleval_text(result), output)
             return
         shown = tagging_report(result, name=name)
         present(shown, fmt, output)
         tables_documents(shown, family="tagging", heading="Tagging", report=report, save=save,
-                         title="assay tagging")  # fmt: skip
+                         title="assay tagging", quiet=quiet)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
