@@ -48,7 +48,14 @@ def plot(
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
         try:
             export(found[chosen - 1][2], output, plot_format)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            ArithmeticError,
+        ) as exc:
             raise InputError(f"a malformed plot in a saved result ({exc!r})") from None
 
 

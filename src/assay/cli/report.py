@@ -29,7 +29,14 @@ def load_saved(paths: list[Path]) -> list[Any]:
         for doc in load(path):
             try:
                 tables(doc)
-            except (KeyError, TypeError, ValueError, IndexError) as exc:
+            except (
+                KeyError,
+                TypeError,
+                ValueError,
+                IndexError,
+                AttributeError,
+                ArithmeticError,
+            ) as exc:
                 raise InputError(f"a malformed table in a saved result ({exc!r})",
                                  source=str(path)) from None  # fmt: skip
             docs.append(doc)
@@ -72,7 +79,14 @@ def report(
 
         try:
             page = to_html(docs, title=title)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            ArithmeticError,
+        ) as exc:
             raise InputError(f"a malformed plot in a saved result ({exc!r})") from None
         emit(page, output)
 
