@@ -194,3 +194,19 @@ def test_chromium_shows_the_tables_and_plots(demo: dict[str, Path], tmp_path: Pa
     _browse(demo["html"], f"--screenshot={shot}", "--window-size=1280,2000")
     assert shot.read_bytes().startswith(b"\x89PNG")
     assert shot.stat().st_size > 50_000  # a page of tables and plots, not a blank one
+
+
+def test_ltr_run_reports_the_same_sections(tmp_path: Path) -> None:
+    from assay import ltr
+
+    for split, data in ltr.mslr_like_splits(30, seed=2, mean_docs=15).items():
+        data.to_letor(tmp_path / f"{split}.txt")
+    page = tmp_path / "ltr.html"
+    code, _, err = invoke("ltr", "run", tmp_path, "--models", "linear,lambdamart",
+                          "--n-resamples", "200", "-f", "tsv", "--report", page)  # fmt: skip
+    assert code == 0, err
+    parsed = Page(page.read_text(encoding="utf-8"))
+    assert parsed.count("svg") == 6 and parsed.count("script") == 0
+    text = "".join(parsed.text)
+    for name in SECTIONS:
+        assert name in text, name
