@@ -142,3 +142,16 @@ def test_a_command_reports_its_family(files: dict[str, Path], tmp_path: Path, co
     code, _, err = invoke("report", saved, "-o", again, "--title", f"assay {command}")
     assert code == 0, err
     assert again.read_text(encoding="utf-8") == raw
+
+
+def test_text_valued_metrics_are_tabled_not_plotted(files: dict[str, Path], tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    args = ["evaluate", files["qrels"], files["run1"], files["run2"], "-m", "relstring", "-m",
+            "P@5", "-f", "tsv", "--report", page]  # fmt: skip
+    code, _, err = invoke(*args)
+    assert code == 0, err
+    raw = page.read_text(encoding="utf-8")
+    tables = raw[: raw.index("<svg")]
+    plots = raw[raw.index("<svg") :]
+    assert "relstring" in tables and "relstring" not in plots
+    assert "P@5" in plots

@@ -169,10 +169,9 @@ def results_document(results: Results, *, curves: Results | None = None) -> Docu
 
     report = results_report(results)
     sections = [section("Runs × metrics", *report.tables)]
-    if results.runs and results.metrics:
-        sections += _per_query_sections(
-            results, results.runs[0], results.metric_names, _higher(results), curves
-        )
+    numeric = [str(m) for m in results.metrics if m.spec.value == "number"]  # not relstring
+    if results.runs and numeric:
+        sections += _per_query_sections(results, results.runs[0], numeric, _higher(results), curves)
     return document("Evaluation", "ranking", sections, records=report.records,
                     provenance=results.provenance)  # fmt: skip
 
