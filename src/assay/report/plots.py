@@ -67,13 +67,25 @@ def _color(i: int) -> str:
 # ---------------------------------------------------------------- drawers
 
 
+def _horizontal() -> dict[str, Any]:
+    """Horizontal boxes: ``orientation`` from matplotlib 3.10 (``vert`` is deprecated)."""
+    import matplotlib
+
+    major, minor = (int(x) for x in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+
+
 def _box(ax: Any, p: Mapping[str, Any]) -> None:
     groups = [list(v) for v in p["values"]]
     names = [_t(g) for g in p["groups"]]
     positions = list(range(len(groups), 0, -1))  # first group on top
     kept = [(g, pos) for g, pos in zip(groups, positions, strict=True) if g]
+    ax.set_yticks(positions, names)
+    ax.grid(axis="y", visible=False)
+    if not kept:  # no run has a value: the axes stay, empty
+        return
     parts = ax.boxplot(
-        [g for g, _ in kept], positions=[pos for _, pos in kept], vert=False, widths=0.6,
+        [g for g, _ in kept], positions=[pos for _, pos in kept], **_horizontal(), widths=0.6,
         showmeans=True, patch_artist=True, flierprops={"markersize": 3, "alpha": 0.5},
         showfliers=max((len(g) for g in groups), default=0) <= MANY_BARS,
         meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black",
@@ -83,8 +95,6 @@ def _box(ax: Any, p: Mapping[str, Any]) -> None:
     for i, patch in enumerate(parts["boxes"]):
         patch.set_facecolor(_color(len(groups) - kept[i][1]))
         patch.set_alpha(0.6)
-    ax.set_yticks(positions, names)
-    ax.grid(axis="y", visible=False)
 
 
 def _diff(ax: Any, p: Mapping[str, Any]) -> None:

@@ -1,0 +1,113 @@
+"""The pieces of the HTML report: tables as HTML, report documents as data (round trip,
+refusals), plots as inline SVG (escaping, unique ids, edge cases of every kind)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from assay.errors import InputError
+from assay.report import escape
+from assay.report.document import document, dumps, load, section, table_from_dict, table_to_dict
+from assay.report.html import table_html, to_html
+from assay.report.table import Cell, Column, DisplayTable
+
+TABLE = DisplayTable(
+    [Column("run"), Column("P@5", align="right", latex="P@5")],
+    [["a<b>", Cell("0.5000", strong=True, marks="▼", note="[0.4, 0.6]")], ["c&d", "0.2"]],
+    title="T<i>",
+    caption="cap",
+    legend="▼: worse",
+)
+
+
+def test_a_table_as_html_escapes_and_decorates() -> None:
+    out = table_html(TABLE)
+    assert '<th scope="row">a&lt;b&gt;</th>' in out and "c&amp;d" in out
+    assert '<td class="num"><strong>0.5000</strong><sup class="down">▼</sup>' in out
+    assert '<span class="note">[0.4, 0.6]</span>' in out
+    assert "<caption>T&lt;i&gt;</caption>" in out
+    assert '<p class="legend">cap</p><p class="legend">▼: worse</p>' in out
+
+
+def test_a_table_survives_the_round_trip_through_json() -> None:
+    again = table_from_dict(json.loads(json.dumps(table_to_dict(TABLE))))
+    assert again.cells() == TABLE.cells()
+    assert [(c.name, c.align, c.latex) for c in again.columns] == [
+        (c.name, c.align, c.latex) for c in TABLE.columns
+    ]
+    assert (again.title, again.caption, again.legend) == (TABLE.title, TABLE.caption, TABLE.legend)
+
+
+def test_saved_documents_load_back_and_others_are_refused(tmp_path: Path) -> None:
+    doc = document("r", "ranking", [section("s", TABLE)], records=[{"v": float("nan")}])
+    path = tmp_path / "saved.json"
+    path.write_text(dumps([doc]), encoding="utf-8")
+    (loaded,) = load(path)
+    assert loaded == doc and loaded["records"] == [{"v": None}]
+    path.write_text(json.dumps({"format": "assay-report", "version": 2, "documents": []}))
+    with pytest.raises(InputError, match="version 2"):
+        load(path)
+    path.write_text(json.dumps({"format": "assay-report", "version": 1, "documents": [{}]}))
+    with pytest.raises(InputError, match="well-formed"):
+        load(path)
+
+
+def test_a_section_without_items_or_text_is_left_out() -> None:
+    doc = document("r", "x", [section("empty", None), section("kept", TABLE)])
+    assert [s["title"] for s in doc["sections"]] == ["kept"]
+
+
+def test_matplotlib_text_is_shown_as_written() -> None:
+    assert escape.matplotlib("$x$ costs $5") == r"\$x\$ costs \$5"
+    assert escape.matplotlib("a\nb") == "a\\nb"
+    assert escape.html("<a href='x'>") == "&lt;a href=&#x27;x&#x27;&gt;"
+
+
+@pytest.fixture
+def mpl() -> None:
+    pytest.importorskip("matplotlib")
+
+
+KINDS = {
+    "box": {"groups": ["a", "b"], "values": [[0.1, 0.5], []]},
+    "diff": {"values": [0.2, 0.0, -0.1]},
+    "line": {"series": [{"name": "<run>", "x": [0, 1], "y": [0, None], "best": 1}]},
+    "hbar": {"labels": ["f1", "f2"], "values": [1.0, None]},
+    "bars": {"categories": ["1-5", "6-9"], "series": [{"name": "m", "values": [0.5, None]}]},
+    "heatmap": {"rows": ["a"], "cols": ["a", "b"], "matrix": [[0, 3]]},
+    "scatter": {"x": [0.1, 0.9], "y": [0.2, 0.1], "highlight": [False, True]},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_draws_an_inline_svg(mpl: None, kind: str) -> None:
+    from assay.report.plots import svg
+
+    spec = {"kind": kind, "title": "$t$ <b>", "panels": [dict(KINDS[kind], title="p<&>")]}
+    out = svg(spec, "k1")
+    assert out.startswith('<svg role="img" ')
+    assert "<title>$t$ &lt;b&gt;</title>" in out
+    assert "<?xml" not in out and "<metadata" not in out and "<b>" not in out
+    ids = re.findall(r'\bid="([^"]+)"', out)
+    assert ids and all(i.startswith("k1-") for i in ids)
+    refs = re.findall(r"url\(#([^)]+)\)|href=\"#([^\"]+)\"", out)
+    assert all(any(r) and (r[0] or r[1]).startswith("k1-") for r in refs)
+
+
+def test_empty_panels_still_draw(mpl: None) -> None:
+    from assay.report.plots import svg
+
+    for kind, panel in [("box", {"groups": ["a"], "values": [[]]}), ("diff", {"values": []}),
+                        ("scatter", {"x": [], "y": [], "highlight": []})]:  # fmt: skip
+        assert svg({"kind": kind, "panels": [panel]}).startswith("<svg")
+
+
+def test_two_plots_on_a_page_share_no_id(mpl: None) -> None:
+    spec = {"kind": "line", "title": "", "panels": [KINDS["line"]]}
+    page = to_html([document("r", "x", [section("s", spec, spec)])])
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
