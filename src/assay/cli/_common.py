@@ -76,6 +76,7 @@ __all__ = [
     "tables_documents",
     "terminal_width",
     "unique_names",
+    "unwarned",
     "warn",
     "write_documents",
 ]
@@ -220,6 +221,15 @@ def errors() -> Iterator[None]:
             err(f"{where}{exc.strerror or exc}")
             raise typer.Exit(2) from None
         _say(caught)
+
+
+@contextmanager
+def unwarned() -> Iterator[None]:
+    """assay's warnings silenced: for the auxiliary evaluations of a report (its curves and
+    analyses), whose undefined queries the result itself has already reported."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AssayWarning)
+        yield
 
 
 def _say(caught: list[warnings.WarningMessage]) -> None:
@@ -407,7 +417,8 @@ def ranking_documents(
     from ..report.sections_ranking import comparison_document, results_document
 
     results = getattr(result, "results", result)
-    curves = evaluate(qrels, runs, ["iprec_at_recall"], **results.conventions.to_dict())
+    with unwarned():  # the queries it warns about were already named by the result
+        curves = evaluate(qrels, runs, ["iprec_at_recall"], **results.conventions.to_dict())
     if results is result:
         doc = results_document(result, curves=curves)
     else:

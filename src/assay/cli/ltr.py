@@ -23,6 +23,7 @@ from ._common import (
     errors,
     present,
     progress_bar,
+    unwarned,
     warn,
     write_documents,
 )
@@ -75,10 +76,15 @@ def experiment_document(exp: Any, splits: dict[str, Any]) -> Any:
     """The report document of an experiment with its analyses on the evaluation split: the
     metric against trees and feature importance (LightGBM's gain: no permutations) for the
     first LambdaMART, effectiveness by query length, and precision-recall curves."""
-    from ..evaluation import evaluate as run_evaluation
+    from ..report.sections_ranking import experiment_document as document
+
+    with unwarned():  # the undefined queries were reported with the experiment
+        return document(exp, analyses=_analyses(exp, splits), curves=_curves(exp, splits))
+
+
+def _analyses(exp: Any, splits: dict[str, Any]) -> list[Any]:
     from ..ltr import LambdaMART, evaluate_scores
     from ..ltr import analysis as an
-    from ..report.sections_ranking import experiment_document as document
 
     target = splits[exp.split]
     first = {name: s[0] for name, s in exp.scores.items()}
@@ -92,11 +98,17 @@ def experiment_document(exp: Any, splits: dict[str, Any]) -> Any:
         analyses.append(an.feature_importance(trees[0], target, metric=main, permutation=False))
     res = evaluate_scores(target, first, [main], **_conventions(exp))
     analyses.append(an.by_query_length(target, res, main))
-    runs = [target.run(s, name) for name, s in first.items()]
-    curves = run_evaluation(
+    return analyses
+
+
+def _curves(exp: Any, splits: dict[str, Any]) -> Any:
+    from ..evaluation import evaluate as run_evaluation
+
+    target = splits[exp.split]
+    runs = [target.run(s[0], name) for name, s in exp.scores.items()]
+    return run_evaluation(
         target.qrels(), runs, ["iprec_at_recall"], missing="error", **_conventions(exp)
     )
-    return document(exp, analyses=analyses, curves=curves)
 
 
 def _conventions(exp: Any) -> dict[str, Any]:
