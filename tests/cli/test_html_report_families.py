@@ -155,3 +155,15 @@ def test_text_valued_metrics_are_tabled_not_plotted(files: dict[str, Path], tmp_
     plots = raw[raw.index("<svg") : raw.rindex("</svg>")]
     assert "relstring" in tables and "relstring" not in plots
     assert "P@5" in plots
+
+
+def test_a_report_adds_no_warning(tmp_path: Path) -> None:
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 0\n", encoding="utf-8")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d1 1 1.0 r\n", encoding="utf-8")
+    args = ["evaluate", qrels, run, "-m", "AP", "--no-relevant", "one", "-f", "tsv"]
+    code, _, plain = invoke(*args)
+    assert code == 0 and "undefined" in plain  # q2 has no relevant document
+    code, _, reported = invoke(*args, "--report", tmp_path / "r.html")
+    assert code == 0 and reported == plain
