@@ -111,3 +111,23 @@ def test_two_plots_on_a_page_share_no_id(mpl: None) -> None:
     page = to_html([document("r", "x", [section("s", spec, spec)])])
     ids = re.findall(r'\bid="([^"]+)"', page)
     assert len(ids) == len(set(ids))
+
+
+def test_a_contingency_table_orders_numbers_as_numbers() -> None:
+    from assay.report.sections_tasks import crosstab
+
+    rows, cols, counts = crosstab([10, 2, 2, 10], [1, 0, 0, 0])
+    assert (rows, cols) == (["2", "10"], ["0", "1"])
+    assert counts.tolist() == [[2, 0], [1, 1]]
+    rows, _, _ = crosstab(["b", "a<"], ["x", "x"])
+    assert rows == ["a<", "b"]
+
+
+def test_a_heatmap_starts_its_scale_at_zero(mpl: None) -> None:
+    from assay.report.plots import figure
+
+    spec = {"kind": "heatmap", "panels": [{"rows": ["a"], "cols": ["x", "y"], "matrix": [[2, 3]]}]}
+    image = figure(spec).axes[0].images[0]
+    assert image.get_clim() == (0.0, 3.0)
+    texts = {t.get_text(): t.get_color() for t in figure(spec).axes[0].texts}
+    assert texts == {"2": "white", "3": "white"}

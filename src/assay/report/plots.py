@@ -163,14 +163,15 @@ def _bars(ax: Any, p: Mapping[str, Any]) -> None:
 
 def _heatmap(ax: Any, p: Mapping[str, Any]) -> None:
     matrix = [[0.0 if v is None else float(v) for v in row] for row in p["matrix"]]
-    image = ax.imshow(matrix, cmap="Blues", aspect="auto")
-    top = max((v for row in matrix for v in row), default=0.0)
-    small = len(matrix) * max((len(r) for r in matrix), default=0) <= 400
+    values = [v for row in matrix for v in row]
+    low, top = min(min(values, default=0.0), 0.0), max(values, default=0.0)
+    image = ax.imshow(matrix, cmap="Blues", aspect="auto", vmin=low, vmax=max(top, low + 1e-12))
+    small = len(values) <= 400
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
-            if small:
+            if small:  # the count in every cell, dark text on light cells, white on dark ones
                 text = f"{v:g}" if float(v).is_integer() else f"{v:.2f}"
-                color = "white" if top and v > top / 2 else "black"
+                color = "white" if v > (low + top) / 2 else "black"
                 ax.text(j, i, text, ha="center", va="center", color=color, fontsize=8)
     ax.set_xticks(range(len(p["cols"])), [_t(c) for c in p["cols"]], rotation=45, ha="right")
     ax.set_yticks(range(len(p["rows"])), [_t(r) for r in p["rows"]])
