@@ -131,3 +131,12 @@ def test_a_heatmap_starts_its_scale_at_zero(mpl: None) -> None:
     assert image.get_clim() == (0.0, 3.0)
     texts = {t.get_text(): t.get_color() for t in figure(spec).axes[0].texts}
     assert texts == {"2": "white", "3": "white"}
+
+
+def test_box_plots_are_labelled_by_run(mpl: None) -> None:
+    from assay.report.plots import figure
+
+    spec = {"kind": "box", "panels": [{"groups": ["bm25", "dense"], "values": [[0.1, 0.3], [0.5]]}]}
+    ax = figure(spec).axes[0]
+    labels = {t.get_text(): t.get_position()[1] for t in ax.get_yticklabels()}
+    assert labels == {"bm25": 2, "dense": 1}  # the first run on top

@@ -41,10 +41,13 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { padding: .3rem .65rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
 thead th { border-bottom: 2px solid var(--ink); text-align: left; white-space: nowrap; }
+tbody th { text-align: left; font-weight: 600; }
 th.num, td.num { text-align: right; }
 tbody tr:nth-child(even) { background: var(--band); }
 td strong { color: var(--up); }
+.w { white-space: nowrap; }  /* a line breaks between words, never inside 1.0e-04 */
 sup { font-weight: 700; color: var(--up); margin-left: .1rem; }
+td.num sup { display: inline-block; width: 0; }  /* marks hang right: the numbers stay aligned */
 sup.down { color: var(--down); }
 .note { display: block; color: var(--muted); font-size: .78rem; white-space: nowrap; }
 figure { margin: 1rem 0 1.5rem; }
@@ -90,7 +93,8 @@ def _num(align: str) -> str:
 
 
 def _cell(cell: Cell) -> str:
-    text = _e(cell.text)
+    words = cell.text.split(" ")
+    text = " ".join(f'<span class="w">{_e(w)}</span>' if "-" in w else _e(w) for w in words)
     if cell.strong:
         text = f"<strong>{text}</strong>"
     if cell.marks:

@@ -95,6 +95,7 @@ def _box(ax: Any, p: Mapping[str, Any]) -> None:
     for i, patch in enumerate(parts["boxes"]):
         patch.set_facecolor(_color(len(groups) - kept[i][1]))
         patch.set_alpha(0.6)
+    ax.set_yticks(positions, names)  # boxplot set its own ticks: the run names again
 
 
 def _diff(ax: Any, p: Mapping[str, Any]) -> None:
