@@ -140,3 +140,17 @@ def test_box_plots_are_labelled_by_run(mpl: None) -> None:
     ax = figure(spec).axes[0]
     labels = {t.get_text(): t.get_position()[1] for t in ax.get_yticklabels()}
     assert labels == {"bm25": 2, "dense": 1}  # the first run on top
+
+
+def test_any_result_has_a_document(mpl: None) -> None:
+    import assay
+    from assay.classification import classification_report
+    from assay.report import any_document
+
+    doc = any_document(classification_report(["a", "b", "a"], ["a", "a", "a"]))
+    assert doc["family"] == "result" and doc["records"] and doc["sections"][0]["items"]
+    qrels, runs = assay.datasets.synthetic(n_queries=5, docs_per_query=5, seed=1)
+    res = assay.evaluate(qrels, list(runs.values())[:2], ["P@5"])
+    doc = any_document(res, title="mine")
+    assert doc["title"] == "mine" and doc["family"] == "ranking"
+    assert "<svg" in to_html([doc])

@@ -7,7 +7,8 @@ terminal), and the CLI decides where they go. Three views of a result:
   JSON Lines or JSON (values by :mod:`~assay.report.values`: full precision, counts as
   integers, NaN as ``nan`` / ``null``);
 - **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
-  specifications, with the records and provenance) built by :func:`results_document`,
+  specifications, with the records and provenance) built by :func:`any_document` (any
+  result) or, with more options, :func:`results_document`,
   :func:`comparison_document`, :func:`experiment_document`, :func:`classification_document`
   and :func:`tables_document`, saved (``--save``) and rendered by :func:`to_html` as one
   self-contained HTML page with inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
@@ -50,7 +51,7 @@ from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .sections_ranking import comparison_document, experiment_document, results_document
-from .sections_tasks import classification_document, tables_document
+from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
@@ -65,6 +66,7 @@ __all__ = [
     "RecordFormat",
     "Report",
     "analysis_report",
+    "any_document",
     "assessors_report",
     "catalog_report",
     "catalog_table",

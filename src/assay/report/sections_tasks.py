@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_LABELS",
+    "any_document",
     "classification_document",
     "contingency_section",
     "crosstab",
@@ -48,6 +49,41 @@ def tables_document(
         provenance={**provenance, **{k: v for k, v in report.document.items()
                                      if k != "provenance"}},
     )  # fmt: skip
+
+
+def any_document(result: Any, *, title: str | None = None) -> Document:
+    """The document of any assay result: a ranking evaluation, comparison or LTR experiment
+    with its plots; otherwise its records as a table (every result has ``records()``)."""
+    from ..ltr import Experiment
+    from ..results import Comparison, Results
+    from .sections_ranking import comparison_document, experiment_document, results_document
+
+    if isinstance(result, Experiment):
+        doc = experiment_document(result)
+    elif isinstance(result, Comparison):
+        doc = comparison_document(result)
+    elif isinstance(result, Results):
+        doc = results_document(result)
+    else:
+        doc = tables_document(type(result).__name__, "result", _records_report(result))
+    return {**doc, "title": title} if title else doc
+
+
+def _records_report(result: Any) -> Report:
+    from .output import Report
+    from .table import Column, DisplayTable
+    from .values import short
+
+    rows = result.records()
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    numeric = {c for c in columns if all(isinstance(r.get(c), int | float) for r in rows)}
+    table = DisplayTable(
+        [Column(c, align="right" if c in numeric else "left") for c in columns],
+        [[short(r.get(c, "")) for c in columns] for r in rows],
+        keys=0,
+    )
+    provenance = dict(getattr(result, "provenance", {}) or {})
+    return Report(table, rows, columns, document={"provenance": provenance})
 
 
 def heatmap(
