@@ -64,6 +64,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             "Ann B-PER B-PER",
             "ran O O",
         ],
+        "rankings": ["a b c", "b a c", "a c b"],
         "emb_labels": [f"c{i % 3}" for i in range(12)],
         "confidence": [f"{v:.3f}" for v in rng.random(12)],
     }
@@ -117,11 +118,17 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
             ["regression", str(f["y"]), str(f["p1"]), str(f["p2"]), "--n-resamples", "20"],
             0,
         ),
+        "meta rbo": (["meta", "rbo", *runs], 0),
+        "meta discpower": (
+            ["meta", "discpower", str(f["qrels"]), *runs, "-m", "P@5", "--n-resamples", "50"],
+            0,
+        ),
+        "aggregate": (["aggregate", str(f["rankings"])], 0),
     }
 
 
 COMMANDS = ["evaluate", "compare", "classify", "cluster", "agree", "embed", "tagging",
-            "generation", "regression"]  # fmt: skip
+            "generation", "regression", "meta rbo", "meta discpower", "aggregate"]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS)
