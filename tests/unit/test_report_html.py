@@ -154,3 +154,19 @@ def test_any_result_has_a_document(mpl: None) -> None:
     doc = any_document(res, title="mine")
     assert doc["title"] == "mine" and doc["family"] == "ranking"
     assert "<svg" in to_html([doc])
+
+
+def test_differences_are_drawn_for_the_first_runs_and_say_so() -> None:
+    import assay
+    from assay.report import results_document
+    from assay.report.sections_ranking import MAX_DIFF_RUNS
+
+    noise = [0.5 + i / 4 for i in range(MAX_DIFF_RUNS + 2)]
+    qrels, runs = assay.datasets.synthetic(n_queries=5, docs_per_query=5, noise=noise, seed=1)
+    doc = results_document(assay.evaluate(qrels, list(runs.values()), ["P@5"]))
+    (diffs,) = [s for s in doc["sections"] if s["title"].startswith("Per-query differences")]
+    assert len(diffs["items"]) == MAX_DIFF_RUNS
+    assert (
+        diffs["text"]
+        == f"The first {MAX_DIFF_RUNS} of the {MAX_DIFF_RUNS + 1} runs compared with it."
+    )

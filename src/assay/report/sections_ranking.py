@@ -157,9 +157,16 @@ def _per_query_sections(
         section("Per-query distributions", distributions(results, metrics),
                 text=f"{n} queries; every metric's per-query values by run."),
         section(f"Per-query differences against {base}",
-                *differences(results, base, metrics, higher)),
+                *differences(results, base, metrics, higher), text=_runs_note(results)),
         section("Precision-recall", pr_curves(curves)),
     ]  # fmt: skip
+
+
+def _runs_note(results: Results) -> str:
+    others = len(results.runs) - 1
+    if others <= MAX_DIFF_RUNS:
+        return ""
+    return f"The first {MAX_DIFF_RUNS} of the {others} runs compared with it."
 
 
 def results_document(results: Results, *, curves: Results | None = None) -> Document:
