@@ -174,3 +174,21 @@ def test_a_report_adds_no_warning(tmp_path: Path) -> None:
     assert code == 0 and "undefined" in plain  # q2 has no relevant document
     code, _, reported = invoke(*args, "--report", tmp_path / "r.html")
     assert code == 0 and reported == plain
+
+
+def test_a_result_saved_as_parquet_is_records_and_a_report(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
+    import pyarrow.parquet as pq
+
+    args, _ = _cases(files)["compare"]
+    page, saved = tmp_path / "page.html", tmp_path / "saved.parquet"
+    code, out, err = invoke(*args, "-f", "jsonl", "--report", page, "--save", saved)
+    assert code == 0, err
+    table = pq.read_table(saved)
+    assert table.num_rows == len(out.splitlines())  # one row per record
+    assert {"result", "kind", "run", "metric", "value", "p_adjusted"} <= set(table.column_names)
+    again = tmp_path / "again.html"
+    code, _, err = invoke("report", saved, "-o", again, "--title", "assay compare")
+    assert code == 0, err
+    assert again.read_bytes() == page.read_bytes()

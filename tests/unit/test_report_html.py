@@ -170,3 +170,16 @@ def test_differences_are_drawn_for_the_first_runs_and_say_so() -> None:
         diffs["text"]
         == f"The first {MAX_DIFF_RUNS} of the {MAX_DIFF_RUNS + 1} runs compared with it."
     )
+
+
+def test_a_parquet_without_assay_metadata_is_refused(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "plain.parquet"
+    pq.write_table(pa.table({"a": [1]}), str(path))
+    with pytest.raises(InputError, match="report metadata"):
+        load(path)
+    path.write_text("not parquet")
+    with pytest.raises(InputError, match="not a Parquet file"):
+        load(path)

@@ -168,8 +168,9 @@ SaveOption = Annotated[
     Path | None,
     typer.Option(
         "--save",
-        help="Also save the result (records, provenance, tables, plot data) as JSON, to "
-        "report later without recomputing: assay report FILE.",
+        help="Also save the result (records, provenance, tables, plot data) as JSON, or as "
+        "Parquet for a .parquet file (the records as rows, the rest as metadata), to report "
+        "later without recomputing: assay report FILE.",
     ),
 ]
 
@@ -394,9 +395,9 @@ def write_documents(
     """Save the report documents as JSON (``--save``) and render them as one HTML page
     (``--report``; a spinner while the plots are drawn)."""
     if save is not None:
-        from ..report.document import dumps
+        from ..report.document import save as write
 
-        save.write_text(dumps(docs), encoding="utf-8")
+        write(docs, save)
     if report is not None:
         from ..report.html import to_html
 

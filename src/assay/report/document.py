@@ -11,8 +11,11 @@ without recomputing anything (``assay report results.json``)::
 :class:`~assay.report.table.DisplayTable` as data (:func:`table_to_dict`), a ``plot`` item a
 plot specification drawn by :mod:`assay.report.plots`. Text is kept as it came from the data:
 each renderer escapes it for its format. A saved file holds several documents under a format
-name and a version (:data:`FORMAT`, :data:`VERSION`); :func:`load` refuses anything else with
-one line naming the file.
+name and a version (:data:`FORMAT`, :data:`VERSION`): as JSON, or as Parquet (:func:`save`
+with a ``.parquet`` path), whose rows are the records (a ``result`` column numbers the
+documents) and whose schema metadata holds the JSON — readable by any Parquet reader, and
+reported by assay like the JSON. :func:`load` refuses anything else with one line naming the
+file.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ from .table import Cell, Column, DisplayTable
 
 __all__ = [
     "FORMAT",
+    "METADATA_KEY",
     "VERSION",
     "Document",
     "document",
     "dumps",
     "load",
     "plots",
+    "save",
     "section",
     "table_from_dict",
     "table_to_dict",
@@ -43,6 +48,8 @@ __all__ = [
 #: The ``format`` field of a saved report file, and the version of its layout.
 FORMAT = "assay-report"
 VERSION = 1
+#: The schema metadata key of a Parquet saved file.
+METADATA_KEY = "assay-report"
 
 Document = dict[str, Any]
 
@@ -121,12 +128,56 @@ def dumps(documents: Sequence[Document]) -> str:
     return json.dumps(jsonable(body), indent=1, allow_nan=False) + "\n"
 
 
+def save(documents: Sequence[Document], path: str | Path) -> None:
+    """Write a saved report file: Parquet for a ``.parquet`` path, else JSON."""
+    if Path(path).suffix.lower() != ".parquet":
+        Path(path).write_text(dumps(documents), encoding="utf-8")
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"result": i, **r} for i, d in enumerate(documents) for r in d.get("records", [])]
+    try:
+        table = pa.Table.from_pylist(rows)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # a column of mixed kinds: as text
+        table = pa.Table.from_pylist([{k: _text(v) for k, v in r.items()} for r in rows])
+    table = table.replace_schema_metadata({METADATA_KEY: dumps(documents)})
+    pq.write_table(table, str(path))
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _parquet_metadata(path: str | Path) -> str:
+    """The saved documents in a Parquet file's schema metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(str(path)).metadata or {}
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"not a Parquet file ({exc})", source=str(path)) from None
+    found = meta.get(METADATA_KEY.encode())
+    if found is None:
+        raise InputError(
+            f"a Parquet file without assay's report metadata ({METADATA_KEY}); make one with "
+            "--save FILE.parquet",
+            source=str(path),
+        )
+    return found.decode("utf-8")
+
+
 def load(path: str | Path) -> list[Document]:
     """The documents of a saved report file; an :class:`~assay.errors.InputError` naming the
     file when it is not one (or is of a later version)."""
     source = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if Path(path).suffix.lower() == ".parquet":
+            text = _parquet_metadata(path)
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not a saved assay result (not JSON: {exc})", source=source) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
