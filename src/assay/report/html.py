@@ -43,6 +43,7 @@ th, td { padding: .3rem .65rem; border-bottom: 1px solid var(--rule); vertical-a
 thead th { border-bottom: 2px solid var(--ink); text-align: left; white-space: nowrap; }
 tbody th { text-align: left; font-weight: 600; }
 th.num, td.num { text-align: right; }
+td.num { padding-right: 1.2rem; }  /* room for the marks hanging right */
 tbody tr:nth-child(even) { background: var(--band); }
 td strong { color: var(--up); }
 .w { white-space: nowrap; }  /* a line breaks between words, never inside 1.0e-04 */
