@@ -231,6 +231,8 @@ def figure(spec: Mapping[str, Any]) -> Any:
     nrows = max(1, math.ceil(len(panels) / ncols))
     width = float(spec.get("width", 11.5))
     fig = Figure(figsize=(width, _panel_height(spec) * nrows + 0.4), layout="constrained")
+    engine: Any = fig.get_layout_engine()
+    engine.set(h_pad=0.12, w_pad=0.08)  # air between rows of panels
     axes = fig.subplots(nrows, ncols, squeeze=False)
     draw = _DRAW[spec["kind"]]
     for ax, panel in zip(axes.flat, panels, strict=False):
