@@ -178,7 +178,8 @@ def run(
         from ..report import experiment_report
 
         check_report(report)
-        splits = _load(data, fold)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold)
         with progress_bar(quiet) as tick:
             exp = run_experiment(
                 splits, _model_names(models), seeds=seeds, seed=seed, num_threads=threads,
@@ -243,7 +244,8 @@ def train(
         from ..report import Report
         from ..report.table import Column, DisplayTable
 
-        splits = _load(data, fold, norm)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold, norm)
         m = make_model(_model_names(model)[0], seed=seed, num_threads=threads)
         with progress_bar(quiet) as tick:
             m.fit(splits["train"], splits.get("vali"), progress=_ticker(tick, m.name))
@@ -320,7 +322,8 @@ def analyze(
     with errors():
         from ..report import analysis_report
 
-        splits = _load(data, fold, norm)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold, norm)
         with progress_bar(quiet) as tick:
             result = _analysis(
                 splits,
