@@ -14,7 +14,8 @@ from ._common import OutputOption, emit, errors
 __all__ = ["load_saved", "register", "report"]
 
 SavedArg = Annotated[
-    list[Path], typer.Argument(help="Saved results: files written with --save FILE.json.")
+    list[Path],
+    typer.Argument(help="Saved results: files written with --save (FILE.json or FILE.parquet)."),
 ]
 
 
