@@ -26,9 +26,15 @@ if TYPE_CHECKING:
     from ..results import Comparison, Results
 
 __all__ = [
+    "MAX_DIFF_RUNS",
     "MAX_PANELS",
+    "analysis_section",
     "comparison_document",
+    "differences",
+    "distributions",
     "experiment_document",
+    "paired_differences",
+    "pr_curves",
     "results_document",
 ]
 

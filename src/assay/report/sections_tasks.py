@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .output import Report
 
 __all__ = [
+    "GRID",
     "MAX_LABELS",
     "any_document",
     "classification_document",
