@@ -196,13 +196,19 @@ def test_chromium_shows_the_tables_and_plots(demo: dict[str, Path], tmp_path: Pa
     assert shot.stat().st_size > 50_000  # a page of tables and plots, not a blank one
 
 
-def test_ltr_run_reports_the_same_sections(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def letor(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from assay import ltr
 
+    folder = tmp_path_factory.mktemp("letor")
     for split, data in ltr.mslr_like_splits(30, seed=2, mean_docs=15).items():
-        data.to_letor(tmp_path / f"{split}.txt")
+        data.to_letor(folder / f"{split}.txt")
+    return folder
+
+
+def test_ltr_run_reports_the_same_sections(letor: Path, tmp_path: Path) -> None:
     page = tmp_path / "ltr.html"
-    code, _, err = invoke("ltr", "run", tmp_path, "--models", "linear,lambdamart",
+    code, _, err = invoke("ltr", "run", letor, "--models", "linear,lambdamart",
                           "--n-resamples", "200", "-f", "tsv", "--report", page)  # fmt: skip
     assert code == 0, err
     parsed = Page(page.read_text(encoding="utf-8"))
@@ -210,3 +216,20 @@ def test_ltr_run_reports_the_same_sections(tmp_path: Path) -> None:
     text = "".join(parsed.text)
     for name in SECTIONS:
         assert name in text, name
+
+
+@pytest.mark.parametrize(("analysis", "heading", "plots"), [
+    ("trees", "Metric against the number of trees", 1),
+    ("length", "Effectiveness by query length", 1),
+    ("queries", "over queries", 0),
+])  # fmt: skip
+def test_an_ltr_analysis_reports_its_plot_and_table(
+    letor: Path, tmp_path: Path, analysis: str, heading: str, plots: int
+) -> None:
+    page = tmp_path / "analysis.html"
+    code, _, err = invoke("ltr", "analyze", letor, analysis, "--step", "5", "-f", "tsv",
+                          "--report", page)  # fmt: skip
+    assert code == 0, err
+    parsed = Page(page.read_text(encoding="utf-8"))
+    assert parsed.count("svg") == plots and parsed.count("table") == 1
+    assert heading in "".join(parsed.text)

@@ -315,6 +315,8 @@ def analyze(
     top: Annotated[int | None, typer.Option(help="importance: keep the TOP features.")] = None,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Per-query distribution, effectiveness by query length or relevant documents, scores
@@ -322,6 +324,7 @@ def analyze(
     with errors():
         from ..report import analysis_report
 
+        check_report(report)
         with busy(f"reading {data}", quiet):
             splits = _load(data, fold, norm)
         with progress_bar(quiet) as tick:
@@ -338,6 +341,19 @@ def analyze(
                 tick,
             )
         present(analysis_report(result), fmt, output)
+        if report is not None or save is not None:
+            write_documents([_analysis_document(result)], report=report, save=save,
+                            title="assay ltr analyze", quiet=quiet)  # fmt: skip
+
+
+def _analysis_document(result: Any) -> Any:
+    """One analysis as a report document: its plot (trees, importance, length, relevant)
+    and its table."""
+    from ..report.document import document
+    from ..report.sections_ranking import analysis_section
+
+    return document(f"Learning to rank: {result.title}", "ltr", [analysis_section(result)],
+                    records=result.records(), provenance=result.provenance)  # fmt: skip
 
 
 def _analysis(
