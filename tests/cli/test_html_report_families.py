@@ -192,3 +192,11 @@ def test_a_result_saved_as_parquet_is_records_and_a_report(
     code, _, err = invoke("report", saved, "-o", again, "--title", "assay compare")
     assert code == 0, err
     assert again.read_bytes() == page.read_bytes()
+
+
+def test_tagging_in_conlleval_format_still_reports(files: dict[str, Path], tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    code, out, err = invoke("tagging", files["conll"], "-f", "conlleval", "--report", page)
+    assert code == 0, err
+    assert out.startswith("processed ")  # conlleval's own layout on stdout
+    assert Tags(page.read_text(encoding="utf-8")).tags.count("table") >= 1

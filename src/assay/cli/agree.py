@@ -98,10 +98,10 @@ def agree(
     """Inter-rater reliability: Krippendorff's alpha (D_o, D_e, band, optional bootstrap CI),
     Cohen's kappa for two raters, Fleiss' kappa for complete data."""
     with errors():
-        check_report(report)
         from ..io import read_ratings
         from ..report import values_report
 
+        check_report(report)
         if no_id_column and id_column is not None:
             from ..errors import OptionError
 

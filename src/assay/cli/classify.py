@@ -92,12 +92,12 @@ def classify(
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
     SBA; ROC AUC, AP and interpolated precision with --scores."""
     with errors():
-        check_report(report)
         from dataclasses import replace
 
         from ..classification import classification_report, confusion_matrix
         from ..report import confusion_table, labelled_report
 
+        check_report(report)
         zd = _zero_division(zero_division)
         if average == "binary" and positive is None:
             raise _option_error("--average binary needs --positive", "average")

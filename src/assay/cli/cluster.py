@@ -56,11 +56,11 @@ def cluster(
     """Evaluate a clustering against a gold clustering (hard: pairwise P/R/F, Rand, ARI,
     purity, NMI, AMI, B-Cubed...; overlapping or weighted: nmPU, niPU, pairwise)."""
     with errors():
-        check_report(report)
         from ..errors import InputError
         from ..io import read_clustering
         from ..report import values_report
 
+        check_report(report)
         if gold == "-" and pred == "-":
             raise InputError("gold and pred cannot both be read from stdin")
         g, p = read_clustering(gold), read_clustering(pred)

@@ -99,7 +99,6 @@ def embed(
     """Retrieval measures of embeddings: each query is scored by the classes of its nearest
     references (faiss or NumPy, exact, ties to the lower reference index)."""
     with errors():
-        check_report(report)
         import warnings
 
         from ..embeddings import error_reject_curve, retrieval_metrics
@@ -108,6 +107,7 @@ def embed(
         from ..io.tasks import read_labels, read_scores
         from ..report.embeddings import embedding_report
 
+        check_report(report)
         view = _view(per_class, per_query, curve, confidence)
         if (reference is None) != (reference_labels is None):
             raise OptionError(
@@ -144,10 +144,9 @@ def embed(
             from ..report.document import section
             from ..report.sections_tasks import error_reject_plot
 
-            plot = error_reject_plot(curves or {})
+            plots = [section("Error against rejection", error_reject_plot(curves or {}))]
             tables_documents(shown, family="embeddings", heading="Embeddings", report=report,
-                             save=save, title="assay embed",
-                             sections=[section("Error against rejection", plot)], quiet=quiet)  # fmt: skip
+                             save=save, title="assay embed", sections=plots, quiet=quiet)  # fmt: skip
 
 
 def _default() -> list[str]:

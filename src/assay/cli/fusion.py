@@ -119,11 +119,11 @@ def aggregate(
 ) -> None:
     """Consensus of rankings (Borda, Dowdall, Copeland, Kemeny, MC4): order and scores."""
     with errors():
-        check_report(report)
         from ..fusion import aggregate as consensus
         from ..io import read_votes
         from ..report import consensus_report
 
+        check_report(report)
         votes = read_votes(path)
         w = _weights(weights)
         res = consensus(votes, method=method, weights=w, partial=partial, damping=damping)

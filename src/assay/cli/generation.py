@@ -120,10 +120,10 @@ def generation(
     """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
     intervals and paired significance tests against a baseline."""
     with errors():
-        check_report(report)
         from ..generation import compare_systems
         from ..report import generation_report
 
+        check_report(report)
         paths, base = _systems(list(hyps), baseline)
         streams, named = _read([refs, *(ref or [])], paths)
         specs = _metrics(metric or ["bleu", "chrf"], tokenize, lowercase, stem)

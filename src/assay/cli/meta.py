@@ -82,11 +82,11 @@ def discpower(
     """Discriminative power of metrics: share of run pairs significant at alpha, the ASL
     curve and the estimated difference required (Sakai 2006)."""
     with errors():
-        check_report(report)
         from ..evaluation import evaluate
         from ..meta import discriminative_power
         from ..report import discpower_report
 
+        check_report(report)
         q, loaded = load_collection(qrels, runs)
         res = evaluate(
             q, loaded, _metrics(metric), ties=ties, missing=missing,
@@ -146,12 +146,12 @@ def topicsize(
     """Topic-set size design (Sakai 2016): topics needed by the paired t-test and one-way
     ANOVA, and the power of the current topic set."""
     with errors():
-        check_report(report)
         from ..errors import InputError
         from ..evaluation import evaluate
         from ..meta import topic_set_size
         from ..report import topicsize_report
 
+        check_report(report)
         if variance is not None:
             if qrels is not None:
                 raise InputError("give either --variance or QRELS and RUNs, not both")
@@ -201,12 +201,12 @@ def rbo(
 ) -> None:
     """Rank-biased overlap (RBO_min, RBO_res, RBO_ext) of two runs, query by query."""
     with errors():
-        check_report(report)
         from ..data import Run
         from ..meta import rbo_runs
         from ..report import rbo_report
         from ._common import unique_names
 
+        check_report(report)
         names = unique_names([run_a, run_b])
         a, b = (Run.read(path, name=n) for path, n in zip((run_a, run_b), names, strict=True))
         import warnings as _w
@@ -254,13 +254,13 @@ def repro(
     """Reproducibility (or, with --rep-qrels, replicability) measures of Breuer et al. (2020)
     as repro_eval computes them: KTU, RBO, RMSE, ER, ΔRI and t-test p-values."""
     with errors():
-        check_report(report)
         import warnings as _w
 
         from ..data import Qrels, Run
         from ..meta import reproducibility
         from ..report import repro_report
 
+        check_report(report)
         q = Qrels.read(qrels)
         rq = None if rep_qrels is None else Qrels.read(rep_qrels)
         paths = [orig_baseline, orig_advanced, rep_baseline, rep_advanced]
@@ -311,7 +311,6 @@ def assessors(
     Krippendorff's alpha per topic and overall; with runs, the correlation of the system
     rankings under each qrels (Kendall tau, tau_AP, RBO)."""
     with errors():
-        check_report(report)
         import warnings as _w
 
         from ..data import Qrels, Run
@@ -319,6 +318,7 @@ def assessors(
         from ..report import assessors_report
         from ._common import unique_names
 
+        check_report(report)
         qa, qb = Qrels.read(qrels_a), Qrels.read(qrels_b)
         paths = runs or []
         loaded = [

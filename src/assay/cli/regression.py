@@ -85,10 +85,10 @@ def regression(
     Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
     the models' per-item losses against a baseline."""
     with errors():
-        check_report(report)
         from ..regression import compare_models, regression_report
         from ..report import regression_report as render_regression
 
+        check_report(report)
         paths = list(preds)
         if baseline is not None and baseline not in paths:
             paths = [baseline, *paths]

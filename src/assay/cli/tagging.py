@@ -117,11 +117,11 @@ def tagging(
     """Span precision, recall and F1 per type (conlleval's numbers), token accuracy and
     nervaluate's partial matches; with several taggers, paired tests on span F1."""
     with errors():
-        check_report(report)
         from ..report import conlleval_text, tagging_report
         from ..tagging import compare_taggers
         from ..tagging import tagging_report as evaluate
 
+        check_report(report)
         columns = pred_column or [-1]
         gold, named = _read(files, gold_column, columns)
         name = None
@@ -143,11 +143,11 @@ def tagging(
                     correction=correction,
                     alpha=alpha,
                 )
+        shown = tagging_report(result, name=name)
         if fmt == "conlleval":
             emit(conlleval_text(result), output)
-            return
-        shown = tagging_report(result, name=name)
-        present(shown, fmt, output)
+        else:
+            present(shown, fmt, output)
         tables_documents(shown, family="tagging", heading="Tagging", report=report, save=save,
                          title="assay tagging", quiet=quiet)  # fmt: skip
 
