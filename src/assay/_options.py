@@ -117,6 +117,10 @@ InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
 RatingsLayout = Literal["auto", "wide", "long"]
 RatingsOrientation = Literal["units-by-raters", "raters-by-units"]
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
+#: ``assay report``: the HTML page, or the tables of saved results as text.
+ReportFormat = Literal["html", "markdown", "latex", "table"]
+#: Files a plot is exported to.
+PlotFormat = Literal["png", "svg", "pdf"]
 #: ``assay tagging`` also prints conlleval's own layout.
 TaggingFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex", "conlleval"]
 

@@ -64,6 +64,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     assert runner.invoke(app, ["ltr", "train", str(out["letor"]), "--model", "linear",
                                "--out", str(out["ltr_out"])]).exit_code == 0  # fmt: skip
     out["ltr_run"] = out["ltr_out"] / "test.linear.run"
+    out["saved"] = d / "saved.json"
+    assert runner.invoke(app, ["evaluate", str(out["qrels"]), str(out["run1"]), "-m", "P@5",
+                               "--save", str(out["saved"])]).exit_code == 0  # fmt: skip
     for key, text in texts.items():
         out[key] = d / f"{key}.txt"
         out[key].write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
@@ -116,6 +119,8 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
         "embed": ["embed", str(f["emb"]), str(f["emb_labels"])],
         "compare": ["compare", str(f["qrels"]), *runs, "-m", "P@5", "--n-resamples", "50"],
         "metrics": ["metrics"],
+        "report": ["report", str(f["saved"]), "-f", "markdown"],
+        "plot": ["plot", str(f["saved"]), "-o", str(f["saved"].with_suffix(".svg"))],
         "tagging": [
             "tagging",
             str(f["conll"]),

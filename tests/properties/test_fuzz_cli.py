@@ -376,6 +376,43 @@ def build_meta_discpower(data: st.DataObject, d: Path) -> list[str]:
     return ["meta", "discpower", qrels, run, *others, "--n-resamples", "20"]
 
 
+def a_saved_result(data: st.DataObject, d: Path) -> str:
+    """A saved report file (--save): a table and a plot of every kind, maybe mutated."""
+    from assay.report.document import document, dumps, section
+    from assay.report.table import Cell, Column, DisplayTable
+
+    name = data.draw(st.one_of(LABELS, st.just("<script>alert(1)</script>"), st.just("$x$")))
+    table = DisplayTable([Column("run"), Column("P@5", align="right")],
+                         [[name, Cell("0.5", strong=True, marks="▲", note="[0.4, 0.6]")]])  # fmt: skip
+    plots = [
+        {"kind": "box", "panels": [{"groups": [name], "values": [[0.1, 0.5, 0.9]]}]},
+        {"kind": "diff", "panels": [{"values": [0.3, 0.0, -0.2]}]},
+        {"kind": "line", "panels": [{"series": [{"name": name, "x": [0, 1], "y": [1, 0]}]}]},
+        {"kind": "heatmap", "panels": [{"rows": [name], "cols": ["b"], "matrix": [[3]]}]},
+        {"kind": "scatter", "panels": [{"x": [0.1], "y": [0.2], "highlight": [True]}]},
+    ]
+    plot = data.draw(st.sampled_from(plots))
+    clean = dumps([document(name, "ranking", [section(name, table, plot)])]).encode()
+    return put(d, "saved.json", maybe_hostile(data, clean))
+
+
+def build_report(data: st.DataObject, d: Path) -> list[str]:
+    pool = {
+        "-f": st.sampled_from(["html", "markdown", "latex", "table", "x"]),
+        "--title": st.sampled_from(["<script>", "t", ""]),
+    }
+    return ["report", a_saved_result(data, d), "-o", str(d / "out.html"), *options(data, pool)]
+
+
+def build_plot(data: st.DataObject, d: Path) -> list[str]:
+    pool = {
+        "-n": st.sampled_from(["1", "2", "0", "-1", "x"]),
+        "-o": st.sampled_from([str(d / "p.png"), str(d / "p.svg"), str(d / "p.txt")]),
+        "--plot-format": st.sampled_from(["png", "pdf", "x"]),
+    }
+    return ["plot", a_saved_result(data, d), *options(data, pool)]
+
+
 COMMANDS: dict[str, Builder] = {
     "evaluate": build_evaluate,
     "compare": build_compare,
@@ -398,6 +435,8 @@ COMMANDS: dict[str, Builder] = {
     "meta discpower": build_meta_discpower,
     "meta repro": build_meta_repro,
     "meta assessors": build_meta_assessors,
+    "report": build_report,
+    "plot": build_plot,
 }
 
 

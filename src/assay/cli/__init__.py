@@ -50,6 +50,8 @@ COMMANDS = (
     "meta",
     "tagging",
     "embed",
+    "report",
+    "plot",
 )
 
 

@@ -17,7 +17,7 @@ import os
 import shutil
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -52,12 +52,17 @@ __all__ = [
     "OutputOption",
     "QrelsFormatOption",
     "QueryColumnOption",
+    "QuietOption",
     "RelevanceColumnOption",
+    "ReportOption",
     "RunFormatOption",
+    "SaveOption",
     "ScoreColumnOption",
     "SeedOption",
     "ShortQueriesOption",
     "TiesOption",
+    "busy",
+    "check_report",
     "choose_format",
     "emit",
     "err",
@@ -66,9 +71,14 @@ __all__ = [
     "one_line",
     "present",
     "print_rich",
+    "progress_bar",
+    "ranking_documents",
+    "tables_documents",
     "terminal_width",
     "unique_names",
+    "unwarned",
     "warn",
+    "write_documents",
 ]
 
 #: Metrics of ``assay evaluate`` and ``assay compare`` when no ``-m`` is given.
@@ -146,6 +156,31 @@ JudgedOnlyOption = Annotated[
     ),
 ]
 
+ReportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--report",
+        help="Also write a self-contained HTML report (tables and plots) to this file "
+        "(needs assay[plot]).",
+    ),
+]
+SaveOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--save",
+        help="Also save the result (records, provenance, tables, plot data) as JSON, or as "
+        "Parquet for a .parquet file (the records as rows, the rest as metadata), to report "
+        "later without recomputing: assay report FILE.",
+    ),
+]
+
+QuietOption = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", help="No progress bars or notes on stderr (warnings and errors still)."
+    ),
+]
+
 # ---------------------------------------------------------------- errors and messages
 
 
@@ -189,6 +224,15 @@ def errors() -> Iterator[None]:
         _say(caught)
 
 
+@contextmanager
+def unwarned() -> Iterator[None]:
+    """assay's warnings silenced: for the auxiliary evaluations of a report (its curves and
+    analyses), whose undefined queries the result itself has already reported."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AssayWarning)
+        yield
+
+
 def _say(caught: list[warnings.WarningMessage]) -> None:
     """Print the caught warnings: assay's as one line each (duplicates once), others as
     Python would."""
@@ -204,6 +248,62 @@ def _say(caught: list[warnings.WarningMessage]) -> None:
         if text not in seen:
             seen.add(text)
             warn(text)
+
+
+# ---------------------------------------------------------------- progress
+
+
+def interactive(quiet: bool = False) -> bool:
+    """Whether progress is shown: stderr is a terminal and ``--quiet`` was not given."""
+    return not quiet and sys.stderr.isatty()
+
+
+def _progress(*columns: Any) -> Any:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(*columns, console=Console(stderr=True, force_terminal=True), transient=True)
+
+
+@contextmanager
+def progress_bar(quiet: bool = False) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar on stderr, one task per label, fed by ``tick(label, done, total)``
+    (None when stderr is not a terminal or with ``--quiet``)."""
+    if not interactive(quiet):
+        yield None
+        return
+    from rich.progress import BarColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+    from ..report.escape import rich
+
+    tasks: dict[str, Any] = {}
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+               TimeRemainingColumn())  # fmt: skip
+    with _progress(*columns) as bar:
+
+        def tick(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(f"training {rich(label)}", total=total)
+            bar.update(tasks[label], completed=done)
+
+        yield tick
+
+
+@contextmanager
+def busy(message: str, quiet: bool = False) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr while work that reports no count runs
+    (resampling, k-NN search, reading and evaluating big files); nothing when stderr is not
+    a terminal or with ``--quiet``. Transient: the line is gone when the work ends."""
+    if not interactive(quiet):
+        yield
+        return
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from ..report.escape import rich
+
+    with _progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn()) as bar:
+        bar.add_task(rich(message), total=None)
+        yield
 
 
 # ---------------------------------------------------------------- output
@@ -279,6 +379,65 @@ def print_rich(renderable: Any, output: Path | None = None, *, width: int | None
             Console(file=fh, width=width).print(renderable)
         return
     Console(width=width).print(renderable)
+
+
+def check_report(report: Path | None) -> None:
+    """Before any work: an HTML report needs matplotlib (else one line naming the extra)."""
+    if report is not None:
+        from .._optional import require
+
+        require("matplotlib")
+
+
+def write_documents(
+    docs: list[Any], *, report: Path | None, save: Path | None, title: str, quiet: bool = False
+) -> None:
+    """Save the report documents as JSON (``--save``) and render them as one HTML page
+    (``--report``; a spinner while the plots are drawn)."""
+    if save is not None:
+        from ..report.document import save as write
+
+        write(docs, save)
+    if report is not None:
+        from ..report.html import to_html
+
+        with busy("drawing the report", quiet):
+            page = to_html(docs, title=title)
+        report.write_text(page, encoding="utf-8")
+
+
+def ranking_documents(
+    result: Any, qrels: Any, runs: list[Any], *, report: Path | None, save: Path | None,
+    title: str, quiet: bool = False,
+) -> None:  # fmt: skip
+    """``--report`` and ``--save`` of an evaluation or a comparison: its document, with the
+    runs' interpolated precision-recall curves evaluated under the same conventions."""
+    if report is None and save is None:
+        return
+    from ..evaluation import evaluate
+    from ..report.sections_ranking import comparison_document, results_document
+
+    results = getattr(result, "results", result)
+    with unwarned():  # the queries it warns about were already named by the result
+        curves = evaluate(qrels, runs, ["iprec_at_recall"], **results.conventions.to_dict())
+    if results is result:
+        doc = results_document(result, curves=curves)
+    else:
+        doc = comparison_document(result, curves=curves)
+    write_documents([doc], report=report, save=save, title=title, quiet=quiet)
+
+
+def tables_documents(
+    shown: Report, *, family: str, heading: str, report: Path | None, save: Path | None,
+    title: str, sections: list[Any] | None = None, quiet: bool = False,
+) -> None:  # fmt: skip
+    """``--report`` and ``--save`` of a result shown by its tables (and ``sections``)."""
+    if report is None and save is None:
+        return
+    from ..report.sections_tasks import tables_document
+
+    doc = tables_document(heading, family, shown, sections=sections or [])
+    write_documents([doc], report=report, save=save, title=title, quiet=quiet)
 
 
 def load_collection(

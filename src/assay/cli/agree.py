@@ -24,7 +24,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .._options import Level, RatingsOrientation
-from ._common import FormatOption, SeedOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    SeedOption,
+    busy,
+    check_report,
+    errors,
+    present,
+    tables_documents,
+    warn,
+)
 
 if TYPE_CHECKING:
     from ..io import Ratings
@@ -79,6 +91,9 @@ def agree(
     ] = 0,
     seed: SeedOption = 0,
     fmt: FormatOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Inter-rater reliability: Krippendorff's alpha (D_o, D_e, band, optional bootstrap CI),
     Cohen's kappa for two raters, Fleiss' kappa for complete data."""
@@ -86,6 +101,7 @@ def agree(
         from ..io import read_ratings
         from ..report import values_report
 
+        check_report(report)
         if no_id_column and id_column is not None:
             from ..errors import OptionError
 
@@ -107,10 +123,23 @@ def agree(
         values, meta = _alpha(ratings, level)
         values.update(_kappas(ratings))
         if bootstrap:
-            values_boot, meta["bootstrap"] = _bootstrap(ratings, level, bootstrap, seed)
+            with busy(f"bootstrap of alpha ({bootstrap} resamples)", quiet):
+                values_boot, meta["bootstrap"] = _bootstrap(ratings, level, bootstrap, seed)
             values.update(values_boot)
         caption = f"{path} ({ratings.describe()}), {level}"
-        present(values_report(values, caption=caption, document=meta), fmt)
+        shown = values_report(values, caption=caption, document=meta)
+        present(shown, fmt)
+        if report is not None or save is not None:
+            tables_documents(
+                shown,
+                family="agreement",
+                heading="Agreement",
+                report=report,
+                save=save,
+                title="assay agree",
+                sections=_coincidence(ratings, level),
+                quiet=quiet,
+            )
 
 
 def _alpha(ratings: Ratings, level: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -143,6 +172,22 @@ def _alpha(ratings: Ratings, level: str) -> tuple[dict[str, Any], dict[str, Any]
         "defined": result.defined,
     }
     return values, meta
+
+
+def _coincidence(ratings: Ratings, level: str) -> list[Any]:
+    """Krippendorff's coincidence matrix as a heatmap (values that pair, within units)."""
+    from .. import agreement
+    from ..report.document import section
+    from ..report.sections_tasks import heatmap
+
+    result = agreement.krippendorff_alpha(ratings.data, level=level)
+    plot = heatmap(
+        "Coincidence matrix", list(result.domain), list(result.domain), result.coincidence,
+        xlabel="value", ylabel="value",
+        caption="Pairable values within units, each pair counted both ways and weighted by "
+        "1/(m_u - 1) (Krippendorff 2011); the diagonal is agreement.",
+    )  # fmt: skip
+    return [section("Coincidence matrix", plot)]
 
 
 def _kappas(ratings: Ratings) -> dict[str, Any]:

@@ -10,7 +10,17 @@ from typing import Annotated, Any
 import typer
 
 from .._options import Average, Degenerate
-from ._common import FormatOption, OutputOption, errors, present
+from ._common import (
+    FormatOption,
+    OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    check_report,
+    errors,
+    present,
+    write_documents,
+)
 
 __all__ = ["classify", "register"]
 
@@ -75,6 +85,9 @@ def classify(
         ),
     ] = "zero",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
     SBA; ROC AUC, AP and interpolated precision with --scores."""
@@ -84,6 +97,7 @@ def classify(
         from ..classification import classification_report, confusion_matrix
         from ..report import confusion_table, labelled_report
 
+        check_report(report)
         zd = _zero_division(zero_division)
         if average == "binary" and positive is None:
             raise _option_error("--average binary needs --positive", "average")
@@ -96,7 +110,7 @@ def classify(
             )
         if positive is not None and positive not in set(y_true) | set(y_pred):
             raise _option_error(f"--positive {positive!r} is not one of the labels", "pos_label")
-        report = classification_report(
+        measured = classification_report(
             y_true,
             y_pred,
             scores=s,
@@ -105,10 +119,10 @@ def classify(
             zero_division=zd,
             degenerate=degenerate,
         )
-        caption = f"n={report.n}  zero_division={zero_division}  mcc degenerate={degenerate}"
-        records = _filter(report.records(), average, positive)
+        caption = f"n={measured.n}  zero_division={zero_division}  mcc degenerate={degenerate}"
+        records = _filter(measured.records(), average, positive)
         cm = confusion_matrix(y_true, y_pred)
-        shown = labelled_report(records, caption=caption, settings=report.settings)
+        shown = labelled_report(records, caption=caption, settings=measured.settings)
         matrix = {"labels": cm.labels.tolist(), "matrix": cm.matrix.tolist()}
         shown = replace(
             shown,
@@ -116,6 +130,25 @@ def classify(
             document={**shown.document, "confusion_matrix": matrix},
         )
         present(shown, fmt, output)
+        if report is not None or save is not None:
+            doc = _document(shown, cm, y_true, s, positive)
+            write_documents([doc], report=report, save=save, title="assay classify", quiet=quiet)
+
+
+def _document(shown: Any, cm: Any, y_true: Any, scores: Any, positive: Any) -> Any:
+    """The report document: tables, the confusion-matrix heatmap, ROC and PR curves of the
+    positive class's scores, the F1-vs-MCC scatter of every confusion matrix of 100 items."""
+    from ..classification import pr_curve, roc_curve, simulate_f1_mcc
+    from ..report.sections_tasks import classification_document
+
+    roc = pr = None
+    if scores is not None:
+        roc = roc_curve(y_true, scores, pos_label=positive)
+        pr = pr_curve(y_true, scores, pos_label=positive)
+    return classification_document(
+        shown, cm.labels.tolist(), cm.matrix, roc=roc, pr=pr, positive=positive,
+        f1mcc=simulate_f1_mcc(n=100),
+    )  # fmt: skip
 
 
 def _option_error(message: str, option: str) -> Exception:

@@ -21,7 +21,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._common import FormatOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    check_report,
+    errors,
+    present,
+    tables_documents,
+    warn,
+)
 
 if TYPE_CHECKING:
     from ..io import Clustering
@@ -39,6 +49,9 @@ def cluster(
     ],
     pred: Annotated[str, typer.Argument(help="Predicted clustering, same layouts.")],
     fmt: FormatOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Evaluate a clustering against a gold clustering (hard: pairwise P/R/F, Rand, ARI,
     purity, NMI, AMI, B-Cubed...; overlapping or weighted: nmPU, niPU, pairwise)."""
@@ -47,6 +60,7 @@ def cluster(
         from ..io import read_clustering
         from ..report import values_report
 
+        check_report(report)
         if gold == "-" and pred == "-":
             raise InputError("gold and pred cannot both be read from stdin")
         g, p = read_clustering(gold), read_clustering(pred)
@@ -59,7 +73,30 @@ def cluster(
             "pred": {"path": pred, "layout": p.layout, "hard": p.hard},
         }
         caption = f"{kind} clusterings; gold: {gold} ({g.layout}), pred: {pred} ({p.layout})"
-        present(values_report(values, caption=caption, document=meta), fmt)
+        shown = values_report(values, caption=caption, document=meta)
+        present(shown, fmt)
+        if report is not None or save is not None:
+            tables_documents(
+                shown,
+                family="clustering",
+                heading="Clustering",
+                report=report,
+                save=save,
+                title="assay cluster",
+                sections=_contingency(g, p),
+                quiet=quiet,
+            )
+
+
+def _contingency(gold: Clustering, pred: Clustering) -> list[Any]:
+    """The contingency table's section when both clusterings are hard over the same items."""
+    from ..report.sections_tasks import contingency_section
+
+    if not (gold.hard and pred.hard and gold.items == pred.items):
+        return []
+    g, p = gold.labels(), pred.labels()
+    items = sorted(gold.items)
+    return [contingency_section([g[i] for i in items], [p[i] for i in items])]
 
 
 def _evaluate(gold: Clustering, pred: Clustering) -> tuple[str, dict[str, Any], list[str]]:

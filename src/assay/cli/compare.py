@@ -22,15 +22,21 @@ from ._common import (
     OutputOption,
     QrelsFormatOption,
     QueryColumnOption,
+    QuietOption,
     RelevanceColumnOption,
+    ReportOption,
     RunFormatOption,
+    SaveOption,
     ScoreColumnOption,
     SeedOption,
     ShortQueriesOption,
     TiesOption,
+    busy,
+    check_report,
     errors,
     load_collection,
     present,
+    ranking_documents,
 )
 
 __all__ = ["compare", "register"]
@@ -70,43 +76,52 @@ def compare(
     relevance_column: RelevanceColumnOption = None,
     short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
     with errors():
         from ..comparison import compare as run_comparison
         from ..report import comparison_report
 
-        q, loaded = load_collection(
-            qrels,
-            runs,
-            qrels_format=qrels_format,
-            run_format=run_format,
-            columns={
-                "query": query_column,
-                "doc": doc_column,
-                "score": score_column,
-                "relevance": relevance_column,
-            },
-        )
-        cmp = run_comparison(
-            q,
-            loaded,
-            metric or DEFAULT_METRICS,
-            baseline=baseline,
-            test=test,
-            n_resamples=n_resamples,
-            seed=seed,
-            correction=correction,
-            alpha=alpha,
-            ci_method=ci_method,
-            confidence=confidence,
-            ties=ties,
-            missing=missing,
-            no_relevant=no_relevant,
-            judged_only=judged_only,
-            short_queries=short_queries,
-        )
+        check_report(report)
+        with busy(f"reading {len(runs) + 1} files", quiet):
+            q, loaded = load_collection(
+                qrels,
+                runs,
+                qrels_format=qrels_format,
+                run_format=run_format,
+                columns={
+                    "query": query_column,
+                    "doc": doc_column,
+                    "score": score_column,
+                    "relevance": relevance_column,
+                },
+            )
+        with busy(f"comparing {len(loaded)} runs: {test} test, {n_resamples} resamples", quiet):
+            cmp = run_comparison(
+                q,
+                loaded,
+                metric or DEFAULT_METRICS,
+                baseline=baseline,
+                test=test,
+                n_resamples=n_resamples,
+                seed=seed,
+                correction=correction,
+                alpha=alpha,
+                ci_method=ci_method,
+                confidence=confidence,
+                ties=ties,
+                missing=missing,
+                no_relevant=no_relevant,
+                judged_only=judged_only,
+                short_queries=short_queries,
+            )
         present(comparison_report(cmp), fmt, output)
+        ranking_documents(
+            cmp, q, loaded, report=report, save=save, title="assay compare", quiet=quiet
+        )
 
 
 def register(app: typer.Typer) -> None:

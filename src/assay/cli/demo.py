@@ -9,7 +9,18 @@ from typing import Annotated
 import typer
 
 from .._options import OutputFormat
-from ._common import SeedOption, errors, present
+from ._common import (
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    SeedOption,
+    busy,
+    check_report,
+    errors,
+    present,
+    progress_bar,
+    write_documents,
+)
 
 __all__ = ["DEMO_METRICS", "demo", "register"]
 
@@ -33,6 +44,9 @@ def demo(
     fmt: Annotated[
         OutputFormat | None, typer.Option("-f", "--format", help="Output format.")
     ] = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Generate a seeded MSLR-like collection (136 features, grades 0-4 skewed to 0), train a
     least-squares model and LambdaMART, and compare them on test with a paired test."""
@@ -43,25 +57,31 @@ def demo(
         from ..ltr import run_experiment
         from ..ltr.synthetic import mslr_like_splits
         from ..report import experiment_report
-        from .ltr import progress_bar
+        from .ltr import experiment_document
 
         check_seed(seed)
         n = integer(queries, "queries", minimum=5)
         integer(threads, "num_threads", minimum=1)
         require("lightgbm")  # LambdaMART: say which extra is missing before any work
+        check_report(report)
         splits = mslr_like_splits(n, seed=seed)
         shape = ", ".join(
             f"{k} {v.n_queries} queries / {v.n_docs} documents" for k, v in splits.items()
         )
-        sys.stderr.write(
-            f"synthetic MSLR-like collection (seed {seed}): {shape}; 136 features, grades 0-4\n"
-        )
-        with progress_bar() as tick:
+        if not quiet:
+            sys.stderr.write(
+                f"synthetic MSLR-like collection (seed {seed}): {shape}; 136 features, grades 0-4\n"
+            )
+        with progress_bar(quiet) as tick:
             exp = run_experiment(
                 splits, ["linear", "lambdamart"], seed=seed, num_threads=threads,
                 metrics=DEMO_METRICS, progress=tick,
             )  # fmt: skip
         present(experiment_report(exp), fmt or "table")
+        if report is not None or save is not None:
+            with busy("analysing the models for the report", quiet):
+                doc = experiment_document(exp, splits)
+            write_documents([doc], report=report, save=save, title="assay demo", quiet=quiet)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,19 @@ from typing import Annotated, Any
 import typer
 
 from .._options import Distance, KnnBackend
-from ._common import FormatOption, OutputOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    busy,
+    check_report,
+    errors,
+    present,
+    tables_documents,
+    warn,
+)
 
 __all__ = ["embed", "register"]
 
@@ -80,6 +92,9 @@ def embed(
     ] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Retrieval measures of embeddings: each query is scored by the classes of its nearest
     references (faiss or NumPy, exact, ties to the lower reference index)."""
@@ -92,6 +107,7 @@ def embed(
         from ..io.tasks import read_labels, read_scores
         from ..report.embeddings import embedding_report
 
+        check_report(report)
         view = _view(per_class, per_query, curve, confidence)
         if (reference is None) != (reference_labels is None):
             raise OptionError(
@@ -105,11 +121,12 @@ def embed(
             r_labels = _labels(read_labels, reference_labels, r.shape[0], reference)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AssayWarning)
-            result = retrieval_metrics(
-                q, q_labels, r, r_labels,
-                metrics=metric or _default(), k=k, distance=distance,
-                exclude_self=exclude_self, backend=backend, block_size=block_size,
-            )  # fmt: skip
+            with busy("nearest neighbours and metrics", quiet):
+                result = retrieval_metrics(
+                    q, q_labels, r, r_labels,
+                    metrics=metric or _default(), k=k, distance=distance,
+                    exclude_self=exclude_self, backend=backend, block_size=block_size,
+                )  # fmt: skip
         for w in caught:
             warn(str(w.message))
         curves: dict[str, Any] | None = None
@@ -121,7 +138,15 @@ def embed(
                     f"{result.n_queries} queries"
                 )
             curves = {m: error_reject_curve(result, conf, metric=m) for m in result.metrics}
-        present(embedding_report(result, view=view, curves=curves), fmt, output)
+        shown = embedding_report(result, view=view, curves=curves)
+        present(shown, fmt, output)
+        if report is not None or save is not None:
+            from ..report.document import section
+            from ..report.sections_tasks import error_reject_plot
+
+            plots = [section("Error against rejection", error_reject_plot(curves or {}))]
+            tables_documents(shown, family="embeddings", heading="Embeddings", report=report,
+                             save=save, title="assay embed", sections=plots, quiet=quiet)  # fmt: skip
 
 
 def _default() -> list[str]:

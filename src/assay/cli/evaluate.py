@@ -17,14 +17,20 @@ from ._common import (
     OutputOption,
     QrelsFormatOption,
     QueryColumnOption,
+    QuietOption,
     RelevanceColumnOption,
+    ReportOption,
     RunFormatOption,
+    SaveOption,
     ScoreColumnOption,
     ShortQueriesOption,
     TiesOption,
+    busy,
+    check_report,
     errors,
     load_collection,
     present,
+    ranking_documents,
 )
 
 __all__ = ["evaluate", "register"]
@@ -52,35 +58,44 @@ def evaluate(
     relevance_column: RelevanceColumnOption = None,
     short_queries: ShortQueriesOption = "score",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Evaluate runs against qrels."""
     with errors():
         from ..evaluation import evaluate as run_evaluation
         from ..report import results_report
 
-        q, loaded = load_collection(
-            qrels,
-            runs,
-            qrels_format=qrels_format,
-            run_format=run_format,
-            columns={
-                "query": query_column,
-                "doc": doc_column,
-                "score": score_column,
-                "relevance": relevance_column,
-            },
-        )
-        res = run_evaluation(
-            q,
-            loaded,
-            metric or DEFAULT_METRICS,
-            ties=ties,
-            missing=missing,
-            no_relevant=no_relevant,
-            judged_only=judged_only,
-            short_queries=short_queries,
-        )
+        check_report(report)
+        with busy(f"reading {len(runs) + 1} files", quiet):
+            q, loaded = load_collection(
+                qrels,
+                runs,
+                qrels_format=qrels_format,
+                run_format=run_format,
+                columns={
+                    "query": query_column,
+                    "doc": doc_column,
+                    "score": score_column,
+                    "relevance": relevance_column,
+                },
+            )
+        with busy(f"evaluating {len(loaded)} run(s)", quiet):
+            res = run_evaluation(
+                q,
+                loaded,
+                metric or DEFAULT_METRICS,
+                ties=ties,
+                missing=missing,
+                no_relevant=no_relevant,
+                judged_only=judged_only,
+                short_queries=short_queries,
+            )
         present(results_report(res, per_query=per_query), fmt, output)
+        ranking_documents(
+            res, q, loaded, report=report, save=save, title="assay evaluate", quiet=quiet
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,16 @@ from typing import Annotated
 import typer
 
 from .._options import AggregationMethod, Partial
-from ._common import FormatOption, errors, present
+from ._common import (
+    FormatOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    check_report,
+    errors,
+    present,
+    tables_documents,
+)
 
 __all__ = ["aggregate", "fuse", "register"]
 
@@ -104,6 +113,9 @@ def aggregate(
     ] = "zero",
     damping: Annotated[float, typer.Option("--damping", help="MC4 teleport probability.")] = 0.15,
     fmt: FormatOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Consensus of rankings (Borda, Dowdall, Copeland, Kemeny, MC4): order and scores."""
     with errors():
@@ -111,17 +123,27 @@ def aggregate(
         from ..io import read_votes
         from ..report import consensus_report
 
+        check_report(report)
         votes = read_votes(path)
         w = _weights(weights)
         res = consensus(votes, method=method, weights=w, partial=partial, damping=damping)
         settings = {"method": method, "weights": w, "partial": partial, "damping": damping}
-        report = consensus_report(
+        shown = consensus_report(
             res.order,
             res.scores,
             caption=f"{path}: {len(votes)} rankings, {method}",
             settings={"path": path, "rankings": len(votes), **settings},
         )
-        present(report, fmt)
+        present(shown, fmt)
+        tables_documents(
+            shown,
+            family="fusion",
+            heading="Rank aggregation",
+            report=report,
+            save=save,
+            title="assay aggregate",
+            quiet=quiet,
+        )
 
 
 def register(app: typer.Typer) -> None:

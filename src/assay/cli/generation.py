@@ -14,9 +14,15 @@ from ._common import (
     CorrectionOption,
     FormatOption,
     OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    busy,
+    check_report,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -107,6 +113,9 @@ def generation(
     stem: Annotated[bool, typer.Option(help="Porter stemming for ROUGE.")] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
     intervals and paired significance tests against a baseline."""
@@ -114,22 +123,27 @@ def generation(
         from ..generation import compare_systems
         from ..report import generation_report
 
+        check_report(report)
         paths, base = _systems(list(hyps), baseline)
         streams, named = _read([refs, *(ref or [])], paths)
         specs = _metrics(metric or ["bleu", "chrf"], tokenize, lowercase, stem)
-        cmp = compare_systems(
-            streams,
-            named,
-            metrics=specs,
-            baseline=None if base is None else next(iter(named)),
-            test=test,
-            n_resamples=n_resamples,
-            seed=seed,
-            confidence=confidence,
-            correction=correction,
-            alpha=alpha,
-        )
-        present(generation_report(cmp), fmt, output)
+        with busy(f"scoring and resampling ({test}, {n_resamples} resamples)", quiet):
+            cmp = compare_systems(
+                streams,
+                named,
+                metrics=specs,
+                baseline=None if base is None else next(iter(named)),
+                test=test,
+                n_resamples=n_resamples,
+                seed=seed,
+                confidence=confidence,
+                correction=correction,
+                alpha=alpha,
+            )
+        shown = generation_report(cmp)
+        present(shown, fmt, output)
+        tables_documents(shown, family="generation", heading="Generation", report=report,
+                         save=save, title="assay generation", quiet=quiet)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -4,18 +4,31 @@ go), ``stats``, ``train`` (predictions written as TREC runs, labels as TREC qrel
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
 from .._options import CIMethod, CompareTest, Correction, NoRelevant, ShortQueries, Ties
-from ._common import FormatOption, MetricOption, OutputOption, errors, present, warn
+from ._common import (
+    FormatOption,
+    MetricOption,
+    OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
+    busy,
+    check_report,
+    errors,
+    present,
+    progress_bar,
+    unwarned,
+    warn,
+    write_documents,
+)
 
-__all__ = ["ltr_app", "progress_bar", "register"]
+__all__ = ["experiment_document", "ltr_app", "register"]
 
 ltr_app = typer.Typer(
     name="ltr",
@@ -59,24 +72,48 @@ ShortOption = Annotated[
 ]
 
 
-@contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
-    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
+def experiment_document(exp: Any, splits: dict[str, Any]) -> Any:
+    """The report document of an experiment with its analyses on the evaluation split: the
+    metric against trees and feature importance (LightGBM's gain: no permutations) for the
+    first LambdaMART, effectiveness by query length, and precision-recall curves."""
+    from ..report.sections_ranking import experiment_document as document
 
-    tasks: dict[str, Any] = {}
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    with unwarned():  # the undefined queries were reported with the experiment
+        return document(exp, analyses=_analyses(exp, splits), curves=_curves(exp, splits))
 
-        def tick(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(f"training {label}", total=total)
-            bar.update(tasks[label], completed=done)
 
-        yield tick
+def _analyses(exp: Any, splits: dict[str, Any]) -> list[Any]:
+    from ..ltr import LambdaMART, evaluate_scores
+    from ..ltr import analysis as an
+
+    target = splits[exp.split]
+    first = {name: s[0] for name, s in exp.scores.items()}
+    main = an.NDCG10
+    analyses = []
+    trees = [m[0] for m in exp.models.values() if isinstance(m[0], LambdaMART)]
+    if trees:
+        curve = {s: d for s, d in splits.items() if s != "train"}
+        total = int(trees[0].booster_.current_iteration())
+        analyses.append(an.trees_curve(trees[0], curve, metric=main, step=max(1, total // 50)))
+        analyses.append(an.feature_importance(trees[0], target, metric=main, permutation=False))
+    res = evaluate_scores(target, first, [main], **_conventions(exp))
+    analyses.append(an.by_query_length(target, res, main))
+    return analyses
+
+
+def _curves(exp: Any, splits: dict[str, Any]) -> Any:
+    from ..evaluation import evaluate as run_evaluation
+
+    target = splits[exp.split]
+    runs = [target.run(s[0], name) for name, s in exp.scores.items()]
+    return run_evaluation(
+        target.qrels(), runs, ["iprec_at_recall"], missing="error", **_conventions(exp)
+    )
+
+
+def _conventions(exp: Any) -> dict[str, Any]:
+    conv = exp.results.conventions
+    return {"ties": conv.ties, "no_relevant": conv.no_relevant}
 
 
 def _load(data: str, fold: int | None, norm: Norm = "none") -> dict[str, Any]:
@@ -131,14 +168,19 @@ def run(
     short_queries: ShortOption = "score",
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Train on train (early stopping on vali), evaluate and compare on test, print the table."""
     with errors():
         from ..ltr import LTR_METRICS, run_experiment
         from ..report import experiment_report
 
-        splits = _load(data, fold)
-        with progress_bar() as tick:
+        check_report(report)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold)
+        with progress_bar(quiet) as tick:
             exp = run_experiment(
                 splits, _model_names(models), seeds=seeds, seed=seed, num_threads=threads,
                 norm=None if norm == "none" else norm, metrics=metric or list(LTR_METRICS),
@@ -149,6 +191,10 @@ def run(
         for w in exp.results.warnings:
             warn(w)
         present(experiment_report(exp), fmt, output)
+        if report is not None or save is not None:
+            with busy("analysing the models for the report", quiet):
+                doc = experiment_document(exp, splits)
+            write_documents([doc], report=report, save=save, title="assay ltr run", quiet=quiet)
 
 
 @ltr_app.command("stats")
@@ -189,6 +235,7 @@ def train(
     threads: ThreadsOption = 1,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Fit one model on train and write every split's predictions as a TREC run
     (SPLIT.MODEL.run), its labels as TREC qrels (SPLIT.qrels) and the model."""
@@ -197,9 +244,10 @@ def train(
         from ..report import Report
         from ..report.table import Column, DisplayTable
 
-        splits = _load(data, fold, norm)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold, norm)
         m = make_model(_model_names(model)[0], seed=seed, num_threads=threads)
-        with progress_bar() as tick:
+        with progress_bar(quiet) as tick:
             m.fit(splits["train"], splits.get("vali"), progress=_ticker(tick, m.name))
         out.mkdir(parents=True, exist_ok=True)
         saved = _save_model(m, out / m.name)
@@ -267,14 +315,19 @@ def analyze(
     top: Annotated[int | None, typer.Option(help="importance: keep the TOP features.")] = None,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Per-query distribution, effectiveness by query length or relevant documents, scores
     per grade, feature importance, metric vs number of trees, feature statistics."""
     with errors():
         from ..report import analysis_report
 
-        splits = _load(data, fold, norm)
-        with progress_bar() as tick:
+        check_report(report)
+        with busy(f"reading {data}", quiet):
+            splits = _load(data, fold, norm)
+        with progress_bar(quiet) as tick:
             result = _analysis(
                 splits,
                 analysis,
@@ -288,6 +341,19 @@ def analyze(
                 tick,
             )
         present(analysis_report(result), fmt, output)
+        if report is not None or save is not None:
+            write_documents([_analysis_document(result)], report=report, save=save,
+                            title="assay ltr analyze", quiet=quiet)  # fmt: skip
+
+
+def _analysis_document(result: Any) -> Any:
+    """One analysis as a report document: its plot (trees, importance, length, relevant)
+    and its table."""
+    from ..report.document import document
+    from ..report.sections_ranking import analysis_section
+
+    return document(f"Learning to rank: {result.title}", "ltr", [analysis_section(result)],
+                    records=result.records(), provenance=result.provenance)  # fmt: skip
 
 
 def _analysis(

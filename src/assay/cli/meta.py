@@ -25,11 +25,16 @@ from ._common import (
     MissingOption,
     NoRelevantOption,
     OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
     TiesOption,
+    check_report,
     errors,
     load_collection,
     present,
+    tables_documents,
     warn,
 )
 
@@ -70,6 +75,9 @@ def discpower(
     no_relevant: NoRelevantOption = "zero",
     judged_only: JudgedOnlyOption = False,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Discriminative power of metrics: share of run pairs significant at alpha, the ASL
     curve and the estimated difference required (Sakai 2006)."""
@@ -78,6 +86,7 @@ def discpower(
         from ..meta import discriminative_power
         from ..report import discpower_report
 
+        check_report(report)
         q, loaded = load_collection(qrels, runs)
         res = evaluate(
             q, loaded, _metrics(metric), ties=ties, missing=missing,
@@ -87,7 +96,17 @@ def discpower(
             warn(w)
         tests: list[Any] = list(test or ("bootstrap", "tukey"))
         dp = discriminative_power(res, test=tests, alpha=alpha, n_resamples=n_resamples, seed=seed)
-        present(discpower_report(dp, pairs=pairs), fmt, output)
+        shown = discpower_report(dp, pairs=pairs)
+        present(shown, fmt, output)
+        tables_documents(
+            shown,
+            family="meta",
+            heading="Discriminative power",
+            report=report,
+            save=save,
+            title="assay meta discpower",
+            quiet=quiet,
+        )
 
 
 @group.command("topicsize")
@@ -120,6 +139,9 @@ def topicsize(
     missing: MissingOption = "zero",
     no_relevant: NoRelevantOption = "zero",
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Topic-set size design (Sakai 2016): topics needed by the paired t-test and one-way
     ANOVA, and the power of the current topic set."""
@@ -129,6 +151,7 @@ def topicsize(
         from ..meta import topic_set_size
         from ..report import topicsize_report
 
+        check_report(report)
         if variance is not None:
             if qrels is not None:
                 raise InputError("give either --variance or QRELS and RUNs, not both")
@@ -147,7 +170,17 @@ def topicsize(
             source, min_diff=min_diff or [0.1], alpha=alpha, beta=beta, n_systems=n_systems,
             n_topics=n_topics, power_method=power_method,
         )  # fmt: skip
-        present(topicsize_report(ts), fmt, output)
+        shown = topicsize_report(ts)
+        present(shown, fmt, output)
+        tables_documents(
+            shown,
+            family="meta",
+            heading="Topic set size",
+            report=report,
+            save=save,
+            title="assay meta topicsize",
+            quiet=quiet,
+        )
 
 
 @group.command("rbo")
@@ -162,6 +195,9 @@ def rbo(
     per_query: Annotated[bool, typer.Option("--per-query", help="Every query's RBO.")] = False,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Rank-biased overlap (RBO_min, RBO_res, RBO_ext) of two runs, query by query."""
     with errors():
@@ -170,6 +206,7 @@ def rbo(
         from ..report import rbo_report
         from ._common import unique_names
 
+        check_report(report)
         names = unique_names([run_a, run_b])
         a, b = (Run.read(path, name=n) for path, n in zip((run_a, run_b), names, strict=True))
         import warnings as _w
@@ -179,7 +216,17 @@ def rbo(
             res = rbo_runs(a, b, p=p, depth=depth, ties=ties)
         for note in res.warnings:
             warn(note)
-        present(rbo_report(res, per_query=per_query), fmt, output)
+        shown = rbo_report(res, per_query=per_query)
+        present(shown, fmt, output)
+        tables_documents(
+            shown,
+            family="meta",
+            heading="Rank-biased overlap",
+            report=report,
+            save=save,
+            title="assay meta rbo",
+            quiet=quiet,
+        )
 
 
 @group.command("repro")
@@ -200,6 +247,9 @@ def repro(
     ktu_depth: Annotated[int, typer.Option(help="KTU run length (repro_eval: 1000).")] = 1000,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Reproducibility (or, with --rep-qrels, replicability) measures of Breuer et al. (2020)
     as repro_eval computes them: KTU, RBO, RMSE, ER, ΔRI and t-test p-values."""
@@ -210,6 +260,7 @@ def repro(
         from ..meta import reproducibility
         from ..report import repro_report
 
+        check_report(report)
         q = Qrels.read(qrels)
         rq = None if rep_qrels is None else Qrels.read(rep_qrels)
         paths = [orig_baseline, orig_advanced, rep_baseline, rep_advanced]
@@ -225,7 +276,17 @@ def repro(
             )  # fmt: skip
         for note in res.warnings:
             warn(note)
-        present(repro_report(res), fmt, output)
+        shown = repro_report(res)
+        present(shown, fmt, output)
+        tables_documents(
+            shown,
+            family="meta",
+            heading="Reproducibility",
+            report=report,
+            save=save,
+            title="assay meta repro",
+            quiet=quiet,
+        )
 
 
 @group.command("assessors")
@@ -242,6 +303,9 @@ def assessors(
     p: POption = 0.9,
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Assessor agreement of two qrels (Voorhees 2000): overlap, Cohen's kappa and
     Krippendorff's alpha per topic and overall; with runs, the correlation of the system
@@ -254,6 +318,7 @@ def assessors(
         from ..report import assessors_report
         from ._common import unique_names
 
+        check_report(report)
         qa, qb = Qrels.read(qrels_a), Qrels.read(qrels_b)
         paths = runs or []
         loaded = [
@@ -267,7 +332,17 @@ def assessors(
             )  # fmt: skip
         for note in res.warnings:
             warn(note)
-        present(assessors_report(res), fmt, output)
+        shown = assessors_report(res)
+        present(shown, fmt, output)
+        tables_documents(
+            shown,
+            family="meta",
+            heading="Assessor agreement",
+            report=report,
+            save=save,
+            title="assay meta assessors",
+            quiet=quiet,
+        )
 
 
 def register(app: typer.Typer) -> None:

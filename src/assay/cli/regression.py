@@ -20,9 +20,15 @@ from ._common import (
     CorrectionOption,
     FormatOption,
     OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    busy,
+    check_report,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -71,6 +77,9 @@ def regression(
     ] = "finite",
     fmt: FormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Regression measures (MSE, RMSE, MAE, MedAE, max error, MAPE, R², explained variance,
     Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
@@ -79,6 +88,7 @@ def regression(
         from ..regression import compare_models, regression_report
         from ..report import regression_report as render_regression
 
+        check_report(report)
         paths = list(preds)
         if baseline is not None and baseline not in paths:
             paths = [baseline, *paths]
@@ -98,20 +108,24 @@ def regression(
         }
         cmp = None
         if len(named) > 1:
-            cmp = compare_models(
-                y_true,
-                named,
-                baseline=None if baseline is None else list(named)[paths.index(baseline)],
-                loss=loss,
-                test=test,
-                correction=correction,
-                alpha=alpha,
-                confidence=confidence,
-                ci_method=ci_method,
-                n_resamples=n_resamples,
-                seed=seed,
-            )
-        present(render_regression(reports, cmp), fmt, output)
+            with busy(f"comparing models ({test}, {n_resamples} resamples)", quiet):
+                cmp = compare_models(
+                    y_true,
+                    named,
+                    baseline=None if baseline is None else list(named)[paths.index(baseline)],
+                    loss=loss,
+                    test=test,
+                    correction=correction,
+                    alpha=alpha,
+                    confidence=confidence,
+                    ci_method=ci_method,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                )
+        shown = render_regression(reports, cmp)
+        present(shown, fmt, output)
+        tables_documents(shown, family="regression", heading="Regression", report=report,
+                         save=save, title="assay regression", quiet=quiet)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

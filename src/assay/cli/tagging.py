@@ -18,10 +18,16 @@ from ._common import (
     ConfidenceOption,
     CorrectionOption,
     OutputOption,
+    QuietOption,
+    ReportOption,
+    SaveOption,
     SeedOption,
+    busy,
+    check_report,
     emit,
     errors,
     present,
+    tables_documents,
     unique_names,
 )
 
@@ -104,6 +110,9 @@ def tagging(
     alpha: AlphaOption = 0.05,
     fmt: TaggingFormatOption = None,
     output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Span precision, recall and F1 per type (conlleval's numbers), token accuracy and
     nervaluate's partial matches; with several taggers, paired tests on span F1."""
@@ -112,6 +121,7 @@ def tagging(
         from ..tagging import compare_taggers
         from ..tagging import tagging_report as evaluate
 
+        check_report(report)
         columns = pred_column or [-1]
         gold, named = _read(files, gold_column, columns)
         name = None
@@ -119,23 +129,27 @@ def tagging(
             name, pred = next(iter(named.items()))
             result: Any = evaluate(gold, pred, scheme=scheme, mode=mode)
         else:
-            result = compare_taggers(
-                gold,
-                named,
-                scheme=scheme,
-                mode=mode,
-                baseline=baseline,
-                test=test,
-                n_resamples=n_resamples,
-                seed=seed,
-                confidence=confidence,
-                correction=correction,
-                alpha=alpha,
-            )
+            with busy(f"comparing taggers ({test}, {n_resamples} resamples)", quiet):
+                result = compare_taggers(
+                    gold,
+                    named,
+                    scheme=scheme,
+                    mode=mode,
+                    baseline=baseline,
+                    test=test,
+                    n_resamples=n_resamples,
+                    seed=seed,
+                    confidence=confidence,
+                    correction=correction,
+                    alpha=alpha,
+                )
+        shown = tagging_report(result, name=name)
         if fmt == "conlleval":
             emit(conlleval_text(result), output)
-            return
-        present(tagging_report(result, name=name), fmt, output)
+        else:
+            present(shown, fmt, output)
+        tables_documents(shown, family="tagging", heading="Tagging", report=report, save=save,
+                         title="assay tagging", quiet=quiet)  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import to_np
-from .._options import integer
+from .._options import flag, integer
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..evaluation import Results
@@ -186,17 +186,70 @@ def score_distribution(data: LetorDataset, scores: Mapping[str, np.ndarray]) -> 
 
 
 def feature_importance(
-    model: Any, data: LetorDataset, *, metric: str = NDCG10, seed: int = 0, top: int | None = None
+    model: Any,
+    data: LetorDataset,
+    *,
+    metric: str = NDCG10,
+    seed: int = 0,
+    top: int | None = None,
+    permutation: bool = True,
 ) -> Analysis:
     """Per feature: LightGBM's total gain and split count (for :class:`LambdaMART`), and
     permutation importance, the drop in mean ``metric`` on ``data`` when the feature's column
     is shuffled across all documents (Breiman 2001). One seeded permutation per feature, in
     feature order, so the figures do not depend on threads. Features that are constant in
     ``data`` cannot change a prediction: their drop is 0 without re-scoring. Rows are sorted
-    by drop, largest first (``top`` keeps the first rows)."""
+    by drop, largest first (``top`` keeps the first rows). ``permutation=False`` skips the
+    permutations (one re-scoring per feature): the drops are NaN and rows are sorted by gain
+    (for a :class:`LambdaMART`; else kept in feature order)."""
     rng = np.random.default_rng(check_seed(seed))
     base_scores = model.predict(data)
     base = evaluate_scores(data, {"base": base_scores}, [metric]).aggregate("base", metric)
+    if flag(permutation, "permutation"):
+        drops = _permutation_drops(model, data, metric, base, rng)
+    else:
+        drops = np.full(data.n_features, np.nan)
+    gain = (
+        model.importance("gain")
+        if isinstance(model, LambdaMART)
+        else np.full(data.n_features, np.nan)
+    )
+    split = (
+        model.importance("split")
+        if isinstance(model, LambdaMART)
+        else np.full(data.n_features, np.nan)
+    )
+    key = drops if permutation else np.nan_to_num(gain, nan=0.0)
+    order = np.argsort(-key, kind="stable")
+    if top is not None:
+        order = order[: integer(top, "top", minimum=1)]
+    rows = [
+        {"feature": int(j) + data.index_base, "permutation_drop": float(drops[j]),
+         "gain": float(gain[j]), "split": float(split[j])}
+        for j in order
+    ]  # fmt: skip
+    prov = provenance(
+        data=data_summary(data),
+        model=model.name,
+        metric=metric,
+        seed=seed,
+        permutation=permutation,
+        baseline_value=base,
+        **_conventions(),
+    )
+    return Analysis(
+        "importance",
+        f"feature importance ({model.name})",
+        ("feature", "permutation_drop", "gain", "split"),
+        rows,
+        prov,
+    )
+
+
+def _permutation_drops(
+    model: Any, data: LetorDataset, metric: str, base: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Per feature: ``base`` minus the mean metric with the feature's column shuffled."""
     x = data.dense(np.float32)
     stats = feature_stats(data)
     varies = stats.minimum != stats.maximum
@@ -213,39 +266,7 @@ def feature_importance(
         )
         drops[j] = base - value
         x[:, j] = column
-    gain = (
-        model.importance("gain")
-        if isinstance(model, LambdaMART)
-        else np.full(data.n_features, np.nan)
-    )
-    split = (
-        model.importance("split")
-        if isinstance(model, LambdaMART)
-        else np.full(data.n_features, np.nan)
-    )
-    order = np.argsort(-drops, kind="stable")
-    if top is not None:
-        order = order[: integer(top, "top", minimum=1)]
-    rows = [
-        {"feature": int(j) + data.index_base, "permutation_drop": float(drops[j]),
-         "gain": float(gain[j]), "split": float(split[j])}
-        for j in order
-    ]  # fmt: skip
-    prov = provenance(
-        data=data_summary(data),
-        model=model.name,
-        metric=metric,
-        seed=seed,
-        baseline_value=base,
-        **_conventions(),
-    )
-    return Analysis(
-        "importance",
-        f"feature importance ({model.name})",
-        ("feature", "permutation_drop", "gain", "split"),
-        rows,
-        prov,
-    )
+    return drops
 
 
 def trees_curve(

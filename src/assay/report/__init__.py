@@ -1,11 +1,17 @@
 """Pure renderers of results: text formats, Markdown, LaTeX and the terminal.
 
 Nothing here prints or exits; functions return strings (or a ``rich`` renderable for the
-terminal), and the CLI decides where they go. Two views of a result:
+terminal), and the CLI decides where they go. Three views of a result:
 
 - **records** — flat rows of plain values, rendered by :func:`render_records` as TSV, CSV,
   JSON Lines or JSON (values by :mod:`~assay.report.values`: full precision, counts as
   integers, NaN as ``nan`` / ``null``);
+- **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
+  specifications, with the records and provenance) built by :func:`any_document` (any
+  result) or, with more options, :func:`results_document`,
+  :func:`comparison_document`, :func:`experiment_document`, :func:`classification_document`
+  and :func:`tables_document`, saved (``--save``) and rendered by :func:`to_html` as one
+  self-contained HTML page with inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
   caption, legend, emphasis, significance marks, notes) rendered by :func:`to_markdown`,
   :func:`to_latex`, :func:`to_rich` or :func:`to_text`, each escaping text from the data for
@@ -31,6 +37,7 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
+from .html import to_html
 from .ltr import analysis_report, experiment_report, stats_report
 from .meta import (
     assessors_report,
@@ -43,6 +50,8 @@ from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
+from .sections_ranking import comparison_document, experiment_document, results_document
+from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
@@ -57,9 +66,12 @@ __all__ = [
     "RecordFormat",
     "Report",
     "analysis_report",
+    "any_document",
     "assessors_report",
     "catalog_report",
     "catalog_table",
+    "classification_document",
+    "comparison_document",
     "comparison_legend",
     "comparison_report",
     "confusion_table",
@@ -68,6 +80,7 @@ __all__ = [
     "count",
     "discpower_report",
     "escape",
+    "experiment_document",
     "experiment_report",
     "generation_report",
     "json_value",
@@ -77,10 +90,13 @@ __all__ = [
     "regression_report",
     "render_records",
     "repro_report",
+    "results_document",
     "results_report",
     "short",
     "stats_report",
+    "tables_document",
     "tagging_report",
+    "to_html",
     "to_latex",
     "to_markdown",
     "to_rich",

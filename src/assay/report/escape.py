@@ -12,13 +12,26 @@ as a control sequence. Then each format escapes its own syntax:
 - :func:`markdown` — also Markdown's inline syntax and raw HTML (``<script>`` is text);
 - :func:`latex` — also LaTeX's special characters (``\\input{x}`` is text, and cannot escape
   a ``%`` comment because no newline survives);
+- :func:`html` — also HTML's ``<``, ``>``, ``&`` and quotes (text and attribute values);
+- :func:`matplotlib` — also mathtext's ``$`` (a plot label is shown as written; the SVG
+  writer escapes the markup);
 - :func:`tsv` — a reversible escaping of backslash, tab, newline, carriage return and other
   control characters (the "linear TSV" convention), so a field never splits a row.
 """
 
 from __future__ import annotations
 
-__all__ = ["LATEX_SPECIAL", "latex", "latex_marks", "markdown", "rich", "terminal", "tsv"]
+__all__ = [
+    "LATEX_SPECIAL",
+    "html",
+    "latex",
+    "latex_marks",
+    "markdown",
+    "matplotlib",
+    "rich",
+    "terminal",
+    "tsv",
+]
 
 #: LaTeX's special characters and what stands for each in running text.
 LATEX_SPECIAL = {
@@ -71,6 +84,18 @@ def latex_marks(marks: str) -> str:
 def markdown(text: str) -> str:
     """``text`` safe in a Markdown table cell or paragraph: inline syntax and HTML escaped."""
     return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in terminal(text))
+
+
+def html(text: str) -> str:
+    """``text`` safe in HTML text and in a quoted attribute value."""
+    import html as _html
+
+    return _html.escape(terminal(text), quote=True)
+
+
+def matplotlib(text: str) -> str:
+    """``text`` shown as written by matplotlib: ``$`` does not start mathtext."""
+    return terminal(text).replace("$", r"\$")
 
 
 def rich(text: str) -> str:

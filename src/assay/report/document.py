@@ -1,0 +1,220 @@
+"""A report document: the plain data an HTML report, a saved result and an exported plot are
+made from.
+
+A document is JSON data, so it can be saved (``--save results.json``) and reported later
+without recomputing anything (``assay report results.json``)::
+
+    {"title": str, "family": str, "provenance": {...}, "records": [{...}, ...],
+     "sections": [{"title": str, "text": str, "items": [{"table": {...}} | {"plot": {...}}]}]}
+
+``records`` and ``provenance`` are the result's own (its machine view); a ``table`` item is a
+:class:`~assay.report.table.DisplayTable` as data (:func:`table_to_dict`), a ``plot`` item a
+plot specification drawn by :mod:`assay.report.plots`. Text is kept as it came from the data:
+each renderer escapes it for its format. A saved file holds several documents under a format
+name and a version (:data:`FORMAT`, :data:`VERSION`): as JSON, or as Parquet (:func:`save`
+with a ``.parquet`` path), whose rows are the records (a ``result`` column numbers the
+documents) and whose schema metadata holds the JSON — readable by any Parquet reader, and
+reported by assay like the JSON. :func:`load` refuses anything else with one line naming the
+file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from .records import jsonable
+from .table import Cell, Column, DisplayTable
+
+__all__ = [
+    "FORMAT",
+    "METADATA_KEY",
+    "VERSION",
+    "Document",
+    "document",
+    "dumps",
+    "load",
+    "plots",
+    "save",
+    "section",
+    "table_from_dict",
+    "table_to_dict",
+    "tables",
+]
+
+#: The ``format`` field of a saved report file, and the version of its layout.
+FORMAT = "assay-report"
+VERSION = 1
+#: The schema metadata key of a Parquet saved file.
+METADATA_KEY = "assay-report"
+
+Document = dict[str, Any]
+
+
+def table_to_dict(table: DisplayTable) -> dict[str, Any]:
+    """A display table as plain data (cells as ``[text, strong, marks, note]``)."""
+    return {
+        "columns": [{"name": c.name, "align": c.align, "latex": c.latex} for c in table.columns],
+        "rows": [[[c.text, c.strong, c.marks, c.note] for c in row] for row in table.cells()],
+        "title": table.title,
+        "caption": table.caption,
+        "legend": table.legend,
+        "keys": table.keys,
+        "pivot": table.pivot,
+    }
+
+
+def table_from_dict(data: Mapping[str, Any]) -> DisplayTable:
+    """The display table :func:`table_to_dict` made."""
+    columns = [
+        Column(str(c["name"]), align="right" if c.get("align") == "right" else "left",
+               latex=c.get("latex"))
+        for c in data["columns"]
+    ]  # fmt: skip
+    rows = [
+        [Cell(str(t), strong=bool(s), marks=str(m), note=str(n)) for t, s, m, n in row]
+        for row in data["rows"]
+    ]
+    return DisplayTable(
+        columns,
+        rows,
+        title=str(data.get("title", "")),
+        caption=str(data.get("caption", "")),
+        legend=str(data.get("legend", "")),
+        keys=int(data.get("keys", 1)),
+        pivot=str(data.get("pivot", "")),
+    )
+
+
+def section(
+    title: str, *items: DisplayTable | Mapping[str, Any] | None, text: str = ""
+) -> dict[str, Any]:
+    """A section: a heading, a paragraph and tables and plots in order (None items left out)."""
+    out = []
+    for item in items:
+        if isinstance(item, DisplayTable):
+            out.append({"table": table_to_dict(item)})
+        elif item:
+            out.append({"plot": dict(item)})
+    return {"title": title, "text": text, "items": out}
+
+
+def document(
+    title: str,
+    family: str,
+    sections: Sequence[Mapping[str, Any]],
+    *,
+    records: Sequence[Mapping[str, Any]] = (),
+    provenance: Mapping[str, Any] | None = None,
+) -> Document:
+    """A document as plain JSON data (NaN and infinities become ``null``)."""
+    body = {
+        "title": title,
+        "family": family,
+        "provenance": dict(provenance or {}),
+        "records": [dict(r) for r in records],
+        "sections": [dict(s) for s in sections if s.get("items") or s.get("text")],
+    }
+    out: Document = jsonable(body)
+    return out
+
+
+def dumps(documents: Sequence[Document]) -> str:
+    """The text of a saved report file."""
+    body = {"format": FORMAT, "version": VERSION, "documents": list(documents)}
+    return json.dumps(jsonable(body), indent=1, allow_nan=False) + "\n"
+
+
+def save(documents: Sequence[Document], path: str | Path) -> None:
+    """Write a saved report file: Parquet for a ``.parquet`` path, else JSON."""
+    if Path(path).suffix.lower() != ".parquet":
+        Path(path).write_text(dumps(documents), encoding="utf-8")
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"result": i, **r} for i, d in enumerate(documents) for r in d.get("records", [])]
+    try:
+        table = pa.Table.from_pylist(rows)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):  # a column of mixed kinds: as text
+        table = pa.Table.from_pylist([{k: _text(v) for k, v in r.items()} for r in rows])
+    table = table.replace_schema_metadata({METADATA_KEY: dumps(documents)})
+    pq.write_table(table, str(path))
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _parquet_metadata(path: str | Path) -> str:
+    """The saved documents in a Parquet file's schema metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(str(path)).metadata or {}
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"not a Parquet file ({exc})", source=str(path)) from None
+    found = meta.get(METADATA_KEY.encode())
+    if found is None:
+        raise InputError(
+            f"a Parquet file without assay's report metadata ({METADATA_KEY}); make one with "
+            "--save FILE.parquet",
+            source=str(path),
+        )
+    return found.decode("utf-8")
+
+
+def load(path: str | Path) -> list[Document]:
+    """The documents of a saved report file; an :class:`~assay.errors.InputError` naming the
+    file when it is not one (or is of a later version)."""
+    source = str(path)
+    try:
+        if Path(path).suffix.lower() == ".parquet":
+            text = _parquet_metadata(path)
+        else:
+            text = Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"not a saved assay result (not JSON: {exc})", source=source) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(
+            f'not a saved assay result (no "format": "{FORMAT}"; make one with --save)',
+            source=source,
+        )
+    version = data.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise InputError(
+            f"saved with report format version {version!r}; this assay reads 1 to {VERSION}",
+            source=source,
+        )
+    docs = data.get("documents")
+    if not isinstance(docs, list) or not all(_is_document(d) for d in docs):
+        raise InputError("a saved assay result without well-formed documents", source=source)
+    return docs
+
+
+def _is_document(doc: Any) -> bool:
+    if not isinstance(doc, dict) or not isinstance(doc.get("sections"), list):
+        return False
+    return all(isinstance(s, dict) and isinstance(s.get("items"), list) for s in doc["sections"])
+
+
+def _items(doc: Document, kind: str) -> Iterator[Any]:
+    for s in doc["sections"]:
+        for item in s["items"]:
+            if kind in item:
+                yield item[kind]
+
+
+def tables(doc: Document) -> list[DisplayTable]:
+    """Every table of a document, in order."""
+    return [table_from_dict(t) for t in _items(doc, "table")]
+
+
+def plots(doc: Document) -> list[dict[str, Any]]:
+    """Every plot specification of a document, in order."""
+    return list(_items(doc, "plot"))
