@@ -36,6 +36,7 @@ def plot(
     with handled():
         from .._options import integer
         from ..errors import InputError
+        from ..report.document import malformed
         from ..report.plots import export
         from .report import load_saved
 
@@ -46,17 +47,8 @@ def plot(
             return
         if chosen > len(found):
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
-        try:
+        with malformed("plot"):
             export(found[chosen - 1][2], output, plot_format)
-        except (
-            KeyError,
-            TypeError,
-            ValueError,
-            IndexError,
-            AttributeError,
-            ArithmeticError,
-        ) as exc:
-            raise InputError(f"a malformed plot in a saved result ({exc!r})") from None
 
 
 def _plots(docs: list[Any]) -> list[tuple[str, str, dict[str, Any]]]:

@@ -22,24 +22,13 @@ SavedArg = Annotated[
 def load_saved(paths: list[Path]) -> list[Any]:
     """The documents of every saved file, each checked by rendering its tables (a malformed
     file is one line naming it)."""
-    from ..errors import InputError
-    from ..report.document import load, tables
+    from ..report.document import load, malformed, tables
 
     docs = []
     for path in paths:
         for doc in load(path):
-            try:
+            with malformed("table", source=str(path)):
                 tables(doc)
-            except (
-                KeyError,
-                TypeError,
-                ValueError,
-                IndexError,
-                AttributeError,
-                ArithmeticError,
-            ) as exc:
-                raise InputError(f"a malformed table in a saved result ({exc!r})",
-                                 source=str(path)) from None  # fmt: skip
             docs.append(doc)
     return docs
 
@@ -62,7 +51,6 @@ def report(
     their tables as Markdown, LaTeX (booktabs) or text."""
     with errors():
         from .._options import choice
-        from ..errors import InputError
         from ..report import to_latex, to_markdown, to_text
         from ..report.document import tables
 
@@ -76,19 +64,11 @@ def report(
             render = {"markdown": to_markdown, "latex": to_latex, "table": to_text}[chosen]
             emit("\n".join(render(t) for d in docs for t in tables(d)), output)
             return
+        from ..report.document import malformed
         from ..report.html import to_html
 
-        try:
+        with malformed("plot"):
             page = to_html(docs, title=title)
-        except (
-            KeyError,
-            TypeError,
-            ValueError,
-            IndexError,
-            AttributeError,
-            ArithmeticError,
-        ) as exc:
-            raise InputError(f"a malformed plot in a saved result ({exc!r})") from None
         emit(page, output)
 
 

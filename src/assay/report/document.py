@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "document",
     "dumps",
     "load",
+    "malformed",
     "plots",
     "save",
     "section",
@@ -44,6 +46,20 @@ __all__ = [
     "table_to_dict",
     "tables",
 ]
+
+#: What rendering a hand-edited or damaged saved result can raise from inside the renderers.
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError)
+
+
+@contextmanager
+def malformed(what: str, source: str | None = None) -> Iterator[None]:
+    """Around rendering saved data: a failure of the data's shape becomes one
+    :class:`~assay.errors.InputError` ("a malformed ``what`` in a saved result")."""
+    try:
+        yield
+    except _MALFORMED as exc:
+        raise InputError(f"a malformed {what} in a saved result ({exc!r})", source=source) from None
+
 
 #: The ``format`` field of a saved report file, and the version of its layout.
 FORMAT = "assay-report"
