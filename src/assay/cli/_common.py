@@ -193,15 +193,17 @@ def _say(caught: list[warnings.WarningMessage]) -> None:
     """Print the caught warnings: assay's as one line each (duplicates once), others as
     Python would."""
     seen: set[str] = set()
-    for w in caught:
+    pending, caught[:] = list(caught), []
+    for w in pending:
         if not issubclass(w.category, AssayWarning):
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+            # Written directly: inside catch_warnings(record=True), warnings.showwarning
+            # appends to ``caught`` itself, and iterating over it would never end.
+            sys.stderr.write(warnings.formatwarning(w.message, w.category, w.filename, w.lineno))
             continue
         text = str(w.message)
         if text not in seen:
             seen.add(text)
             warn(text)
-    caught.clear()
 
 
 # ---------------------------------------------------------------- output
@@ -286,10 +288,13 @@ def load_collection(
     qrels_format: str | None = None,
     run_format: str | None = None,
     columns: dict[str, str | None] | None = None,
+    stream: bool = False,
 ) -> tuple[Any, list[Any]]:
     """The qrels and the runs, each run named by :func:`unique_names`. ``columns`` maps the
     roles ``query``, ``doc``, ``score`` and ``relevance`` to the column names of tabular
-    files (None: the role's own name)."""
+    files (None: the role's own name). With ``stream``, a TREC or Parquet run file large
+    enough to be evaluated block by block (:data:`assay.evaluation.STREAM_BYTES`) is left
+    unread: its item is ``(name, path)``, for :func:`assay.evaluate` to stream."""
     from ..data import Qrels, Run
     from ..errors import OptionError
 
@@ -310,9 +315,24 @@ def load_collection(
     q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(runs)
     loaded = [
-        Run.read(p, format=run_format, name=n, **r_cols) for p, n in zip(runs, names, strict=True)
+        (n, p)
+        if stream and not r_cols and _streamable(p, run_format)
+        else Run.read(p, format=run_format, name=n, **r_cols)
+        for p, n in zip(runs, names, strict=True)
     ]
     return q, loaded
+
+
+def _streamable(path: str, fmt: str | None) -> bool:
+    """A run file that :func:`assay.evaluate` reads block by block when given its path."""
+    from ..evaluation import STREAM_BYTES
+    from ..io.tabular import detect_format
+
+    detected = detect_format(path)
+    if fmt not in (None, detected):  # evaluate() goes by the extension
+        return False
+    blockwise = detected in ("trec", "parquet") and path != "-"
+    return blockwise and os.path.isfile(path) and os.path.getsize(path) >= STREAM_BYTES
 
 
 def _is_trec(path: str, fmt: str | None) -> bool:
