@@ -82,7 +82,8 @@ def read_trec_run(path: str | os.PathLike[str], *, partition_bytes: int | None =
     p = os.fspath(path)
     if not os.path.isfile(p):
         raise ParseError("no such file" if not os.path.exists(p) else "not a file", source=p)
-    step = integer(partition_bytes or DEFAULT_PARTITION_BYTES, "partition_bytes", minimum=1)
+    given = DEFAULT_PARTITION_BYTES if partition_bytes is None else partition_bytes
+    step = integer(given, "partition_bytes", minimum=1)
     with open(p, "rb") as fh:
         gzipped = fh.read(2) == b"\x1f\x8b"
     size = os.path.getsize(p)
