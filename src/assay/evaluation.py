@@ -64,8 +64,9 @@ class _RunFile:
     format: str
 
 
-#: Run files at least this large are evaluated block by block when ``stream=None``.
-STREAM_BYTES = 256 << 20
+#: Run files at least this large (four blocks of :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`)
+#: are evaluated block by block when ``stream=None``.
+STREAM_BYTES = 64 << 20
 
 
 def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFile:

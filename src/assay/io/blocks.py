@@ -34,10 +34,12 @@ __all__ = [
 ]
 
 
-#: Bytes of TREC text parsed at a time (about a million run lines).
-DEFAULT_BLOCK_BYTES = 64 << 20
+#: Bytes of TREC text parsed at a time (about 500,000 run lines). Measured on a 7M-line run
+#: (benchmarks/RESULTS.md): 16 MiB blocks peak at about a third of the memory of 64 MiB ones,
+#: in the same time; smaller blocks start to cost time.
+DEFAULT_BLOCK_BYTES = 16 << 20
 #: Rows of a Parquet run read at a time.
-DEFAULT_BLOCK_ROWS = 1 << 20
+DEFAULT_BLOCK_ROWS = 1 << 19
 
 
 @contextmanager
