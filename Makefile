@@ -33,7 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
 	$(BIN)/python benchmarks/bench_agreement.py
-	$(BIN)/python benchmarks/bench_fusion.py --tools assay
+	$(BIN)/python benchmarks/bench_fusion.py --tools assay assay-stream
 	$(BIN)/python benchmarks/bench_meta.py
 	$(BIN)/python benchmarks/bench_tagging.py
 	$(BIN)/python benchmarks/bench_letor.py

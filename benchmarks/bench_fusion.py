@@ -9,6 +9,11 @@ the same number of lines. Tools alternate (A B A B ...).
 
     python benchmarks/bench_fusion.py                      # assay and ranx, 3 runs each
     python benchmarks/bench_fusion.py --tools assay --runs 5
+    python benchmarks/bench_fusion.py --tools assay assay-stream --runs 1
+
+``assay-stream`` is ``assay.fusion.fuse_files`` (block by block) on copies of the runs with
+their queries in byte order (it needs that order; the generated runs are in numeric order);
+its output is checked to be the bytes of the in-memory fusion when both tools ran.
 
 Data are written to benchmarks/data/ (git-ignored).
 """
@@ -16,6 +21,7 @@ Data are written to benchmarks/data/ (git-ignored).
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import os
 import statistics
@@ -95,7 +101,30 @@ print(json.dumps({"seconds": time.perf_counter() - t, "rows": sum(map(len, fused
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
-TOOLS = {"assay": ASSAY, "ranx": RANX}
+ASSAY_STREAM = """
+import time, json, resource, sys
+t = time.perf_counter()
+from assay.fusion import fuse_files
+method, norm, out, *paths = sys.argv[1:]
+summary = fuse_files(paths, out, method=method, norm=norm)
+print(json.dumps({"seconds": time.perf_counter() - t, "rows": summary.rows_written,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+TOOLS = {"assay": ASSAY, "ranx": RANX, "assay-stream": ASSAY_STREAM}
+
+
+def byte_sorted(paths: list[Path]) -> list[Path]:
+    """Copies of the runs with queries in byte order (as assay writes runs)."""
+    from assay import Run
+
+    out = [p.with_name(p.name.replace(".txt", ".bytesorted.txt")) for p in paths]
+    for src, dst in zip(paths, out, strict=True):
+        if not dst.exists():
+            Run.from_trec(src).to_trec(dst)
+    return out
+
+
 CASES = [("rrf", "min-max"), ("combmnz", "min-max")]
 
 
@@ -124,6 +153,7 @@ def main() -> None:
     ap.add_argument("--no-warmup", action="store_true", help="skip the warm-up run")
     args = ap.parse_args()
     paths = make_runs()
+    inputs = {t: byte_sorted(paths) if t == "assay-stream" else paths for t in args.tools}
     print(
         f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
         f"{N_RUNS} runs x {NQ:,} queries x {ND:,} docs; tools: {', '.join(args.tools)}"
@@ -138,10 +168,13 @@ def main() -> None:
         outs = {t: DATA / f"fused.{t}.{method}.txt" for t in args.tools}
         if not args.no_warmup:
             for t in args.tools:
-                run_tool(TOOLS[t], method, norm, outs[t], paths)
+                run_tool(TOOLS[t], method, norm, outs[t], inputs[t])
         for _ in range(args.runs):
             for t in args.tools:
-                samples[t].append(run_tool(TOOLS[t], method, norm, outs[t], paths))
+                samples[t].append(run_tool(TOOLS[t], method, norm, outs[t], inputs[t]))
+        if "assay" in outs and "assay-stream" in outs:
+            same = filecmp.cmp(outs["assay"], outs["assay-stream"], shallow=False)
+            print(f"<!-- {method}: assay-stream output {'==' if same else '!='} assay's -->")
         base = samples.get("assay")
         base_wall = statistics.median(s["wall"] for s in base) if base else None
         base_rss = statistics.median(s["rss_mb"] for s in base) if base else None
