@@ -128,3 +128,23 @@ def test_large_run_files_are_streamed(files, monkeypatch) -> None:
     # Exactly the files at or above the threshold are read block by block.
     big = [f"{n}.txt" for n in ("a", "b") if files[n].stat().st_size >= threshold]
     assert read == big and "a.txt" in read
+
+
+def test_compare_streams_large_run_files_too(files, monkeypatch) -> None:
+    import assay.io.blocks
+
+    argv = ["compare", files["qrels"], files["a"], files["b"], "-m", "map", "-f", "tsv"]
+    argv += ["--n-resamples", "200"]
+    code, expected, err = invoke(*argv)
+    assert code == 0, err
+    read = []
+    iter_run_blocks = assay.io.blocks.iter_run_blocks
+
+    def counting(path, **options):
+        read.append(Path(path).name)
+        return iter_run_blocks(path, **options)
+
+    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
+    monkeypatch.setattr(assay.io.blocks, "iter_run_blocks", counting)
+    assert invoke(*argv)[1] == expected
+    assert read == ["a.txt", "b.txt"]

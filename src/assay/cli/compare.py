@@ -3,7 +3,7 @@ corrected p-values and significance marks."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -87,10 +87,13 @@ def compare(
                 "score": score_column,
                 "relevance": relevance_column,
             },
+            stream=True,
         )
+        # Large TREC/Parquet files stay paths: assay.evaluate reads them in blocks.
+        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
         cmp = run_comparison(
             q,
-            loaded,
+            named,
             metric or DEFAULT_METRICS,
             baseline=baseline,
             test=test,
