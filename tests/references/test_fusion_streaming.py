@@ -97,3 +97,48 @@ def test_bad_options_are_option_errors(run_files) -> None:
             fuse_files(run_files, io.BytesIO(), **bad)
     with pytest.raises(assay.OptionError, match="weights"):
         fuse_files(run_files, io.BytesIO(), weights=[1.0])
+
+
+@pytest.fixture(scope="module")
+def numeric_files(run_files, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The runs with integer query ids, written in numeric query order (as runs over
+    numbered topics usually are): q7 becomes 7, and 10 comes after 9."""
+    folder = tmp_path_factory.mktemp("fuse-numeric")
+    out = []
+    for path in run_files:
+        lines = path.read_bytes().splitlines(keepends=True)
+        lines = [ln[1:] for ln in lines]  # "q12 Q0 ..." -> "12 Q0 ..."
+        lines.sort(key=lambda ln: int(ln.split()[0]))  # stable: rows keep their order
+        out.append(folder / path.name)
+        out[-1].write_bytes(b"".join(lines))
+    return out
+
+
+def _numeric_order(text: bytes) -> bytes:
+    lines = text.splitlines(keepends=True)
+    return b"".join(sorted(lines, key=lambda ln: int(ln.split()[0])))
+
+
+@pytest.mark.parametrize("method", ["rrf", "combmnz", "borda", "condorcet"])
+def test_numeric_query_order_streams_to_the_same_lines(numeric_files, method) -> None:
+    expected = _numeric_order(_in_memory(numeric_files, method=method))
+    for block_bytes in (700, 1 << 20):
+        got, _ = _streamed(numeric_files, block_bytes, method=method)
+        assert got == expected
+    got = io.BytesIO()
+    fuse_files(numeric_files, got, method=method, query_order="numeric", block_bytes=700)
+    assert got.getvalue() == expected
+
+
+def test_the_wrong_query_order_is_refused(numeric_files, run_files) -> None:
+    with pytest.raises(QueryOrderError, match="ascending byte order"):
+        fuse_files(numeric_files, io.BytesIO(), query_order="bytes")
+    with pytest.raises(QueryOrderError, match="needs integer query ids"):
+        fuse_files(run_files, io.BytesIO(), query_order="numeric")
+    shuffled = numeric_files[0].with_name("shuffled.txt")
+    lines = numeric_files[0].read_bytes().splitlines(keepends=True)
+    shuffled.write_bytes(b"".join(lines[len(lines) // 2 :] + lines[: len(lines) // 2]))
+    with pytest.raises(QueryOrderError, match="ascending numeric order"):
+        fuse_files([numeric_files[1], shuffled], io.BytesIO(), query_order="numeric")
+    with pytest.raises(assay.OptionError, match="query_order"):
+        fuse_files(run_files, io.BytesIO(), query_order="random")

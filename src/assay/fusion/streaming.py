@@ -3,18 +3,20 @@
 Every fusion method is computed query by query (normalisations per run and query, Borda's
 candidates per query, Condorcet per query), so a query's fused ranking needs only that
 query's rows of every run. Each run file is read in blocks of whole queries
-(:func:`assay.io.blocks.iter_run_blocks`); when every run lists its queries in ascending byte
-order (``LC_ALL=C sort -k1,1 -s`` order, the order assay writes), the blocks are merged like
-sorted lists: the queries up to the smallest last query of the runs' current blocks are
-complete in every run, so they are fused and written, and the rest is carried over. Memory is
-bounded by one block per run plus the fused rows of those queries, and the output is the
-bytes :func:`~assay.fusion.fuse` followed by :meth:`~assay.Run.to_trec` would write.
+(:func:`assay.io.blocks.iter_run_blocks`); when every run lists its queries in the same
+ascending order (byte order, as ``LC_ALL=C sort -k1,1 -s`` and assay write them, or the
+numeric order of integer ids), the blocks are merged like sorted lists: the queries up to the
+smallest last query of the runs' current blocks are complete in every run, so they are fused
+and written, and the rest is carried over. Memory is bounded by one block per run plus the
+fused rows of those queries. In byte order the output is the bytes :func:`~assay.fusion.fuse`
+followed by :meth:`~assay.Run.to_trec` would write; in numeric order, the same lines with the
+queries in numeric order.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -23,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from .._options import FusionMethod, Normalization, integer, number
+from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
 from ..errors import EmptyInputError, InputError
 from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
 
@@ -59,27 +61,113 @@ def _query_starts(query: pa.Array) -> np.ndarray:
     return np.concatenate([[0], np.flatnonzero(change) + 1])
 
 
-def _ascending_blocks(path: str, block_bytes: int | None) -> Iterator[TrecColumns]:
-    """The run's blocks of whole queries, checked to list queries in ascending byte order."""
-    from ..io.blocks import iter_run_blocks
+def _keys(query: pa.Array, order: str) -> pa.Array | None:
+    """The sort keys of query ids: the ids (byte order) or their integer values; None when
+    an id is not an integer."""
+    if order == "bytes":
+        return query
+    try:
+        return pc.cast(query, pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
 
-    previous: Any = None
-    for c in iter_run_blocks(path, block_bytes=block_bytes):
+
+def _first_descent(firsts: pa.Array, order: str) -> int | None:
+    """Index of the first query (of consecutive distinct ones) not above the one before it
+    in ``order``, or None when they ascend; 0 when the ids are not integers."""
+    keys = _keys(firsts, order)
+    if keys is None:
+        return 0
+    if len(keys) < 2:
+        return None
+    up = to_np(pc.less(keys.slice(0, len(keys) - 1), keys.slice(1)), fill=False)
+    return None if up.all() else int(np.flatnonzero(~up)[0]) + 1
+
+
+class _Cursor:
+    """One run file: its blocks, checked to list queries in ascending order, and the rows
+    read but not fused yet."""
+
+    def __init__(self, path: str, block_bytes: int | None) -> None:
+        from ..io.blocks import iter_run_blocks
+
+        self.path = path
+        self.order = "bytes"
+        self.blocks = iter_run_blocks(path, block_bytes=block_bytes)
+        self.previous: pa.Array | None = None  # the last query id checked
+        self.pending: TrecColumns | None = next(self.blocks, None)
+        self.read = 0 if self.pending is None else len(self.pending.query)
+        self.n_blocks = 0 if self.pending is None else 1
+
+    def firsts(self, c: TrecColumns) -> pa.Array:
+        """The block's distinct consecutive query ids, after the last one checked."""
         firsts = c.query.take(from_np(_query_starts(c.query)))
-        if previous is not None:
-            firsts = pa.concat_arrays([pa.array([previous], pa.string()), firsts])
-        if len(firsts) > 1:
-            up = to_np(pc.less(firsts.slice(0, len(firsts) - 1), firsts.slice(1)), fill=False)
-            if not up.all():
-                bad = int(np.flatnonzero(~up)[0]) + 1
-                raise QueryOrderError(
-                    f"query {firsts[bad].as_py()!r} comes after {firsts[bad - 1].as_py()!r}: "
-                    "the run's queries are not together in ascending byte order (sort it with "
-                    "LC_ALL=C sort -k1,1 -s, or fuse it in memory)",
-                    source=path,
-                )
-        previous = firsts[len(firsts) - 1].as_py()
-        yield c
+        if self.previous is not None:
+            firsts = pa.concat_arrays([self.previous, firsts])
+        return firsts
+
+    def ascends(self, order: str) -> bool:
+        """Whether the first block lists its queries in ascending ``order``."""
+        return self.pending is None or _first_descent(self.firsts(self.pending), order) is None
+
+    def check(self, c: TrecColumns) -> None:
+        firsts = self.firsts(c)
+        if self.order == "numeric" and _keys(firsts, "numeric") is None:
+            raise QueryOrderError(
+                "query_order='numeric' needs integer query ids, and the run has others",
+                source=self.path,
+            )
+        bad = _first_descent(firsts, self.order)
+        if bad is not None:
+            what = "byte" if self.order == "bytes" else "numeric"
+            raise QueryOrderError(
+                f"query {firsts[bad].as_py()!r} comes after {firsts[bad - 1].as_py()!r}: "
+                f"the run's queries are not together in ascending {what} order (give "
+                "query_order, sort the run with LC_ALL=C sort -k1,1 -s, or fuse it in memory)",
+                source=self.path,
+            )
+        self.previous = firsts.slice(len(firsts) - 1)
+
+    def last(self) -> Any:
+        """The sort key of the last pending query (None when the run is exhausted)."""
+        c = self.pending
+        if c is None:
+            return None
+        last = c.query[len(c.query) - 1].as_py()
+        return last if self.order == "bytes" else int(last)
+
+    def take_through(self, bound: Any) -> TrecColumns | None:
+        """The pending rows of queries <= ``bound`` (a prefix: queries ascend)."""
+        c = self.pending
+        if c is None:
+            return None
+        keys = _keys(c.query, self.order)
+        n = int(to_np(pc.less_equal(keys, bound), fill=False).sum())
+        head, tail = _split(c, n)
+        self.pending = tail if len(tail.query) else self._next()
+        return head
+
+    def _next(self) -> TrecColumns | None:
+        c = next(self.blocks, None)
+        if c is not None:
+            self.check(c)
+            self.read += len(c.query)
+            self.n_blocks += 1
+        return c
+
+
+def _choose_order(cursors: list[_Cursor], order: str) -> str:
+    """``order``, or with "auto" the one every run's first block follows: numeric when the
+    ids are integers in numeric order (runs over numbered topics), else bytes. Checked on
+    those first blocks."""
+    if order == "auto":
+        numeric = all(c.ascends("numeric") for c in cursors)
+        order = "numeric" if numeric else "bytes"
+    for cur in cursors:
+        cur.order = order
+        if cur.pending is not None:
+            cur.check(cur.pending)
+    return order
 
 
 def _split(c: TrecColumns, n: int) -> tuple[TrecColumns, TrecColumns]:
@@ -108,42 +196,32 @@ def _as_run(c: TrecColumns | None, name: str) -> Run:
     return Run.from_columns(c.query, c.doc, c.value, name=name, source=c.source, lines=c.lines)
 
 
-class _Cursor:
-    """One run file: its blocks, and the rows read but not fused yet."""
-
-    def __init__(self, path: str, block_bytes: int | None) -> None:
-        self.path = path
-        self.blocks = _ascending_blocks(path, block_bytes)
-        self.pending: TrecColumns | None = next(self.blocks, None)
-        self.read = 0 if self.pending is None else len(self.pending.query)
-        self.n_blocks = 0 if self.pending is None else 1
-
-    def last(self) -> str | None:
-        c = self.pending
-        return None if c is None else c.query[len(c.query) - 1].as_py()
-
-    def take_through(self, bound: str) -> TrecColumns | None:
-        """The pending rows of queries <= ``bound`` (a prefix: queries ascend)."""
-        c = self.pending
-        if c is None:
-            return None
-        n = int(to_np(pc.less_equal(c.query, bound), fill=False).sum())
-        head, tail = _split(c, n)
-        self.pending = tail if len(tail.query) else self._next()
-        return head
-
-    def _next(self) -> TrecColumns | None:
-        c = next(self.blocks, None)
-        if c is not None:
-            self.read += len(c.query)
-            self.n_blocks += 1
-        return c
-
-
 def _open_output(output: str | os.PathLike[str] | BinaryIO) -> tuple[BinaryIO, bool]:
     if isinstance(output, str | os.PathLike):
         return open(os.fspath(output), "wb"), True
     return output, False
+
+
+def _write(fused: Run, fh: BinaryIO, order: str) -> None:
+    """The fused rows in TREC format; in numeric query order, queries are put in that order
+    (each query's rows as :meth:`Run.to_trec` writes them)."""
+    if order == "bytes":
+        fused.to_trec(fh)
+        return
+    from ..io.trec import write_run
+
+    t = fused.to_arrow()
+    key = pc.cast(t.column("query"), pa.int64())
+    rows = pa.table({"k": key, "i": pa.array(np.arange(t.num_rows))})
+    t = t.take(pc.sort_indices(rows, sort_keys=[("k", "ascending"), ("i", "ascending")]))
+    write_run(
+        fh,
+        t.column("query").combine_chunks(),
+        t.column("doc").combine_chunks(),
+        to_np(t.column("rank").combine_chunks()),
+        to_np(t.column("score").combine_chunks()),
+        fused.tag or fused.name,
+    )
 
 
 def fuse_files(
@@ -158,16 +236,21 @@ def fuse_files(
     name: str | None = None,
     gamma: float = 1.0,
     block_bytes: int | None = None,
+    query_order: QueryOrder = "auto",
 ) -> FusionSummary:
     """Fuse TREC run files into the TREC file ``output`` (a path or a binary file object)
     without holding the runs in memory; options and values are those of
     :func:`~assay.fusion.fuse`, and the file written holds the same bytes as
     ``fuse([Run.read(p) for p in runs], ...).to_trec(output)``.
 
-    Each run must list its queries' rows together, queries in ascending byte order (as
-    ``LC_ALL=C sort -k1,1 -s`` leaves them); otherwise a :class:`QueryOrderError` is raised
-    (part of the output may have been written). ``block_bytes`` is the text read at a time
-    from each run (default :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`)."""
+    Each run must list its queries' rows together, queries in ascending order, the same for
+    every run (``query_order``): ``bytes`` (as ``LC_ALL=C sort -k1,1 -s`` leaves them, and as
+    assay writes runs), ``numeric`` (integer query ids in numeric order, as runs over
+    numbered topics usually are; the output then lists queries in numeric order, each query's
+    rows as the in-memory fusion writes them) or ``auto`` (the order every run's first block
+    follows, bytes when both fit). Otherwise a :class:`QueryOrderError` is raised (part of the
+    output may have been written). ``block_bytes`` is the text read at a time from each run
+    (default :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`)."""
     m, nm = check_method(method), check_norm(norm)
     k, g, depth = check_rrf_k(rrf_k), number(gamma, "gamma"), check_depth(depth)
     if block_bytes is not None:
@@ -184,7 +267,9 @@ def fuse_files(
         "depth": depth,
         "gamma": g,
     }
+    order = choice(query_order, QueryOrder, "query_order")
     cursors = [_Cursor(p, block_bytes) for p in paths]
+    order = _choose_order(cursors, order)
     fh, close = _open_output(output)
     queries = written = 0
     try:
@@ -195,7 +280,7 @@ def fuse_files(
             bound = min(lasts)
             parts = [_as_run(cur.take_through(bound), str(i)) for i, cur in enumerate(cursors)]
             fused = fuse(parts, **options, name=name or m)
-            fused.to_trec(fh)
+            _write(fused, fh, order)
             queries += fused.n_queries
             written += len(fused)
     finally:
