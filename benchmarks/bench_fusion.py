@@ -111,6 +111,7 @@ print(json.dumps({"seconds": time.perf_counter() - t, "rows": summary.rows_writt
 """
 
 TOOLS = {"assay": ASSAY, "ranx": RANX, "assay-stream": ASSAY_STREAM}
+CASES = [("rrf", "min-max"), ("combmnz", "min-max")]
 
 
 def run_tool(code: str, method: str, norm: str, out: Path, paths: list[Path]) -> dict[str, float]:
