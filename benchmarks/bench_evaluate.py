@@ -40,10 +40,11 @@ VARIANTS = ("plain", "ties", "shuffled")
 
 
 def data_paths(nq: int, nd: int, variant: str = "plain") -> tuple[Path, Path, Path]:
-    """Where :func:`make_data` writes the qrels, the TREC run and the Parquet run."""
+    """Where :func:`make_data` writes the qrels, the TREC run and the Parquet run (the
+    judged sample follows the rows' order, so each variant has its own qrels)."""
     tail = "" if variant == "plain" else f".{variant}"
     stem = f"{nq}x{nd}{tail}"
-    return DATA / f"qrels.{nq}x{nd}.txt", DATA / f"run.{stem}.txt", DATA / f"run.{stem}.parquet"
+    return DATA / f"qrels.{stem}.txt", DATA / f"run.{stem}.txt", DATA / f"run.{stem}.parquet"
 
 
 def make_data(
@@ -51,7 +52,7 @@ def make_data(
 ) -> tuple[Path, Path]:
     """Write a seeded qrels (about 20 graded judgments per query) and a run (nd per query),
     CHUNK_ROWS at a time; with ``parquet`` the run is also written as Parquet (query, doc,
-    score). The qrels do not depend on the variant."""
+    score)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.csv as pcsv

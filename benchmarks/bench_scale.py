@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_evaluate import VARIANTS, data_paths, make_data
+from bench_evaluate import VARIANTS, data_paths
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
@@ -167,6 +167,16 @@ MODULES = {
 }
 
 
+def generate(nq: int, nd: int, variant: str, parquet: bool) -> None:
+    """The data files, written by a subprocess: a child's peak RSS counts its parent's at the
+    fork (Linux keeps the high-water mark across exec), so this process must stay small."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from bench_evaluate import make_data; "
+        f"make_data({nq}, {nd}, variant={variant!r}, parquet={parquet})"
+    )
+    subprocess.run([sys.executable, "-c", code, str(HERE)], check=True)
+
+
 def run_tool(tool: str, qrels: Path, run: Path, fmt: str, values: Path) -> dict[str, Any]:
     """One subprocess of ``tool``: its report, with ``wall`` (end to end, writing excluded)."""
     start = time.perf_counter()
@@ -206,8 +216,9 @@ def compare(reference: dict[str, dict[str, float]], other: dict[str, dict[str, f
 
 def measure(tools: list[str], size: str, variant: str, fmt: str, runs: int) -> list[dict[str, Any]]:
     nq, nd = SIZES[size]
-    qrels, run_txt = make_data(nq, nd, variant=variant, parquet=fmt == "parquet")
-    run = run_txt if fmt == "trec" else data_paths(nq, nd, variant)[2]
+    generate(nq, nd, variant, fmt == "parquet")
+    qrels, run_txt, run_parquet = data_paths(nq, nd, variant)
+    run = run_txt if fmt == "trec" else run_parquet
     with tempfile.TemporaryDirectory() as tmp:
         values = {t: Path(tmp) / f"{t}.json" for t in tools}
         samples: dict[str, list[dict[str, Any]]] = {t: [] for t in tools}

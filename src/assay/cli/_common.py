@@ -331,8 +331,11 @@ def _streamable(path: str, fmt: str | None) -> bool:
     detected = detect_format(path)
     if fmt not in (None, detected):  # evaluate() goes by the extension
         return False
-    blockwise = detected in ("trec", "parquet") and path != "-"
-    return blockwise and os.path.isfile(path) and os.path.getsize(path) >= STREAM_BYTES
+    if detected not in ("trec", "parquet") or path == "-" or not os.path.isfile(path):
+        return False
+    if detected == "parquet":
+        return True  # assay.evaluate decides from the row count
+    return os.path.getsize(path) >= STREAM_BYTES
 
 
 def _is_trec(path: str, fmt: str | None) -> bool:
