@@ -138,6 +138,10 @@ def main() -> None:
     ap.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
     ap.add_argument("--no-warmup", action="store_true", help="skip the warm-up run")
     args = ap.parse_args()
+    # Written by a subprocess, so that this process stays small (see above).
+    subprocess.run(
+        [sys.executable, "-c", "import bench_fusion as b; b.make_runs()"], check=True, cwd=HERE
+    )
     paths = make_runs()
     print(
         f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
@@ -158,10 +162,12 @@ def main() -> None:
             for t in args.tools:
                 samples[t].append(run_tool(TOOLS[t], method, norm, outs[t], paths))
         if "assay" in outs and "assay-stream" in outs:
-            from assay import Run
-
-            same = Run.from_trec(outs["assay"]) == Run.from_trec(outs["assay-stream"])
-            print(f"<!-- {method}: assay-stream's fused run {'==' if same else '!='} assay's -->")
+            # In a subprocess: a child's peak RSS counts its parent's at the fork.
+            code = "import sys; from assay import Run; r = Run.from_trec; "
+            code += "print(r(sys.argv[1]) == r(sys.argv[2]))"
+            args = [sys.executable, "-c", code, str(outs["assay"]), str(outs["assay-stream"])]
+            same = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+            print(f"<!-- {method}: assay-stream's fused run == assay's: {same.strip()} -->")
         base = samples.get("assay")
         base_wall = statistics.median(s["wall"] for s in base) if base else None
         base_rss = statistics.median(s["rss_mb"] for s in base) if base else None
