@@ -165,8 +165,8 @@ def main() -> None:
             # In a subprocess: a child's peak RSS counts its parent's at the fork.
             code = "import sys; from assay import Run; r = Run.from_trec; "
             code += "print(r(sys.argv[1]) == r(sys.argv[2]))"
-            args = [sys.executable, "-c", code, str(outs["assay"]), str(outs["assay-stream"])]
-            same = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+            argv = [sys.executable, "-c", code, str(outs["assay"]), str(outs["assay-stream"])]
+            same = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
             print(f"<!-- {method}: assay-stream's fused run == assay's: {same.strip()} -->")
         base = samples.get("assay")
         base_wall = statistics.median(s["wall"] for s in base) if base else None
