@@ -33,16 +33,20 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
 	$(BIN)/python benchmarks/bench_agreement.py
-	$(BIN)/python benchmarks/bench_fusion.py --tools assay
+	$(BIN)/python benchmarks/bench_fusion.py --tools assay assay-stream
 	$(BIN)/python benchmarks/bench_meta.py
 	$(BIN)/python benchmarks/bench_tagging.py
 	$(BIN)/python benchmarks/bench_letor.py
 	$(BIN)/python benchmarks/bench_embeddings.py
+	$(BIN)/python benchmarks/bench_scale.py --sizes 1e5 1e6 --plot benchmarks/scale.png
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench
 	$(BIN)/python benchmarks/bench_compare.py --tools assay ranx --runs 1
 	$(BIN)/python benchmarks/bench_fusion.py --tools assay ranx --runs 1
+	$(BIN)/python benchmarks/bench_scale.py --sizes 6.98e6 --variants plain --runs 2
+	$(BIN)/python benchmarks/bench_scale.py --sizes 3.5e7 --variants plain --formats trec \
+		--tools assay pytrec_eval --runs 1 --plot benchmarks/scale.png
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

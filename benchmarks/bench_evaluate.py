@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -31,62 +32,96 @@ SIZES = {
 }
 
 
-def make_data(nq: int, nd: int, seed: int = 42) -> tuple[Path, Path]:
-    """Write a seeded qrels (about 20 graded judgments per query) and a run (nd per query)."""
+#: Rows generated at a time (whole queries): bounds the generator's memory at 3.5e7 rows.
+CHUNK_ROWS = 8_000_000
+#: Run variants: rank order with 4-decimal scores; scores rounded to 1 decimal (many ties);
+#: each query's rows in random order (queries still together, as TREC runs keep them).
+VARIANTS = ("plain", "ties", "shuffled")
+
+
+def data_paths(nq: int, nd: int, variant: str = "plain") -> tuple[Path, Path, Path]:
+    """Where :func:`make_data` writes the qrels, the TREC run and the Parquet run (the
+    judged sample follows the rows' order, so each variant has its own qrels)."""
+    tail = "" if variant == "plain" else f".{variant}"
+    stem = f"{nq}x{nd}{tail}"
+    return DATA / f"qrels.{stem}.txt", DATA / f"run.{stem}.txt", DATA / f"run.{stem}.parquet"
+
+
+def make_data(
+    nq: int, nd: int, seed: int = 42, *, variant: str = "plain", parquet: bool = False
+) -> tuple[Path, Path]:
+    """Write a seeded qrels (about 20 graded judgments per query) and a run (nd per query),
+    CHUNK_ROWS at a time; with ``parquet`` the run is also written as Parquet (query, doc,
+    score)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+
+    DATA.mkdir(parents=True, exist_ok=True)
+    qrels_path, run_path, parquet_path = data_paths(nq, nd, variant)
+    if qrels_path.exists() and run_path.exists() and (parquet_path.exists() or not parquet):
+        return qrels_path, run_path
+    rng = np.random.default_rng(seed)
+    shuffle_rng = np.random.default_rng(seed + 1)
+    step = max(1, CHUNK_ROWS // nd)
+    opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    schema = pa.schema([("query", pa.string()), ("doc", pa.string()), ("score", pa.float64())])
+    writer = pq.ParquetWriter(parquet_path, schema) if parquet else None
+    with pa.OSFile(str(run_path), "wb") as run_out, pa.OSFile(str(qrels_path), "wb") as q_out:
+        for first in range(0, nq, step):
+            run, qrels = _chunk(rng, shuffle_rng, first, min(nq, first + step), nd, variant)
+            pcsv.write_csv(run, run_out, write_options=opts)
+            pcsv.write_csv(qrels, q_out, write_options=opts)
+            if writer is not None:
+                table = pa.table([run["q"], run["d"], run["s"]], schema=schema)
+                writer.write_table(table)
+    if writer is not None:
+        writer.close()
+    return qrels_path, run_path
+
+
+def _chunk(rng: Any, shuffle_rng: Any, q0: int, q1: int, nd: int, variant: str) -> tuple[Any, Any]:
+    """The run rows and the judgments of queries q0..q1-1."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.csv as pcsv
 
-    DATA.mkdir(parents=True, exist_ok=True)
-    qrels_path = DATA / f"qrels.{nq}x{nd}.txt"
-    run_path = DATA / f"run.{nq}x{nd}.txt"
-    if qrels_path.exists() and run_path.exists():
-        return qrels_path, run_path
-    rng = np.random.default_rng(seed)
-    n = nq * nd
-    qnum = np.repeat(np.arange(nq), nd)
+    n = (q1 - q0) * nd
+    qnum = np.repeat(np.arange(q0, q1), nd)
     # Each query retrieves nd distinct documents of its own pool of 10 * nd.
-    slot = np.tile(np.arange(nd), nq)
+    slot = np.tile(np.arange(nd), q1 - q0)
     dnum = qnum.astype(np.int64) * (10 * nd) + slot * 10 + rng.integers(0, 10, size=n)
     grade = rng.choice(5, size=n, p=[0.90, 0.05, 0.03, 0.015, 0.005])
-    score = np.round(grade * 0.5 + rng.standard_normal(n), 4)
-    # Rank order within query (as a system would write it).
-    o = np.lexsort((-score, qnum))
+    score = np.round(grade * 0.5 + rng.standard_normal(n), 1 if variant == "ties" else 4)
+    # Rank order within query (as a system would write it), or random order within query.
+    within = shuffle_rng.random(n) if variant == "shuffled" else -score
+    o = np.lexsort((within, qnum))
     qnum, dnum, score, grade = qnum[o], dnum[o], score[o], grade[o]
     rank = np.arange(n) - np.searchsorted(qnum, qnum) + 1
     qid = pc.cast(pa.array(qnum), pa.string())
     did = pc.binary_join_element_wise("D", pc.cast(pa.array(dnum), pa.string()), "")
-    opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
-    pcsv.write_csv(
-        pa.table(
-            {
-                "q": qid,
-                "z": pa.array(np.full(n, "Q0")),
-                "d": did,
-                "r": rank,
-                "s": score,
-                "t": pa.array(np.full(n, "bench")),
-            }
-        ),
-        run_path,
-        write_options=opts,
+    run = pa.table(
+        {
+            "q": qid,
+            "z": pa.array(np.full(n, "Q0")),
+            "d": did,
+            "r": rank,
+            "s": score,
+            "t": pa.array(np.full(n, "bench")),
+        }
     )
     # Judge about 20 documents per query: every relevant retrieved one plus a sample.
     judged = (grade > 0) | (rng.random(n) < 20 / nd)
-    pcsv.write_csv(
-        pa.table(
-            {
-                "q": qid.filter(pa.array(judged)),
-                "z": pa.array(np.zeros(int(judged.sum()), dtype=np.int8)),
-                "d": did.filter(pa.array(judged)),
-                "g": pa.array(grade[judged]),
-            }
-        ),
-        qrels_path,
-        write_options=opts,
+    qrels = pa.table(
+        {
+            "q": qid.filter(pa.array(judged)),
+            "z": pa.array(np.zeros(int(judged.sum()), dtype=np.int8)),
+            "d": did.filter(pa.array(judged)),
+            "g": pa.array(grade[judged]),
+        }
     )
-    return qrels_path, run_path
+    return run, qrels
 
 
 ASSAY = """

@@ -9,6 +9,11 @@ the same number of lines. Tools alternate (A B A B ...).
 
     python benchmarks/bench_fusion.py                      # assay and ranx, 3 runs each
     python benchmarks/bench_fusion.py --tools assay --runs 5
+    python benchmarks/bench_fusion.py --tools assay assay-stream --runs 1
+
+``assay-stream`` is ``assay.fusion.fuse_files`` (block by block; the runs list their
+queries in numeric order, which it detects); when both assay tools ran, the two fused files
+are read back and checked to hold the same run.
 
 Data are written to benchmarks/data/ (git-ignored).
 """
@@ -95,7 +100,17 @@ print(json.dumps({"seconds": time.perf_counter() - t, "rows": sum(map(len, fused
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
-TOOLS = {"assay": ASSAY, "ranx": RANX}
+ASSAY_STREAM = """
+import time, json, resource, sys
+t = time.perf_counter()
+from assay.fusion import fuse_files
+method, norm, out, *paths = sys.argv[1:]
+summary = fuse_files(paths, out, method=method, norm=norm)
+print(json.dumps({"seconds": time.perf_counter() - t, "rows": summary.rows_written,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+TOOLS = {"assay": ASSAY, "ranx": RANX, "assay-stream": ASSAY_STREAM}
 CASES = [("rrf", "min-max"), ("combmnz", "min-max")]
 
 
@@ -123,6 +138,10 @@ def main() -> None:
     ap.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
     ap.add_argument("--no-warmup", action="store_true", help="skip the warm-up run")
     args = ap.parse_args()
+    # Written by a subprocess, so that this process stays small (see above).
+    subprocess.run(
+        [sys.executable, "-c", "import bench_fusion as b; b.make_runs()"], check=True, cwd=HERE
+    )
     paths = make_runs()
     print(
         f"# machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; "
@@ -142,6 +161,13 @@ def main() -> None:
         for _ in range(args.runs):
             for t in args.tools:
                 samples[t].append(run_tool(TOOLS[t], method, norm, outs[t], paths))
+        if "assay" in outs and "assay-stream" in outs:
+            # In a subprocess: a child's peak RSS counts its parent's at the fork.
+            code = "import sys; from assay import Run; r = Run.from_trec; "
+            code += "print(r(sys.argv[1]) == r(sys.argv[2]))"
+            argv = [sys.executable, "-c", code, str(outs["assay"]), str(outs["assay-stream"])]
+            same = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+            print(f"<!-- {method}: assay-stream's fused run == assay's: {same.strip()} -->")
         base = samples.get("assay")
         base_wall = statistics.median(s["wall"] for s in base) if base else None
         base_rss = statistics.median(s["rss_mb"] for s in base) if base else None

@@ -67,6 +67,8 @@ FUSION_ALIASES = {
     "med": "combmed", "gmnz": "combgmnz", "bordafuse": "borda",
 }  # fmt: skip
 Normalization = Literal["none", "min-max", "max", "sum", "zscore", "rank", "borda"]
+#: How run files list their queries, for fusion block by block (``fusion.fuse_files``).
+QueryOrder = Literal["auto", "bytes", "numeric"]
 NORMALIZATION_ALIASES = {None: "none", "min_max": "min-max", "minmax": "min-max", "zmuv": "zscore"}
 AggregationMethod = Literal["borda", "weighted_borda", "dowdall", "copeland", "kemeny", "mc4"]
 Partial = Literal["zero", "average"]

@@ -42,6 +42,7 @@ RunLike = Run | str | os.PathLike[str]
 
 __all__ = [
     "STREAM_BYTES",
+    "STREAM_ROWS",
     "BlockValues",
     "MetricValues",
     "Results",
@@ -64,8 +65,12 @@ class _RunFile:
     format: str
 
 
-#: Run files at least this large are evaluated block by block when ``stream=None``.
-STREAM_BYTES = 256 << 20
+#: TREC run files at least this large (four blocks of
+#: :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`) are evaluated block by block when
+#: ``stream=None``; Parquet run files of at least :data:`STREAM_ROWS` rows (four blocks of
+#: :data:`assay.io.blocks.DEFAULT_BLOCK_ROWS`).
+STREAM_BYTES = 64 << 20
+STREAM_ROWS = 1 << 21
 
 
 def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFile:
@@ -82,10 +87,25 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
         raise OptionError(
             f"stream=True reads TREC text or Parquet files, not {fmt} ({path})", option="stream"
         )
-    big = blockwise and os.path.isfile(path) and os.path.getsize(path) >= STREAM_BYTES
-    if stream or (stream is None and big):
+    big = blockwise and stream is None and _large(path, fmt)
+    if stream or big:
         return _RunFile(name or default_name(path), path, fmt)
     return Run.read(path) if name is None else Run.read(path).rename(name)
+
+
+def _large(path: str, fmt: str) -> bool:
+    """A run file worth streaming: TREC text of :data:`STREAM_BYTES` or more, Parquet of
+    :data:`STREAM_ROWS` rows or more (its bytes say little: it is compressed)."""
+    if not os.path.isfile(path):
+        return False
+    if fmt == "trec":
+        return os.path.getsize(path) >= STREAM_BYTES
+    import pyarrow.parquet as pq
+
+    try:
+        return bool(pq.ParquetFile(path).metadata.num_rows >= STREAM_ROWS)
+    except (pa.ArrowInvalid, OSError):
+        return False  # read whole, which reports the error
 
 
 def _as_runs(runs: Any, stream: bool | None) -> list[Run | _RunFile]:
@@ -475,8 +495,9 @@ def evaluate(
     ranking (trec_eval's ``-M``). The grade scale ERR and pFound use is the qrels'
     ``max_grade``, recorded in the provenance.
 
-    A run may be given as a file. A TREC or Parquet run file of at least
-    :data:`STREAM_BYTES` (or any, with ``stream=True``) is read in blocks of whole queries,
+    A run may be given as a file. A TREC run file of at least :data:`STREAM_BYTES` or a
+    Parquet one of :data:`STREAM_ROWS` rows (or any, with ``stream=True``) is read in
+    blocks of whole queries,
     each matched against its own queries' judgments, so memory is bounded by a block plus the
     qrels; the values are those of the in-memory path. ``stream=False`` reads it whole.
     """

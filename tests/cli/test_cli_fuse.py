@@ -63,3 +63,51 @@ def test_aggregate_formats(tmp_path: Path) -> None:
         "|---:|---|---:|",
         "| 1 | A | 5 |",
     ]
+
+
+def _files(tmp_path: Path, n: int = 3) -> list[str]:
+    runs = [Run.from_dict(r, name=f"r{i}") for i, r in enumerate(random_run_dicts(n))]
+    paths = []
+    for i, r in enumerate(runs):
+        paths.append(str(tmp_path / f"r{i}.txt"))
+        r.to_trec(paths[-1])
+    return paths
+
+
+def test_large_runs_are_fused_block_by_block(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import assay.evaluation
+    import assay.fusion
+
+    paths = _files(tmp_path)
+    argv = ["fuse", *paths, "-m", "combmnz", "--depth", "5"]
+    code, expected, _ = invoke(*argv)
+    assert code == 0
+    calls = []
+    fuse_files = assay.fusion.fuse_files
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[0])
+        return fuse_files(*args, **kwargs)
+
+    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
+    monkeypatch.setattr(assay.fusion, "fuse_files", counting)
+    code, streamed, _ = invoke(*argv)
+    assert (code, streamed) == (0, expected)
+    out = tmp_path / "fused.txt"
+    assert invoke(*argv, "-o", out)[0] == 0
+    assert out.read_text() == expected
+    assert len(calls) == 2
+
+
+def test_unsorted_large_runs_fall_back_to_memory(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import assay.evaluation
+
+    paths = _files(tmp_path, 2)
+    lines = Path(paths[0]).read_text().splitlines(keepends=True)
+    Path(paths[0]).write_text("".join(reversed(lines)))
+    code, expected, _ = invoke("fuse", *paths)
+    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
+    code, streamed, err = invoke("fuse", *paths)
+    assert (code, streamed) == (0, expected)
+    assert err.startswith("assay: warning:") and "ascending byte order" in err
+    assert list(tmp_path.glob(".assay-fuse-*")) == []

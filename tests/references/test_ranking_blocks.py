@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import assay
+import assay.evaluation
 from assay import InputWarning, MissingQueryError, Qrels, Run
 from assay.metrics import REGISTRY
 from support.contracts import assert_same_results
@@ -120,3 +121,18 @@ def test_parquet_runs_stream_too(collection, tmp_path):
         blocks.DEFAULT_BLOCK_ROWS = original
     memory = assay.evaluate(qrels, {"run.parquet": run}, ["map", "ndcg@10"])
     assert_same_results(memory, streamed)
+
+
+def test_parquet_runs_stream_by_row_count(collection, tmp_path, monkeypatch):
+    qrels, path = collection
+    run = Run.read(path)
+    target = tmp_path / "run.parquet"
+    pq.write_table(run.to_arrow(), target)
+    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1 << 40)  # bytes do not decide
+    monkeypatch.setattr(assay.evaluation, "STREAM_ROWS", len(run) + 1)
+    whole = assay.evaluate(qrels, target, ["map"])
+    assert "read" not in whole.provenance["runs"]["run.parquet"]
+    monkeypatch.setattr(assay.evaluation, "STREAM_ROWS", len(run))
+    streamed = assay.evaluate(qrels, target, ["map"])
+    assert streamed.provenance["runs"]["run.parquet"]["read"] == "in blocks of whole queries"
+    assert_same_results(whole, streamed)

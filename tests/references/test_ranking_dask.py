@@ -3,6 +3,8 @@ scheduler or worker count."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import assay
@@ -79,9 +81,11 @@ def test_bad_inputs_are_refused(collection):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # dask's Parquet reader on pandas 3
 def test_million_rows_parquet_dataset_on_two_workers(tmp_path):
-    """1M rows written as a Parquet dataset whose files split queries, evaluated on a local
-    cluster of two worker processes: bit-identical to the single-machine path."""
+    """1M rows written as a Parquet dataset whose files split queries, and as TREC text read
+    in byte ranges, evaluated on a local cluster of two worker processes: the per-query
+    values and the means are bit-identical to the single-machine path."""
     distributed = pytest.importorskip("distributed")
     import pyarrow.parquet as pq
 
@@ -94,12 +98,20 @@ def test_million_rows_parquet_dataset_on_two_workers(tmp_path):
         seed=3,
     )
     run = runs["big"]
+    assert len(run) == 1_000_000
     table = run.to_arrow().select(["query", "doc", "score"])
     folder = tmp_path / "big"
     folder.mkdir()
     step = 333_333  # not a multiple of 1000: files begin and end inside queries
     for i, start in enumerate(range(0, table.num_rows, step)):
         pq.write_table(table.slice(start, step), folder / f"part-{i}.parquet")
+    dataset = dd.read_parquet(str(folder))
+    with dask.config.set(scheduler="sync"):
+        queries = [dataset.partitions[i]["query"].compute() for i in range(dataset.npartitions)]
+    split = [a.iloc[-1] == b.iloc[0] for a, b in itertools.pairwise(queries)]
+    assert dataset.npartitions == 4 and all(split)
+    text = tmp_path / "big.txt"
+    run.to_trec(text)
     metrics = ["map", "ndcg@10", "recip_rank", "P@10", "recall@100"]
     memory = assay.evaluate(qrels, {"big": run}, metrics)
     with (
@@ -107,5 +119,31 @@ def test_million_rows_parquet_dataset_on_two_workers(tmp_path):
         distributed.Client(cluster),
     ):
         result = assay.dist.evaluate(qrels, {"big": str(folder)}, metrics)
+        from_text = assay.dist.evaluate(
+            qrels, {"big": assay.dist.read_trec_run(text, partition_bytes=5_000_000)}, metrics
+        )
     assert_same_results(memory, result)
+    assert_same_results(memory, from_text)
     assert len(result["big", "AP"].values) == 1000
+    assert result.provenance["runs"]["big"]["partitions"] == 4
+
+
+def test_trec_text_in_byte_ranges(collection, tmp_path):
+    """Byte ranges of every size cut lines and queries anywhere: the rows read are the
+    file's, once each, and the values those of the in-memory path."""
+    qrels, frames = collection
+    run = Run.from_pandas(frames["a"], name="a")
+    path = tmp_path / "a.txt"
+    run.to_trec(path)
+    memory = assay.evaluate(qrels, {"a": run}, METRICS)
+    size = path.stat().st_size
+    for partition_bytes in (997, 4096, size - 1, size, 10 * size):
+        ddf = assay.dist.read_trec_run(path, partition_bytes=partition_bytes)
+        assert ddf.npartitions == -(-size // partition_bytes)
+        with dask.config.set(scheduler="sync"):
+            assert len(ddf) == len(run)
+            assert_same_results(memory, assay.dist.evaluate(qrels, {"a": ddf}, METRICS))
+    with pytest.raises(assay.OptionError):
+        assay.dist.read_trec_run(path, partition_bytes=0)
+    with pytest.raises(assay.ParseError, match="no such file"):
+        assay.dist.read_trec_run(tmp_path / "nothing.txt")

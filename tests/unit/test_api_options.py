@@ -11,8 +11,10 @@ from a working call in one option only); a public function with options but no e
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
+import io
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -82,6 +84,19 @@ def _qrels_and_runs() -> tuple[Any, list[Any]]:
     return qrels, list(runs.values()) if isinstance(runs, dict) else list(runs)
 
 
+@functools.cache
+def _run_files() -> tuple[str, ...]:
+    """The synthetic runs as TREC files (written once, in a temporary folder)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="assay-api-options-")
+    paths = []
+    for i, run in enumerate(_qrels_and_runs()[1]):
+        paths.append(f"{folder}/run{i}.txt")
+        run.to_trec(paths[-1])
+    return tuple(paths)
+
+
 Y_TRUE = ["a", "b", "a", "a", "b", "b"]
 Y_PRED = ["a", "b", "b", "a", "b", "a"]
 B_TRUE = [1, 0, 1, 1, 0, 0]
@@ -142,6 +157,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.agreement.scott_pi": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.fusion.aggregate": lambda: (([["a", "b", "c"], ["b", "a", "c"]],), {}),
     "assay.fusion.fuse": lambda: ((_qrels_and_runs()[1],), {}),
+    "assay.fusion.fuse_files": lambda: ((_run_files(), io.BytesIO()), {}),
     "assay.fusion.optimize_fusion": lambda: (
         (*_qrels_and_runs(),),
         {"metric": "P@5", "method": "rrf", "rrf_ks": (10, 60)},
@@ -224,6 +240,7 @@ ELSEWHERE = {
     "assay.io.read_scores": "reads a file; its options are column names (free text)",
     "assay.io.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
+    "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
 }
 
 

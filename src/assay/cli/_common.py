@@ -407,7 +407,7 @@ def write_documents(
 
 
 def ranking_documents(
-    result: Any, qrels: Any, runs: list[Any], *, report: Path | None, save: Path | None,
+    result: Any, qrels: Any, runs: Any, *, report: Path | None, save: Path | None,
     title: str, quiet: bool = False,
 ) -> None:  # fmt: skip
     """``--report`` and ``--save`` of an evaluation or a comparison: its document, with the
@@ -447,10 +447,13 @@ def load_collection(
     qrels_format: str | None = None,
     run_format: str | None = None,
     columns: dict[str, str | None] | None = None,
+    stream: bool = False,
 ) -> tuple[Any, list[Any]]:
     """The qrels and the runs, each run named by :func:`unique_names`. ``columns`` maps the
     roles ``query``, ``doc``, ``score`` and ``relevance`` to the column names of tabular
-    files (None: the role's own name)."""
+    files (None: the role's own name). With ``stream``, a TREC or Parquet run file large
+    enough to be evaluated block by block (:data:`assay.evaluation.STREAM_BYTES`) is left
+    unread: its item is ``(name, path)``, for :func:`assay.evaluate` to stream."""
     from ..data import Qrels, Run
     from ..errors import OptionError
 
@@ -471,9 +474,27 @@ def load_collection(
     q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(runs)
     loaded = [
-        Run.read(p, format=run_format, name=n, **r_cols) for p, n in zip(runs, names, strict=True)
+        (n, p)
+        if stream and not r_cols and _streamable(p, run_format)
+        else Run.read(p, format=run_format, name=n, **r_cols)
+        for p, n in zip(runs, names, strict=True)
     ]
     return q, loaded
+
+
+def _streamable(path: str, fmt: str | None) -> bool:
+    """A run file that :func:`assay.evaluate` reads block by block when given its path."""
+    from ..evaluation import STREAM_BYTES
+    from ..io.tabular import detect_format
+
+    detected = detect_format(path)
+    if fmt not in (None, detected):  # evaluate() goes by the extension
+        return False
+    if detected not in ("trec", "parquet") or path == "-" or not os.path.isfile(path):
+        return False
+    if detected == "parquet":
+        return True  # assay.evaluate decides from the row count
+    return os.path.getsize(path) >= STREAM_BYTES
 
 
 def _is_trec(path: str, fmt: str | None) -> bool:

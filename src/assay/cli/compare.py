@@ -3,7 +3,7 @@ corrected p-values and significance marks."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -98,11 +98,14 @@ def compare(
                     "score": score_column,
                     "relevance": relevance_column,
                 },
+                stream=True,
             )
-        with busy(f"comparing {len(loaded)} runs: {test} test, {n_resamples} resamples", quiet):
+        # Large TREC/Parquet files stay paths: assay.evaluate reads them in blocks.
+        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
+        with busy(f"comparing {len(named)} runs: {test} test, {n_resamples} resamples", quiet):
             cmp = run_comparison(
                 q,
-                loaded,
+                named,
                 metric or DEFAULT_METRICS,
                 baseline=baseline,
                 test=test,
@@ -120,7 +123,7 @@ def compare(
             )
         present(comparison_report(cmp), fmt, output)
         ranking_documents(
-            cmp, q, loaded, report=report, save=save, title="assay compare", quiet=quiet
+            cmp, q, named, report=report, save=save, title="assay compare", quiet=quiet
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -61,41 +61,125 @@ def evaluate(
     report: ReportOption = None,
     save: SaveOption = None,
     quiet: QuietOption = False,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            metavar="ADDRESS",
+            help="Evaluate on Dask (needs assay[dist]): a scheduler address "
+            "(tcp://host:8786) or 'local' (a cluster of this machine's cores). Runs: TREC "
+            "text or Parquet files or dataset folders, at the same path on every worker.",
+        ),
+    ] = None,
 ) -> None:
-    """Evaluate runs against qrels."""
+    """Evaluate runs against qrels.
+
+    A TREC run file of 64 MiB or more, or a Parquet one of 2M rows or more, is read in
+    blocks of whole queries (memory bounded by a block plus the qrels), with the same
+    values."""
     with errors():
-        from ..evaluation import evaluate as run_evaluation
         from ..report import results_report
 
         check_report(report)
+        columns = {
+            "query": query_column,
+            "doc": doc_column,
+            "score": score_column,
+            "relevance": relevance_column,
+        }
+        options: dict[str, Any] = {
+            "ties": ties,
+            "missing": missing,
+            "no_relevant": no_relevant,
+            "judged_only": judged_only,
+            "short_queries": short_queries,
+        }
+        metrics = metric or DEFAULT_METRICS
+        if dask is not None:
+            _no_report_on_dask(report, save)
+            res = _on_dask(dask, qrels, runs, qrels_format, run_format, columns, metrics, options)
+            present(results_report(res, per_query=per_query), fmt, output)
+            return
+        from ..evaluation import evaluate as run_evaluation
+
         with busy(f"reading {len(runs) + 1} files", quiet):
             q, loaded = load_collection(
                 qrels,
                 runs,
                 qrels_format=qrels_format,
                 run_format=run_format,
-                columns={
-                    "query": query_column,
-                    "doc": doc_column,
-                    "score": score_column,
-                    "relevance": relevance_column,
-                },
+                columns=columns,
+                stream=True,
             )
-        with busy(f"evaluating {len(loaded)} run(s)", quiet):
-            res = run_evaluation(
-                q,
-                loaded,
-                metric or DEFAULT_METRICS,
-                ties=ties,
-                missing=missing,
-                no_relevant=no_relevant,
-                judged_only=judged_only,
-                short_queries=short_queries,
-            )
+        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
+        with busy(f"evaluating {len(named)} run(s)", quiet):
+            res = run_evaluation(q, named, metrics, **options)
         present(results_report(res, per_query=per_query), fmt, output)
         ranking_documents(
-            res, q, loaded, report=report, save=save, title="assay evaluate", quiet=quiet
+            res, q, named, report=report, save=save, title="assay evaluate", quiet=quiet
         )
+
+
+def _no_report_on_dask(report: Any, save: Any) -> None:
+    if report is not None or save is not None:
+        from .._options import OptionError
+
+        raise OptionError(
+            "--report and --save need the runs on this machine: not with --dask", option="dask"
+        )
+
+
+def _dask_run(path: str, fmt: str | None) -> Any:
+    """A run file as what :func:`assay.dist.evaluate` takes: a Parquet path (a file or a
+    dataset folder) or a TREC text file as a Dask DataFrame."""
+    import os
+
+    from ..dist import read_trec_run
+    from ..errors import InputError
+    from ..io.tabular import detect_format
+
+    if os.path.isdir(path) or (fmt or detect_format(path)) == "parquet":
+        return path
+    if (fmt or detect_format(path)) == "trec":
+        return read_trec_run(path)
+    raise InputError("--dask reads TREC text or Parquet runs", source=path)
+
+
+def _on_dask(
+    address: str,
+    qrels: str,
+    runs: list[str],
+    qrels_format: str | None,
+    run_format: str | None,
+    columns: dict[str, str | None],
+    metrics: list[str],
+    options: dict[str, Any],
+) -> Any:
+    """Evaluate on the Dask scheduler at ``address`` (or a local cluster)."""
+    import logging
+    from contextlib import ExitStack
+
+    from .._optional import require
+    from ..errors import InputError
+    from ._common import unique_names
+
+    distributed = require("distributed")
+    dist = require("assay.dist")
+    # P2P shuffles log their start and end at WARNING: not news for a user.
+    logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
+    q, _ = load_collection(qrels, [], qrels_format=qrels_format, columns=columns)
+    frames = {n: _dask_run(p, run_format) for p, n in zip(runs, unique_names(runs), strict=True)}
+    names = {role: columns[role] or role for role in ("query", "doc", "score")}
+    with ExitStack() as stack:
+        try:
+            if address == "local":
+                cluster = stack.enter_context(distributed.LocalCluster(dashboard_address=None))
+                stack.enter_context(distributed.Client(cluster))
+            else:
+                stack.enter_context(distributed.Client(address))
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        return dist.evaluate(q, frames, metrics, **options, **names)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ skipped. Only typer and the standard library are imported at module level; NumPy
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -83,21 +83,70 @@ def fuse(
 
         if len(runs) < 2:
             raise InputError("give two or more runs to fuse")
-        loaded = [Run.from_trec(p) for p in runs]
-        fused = fuse_runs(
-            loaded,
-            method=method,
-            norm=norm,
-            weights=_weights(weights),
-            rrf_k=rrf_k,
-            depth=depth,
-            name=name,
-        )
+        options: dict[str, Any] = {
+            "method": method,
+            "norm": norm,
+            "weights": _weights(weights),
+            "rrf_k": rrf_k,
+            "depth": depth,
+            "name": name,
+        }
+        if _large(runs) and _fused_in_blocks(runs, output, options):
+            return
+        fused = fuse_runs([Run.from_trec(p) for p in runs], **options)
         if output == "-":
             fused.to_trec(sys.stdout.buffer)
             sys.stdout.flush()
         else:
             fused.to_trec(output)
+
+
+def _large(runs: list[str]) -> bool:
+    """Some run is a file large enough to be streamed (:data:`assay.evaluation.STREAM_BYTES`),
+    and all are files (not stdin)."""
+    import os
+
+    from ..evaluation import STREAM_BYTES
+
+    if not all(p != "-" and os.path.isfile(p) for p in runs):
+        return False
+    return any(os.path.getsize(p) >= STREAM_BYTES for p in runs)
+
+
+def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> bool:
+    """Fuse block by block into a temporary file, then move it to ``output`` (or copy it to
+    stdout); False, with a warning, when a run's queries are not in ascending order."""
+    import os
+    import shutil
+    import tempfile
+    import warnings
+
+    from ..errors import InputWarning
+    from ..fusion import QueryOrderError, fuse_files
+
+    folder = os.path.dirname(os.path.abspath(output)) if output != "-" else None
+    fd, tmp = tempfile.mkstemp(prefix=".assay-fuse-", suffix=".txt", dir=folder)
+    os.close(fd)
+    try:
+        fuse_files(runs, tmp, **options)
+    except QueryOrderError as exc:
+        os.unlink(tmp)
+        warnings.warn(f"{exc}; fusing in memory instead", InputWarning, stacklevel=2)
+        return False
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    if output == "-":
+        with open(tmp, "rb") as fh:
+            shutil.copyfileobj(fh, sys.stdout.buffer)
+        sys.stdout.flush()
+        os.unlink(tmp)
+    else:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
+        os.replace(tmp, output)
+    return True
 
 
 def aggregate(

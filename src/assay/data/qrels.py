@@ -91,7 +91,9 @@ class Qrels(QueryDocTable):
 
     def restrict(self, queries: Any) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored). The
-        grade scale (:attr:`max_grade`) stays that of the whole collection."""
+        grade scale (:attr:`max_grade`) stays that of the whole collection. The document
+        dictionary keeps only the documents judged for those queries, so that joining a block
+        of a run costs in proportion to the block, not to the whole qrels."""
         wanted = (
             queries
             if isinstance(queries, pa.Array)
@@ -103,10 +105,12 @@ class Qrels(QueryDocTable):
         remap = np.cumsum(keep_q) - 1
         rows = keep_q[self._q]
         q = remap[self._q[rows]].astype(np.int32)
+        used, d = np.unique(self._d[rows], return_inverse=True)
         return self._evolve(
             _qids=self._qids.filter(from_np(keep_q)),
             _q=q,
-            _d=self._d[rows],
+            _docs=self._docs.take(from_np(used)),
+            _d=d.astype(self._d.dtype),
             _rel=self._rel[rows],
             _offsets=csr_offsets(q, int(keep_q.sum())),
         )

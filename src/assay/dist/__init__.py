@@ -4,11 +4,13 @@ by partition on any scheduler, with the same per-query values as :func:`assay.ev
 Each partition must hold whole queries; :func:`evaluate` shuffles the rows by query first
 unless ``shuffled=True`` says they already are. Only per-query values travel back to the
 client, and they are combined in the qrels' query order, so the result does not depend on
-the number of partitions, workers or threads.
+the number of partitions, workers or threads. :func:`read_trec_run` reads a TREC run file
+as a Dask DataFrame in byte ranges (the workers need the file at the same path).
 """
 
 from __future__ import annotations
 
 from .evaluate import evaluate
+from .trec import read_trec_run
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "read_trec_run"]

@@ -124,13 +124,15 @@ def evaluate(
     frames = _as_frames(runs)
     columns = (query, doc, score)
     lazy = {}
+    # One node of the graph: the qrels travel to each worker once, not with every task.
+    shared = dask.delayed(qrels, pure=True)
     for name, frame in frames.items():
         missing_cols = [c for c in columns if c not in frame.columns]
         if missing_cols:
             raise InputError(f"run {name!r} has no column(s) {', '.join(missing_cols)}")
         parts = frame if shuffled else frame.shuffle(on=query)
         lazy[name] = [
-            dask.delayed(_partition_values)(p, qrels, metric_list, conv, depth, columns, name)
+            dask.delayed(_partition_values)(p, shared, metric_list, conv, depth, columns, name)
             for p in parts.to_delayed()
         ]
     (computed,) = dask.compute(lazy)

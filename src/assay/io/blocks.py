@@ -34,10 +34,12 @@ __all__ = [
 ]
 
 
-#: Bytes of TREC text parsed at a time (about a million run lines).
-DEFAULT_BLOCK_BYTES = 64 << 20
+#: Bytes of TREC text parsed at a time (about 500,000 run lines). Measured on a 7M-line run
+#: (benchmarks/RESULTS.md): 16 MiB blocks peak at about a third of the memory of 64 MiB ones,
+#: in the same time; smaller blocks start to cost time.
+DEFAULT_BLOCK_BYTES = 16 << 20
 #: Rows of a Parquet run read at a time.
-DEFAULT_BLOCK_ROWS = 1 << 20
+DEFAULT_BLOCK_ROWS = 1 << 19
 
 
 @contextmanager
@@ -68,18 +70,18 @@ def _read(fh: BinaryIO, size: int, source: str) -> bytes:
         raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
 
 
-def _chunks(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[tuple[bytes, int]]:
-    """Pieces of the input that end at a line feed, with the number of lines before each.
-    A line longer than :data:`~assay.io.streams.MAX_LINE_BYTES` is refused (``/dev/zero``
-    piped in would otherwise be read until memory runs out)."""
+def _chunks(fh: BinaryIO, block_bytes: int, source: str, lines: list[int]) -> Iterator[bytes]:
+    """Pieces of the input that end at a line feed (the last one may not). A line longer
+    than :data:`~assay.io.streams.MAX_LINE_BYTES` is refused (``/dev/zero`` piped in would
+    otherwise be read until memory runs out), at line ``lines[0] + 1``: the caller keeps
+    ``lines[0]``, the lines of the pieces it has taken."""
     tail = b""
-    lines_before = 0
     while True:
         data = _read(fh, block_bytes, source)
         buf = tail + data
         if not data:
             if buf:
-                yield buf, lines_before
+                yield buf
             return
         cut = buf.rfind(b"\n") + 1
         if cut == 0:
@@ -88,13 +90,22 @@ def _chunks(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[tuple[bytes
                     f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without "
                     "a line end: this is not a text file",
                     source=source,
-                    line=lines_before + 1,
+                    line=lines[0] + 1,
                 )
             tail = buf
             continue
         chunk, tail = buf[:cut], buf[cut:]
-        yield chunk, lines_before
-        lines_before += chunk.count(b"\n")
+        yield chunk
+
+
+def _line_count(chunk: bytes, parsed: TrecColumns | None, lines_before: int) -> int:
+    """Lines in ``chunk``: when its last line is a record, the parser numbered it already
+    (counting every line feed again costs about a tenth of a streamed evaluation)."""
+    if parsed is not None and len(parsed.lines):
+        last = chunk[chunk.rfind(b"\n", 0, len(chunk) - 1) + 1 :].strip()
+        if last and not last.startswith(b"#"):
+            return int(parsed.lines[-1]) - lines_before
+    return chunk.count(b"\n")
 
 
 def _parse(chunk: bytes, source: str, lines_before: int) -> TrecColumns | None:
@@ -162,9 +173,11 @@ def iter_run_blocks(
     source = source_name(path)
     carry: TrecColumns | None = None
     seen_any = False
+    lines = [0]  # lines before the current piece
     with _open(path) as fh:
-        for chunk, lines_before in _chunks(fh, block_bytes or DEFAULT_BLOCK_BYTES, source):
-            parsed = _parse(chunk, source, lines_before)
+        for chunk in _chunks(fh, block_bytes or DEFAULT_BLOCK_BYTES, source, lines):
+            parsed = _parse(chunk, source, lines[0])
+            lines[0] += _line_count(chunk, parsed, lines[0])
             if parsed is None:
                 continue
             seen_any = True

@@ -1,0 +1,290 @@
+"""Fusion of run files too large to hold together: :func:`fuse_files`.
+
+Every fusion method is computed query by query (normalisations per run and query, Borda's
+candidates per query, Condorcet per query), so a query's fused ranking needs only that
+query's rows of every run. Each run file is read in blocks of whole queries
+(:func:`assay.io.blocks.iter_run_blocks`); when every run lists its queries in the same
+ascending order (byte order, as ``LC_ALL=C sort -k1,1 -s`` and assay write them, or the
+numeric order of integer ids), the blocks are merged like sorted lists: the queries up to the
+smallest last query of the runs' current blocks are complete in every run, so they are fused
+and written, and the rest is carried over. Memory is bounded by one block per run plus the
+fused rows of those queries. In byte order the output is the bytes :func:`~assay.fusion.fuse`
+followed by :meth:`~assay.Run.to_trec` would write; in numeric order, the same lines with the
+queries in numeric order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
+from ..errors import EmptyInputError, InputError
+from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
+
+if TYPE_CHECKING:
+    from ..data import Run
+    from ..io.trec import TrecColumns
+
+__all__ = ["FusionSummary", "QueryOrderError", "fuse_files"]
+
+
+class QueryOrderError(InputError):
+    """A run file does not list its queries together in ascending byte order, so it cannot
+    be fused block by block (fuse it in memory: :func:`assay.fusion.fuse`)."""
+
+
+@dataclass(frozen=True)
+class FusionSummary:
+    """What :func:`fuse_files` read and wrote."""
+
+    runs: int
+    queries: int
+    rows_read: int
+    rows_written: int
+    blocks: int
+
+
+def _query_starts(query: pa.Array) -> np.ndarray:
+    """Positions where a new query begins (0 included)."""
+    n = len(query)
+    if n < 2:
+        return np.zeros(min(n, 1), dtype=np.int64)
+    change = to_np(pc.not_equal(query.slice(1), query.slice(0, n - 1)), fill=False)
+    return np.concatenate([[0], np.flatnonzero(change) + 1])
+
+
+def _keys(query: pa.Array, order: str) -> pa.Array | None:
+    """The sort keys of query ids: the ids (byte order) or their integer values; None when
+    an id is not an integer."""
+    if order == "bytes":
+        return query
+    try:
+        return pc.cast(query, pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+
+
+def _first_descent(firsts: pa.Array, order: str) -> int | None:
+    """Index of the first query (of consecutive distinct ones) not above the one before it
+    in ``order``, or None when they ascend; 0 when the ids are not integers."""
+    keys = _keys(firsts, order)
+    if keys is None:
+        return 0
+    if len(keys) < 2:
+        return None
+    up = to_np(pc.less(keys.slice(0, len(keys) - 1), keys.slice(1)), fill=False)
+    return None if up.all() else int(np.flatnonzero(~up)[0]) + 1
+
+
+class _Cursor:
+    """One run file: its blocks, checked to list queries in ascending order, and the rows
+    read but not fused yet."""
+
+    def __init__(self, path: str, block_bytes: int | None) -> None:
+        from ..io.blocks import iter_run_blocks
+
+        self.path = path
+        self.order = "bytes"
+        self.blocks = iter_run_blocks(path, block_bytes=block_bytes)
+        self.previous: pa.Array | None = None  # the last query id checked
+        self.pending: TrecColumns | None = next(self.blocks, None)
+        self.read = 0 if self.pending is None else len(self.pending.query)
+        self.n_blocks = 0 if self.pending is None else 1
+
+    def firsts(self, c: TrecColumns) -> pa.Array:
+        """The block's distinct consecutive query ids, after the last one checked."""
+        firsts = c.query.take(from_np(_query_starts(c.query)))
+        if self.previous is not None:
+            firsts = pa.concat_arrays([self.previous, firsts])
+        return firsts
+
+    def ascends(self, order: str) -> bool:
+        """Whether the first block lists its queries in ascending ``order``."""
+        return self.pending is None or _first_descent(self.firsts(self.pending), order) is None
+
+    def check(self, c: TrecColumns) -> None:
+        firsts = self.firsts(c)
+        if self.order == "numeric" and _keys(firsts, "numeric") is None:
+            raise QueryOrderError(
+                "query_order='numeric' needs integer query ids, and the run has others",
+                source=self.path,
+            )
+        bad = _first_descent(firsts, self.order)
+        if bad is not None:
+            what = "byte" if self.order == "bytes" else "numeric"
+            raise QueryOrderError(
+                f"query {firsts[bad].as_py()!r} comes after {firsts[bad - 1].as_py()!r}: "
+                f"the run's queries are not together in ascending {what} order (give "
+                "query_order, sort the run with LC_ALL=C sort -k1,1 -s, or fuse it in memory)",
+                source=self.path,
+            )
+        self.previous = firsts.slice(len(firsts) - 1)
+
+    def last(self) -> Any:
+        """The sort key of the last pending query (None when the run is exhausted)."""
+        c = self.pending
+        if c is None:
+            return None
+        last = c.query[len(c.query) - 1].as_py()
+        return last if self.order == "bytes" else int(last)
+
+    def take_through(self, bound: Any) -> TrecColumns | None:
+        """The pending rows of queries <= ``bound`` (a prefix: queries ascend)."""
+        c = self.pending
+        if c is None:
+            return None
+        keys = _keys(c.query, self.order)
+        n = int(to_np(pc.less_equal(keys, bound), fill=False).sum())
+        head, tail = _split(c, n)
+        self.pending = tail if len(tail.query) else self._next()
+        return head
+
+    def _next(self) -> TrecColumns | None:
+        c = next(self.blocks, None)
+        if c is not None:
+            self.check(c)
+            self.read += len(c.query)
+            self.n_blocks += 1
+        return c
+
+
+def _choose_order(cursors: list[_Cursor], order: str) -> str:
+    """``order``, or with "auto" the one every run's first block follows: numeric when the
+    ids are integers in numeric order (runs over numbered topics), else bytes. Checked on
+    those first blocks."""
+    if order == "auto":
+        numeric = all(c.ascends("numeric") for c in cursors)
+        order = "numeric" if numeric else "bytes"
+    for cur in cursors:
+        cur.order = order
+        if cur.pending is not None:
+            cur.check(cur.pending)
+    return order
+
+
+def _split(c: TrecColumns, n: int) -> tuple[TrecColumns, TrecColumns]:
+    from ..io.trec import TrecColumns
+
+    def part(start: int, stop: int) -> TrecColumns:
+        return TrecColumns(
+            c.query.slice(start, stop - start),
+            c.doc.slice(start, stop - start),
+            c.value[start:stop],
+            c.lines[start:stop],
+            c.source,
+            c.tag,
+        )
+
+    return part(0, n), part(n, len(c.query))
+
+
+def _as_run(c: TrecColumns | None, name: str) -> Run:
+    from ..data import Run
+
+    if c is None or len(c.query) == 0:
+        empty = pa.array([], pa.string())
+        nothing = np.zeros(0, dtype=np.int64)
+        return Run.from_codes(empty, empty, nothing, nothing, np.zeros(0), name=name)
+    return Run.from_columns(c.query, c.doc, c.value, name=name, source=c.source, lines=c.lines)
+
+
+def _open_output(output: str | os.PathLike[str] | BinaryIO) -> tuple[BinaryIO, bool]:
+    if isinstance(output, str | os.PathLike):
+        return open(os.fspath(output), "wb"), True
+    return output, False
+
+
+def _write(fused: Run, fh: BinaryIO, order: str) -> None:
+    """The fused rows in TREC format; in numeric query order, queries are put in that order
+    (each query's rows as :meth:`Run.to_trec` writes them)."""
+    if order == "bytes":
+        fused.to_trec(fh)
+        return
+    from ..io.trec import write_run
+
+    t = fused.to_arrow()
+    key = pc.cast(t.column("query"), pa.int64())
+    rows = pa.table({"k": key, "i": pa.array(np.arange(t.num_rows))})
+    t = t.take(pc.sort_indices(rows, sort_keys=[("k", "ascending"), ("i", "ascending")]))
+    write_run(
+        fh,
+        t.column("query").combine_chunks(),
+        t.column("doc").combine_chunks(),
+        to_np(t.column("rank").combine_chunks()),
+        to_np(t.column("score").combine_chunks()),
+        fused.tag or fused.name,
+    )
+
+
+def fuse_files(
+    runs: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str] | BinaryIO,
+    *,
+    method: FusionMethod | str = "rrf",
+    norm: Normalization | str | None = "min-max",
+    weights: Sequence[float] | None = None,
+    rrf_k: float = 60,
+    depth: int | None = None,
+    name: str | None = None,
+    gamma: float = 1.0,
+    block_bytes: int | None = None,
+    query_order: QueryOrder = "auto",
+) -> FusionSummary:
+    """Fuse TREC run files into the TREC file ``output`` (a path or a binary file object)
+    without holding the runs in memory; options and values are those of
+    :func:`~assay.fusion.fuse`, and the file written holds the same bytes as
+    ``fuse([Run.read(p) for p in runs], ...).to_trec(output)``.
+
+    Each run must list its queries' rows together, queries in ascending order, the same for
+    every run (``query_order``): ``bytes`` (as ``LC_ALL=C sort -k1,1 -s`` leaves them, and as
+    assay writes runs), ``numeric`` (integer query ids in numeric order, as runs over
+    numbered topics usually are; the output then lists queries in numeric order, each query's
+    rows as the in-memory fusion writes them) or ``auto`` (the order every run's first block
+    follows, bytes when both fit). Otherwise a :class:`QueryOrderError` is raised (part of the
+    output may have been written). ``block_bytes`` is the text read at a time from each run
+    (default :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`)."""
+    m, nm = check_method(method), check_norm(norm)
+    k, g, depth = check_rrf_k(rrf_k), number(gamma, "gamma"), check_depth(depth)
+    if block_bytes is not None:
+        block_bytes = integer(block_bytes, "block_bytes", minimum=1)
+    paths = [os.fspath(p) for p in runs]
+    if not paths:
+        raise EmptyInputError("no runs to fuse")
+    w = run_weights(weights, len(paths))
+    options: dict[str, Any] = {
+        "method": m,
+        "norm": nm,
+        "weights": w,
+        "rrf_k": k,
+        "depth": depth,
+        "gamma": g,
+    }
+    order = choice(query_order, QueryOrder, "query_order")
+    cursors = [_Cursor(p, block_bytes) for p in paths]
+    order = _choose_order(cursors, order)
+    fh, close = _open_output(output)
+    queries = written = 0
+    try:
+        while True:
+            lasts = [last for cur in cursors if (last := cur.last()) is not None]
+            if not lasts:
+                break
+            bound = min(lasts)
+            parts = [_as_run(cur.take_through(bound), str(i)) for i, cur in enumerate(cursors)]
+            fused = fuse(parts, **options, name=name or m)
+            _write(fused, fh, order)
+            queries += fused.n_queries
+            written += len(fused)
+    finally:
+        if close:
+            fh.close()
+    read = sum(cur.read for cur in cursors)
+    return FusionSummary(len(paths), queries, read, written, sum(c.n_blocks for c in cursors))
