@@ -148,3 +148,14 @@ def test_compare_streams_large_run_files_too(files, monkeypatch) -> None:
     monkeypatch.setattr(assay.io.blocks, "iter_run_blocks", counting)
     assert invoke(*argv)[1] == expected
     assert read == ["a.txt", "b.txt"]
+
+
+def test_report_and_save_are_refused_with_dask(files: dict[str, Path], tmp_path: Path) -> None:
+    """The report draws curves from the runs on this machine: not from a Dask cluster."""
+    for flag in ("--report", "--save"):
+        target = tmp_path / ("r.html" if flag == "--report" else "r.json")
+        code, out, err = invoke(
+            "evaluate", files["qrels"], files["a"], "--dask", "local", flag, target
+        )
+        assert_one_line_error(code, out, err, "not with --dask")
+        assert not target.exists()
