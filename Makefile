@@ -23,7 +23,8 @@ $(RBO_STAMP):
 		|| echo "rbo peer interpreter not built: tests/peers/test_meta_rbo_peer.py will be skipped"
 
 demo: $(STAMP)
-	$(BIN)/assay demo
+	$(BIN)/assay demo --report demo-report.html
+	@echo "report: $(abspath demo-report.html)"
 
 test: $(STAMP) $(RBO_STAMP)
 	ASSAY_RBO_PYTHON=$(if $(wildcard $(RBO_STAMP)),$(abspath $(RBO_VENV))/bin/python,) $(BIN)/python -m pytest -q -n 2
