@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import ParseError, shown
-from .streams import MAX_LINE_BYTES, size_text
+from .streams import MAX_LINE_BYTES, first_bad_utf8_line, size_text
 
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -47,8 +47,9 @@ def _read(fh: Any, size: int, path: str) -> bytes:
 
 
 def blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
-    """(bytes of whole lines ending in ``\\n``, lines before them) for the whole file; a line
-    longer than MAX_LINE_BYTES (a binary file, ``/dev/zero``) is a ParseError."""
+    """(bytes of whole lines ending in ``\\n``, checked to be UTF-8, lines before them) for the
+    whole file; a line longer than MAX_LINE_BYTES (a binary file, ``/dev/zero``) or undecodable
+    bytes are a ParseError."""
     rest = b""
     before = 0
     first = True
@@ -74,10 +75,21 @@ def blocks(path: str, size: int) -> Iterator[tuple[bytes, int]]:
                 continue
             rest = data[end:]
             block = data[:end]
-            yield block, before
+            yield _utf8(block, before, path), before
             before += block.count(b"\n")
     if rest:
-        yield rest + b"\n", before
+        yield _utf8(rest + b"\n", before, path), before
+
+
+def _utf8(block: bytes, before: int, path: str) -> bytes:
+    """``block`` once checked to be UTF-8: both parsers make Arrow strings straight from its
+    bytes, which Arrow trusts to be UTF-8. The line of the first bad byte is named."""
+    line = first_bad_utf8_line(block)
+    if line is not None:
+        raise ParseError(
+            "undecodable bytes: the file is not valid UTF-8", source=path, line=before + line
+        )
+    return block
 
 
 # ---------------------------------------------------------------- one block
@@ -201,34 +213,9 @@ def _indices(
     return value
 
 
-def valid_utf8(data: bytes) -> bool:
-    """Whether ``data`` is UTF-8, checked by Arrow in one vectorised pass (no copy)."""
-    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64))
-    try:
-        pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(data)).validate(full=True)
-    except pa.ArrowInvalid:
-        return False
-    return True
-
-
-def _check_utf8(data: bytes, buf: np.ndarray, before: int, source: str) -> None:
-    """Ids and tokens become Arrow strings straight from these bytes, which Arrow trusts to be
-    UTF-8: validate them once, and name the line of the first bad byte."""
-    if valid_utf8(data):
-        return
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = before + 1 + int(np.count_nonzero(buf[: exc.start] == 10))
-        raise ParseError(
-            "undecodable bytes: the file is not valid UTF-8", source=source, line=line
-        ) from None
-
-
 def parse_block(data: bytes, before: int, source: str) -> Block:
     """Parse a block of whole lines, checking everything and naming the line of any error."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    _check_utf8(data, buf, before, source)
     nl = np.flatnonzero(buf == 10)
     starts, ends, comment = _tokens(buf, nl)
     line_of = np.searchsorted(nl, starts)

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from ._letor_blocks import Block, check_increasing, valid_utf8
+from ._letor_blocks import Block, check_increasing
 
 __all__ = ["parse_block_fast"]
 
@@ -62,8 +62,8 @@ def _layout_ok(
 
 def parse_block_fast(data: bytes, before: int, source: str) -> Block | None:
     """Parse a block of whole lines (ending in ``\\n``), or None if it needs the careful path."""
-    if data.find(b"#") >= 0 or not valid_utf8(data):
-        return None  # comments (document ids), undecodable bytes: the careful parser's
+    if data.find(b"#") >= 0:
+        return None  # comments (and document ids): the careful parser handles them
     buf = np.frombuffer(data, dtype=np.uint8)
     nl = np.flatnonzero(buf == 10)
     starts = np.concatenate(([0], nl[:-1] + 1))

@@ -31,6 +31,7 @@ from ..errors import InputError, ParseError
 __all__ = [
     "MAX_LINE_BYTES",
     "PathLike",
+    "first_bad_utf8_line",
     "is_regular_file",
     "read_bytes",
     "size_text",
@@ -93,6 +94,26 @@ def read_bytes(path: PathLike | BinaryIO, source: str | None = None) -> bytes:
             return _from_stream(fh, source)
     except OSError as exc:
         raise ParseError(f"cannot read the file: {exc.strerror or exc}", source=p) from None
+
+
+def first_bad_utf8_line(data: bytes) -> int | None:
+    """The 1-based line of the first bytes of ``data`` that are not UTF-8 (None: all are).
+    Arrow validates the whole buffer in one vectorised pass, without copying it; Python
+    decodes only on the error path, to find where."""
+    import numpy as np
+    import pyarrow as pa
+
+    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64))
+    try:
+        pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(data)).validate(full=True)
+        return None
+    except pa.ArrowInvalid:
+        pass
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return data[: exc.start].count(b"\n") + 1
+    return None  # pragma: no cover - Arrow and Python agree on UTF-8
 
 
 def size_text(n: int) -> str:

@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from ..errors import AssayError, EmptyInputError, InputError, OptionError, ParseError, shown
 from .rows import RowLines, csv_header, csv_records, first_bad_row, json_failure_line
-from .streams import is_regular_file, read_bytes, source_name, stdin
+from .streams import first_bad_utf8_line, is_regular_file, read_bytes, source_name, stdin
 
 __all__ = [
     "FORMATS",
@@ -280,24 +280,11 @@ def _json_options(size: int) -> Any:
 
 def _bad_utf8_line(load: Callable[[], bytes]) -> int | None:
     """The line of the first bytes that are not UTF-8 (None: all are, or no bytes)."""
-    import numpy as np
-
     try:
         data = load()
     except AssayError:
         return None
-    offsets = pa.py_buffer(np.array([0, len(data)], dtype=np.int64).tobytes())
-    whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(data)])
-    try:
-        whole.cast(pa.large_string())  # validated in C++, without copying the text
-        return None
-    except pa.ArrowInvalid:
-        pass
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return data[: exc.start].count(b"\n") + 1
-    return None  # pragma: no cover - Arrow and Python agree on UTF-8
+    return first_bad_utf8_line(data)
 
 
 def check_text(table: pa.Table, source: str, lines: RowLines | None = None) -> pa.Table:
