@@ -13,7 +13,7 @@ from pathlib import Path
 
 import assay
 from assay.metrics import FAMILIES, REGISTRY, load_families
-from support.cli import assert_one_line_error, invoke
+from support.cli import assert_one_line_error, commands, invoke
 from support.process import run_python
 
 
@@ -248,18 +248,10 @@ def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     assert out.read_text().splitlines()[1].split("\t")[-1] == "1.0"
 
 
-def _commands() -> list[list[str]]:
-    from assay.cli import app
-
-    names = [[c.name] for c in app.registered_commands if c.name]
-    for group in app.registered_groups:
-        names += [[group.name, c.name] for c in group.typer_instance.registered_commands]
-    return names
-
-
 def test_help_shows_what_a_person_types() -> None:
     """Metavars name what is typed (FILE, N, <a|b>), never Python types."""
-    for command in _commands():
+    for name, _ in commands():
+        command = name.split(" ")
         code, out, _ = invoke(*command, "-h")
         assert code == 0, command
         for python_type in ("list[", "[str]", "TEXT", "INTEGER", "FLOAT", "<str>", "Path"):

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import assay
 from assay.cli import COMMANDS, app
 from conftest import shared_file
+from support.cli import commands
 
 runner = CliRunner()
 
@@ -159,16 +160,6 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
     return table[command]
 
 
-def _functions() -> Iterator[tuple[str, Any]]:
-    """(command name, the function behind it) for every command of the app, the
-    subcommands of a group (``ltr run``, ``meta rbo``) included."""
-    for info in app.registered_commands:
-        yield info.name or info.callback.__name__, info.callback
-    for group in app.registered_groups:
-        for info in group.typer_instance.registered_commands:
-            yield f"{group.name} {info.name or info.callback.__name__}", info.callback
-
-
 def _bad(annotation: Any) -> str | None:
     """A command-line value the option's type rules out, or None."""
     if get_origin(annotation) is typing.Annotated:
@@ -193,7 +184,7 @@ def _flag(func: Any, name: str) -> str:
 
 
 def _cases() -> Iterator[tuple[str, str, str]]:
-    for command, func in _functions():
+    for command, func in commands():
         if command == "trec-eval":
             continue  # trec_eval's own argument syntax: tests/test_trec_eval_compat.py
         hints = typing.get_type_hints(func, include_extras=True)
@@ -205,14 +196,14 @@ def _cases() -> Iterator[tuple[str, str, str]]:
                 yield command, _flag(func, name), bad
 
 
-@pytest.mark.parametrize("name", [n for n, _ in _functions() if n != "trec-eval"])
+@pytest.mark.parametrize("name", [n for n, _ in commands() if n != "trec-eval"])
 def test_every_command_has_a_working_invocation(files: dict[str, Path], name: str) -> None:
     result = runner.invoke(app, _argv(name, files))
     assert result.exit_code == 0, (name, result.stderr)
 
 
 def test_every_command_module_is_covered() -> None:
-    names = {n.split()[0] for n, _ in _functions()}
+    names = {n.split()[0] for n, _ in commands()}
     assert {c.replace("_", "-") for c in COMMANDS} - {"fusion"} <= names | {"trec-eval"}
 
 

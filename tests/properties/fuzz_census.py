@@ -95,11 +95,7 @@ def _task_case(name: str) -> Callable[[st.DataObject], Case]:
 
 def _other_case(name: str) -> Callable[[st.DataObject], Case]:
     """Readers of the feature families: Parquet qrels and runs, LETOR, CoNLL, embeddings."""
-    from test_fuzz_readers import _parquet_bytes
-
-    from assay.io.conll import read_conll
-    from assay.io.embeddings import read_embeddings
-    from assay.io.letor import read_letor
+    from test_fuzz_readers import _parquet_bytes, feature_readers
 
     def build(data: st.DataObject) -> Case:
         if name.startswith("parquet-"):
@@ -110,8 +106,7 @@ def _other_case(name: str) -> Callable[[st.DataObject], Case]:
             reader = assay.Qrels if kind == "qrels" else assay.Run
             return stored, f"{kind}.parquet", reader.read, None
         clean, file_name = data.draw(fuzz.feature_file(name))
-        readers = {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}
-        return _hostile(data, clean), file_name, readers[name], None
+        return _hostile(data, clean), file_name, feature_readers()[name], None
 
     return build
 

@@ -332,15 +332,20 @@ def test_pandas_frames(kind: str, data: st.DataObject) -> None:
 # ---------------------------------------------------------------- feature-family readers
 
 
-@pytest.mark.parametrize("kind", ["letor", "conll", "embeddings"])
-@given(data=st.data())
-@fuzz_settings(80)
-def test_feature_family_readers_hostile_bytes(kind: str, data: st.DataObject) -> None:
+def feature_readers() -> dict[str, Callable[[Path], Any]]:
+    """The readers of the feature families, by the kind :func:`feature_file` draws."""
     from assay.io.conll import read_conll
     from assay.io.embeddings import read_embeddings
     from assay.io.letor import read_letor
 
-    read = {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}[kind]
+    return {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}
+
+
+@pytest.mark.parametrize("kind", ["letor", "conll", "embeddings"])
+@given(data=st.data())
+@fuzz_settings(80)
+def test_feature_family_readers_hostile_bytes(kind: str, data: st.DataObject) -> None:
+    read = feature_readers()[kind]
     clean, file_name = data.draw(feature_file(kind))
     stored = data.draw(packaging(data.draw(mutated(clean)), hostile=True))
     with written(stored, file_name) as path:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -10,6 +12,16 @@ from assay.cli import app
 from assay.metrics import parse
 
 runner = CliRunner()
+
+
+def commands() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """(name as typed, the function behind it) for every command of the app, the subcommands
+    of a group (``ltr run``, ``meta rbo``) included."""
+    for info in app.registered_commands:
+        yield info.name or info.callback.__name__, info.callback
+    for group in app.registered_groups:
+        for info in group.typer_instance.registered_commands:
+            yield f"{group.name} {info.name or info.callback.__name__}", info.callback
 
 
 def invoke(*args: str | Path, input: bytes | str | None = None) -> tuple[int, str, str]:
