@@ -16,10 +16,12 @@ import pyarrow.compute as pc
 from ._arrow import from_np, to_np
 from ._options import Missing, NoRelevant, ShortQueries, Ties, flag
 from ._options import depth as check_depth
+from ._parallel import ordered_map
 from ._result import provenance
 from .data import (
     Conventions,
     Qrels,
+    Ranked,
     RankInfo,
     Run,
     default_name,
@@ -27,6 +29,7 @@ from .data import (
     rank,
     rank_absent,
 )
+from .data.blockjoin import rank_block
 from .errors import (
     ConventionError,
     CoverageWarning,
@@ -35,6 +38,7 @@ from .errors import (
     MissingQueryError,
     OptionError,
 )
+from .io.trec import TrecColumns
 from .metrics import Metric, parse_all
 from .results import MetricValues, Results, aggregate
 
@@ -284,18 +288,12 @@ class SplitQueryError(InputError):
     blocks did not hold whole queries."""
 
 
-def _blocks(source: _RunFile) -> Iterator[Run]:
+def _blocks(source: _RunFile) -> Iterator[TrecColumns]:
     from .io.blocks import iter_parquet_run_blocks, iter_run_blocks
 
-    parts = (
-        iter_parquet_run_blocks(source.path)
-        if source.format == "parquet"
-        else iter_run_blocks(source.path)
-    )
-    for c in parts:
-        yield Run.from_columns(
-            c.query, c.doc, c.value, name=source.name, tag=c.tag, source=c.source, lines=c.lines
-        )
+    if source.format == "parquet":
+        return iter_parquet_run_blocks(source.path)
+    return iter_run_blocks(source.path)
 
 
 @dataclass(frozen=True)
@@ -314,26 +312,47 @@ class BlockValues:
 
 def block_values(
     qrels: Qrels,
-    block: Run,
+    block: Run | TrecColumns,
     metrics: Sequence[Metric],
     conventions: Conventions,
     *,
     depth: int | None = None,
 ) -> BlockValues:
-    """Rank one block of whole queries against those queries' judgments only (no global
-    document dictionary) and compute every metric there."""
+    """Rank one block of whole queries (a :class:`Run`, or columns as read) against those
+    queries' judgments only (no global document dictionary) and compute every metric there."""
+    conv = replace(conventions, missing="skip")
+    if isinstance(block, TrecColumns):
+        done = rank_block(qrels, block, conv, depth=depth)
+        if done is not None and len(done.codes) == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            info = done.info
+            return BlockValues(
+                empty, {}, info.unknown_queries, info.unknown_rows, 0, len(block.query)
+            )
+        if done is not None:
+            return _metric_values(done.ranked, done.codes, done.info, len(block.query), metrics)
+        block = Run.from_columns(
+            block.query, block.doc, block.value, source=block.source, lines=block.lines
+        )
     codes = to_np(pc.index_in(block.query_ids, value_set=qrels.query_ids), fill=-1)
     known = codes >= 0
-    unknown = block.query_ids.filter(from_np(~known)).to_pylist()
     if not known.any():
+        unknown = block.query_ids.to_pylist()
         empty = np.zeros(0, dtype=np.int64)
         return BlockValues(empty, {}, unknown, len(block), 0, len(block))
-    conv = replace(conventions, missing="skip")
     sub = qrels.restrict(block.query_ids.filter(from_np(known)))
     ranked, info = rank(sub, block, conv, depth=depth)
-    at = to_np(pc.index_in(pa.array(ranked.query_ids, pa.string()), value_set=qrels.query_ids))
+    at = to_np(pc.index_in(pa.array(ranked.query_ids.tolist(), pa.string()), qrels.query_ids))
+    return _metric_values(ranked, at, info, len(block), metrics)
+
+
+def _metric_values(
+    ranked: Ranked, codes: np.ndarray, info: RankInfo, rows: int, metrics: Sequence[Metric]
+) -> BlockValues:
     values = {str(m): np.asarray(m(ranked), dtype=_dtype(m)) for m in metrics}
-    return BlockValues(at, values, unknown, info.unknown_rows, info.dropped_unjudged, len(block))
+    return BlockValues(
+        codes, values, info.unknown_queries, info.unknown_rows, info.dropped_unjudged, rows
+    )
 
 
 def _dtype(m: Metric) -> Any:
@@ -412,7 +431,11 @@ def _evaluate_blocks(
 ) -> tuple[dict[str, np.ndarray], np.ndarray, RankInfo, dict[str, Any]]:
     """Per-query values of a run file read block by block: identical to the in-memory path,
     with memory bounded by one block plus the qrels."""
-    parts = (block_values(qrels, b, metric_list, conv, depth=depth) for b in _blocks(source))
+
+    def values_of(block: TrecColumns) -> BlockValues:
+        return block_values(qrels, block, metric_list, conv, depth=depth)
+
+    parts = ordered_map(values_of, _blocks(source))
     values, queries, info, summary = combine_blocks(qrels, source.name, parts, metric_list, conv)
     summary = {"source": source.path, **summary, "read": "in blocks of whole queries"}
     return values, queries, info, summary

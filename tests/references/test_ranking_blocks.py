@@ -85,9 +85,11 @@ def test_average_ties_blocks_equal_in_memory(collection):
 
 def test_queries_not_together_fall_back_to_memory_and_say_so(tmp_path):
     path = tmp_path / "run.txt"
-    rows = ["q1 Q0 a 1 3 t", "q1 Q0 b 2 2 t", "q2 Q0 a 1 1 t", "q1 Q0 c 3 1 t"]
+    # q1's rows come back after more of q2's than a block holds: q1 is in two blocks.
+    q2 = [f"q2 Q0 x{i} {i} {1 - i / 100} t" for i in range(12)]
+    rows = ["q1 Q0 a 1 3 t", "q1 Q0 b 2 2 t", *q2, "q1 Q0 c 3 1 t"]
     path.write_text("\n".join(rows) + "\n")
-    qrels = Qrels.from_dict({"q1": {"a": 1, "c": 1}, "q2": {"a": 1}})
+    qrels = Qrels.from_dict({"q1": {"a": 1, "c": 1}, "q2": {"x3": 1}})
     import assay.io.blocks as blocks
 
     original = blocks.DEFAULT_BLOCK_BYTES
@@ -136,3 +138,18 @@ def test_parquet_runs_stream_by_row_count(collection, tmp_path, monkeypatch):
     streamed = assay.evaluate(qrels, target, ["map"])
     assert streamed.provenance["runs"]["run.parquet"]["read"] == "in blocks of whole queries"
     assert_same_results(whole, streamed)
+
+
+def test_queries_not_together_within_a_block_are_ranked_there(tmp_path):
+    """A query whose rows are apart but within one block needs no fallback: the block is
+    ranked from a Run, with the in-memory values."""
+    path = tmp_path / "run.txt"
+    rows = ["q1 Q0 a 1 3 t", "q1 Q0 b 2 2 t", "q2 Q0 a 1 1 t", "q1 Q0 c 3 1 t"]
+    path.write_text("\n".join(rows) + "\n")
+    qrels = Qrels.from_dict({"q1": {"a": 1, "c": 1}, "q2": {"a": 1}})
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        streamed = assay.evaluate(qrels, path, ["map", "P@2"], stream=True)
+    assert_same_results(assay.evaluate(qrels, Run.read(path), ["map", "P@2"]), streamed)

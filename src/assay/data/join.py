@@ -157,7 +157,7 @@ def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventi
 
     # Per-query counts of judged documents per grade level, from the qrels.
     judged = qrels.grades >= 0
-    level_grades = np.unique(qrels.grades[judged])
+    level_grades = qrels.grade_levels
     lev = np.searchsorted(level_grades, qrels.grades[judged])
     nl = max(len(level_grades), 1)
     qcodes = qrels.query_codes[judged].astype(np.int64)

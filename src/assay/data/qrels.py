@@ -32,7 +32,7 @@ class Qrels(QueryDocTable):
     evaluated with it.
     """
 
-    __slots__ = ("_max_grade", "_rel")
+    __slots__ = ("_levels", "_max_grade", "_rel")
     ROLES = ("query", "doc", "relevance")
     KIND = "qrels"
     EMPTY = "the qrels hold no judgments"
@@ -55,6 +55,7 @@ class Qrels(QueryDocTable):
         self._rel = _rel
         observed = int(_rel.max()) if len(_rel) else 0
         self._max_grade = observed if max_grade is None else max_grade
+        self._levels: np.ndarray | None = None
 
     @classmethod
     def from_columns(
@@ -135,6 +136,16 @@ class Qrels(QueryDocTable):
     def grades(self) -> np.ndarray:
         """The grade of every row (int32; negative: pooled but not judged)."""
         return self._rel
+
+    @property
+    def grade_levels(self) -> np.ndarray:
+        """The distinct judged grades (>= 0), ascending: the grade levels of the collection
+        (computed once; a block of a streamed run needs them again and again)."""
+        if self._levels is None:
+            levels = np.unique(self._rel[self._rel >= 0])
+            levels.setflags(write=False)
+            self._levels = levels
+        return self._levels
 
     @property
     def max_grade(self) -> int:

@@ -25,24 +25,36 @@ __all__ = [
 
 def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
     """Permutation into trec_eval's order (query, score descending, docno descending), or
-    None when the rows are in that order already. ``docs`` holds each row's document id."""
+    None when the rows are in that order already. ``docs`` holds each row's document id.
+
+    Rows are sorted by (query, score) with NumPy; docno strings are compared only within runs
+    of tied scores, and only those rows are sorted by them (ties are few in real runs, and a
+    string sort of every row costs several times the numeric one)."""
+    perm = None
     same_q = q[1:] == q[:-1]
-    in_order = bool((q[1:] >= q[:-1]).all()) and bool(((score[1:] <= score[:-1]) | ~same_q).all())
-    if in_order:
-        tied = np.flatnonzero(same_q & (score[1:] == score[:-1]))
-        if len(tied) == 0:
-            return None
-        first = docs.take(from_np(tied))
-        second = docs.take(from_np(tied + 1))
-        if pc.all(pc.greater(first, second)).as_py():
-            return None
-    # One multithreaded Arrow sort; docno strings are compared only where (query, score) tie.
-    return to_np(
-        pc.sort_indices(
-            pa.table({"q": from_np(q), "s": from_np(score), "d": docs}),
-            sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
-        )
-    )
+    if not (bool((q[1:] >= q[:-1]).all()) and bool(((score[1:] <= score[:-1]) | ~same_q).all())):
+        perm = np.lexsort((-score, q))
+        q, score = q[perm], score[perm]
+        same_q = q[1:] == q[:-1]
+    tied = same_q & (score[1:] == score[:-1])  # row i ties with row i + 1
+    pairs = np.flatnonzero(tied)
+    if len(pairs) == 0:
+        return perm
+    source = np.arange(len(q)) if perm is None else perm  # input row of each sorted row
+    first = docs.take(from_np(source[pairs]))
+    second = docs.take(from_np(source[pairs + 1]))
+    if pc.all(pc.greater(first, second)).as_py():
+        return perm
+    in_tie = np.zeros(len(q), dtype=bool)
+    in_tie[pairs] = True
+    in_tie[pairs + 1] = True
+    rows = np.flatnonzero(in_tie)
+    run_of = np.cumsum(np.concatenate([[True], ~tied]))[rows]
+    keys = pa.table({"run": from_np(run_of), "doc": docs.take(from_np(source[rows]))})
+    by_doc = to_np(pc.sort_indices(keys, sort_keys=[("run", "ascending"), ("doc", "descending")]))
+    out = source.copy()
+    out[rows] = source[rows][by_doc]
+    return out
 
 
 def default_name(source: str) -> str:

@@ -1,19 +1,23 @@
 """Runs read in blocks of whole queries, so memory is bounded by the block, not the file.
 
-A block ends at a line boundary; the rows of the query that is still open at the end of a
-block (it may continue in the next one) are carried over, so every block holds whole
-queries -- provided the file lists each query's rows together, as TREC runs do. The reader
-does not check that; the evaluator does (a query seen in two blocks), and falls back.
+A block of text ends at a line boundary where one query's rows end and the next query's
+begin: the rows of the query still open at the end of a read are carried into the next
+block (found by a binary search over line starts, see ``_tail_start``), so every block holds
+whole queries -- provided the file lists each query's rows together, as TREC runs do. The
+reader does not check that; the evaluator does (a query seen in two blocks), and falls back.
+Blocks of text are parsed on a few threads, in file order. A Parquet run is read in batches
+of rows, the open query carried over the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
-import io
 import os
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import BinaryIO
 
 import numpy as np
@@ -21,10 +25,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import to_np
+from .._parallel import ordered_map
 from ..errors import EmptyInputError, InputError, ParseError
 from . import streams
 from .text import PathLike, source_name
-from .trec import TrecColumns, read_run
+from .trec import TrecColumns, parse_run
 
 __all__ = [
     "DEFAULT_BLOCK_BYTES",
@@ -70,56 +75,156 @@ def _read(fh: BinaryIO, size: int, source: str) -> bytes:
         raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
 
 
-def _chunks(fh: BinaryIO, block_bytes: int, source: str, lines: list[int]) -> Iterator[bytes]:
-    """Pieces of the input that end at a line feed (the last one may not). A line longer
-    than :data:`~assay.io.streams.MAX_LINE_BYTES` is refused (``/dev/zero`` piped in would
-    otherwise be read until memory runs out), at line ``lines[0] + 1``: the caller keeps
-    ``lines[0]``, the lines of the pieces it has taken."""
-    tail = b""
+@dataclass(frozen=True)
+class _Unended:
+    """In place of a piece: the input goes on for more than
+    :data:`~assay.io.streams.MAX_LINE_BYTES` without a line end, after ``lines`` more lines."""
+
+    lines: int
+
+
+def _tail_start(buf: bytes, end: int) -> int:
+    """Where the lines of the last query of ``buf[:end]`` (whole lines) begin: 0 when they are
+    all one query's, ``end`` when they hold no record. A binary search over line starts, so
+    finding the boundary costs a few dozen line reads, however long the query; it assumes the
+    query's rows are together (if they are not, the evaluator notices and falls back)."""
+    stop = end
     while True:
-        data = _read(fh, block_bytes, source)
-        buf = tail + data
+        if stop == 0:
+            return end
+        start = buf.rfind(b"\n", 0, stop - 1) + 1
+        qid = _record_id(buf[start:stop])
+        if qid is not None:
+            break
+        stop = start
+    lo, hi = 0, start  # the first record at or after hi is the last query's; at lo, maybe not
+    if _first_record_is(buf, 0, hi, qid):
+        return 0
+    while True:
+        mid = (lo + hi) // 2
+        m = buf.find(b"\n", mid, hi) + 1
+        if m == 0 or m >= hi:
+            m = buf.rfind(b"\n", lo, mid) + 1
+            if m <= lo:
+                return hi
+        if _first_record_is(buf, m, hi, qid):
+            hi = m
+        else:
+            lo = m
+
+
+def _record_id(line: bytes) -> bytes | None:
+    """The query id of a line; None for a comment or blank line."""
+    if line.startswith(b"#"):
+        return None
+    fields = line.split(None, 1)
+    return fields[0] if fields else None
+
+
+def _first_record_is(buf: bytes, pos: int, stop: int, qid: bytes) -> bool:
+    """Whether the first record line from ``pos`` (a line start) before ``stop`` has query
+    ``qid`` (True when there is none)."""
+    while pos < stop:
+        end = buf.find(b"\n", pos, stop) + 1 or stop
+        rid = _record_id(buf[pos:end])
+        if rid is not None:
+            return rid == qid
+        pos = end
+    return True
+
+
+def _query_pieces(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[bytes | _Unended]:
+    """Pieces of the input of about ``block_bytes``, each ending where a query's rows end
+    (the last one may not end with a line feed). A query longer than a block is read on
+    until it ends; reads grow with it, so carrying it costs time in proportion to its size."""
+    tail = b""
+    first = True
+    while True:
+        data = _read(fh, max(block_bytes, len(tail)), source)
+        if first and data[:3] == b"\xef\xbb\xbf":
+            data = data[3:]
+        first = False
+        buf = tail + data if tail else data
         if not data:
             if buf:
                 yield buf
             return
-        cut = buf.rfind(b"\n") + 1
-        if cut == 0:
-            if len(buf) > streams.MAX_LINE_BYTES:
-                raise ParseError(
-                    f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without "
-                    "a line end: this is not a text file",
-                    source=source,
-                    line=lines[0] + 1,
-                )
-            tail = buf
-            continue
-        chunk, tail = buf[:cut], buf[cut:]
-        yield chunk
+        end = buf.rfind(b"\n") + 1
+        if len(buf) - end > streams.MAX_LINE_BYTES:
+            if end:
+                yield buf[:end]
+            yield _Unended(0)
+            return
+        start = _tail_start(buf, end) if end else 0
+        if start > 0:
+            yield buf[:start]
+        tail = buf[start:]
 
 
-def _line_count(chunk: bytes, parsed: TrecColumns | None, lines_before: int) -> int:
-    """Lines in ``chunk``: when its last line is a record, the parser numbered it already
+@dataclass(frozen=True)
+class _Parsed:
+    """A piece parsed on a worker thread: its run columns (lines counted from the piece's
+    start), or the error it raised (line likewise), and how many lines it holds."""
+
+    columns: TrecColumns | None
+    error: InputError | None
+    lines: int
+
+
+def _parse_piece(piece: bytes | _Unended, source: str) -> _Parsed:
+    if isinstance(piece, _Unended):
+        error = ParseError(
+            f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without a line "
+            "end: this is not a text file",
+            line=piece.lines + 1,
+        )
+        return _Parsed(None, error, 0)
+    try:
+        parsed: TrecColumns | None = parse_run(piece, source)
+    except EmptyInputError:
+        parsed = None
+    except InputError as exc:
+        return _Parsed(None, exc, 0)
+    return _Parsed(parsed, None, _line_count(piece, parsed))
+
+
+def _line_count(piece: bytes, parsed: TrecColumns | None) -> int:
+    """Lines in ``piece``: when its last line is a record, the parser numbered it already
     (counting every line feed again costs about a tenth of a streamed evaluation)."""
     if parsed is not None and len(parsed.lines):
-        last = chunk[chunk.rfind(b"\n", 0, len(chunk) - 1) + 1 :].strip()
+        last = piece[piece.rfind(b"\n", 0, len(piece) - 1) + 1 :].strip()
         if last and not last.startswith(b"#"):
-            return int(parsed.lines[-1]) - lines_before
-    return chunk.count(b"\n")
+            return int(parsed.lines[-1])
+    return piece.count(b"\n")
 
 
-def _parse(chunk: bytes, source: str, lines_before: int) -> TrecColumns | None:
-    """One piece as run columns with file line numbers; None when it holds no records."""
-    if lines_before == 0 and chunk[:3] == b"\xef\xbb\xbf":
-        chunk = chunk[3:]
-    try:
-        c = read_run(io.BytesIO(chunk))
-    except EmptyInputError:
-        return None
-    except InputError as exc:
-        line = None if exc.line is None else exc.line + lines_before
-        raise type(exc)(exc.detail, source=source, line=line) from None
-    return TrecColumns(c.query, c.doc, c.value, c.lines + lines_before, source, c.tag)
+def iter_run_blocks(
+    path: PathLike | BinaryIO, *, block_bytes: int | None = None, workers: int | None = None
+) -> Iterator[TrecColumns]:
+    """A TREC run as consecutive blocks of whole queries (see the module docstring), parsed
+    on ``workers`` threads (default: :func:`assay._parallel.worker_count`), in file order.
+
+    Errors name the file and its line, as :func:`assay.io.trec.read_run` does; a file with no
+    records is an :class:`~assay.errors.EmptyInputError`.
+    """
+    source = source_name(path)
+    seen_any = False
+    lines = 0  # lines before the current piece
+    with _open(path) as fh:
+        pieces = _query_pieces(fh, block_bytes or DEFAULT_BLOCK_BYTES, source)
+        parse = functools.partial(_parse_piece, source=source)
+        for parsed in ordered_map(parse, pieces, workers=workers):
+            if parsed.error is not None:
+                exc = parsed.error
+                line = None if exc.line is None else exc.line + lines
+                raise type(exc)(exc.detail, source=source, line=line) from None
+            c = parsed.columns
+            if c is not None:
+                seen_any = True
+                yield TrecColumns(c.query, c.doc, c.value, c.lines + lines, source, c.tag)
+            lines += parsed.lines
+    if not seen_any:
+        raise EmptyInputError("the run holds no results", source=source)
 
 
 def _concat(a: TrecColumns | None, b: TrecColumns) -> TrecColumns:
@@ -160,34 +265,6 @@ def _split_open_query(c: TrecColumns) -> tuple[TrecColumns | None, TrecColumns]:
         c.tag,
     )
     return done, rest
-
-
-def iter_run_blocks(
-    path: PathLike | BinaryIO, *, block_bytes: int | None = None
-) -> Iterator[TrecColumns]:
-    """A TREC run as consecutive blocks of whole queries (see the module docstring).
-
-    Errors name the file and its line, as :func:`assay.io.trec.read_run` does; a file with no
-    records is an :class:`~assay.errors.EmptyInputError`.
-    """
-    source = source_name(path)
-    carry: TrecColumns | None = None
-    seen_any = False
-    lines = [0]  # lines before the current piece
-    with _open(path) as fh:
-        for chunk in _chunks(fh, block_bytes or DEFAULT_BLOCK_BYTES, source, lines):
-            parsed = _parse(chunk, source, lines[0])
-            lines[0] += _line_count(chunk, parsed, lines[0])
-            if parsed is None:
-                continue
-            seen_any = True
-            done, carry = _split_open_query(_concat(carry, parsed))
-            if done is not None:
-                yield done
-    if carry is not None:
-        yield carry
-    if not seen_any:
-        raise EmptyInputError("the run holds no results", source=source)
 
 
 def iter_parquet_run_blocks(

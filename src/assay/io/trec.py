@@ -16,10 +16,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np
-from .text import PathLike, check_writable_ids, parse_numbers, read_text_table, write_text
+from .text import (
+    PathLike,
+    TextColumns,
+    check_writable_ids,
+    parse_numbers,
+    parse_text_table,
+    read_text_table,
+    write_text,
+)
 
 __all__ = [
     "TrecColumns",
+    "parse_run",
     "read_qrels",
     "read_run",
     "write_qrels",
@@ -52,6 +61,25 @@ def read_run(path: PathLike | BinaryIO) -> TrecColumns:
     tc = read_text_table(
         path, min_cols=6, max_cols=None, want=[0, 2, 4], what="run", numeric={4: pa.float64()}
     )
+    return _run_columns(tc)
+
+
+def parse_run(data: bytes, source: str) -> TrecColumns:
+    """:func:`read_run` of text in memory (a block of a run read in pieces); lines are
+    numbered from the start of ``data``."""
+    tc = parse_text_table(
+        data,
+        source,
+        min_cols=6,
+        max_cols=None,
+        want=[0, 2, 4],
+        what="run",
+        numeric={4: pa.float64()},
+    )
+    return _run_columns(tc)
+
+
+def _run_columns(tc: TextColumns) -> TrecColumns:
     score = parse_numbers(tc.columns[2], pa.float64(), tc, "score")
     tag = tc.last_line_tokens[5] if len(tc.last_line_tokens) > 5 else None
     return TrecColumns(tc.columns[0], tc.columns[1], score, tc.line, tc.source, tag)

@@ -1,0 +1,252 @@
+"""Ranking one block of whole queries against those queries' judgments only: the join of a
+streamed run, without a document dictionary for the run (:func:`rank_block`).
+
+The rows of a block arrive as read (query, document and score columns), each query's rows
+together. Document ids are matched a group of about :data:`GROUP_ROWS` rows at a time: the
+group's ids are dictionary-encoded together with the ids judged for the group's queries, judged
+ids first, so a run document is judged for some query of the group exactly when its code is
+below the number of distinct judged ids, and its (query, code) pair then finds its grade by a
+binary search. Every id is hashed once, in a table small enough to stay in cache, and compared
+by value, never by hash alone; the same codes find repeated (query, document) pairs.
+
+The ranked lists are those :func:`assay.data.join.rank` builds from the same rows -- trec_eval's
+order, the tie conventions, ``depth`` and ``judged_only`` -- over the block's queries in the
+order they appear (tests/properties/test_block_join.py checks every metric against it).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._arrow import from_np, to_np
+from ..io.trec import TrecColumns
+from ._columns import as_ids, as_scores, check_duplicates
+from .conventions import Conventions
+from .join import RankInfo, _Rows, _truncate
+from .qrels import Qrels
+from .ranked import NONPOOL, UNJUDGED, Ranked
+from .run import trec_order
+
+__all__ = [
+    "GROUP_ROWS",
+    "RankedBlock",
+    "rank_block",
+]
+
+#: Rows whose document ids are encoded together. Measured on a 7M-row run (benchmarks/
+#: RESULTS.md): dictionary-encoding its ids 30,000 rows at a time takes 0.27 s, 500,000 rows
+#: at a time 0.70 s (the hash table no longer fits in cache).
+GROUP_ROWS = 1 << 15
+
+
+@dataclass(frozen=True)
+class RankedBlock:
+    """A block's ranked lists, the qrels code of each of its queries (in ranked order) and
+    what the join counted."""
+
+    ranked: Ranked
+    codes: np.ndarray
+    info: RankInfo
+
+
+@dataclass(frozen=True)
+class _Segments:
+    """The block's queries in order of appearance: row offsets, ids and qrels codes."""
+
+    offsets: np.ndarray
+    ids: pa.Array
+    codes: np.ndarray
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+
+def rank_block(
+    qrels: Qrels,
+    block: TrecColumns,
+    conventions: Conventions,
+    *,
+    depth: int | None = None,
+) -> RankedBlock | None:
+    """The ranked lists of a block of whole queries, or None when some query's rows are not
+    together in the block (the caller then builds a :class:`~assay.data.Run`).
+
+    Queries unknown to the qrels are counted and left out, as :func:`~assay.data.rank` does;
+    a repeated (query, document) pair is a :class:`~assay.errors.DuplicateError`."""
+    query = as_ids(block.query, "query", block.source, block.lines)
+    doc = as_ids(block.doc, "document", block.source, block.lines)
+    score = as_scores(block.value, block.source, block.lines)
+    lines = block.lines
+    segments = _segments(query, qrels)
+    if segments is None:
+        return None
+    known = segments.codes >= 0
+    unknown_ids: list[str] = []
+    unknown_rows = 0
+    if not known.all():
+        unknown_ids = segments.ids.filter(from_np(~known)).to_pylist()
+        unknown_rows = int(segments.sizes[~known].sum())
+        rows = np.repeat(known, segments.sizes)
+        doc, score = doc.filter(from_np(rows)), score[rows]
+        lines = None if lines is None else lines[rows]
+        sizes = segments.sizes[known]
+        offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        segments = _Segments(offsets, segments.ids.filter(from_np(known)), segments.codes[known])
+    nseg = len(segments.codes)
+    seg_of_row = np.repeat(np.arange(nseg, dtype=np.int64), segments.sizes)
+    judged = _judged_rows(qrels, segments.codes)
+    grade = _grades(qrels, segments, judged, doc, seg_of_row, block.source, lines)
+    order = _rank_order(seg_of_row, score, doc, conventions.ties)
+    if order is not None:
+        grade, score = grade[order], score[order]
+    rows_ = _Rows(seg_of_row, grade, score)
+    if depth is not None:
+        rows_ = _truncate(rows_, depth)
+    dropped = 0
+    if conventions.judged_only:
+        keep = rows_.grade >= 0
+        dropped = int(len(keep) - np.count_nonzero(keep))
+        rows_ = _Rows(rows_.query[keep], rows_.grade[keep], rows_.score[keep])
+    ranked = _ranked(qrels, segments, judged, rows_, conventions)
+    info = RankInfo(unknown_ids, unknown_rows, [], np.zeros(nseg, dtype=bool), dropped)
+    return RankedBlock(ranked, segments.codes, info)
+
+
+def _segments(query: pa.Array, qrels: Qrels) -> _Segments | None:
+    """Runs of equal query ids; None when an id starts two runs."""
+    n = len(query)
+    starts = np.zeros(1, dtype=np.int64)
+    if n > 1:
+        change = to_np(pc.not_equal(query.slice(1), query.slice(0, n - 1)))
+        starts = np.concatenate([starts, np.flatnonzero(change) + 1])
+    ids = query.take(from_np(starts))
+    if len(ids) > 1 and pc.count_distinct(ids).as_py() != len(ids):
+        return None
+    codes = to_np(pc.index_in(ids, value_set=qrels.query_ids), fill=-1).astype(np.int64)
+    return _Segments(np.append(starts, n), ids, codes)
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """The qrels rows of the block's queries, grouped by segment: row index, segment, and
+    each segment's slice."""
+
+    rows: np.ndarray
+    segment: np.ndarray
+    offsets: np.ndarray
+
+
+def _judged_rows(qrels: Qrels, codes: np.ndarray) -> _Judged:
+    lo = qrels.offsets[codes]
+    sizes = qrels.offsets[codes + 1] - lo
+    offsets = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    rows = np.arange(offsets[-1], dtype=np.int64) + np.repeat(lo - offsets[:-1], sizes)
+    segment = np.repeat(np.arange(len(codes), dtype=np.int64), sizes)
+    return _Judged(rows, segment, offsets)
+
+
+def _grades(
+    qrels: Qrels,
+    segments: _Segments,
+    judged: _Judged,
+    doc: pa.Array,
+    seg_of_row: np.ndarray,
+    source: str | None,
+    lines: np.ndarray | None,
+) -> np.ndarray:
+    """The grade of every row (NONPOOL, UNJUDGED or the judgment), group by group."""
+    grade = np.full(len(doc), NONPOOL, dtype=np.int32)
+    judged_docs = qrels.doc_ids.take(from_np(qrels.doc_codes[judged.rows]))
+    judged_grades = qrels.grades[judged.rows]
+    for a, b in _groups(segments.offsets):
+        r0, r1 = int(segments.offsets[a]), int(segments.offsets[b])
+        j0, j1 = int(judged.offsets[a]), int(judged.offsets[b])
+        both = pa.concat_arrays([judged_docs.slice(j0, j1 - j0), doc.slice(r0, r1 - r0)])
+        enc = pc.dictionary_encode(both)
+        codes = to_np(enc.indices).astype(np.int64)
+        n_codes = len(enc.dictionary)
+        jc, rc = codes[: j1 - j0], codes[j1 - j0 :]
+        rseg = seg_of_row[r0:r1] - a
+        check_duplicates(
+            rseg,
+            rc,
+            n_codes,
+            "run",
+            enc.dictionary,
+            segments.ids.slice(a, b - a),
+            source,
+            None if lines is None else lines[r0:r1],
+        )
+        n_judged = int(jc.max()) + 1 if len(jc) else 0
+        hit = np.flatnonzero(rc < n_judged)
+        if len(hit) == 0:
+            continue
+        jkey = (judged.segment[j0:j1] - a) * n_codes + jc
+        by_key = np.argsort(jkey)
+        jkey = jkey[by_key]
+        rkey = rseg[hit] * n_codes + rc[hit]
+        at = np.minimum(np.searchsorted(jkey, rkey), len(jkey) - 1)
+        found = jkey[at] == rkey
+        g = judged_grades[j0:j1][by_key][at[found]]
+        grade[r0 + hit[found]] = np.where(g < 0, UNJUDGED, g)
+    return grade
+
+
+def _groups(offsets: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive segment ranges [a, b) of about :data:`GROUP_ROWS` rows (a segment longer
+    than that is a group of its own)."""
+    window = offsets[:-1] // GROUP_ROWS
+    cuts = np.flatnonzero(window[1:] != window[:-1]) + 1
+    bounds = [0, *cuts.tolist(), len(offsets) - 1]
+    return list(itertools.pairwise(bounds))
+
+
+def _rank_order(
+    seg_of_row: np.ndarray, score: np.ndarray, doc: pa.Array, ties: str
+) -> np.ndarray | None:
+    """Permutation into ranked order within each segment (None: rows are in it): score
+    descending, then input order (``ties="input"``) or docno descending (trec_eval)."""
+    if ties != "input":
+        return trec_order(seg_of_row, score, doc)
+    same = seg_of_row[1:] == seg_of_row[:-1]
+    if bool(((score[1:] <= score[:-1]) | ~same).all()):
+        return None
+    return np.lexsort((-score, seg_of_row))
+
+
+def _ranked(
+    qrels: Qrels, segments: _Segments, judged: _Judged, rows: _Rows, conventions: Conventions
+) -> Ranked:
+    """The ranked lists with each query's qrels statistics (as :func:`rank` computes them)."""
+    nseg = len(segments.codes)
+    offsets = np.zeros(nseg + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows.query, minlength=nseg), out=offsets[1:])
+    grades = qrels.grades[judged.rows]
+    ok = grades >= 0
+    jg, js = grades[ok], judged.segment[ok]
+    level_grades = qrels.grade_levels
+    nl = max(len(level_grades), 1)
+    lev = np.searchsorted(level_grades, jg)
+    levels = np.bincount(js * nl + lev, minlength=nseg * nl).reshape(nseg, nl)
+    ideal_offsets = np.zeros(nseg + 1, dtype=np.int64)
+    np.cumsum(np.bincount(js, minlength=nseg), out=ideal_offsets[1:])
+    return Ranked(
+        query_ids=np.asarray(segments.ids.to_pylist(), dtype=object),
+        offsets=offsets,
+        grade=rows.grade,
+        score=rows.score,
+        levels=levels[:, : len(level_grades)],
+        level_grades=level_grades,
+        ideal_grades=jg[np.lexsort((-jg, js))],
+        ideal_offsets=ideal_offsets,
+        max_grade=qrels.max_grade,
+        conventions=conventions,
+    )
