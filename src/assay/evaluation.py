@@ -69,11 +69,13 @@ class _RunFile:
     format: str
 
 
-#: TREC run files at least this large (four blocks of
-#: :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`) are evaluated block by block when
-#: ``stream=None``; Parquet run files of at least :data:`STREAM_ROWS` rows (four blocks of
-#: :data:`assay.io.blocks.DEFAULT_BLOCK_ROWS`).
-STREAM_BYTES = 64 << 20
+#: TREC run files at least this large are evaluated block by block when ``stream=None``;
+#: Parquet run files of at least :data:`STREAM_ROWS` rows (four blocks of
+#: :data:`assay.io.blocks.DEFAULT_BLOCK_ROWS`). The block path is faster than reading a TREC
+#: run whole from about a million lines down (benchmarks/RESULTS.md: 0.55 s against 0.78 s
+#: for 1M lines, whole process) and holds less; below 8 MiB the two are alike and a run
+#: whose queries are not together would be read twice, so small files are read whole.
+STREAM_BYTES = 8 << 20
 STREAM_ROWS = 1 << 21
 
 

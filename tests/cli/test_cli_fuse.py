@@ -75,7 +75,7 @@ def _files(tmp_path: Path, n: int = 3) -> list[str]:
 
 
 def test_large_runs_are_fused_block_by_block(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import assay.evaluation
+    import assay.cli.fusion
     import assay.fusion
 
     paths = _files(tmp_path)
@@ -89,7 +89,7 @@ def test_large_runs_are_fused_block_by_block(tmp_path, monkeypatch) -> None:  # 
         calls.append(args[0])
         return fuse_files(*args, **kwargs)
 
-    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
+    monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)
     monkeypatch.setattr(assay.fusion, "fuse_files", counting)
     code, streamed, _ = invoke(*argv)
     assert (code, streamed) == (0, expected)
@@ -100,13 +100,13 @@ def test_large_runs_are_fused_block_by_block(tmp_path, monkeypatch) -> None:  # 
 
 
 def test_unsorted_large_runs_fall_back_to_memory(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import assay.evaluation
+    import assay.cli.fusion
 
     paths = _files(tmp_path, 2)
     lines = Path(paths[0]).read_text().splitlines(keepends=True)
     Path(paths[0]).write_text("".join(reversed(lines)))
     code, expected, _ = invoke("fuse", *paths)
-    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
+    monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)
     code, streamed, err = invoke("fuse", *paths)
     assert (code, streamed) == (0, expected)
     assert err.startswith("assay: warning:") and "ascending byte order" in err

@@ -101,12 +101,15 @@ def fuse(
             fused.to_trec(output)
 
 
-def _large(runs: list[str]) -> bool:
-    """Some run is a file large enough to be streamed (:data:`assay.evaluation.STREAM_BYTES`),
-    and all are files (not stdin)."""
-    import os
+#: Runs are fused block by block (:func:`assay.fusion.fuse_files`) when one of them is a
+#: file at least this large (four blocks of :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`).
+STREAM_BYTES = 64 << 20
 
-    from ..evaluation import STREAM_BYTES
+
+def _large(runs: list[str]) -> bool:
+    """Some run is a file large enough to be streamed (:data:`STREAM_BYTES`), and all are
+    files (not stdin)."""
+    import os
 
     if not all(p != "-" and os.path.isfile(p) for p in runs):
         return False

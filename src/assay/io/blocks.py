@@ -68,13 +68,6 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
             yield raw
 
 
-def _read(fh: BinaryIO, size: int, source: str) -> bytes:
-    try:
-        return fh.read(size)
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
-
-
 @dataclass(frozen=True)
 class _Unended:
     """In place of a piece: the input goes on for more than
@@ -83,7 +76,7 @@ class _Unended:
     lines: int
 
 
-def _tail_start(buf: bytes, end: int) -> int:
+def _tail_start(buf: bytes | bytearray, end: int) -> int:
     """Where the lines of the last query of ``buf[:end]`` (whole lines) begin: 0 when they are
     all one query's, ``end`` when they hold no record. A binary search over line starts, so
     finding the boundary costs a few dozen line reads, however long the query; it assumes the
@@ -113,7 +106,7 @@ def _tail_start(buf: bytes, end: int) -> int:
             lo = m
 
 
-def _record_id(line: bytes) -> bytes | None:
+def _record_id(line: bytes | bytearray) -> bytes | bytearray | None:
     """The query id of a line; None for a comment or blank line."""
     if line.startswith(b"#"):
         return None
@@ -121,7 +114,7 @@ def _record_id(line: bytes) -> bytes | None:
     return fields[0] if fields else None
 
 
-def _first_record_is(buf: bytes, pos: int, stop: int, qid: bytes) -> bool:
+def _first_record_is(buf: bytes | bytearray, pos: int, stop: int, qid: bytes | bytearray) -> bool:
     """Whether the first record line from ``pos`` (a line start) before ``stop`` has query
     ``qid`` (True when there is none)."""
     while pos < stop:
@@ -133,32 +126,56 @@ def _first_record_is(buf: bytes, pos: int, stop: int, qid: bytes) -> bool:
     return True
 
 
-def _query_pieces(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[bytes | _Unended]:
+def _query_pieces(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[bytearray | _Unended]:
     """Pieces of the input of about ``block_bytes``, each ending where a query's rows end
-    (the last one may not end with a line feed). A query longer than a block is read on
-    until it ends; reads grow with it, so carrying it costs time in proportion to its size."""
-    tail = b""
+    (the last one may not end with a line feed). Each piece is read into its own buffer,
+    which is then cut to size, not copied; only the carried-over query is copied. A query
+    longer than a block is read on until it ends; reads grow with it, so carrying it costs
+    time in proportion to its size."""
+    tail: bytes | bytearray = b""
     first = True
     while True:
-        data = _read(fh, max(block_bytes, len(tail)), source)
-        if first and data[:3] == b"\xef\xbb\xbf":
-            data = data[3:]
+        buf = bytearray(len(tail) + max(block_bytes, len(tail)))
+        buf[: len(tail)] = tail
+        got = _read_into(fh, buf, len(tail), source)
+        del buf[len(tail) + got :]
+        if first and buf[:3] == b"\xef\xbb\xbf":
+            del buf[:3]
         first = False
-        buf = tail + data if tail else data
-        if not data:
+        if got == 0:
             if buf:
                 yield buf
             return
         end = buf.rfind(b"\n") + 1
         if len(buf) - end > streams.MAX_LINE_BYTES:
             if end:
-                yield buf[:end]
+                del buf[end:]
+                yield buf
             yield _Unended(0)
             return
         start = _tail_start(buf, end) if end else 0
-        if start > 0:
-            yield buf[:start]
-        tail = buf[start:]
+        if start == 0:
+            tail = buf
+            continue
+        tail = bytes(buf[start:])
+        del buf[start:]
+        yield buf
+
+
+def _read_into(fh: BinaryIO, buf: bytearray, at: int, source: str) -> int:
+    """Read into ``buf[at:]``: the number of bytes read, 0 at the end of the input."""
+    view = memoryview(buf)[at:]
+    try:
+        readinto = getattr(fh, "readinto", None)
+        if readinto is not None:
+            return int(readinto(view) or 0)
+        data = fh.read(len(view))
+        view[: len(data)] = data
+        return len(data)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ParseError(f"not a valid gzip file: {exc}", source=source) from None
+    finally:
+        view.release()
 
 
 @dataclass(frozen=True)
@@ -171,7 +188,7 @@ class _Parsed:
     lines: int
 
 
-def _parse_piece(piece: bytes | _Unended, source: str) -> _Parsed:
+def _parse_piece(piece: bytearray | _Unended, source: str) -> _Parsed:
     if isinstance(piece, _Unended):
         error = ParseError(
             f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without a line "
@@ -188,7 +205,7 @@ def _parse_piece(piece: bytes | _Unended, source: str) -> _Parsed:
     return _Parsed(parsed, None, _line_count(piece, parsed))
 
 
-def _line_count(piece: bytes, parsed: TrecColumns | None) -> int:
+def _line_count(piece: bytearray, parsed: TrecColumns | None) -> int:
     """Lines in ``piece``: when its last line is a record, the parser numbered it already
     (counting every line feed again costs about a tenth of a streamed evaluation)."""
     if parsed is not None and len(parsed.lines):

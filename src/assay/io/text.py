@@ -84,7 +84,7 @@ def _sniff(data: bytes) -> tuple[str, int] | None:
     return delim, line.count(delim.encode()) + 1
 
 
-def _fast_safe(data: bytes | mmap.mmap, delim: str) -> bool:
+def _fast_safe(data: bytes | bytearray | mmap.mmap, delim: str) -> bool:
     """Whether splitting at ``delim`` and ``\\n``/``\\r\\n`` can equal splitting on white space:
     no other white space character anywhere (single-byte searches only). Empty fields, comment
     and blank lines are caught by :func:`_fast` on the parsed columns."""
@@ -93,10 +93,10 @@ def _fast_safe(data: bytes | mmap.mmap, delim: str) -> bool:
     if data.find(b"\r") < 0:
         return True
     # pyarrow's CSV reader also ends a line at a bare "\r"; trec_eval does not.
-    return isinstance(data, bytes) and data.count(b"\r") == data.count(b"\r\n")
+    return isinstance(data, bytes | bytearray) and data.count(b"\r") == data.count(b"\r\n")
 
 
-def _last_line(data: bytes | mmap.mmap, delim: str) -> list[str]:
+def _last_line(data: bytes | bytearray | mmap.mmap, delim: str) -> list[str]:
     tail = bytes(data[max(0, len(data) - (1 << 16)) :]).rstrip(b"\r\n")
     line = tail.rsplit(b"\n", 1)[-1].rstrip(b"\r")
     return line.decode("utf-8", "replace").split(delim)
@@ -166,7 +166,7 @@ def _plain_file(path: PathLike | BinaryIO) -> str | None:
 
 
 def _try_fast(
-    data: bytes | mmap.mmap,
+    data: bytes | bytearray | mmap.mmap,
     source: pa.NativeFile | str,
     min_cols: int,
     max_cols: int | None,
@@ -188,7 +188,7 @@ def _try_fast(
     return None if cols is None else (cols, last)
 
 
-def _split_lines(data: bytes) -> pa.Array:
+def _split_lines(data: bytes | bytearray) -> pa.Array:
     """Lines (each with its own trailing ``\\n``, if any) as a zero-copy binary array."""
     nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
     ends = nl + 1
@@ -200,7 +200,7 @@ def _split_lines(data: bytes) -> pa.Array:
     )
 
 
-def text_lines(data: bytes, source: str) -> pa.Array:
+def text_lines(data: bytes | bytearray, source: str) -> pa.Array:
     """The lines of ``data`` (each with its ``\\n``) as UTF-8 strings, or a :class:`ParseError`
     naming the first line that is not valid UTF-8."""
     raw = _split_lines(data)
@@ -290,7 +290,7 @@ def read_text_table(
 
 
 def parse_text_table(
-    data: bytes,
+    data: bytes | bytearray,
     source: str,
     *,
     min_cols: int,
@@ -315,7 +315,7 @@ def parse_text_table(
     return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
 
 
-def _warn_lone_carriage_returns(data: bytes, source: str) -> None:
+def _warn_lone_carriage_returns(data: bytes | bytearray, source: str) -> None:
     """A line ends only at a line feed (trec_eval's rule), so a file with old-Mac line ends
     is one long line of which only the first record counts: say so."""
     if data.find(b"\r") < 0:  # one memchr; counting "\r\n" is a slower two-byte search
@@ -332,7 +332,7 @@ def _warn_lone_carriage_returns(data: bytes, source: str) -> None:
 
 
 def _exact(
-    data: bytes,
+    data: bytes | bytearray,
     source: str,
     *,
     min_cols: int,

@@ -64,7 +64,7 @@ def read_run(path: PathLike | BinaryIO) -> TrecColumns:
     return _run_columns(tc)
 
 
-def parse_run(data: bytes, source: str) -> TrecColumns:
+def parse_run(data: bytes | bytearray, source: str) -> TrecColumns:
     """:func:`read_run` of text in memory (a block of a run read in pieces); lines are
     numbered from the start of ``data``."""
     tc = parse_text_table(
