@@ -84,7 +84,7 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
         return item if name is None or item.name == name else item.rename(name)
     if not isinstance(item, str | os.PathLike):
         raise InputError(f"expected assay.Run objects or run files, got {type(item).__name__}")
-    from .io.tabular import detect_format
+    from .io.formats import detect_format
 
     path = os.fspath(item)
     fmt = detect_format(path)

@@ -39,10 +39,12 @@ __all__ = [
 ]
 
 
-#: Bytes of TREC text parsed at a time (about 500,000 run lines). Measured on a 7M-line run
-#: (benchmarks/RESULTS.md): 16 MiB blocks peak at about a third of the memory of 64 MiB ones,
-#: in the same time; smaller blocks start to cost time.
-DEFAULT_BLOCK_BYTES = 16 << 20
+#: Bytes of TREC text parsed at a time (about 120,000 run lines). Measured on a 7M-line run
+#: (whole process, three runs each, 2 threads): 16 MiB blocks 1.46-1.69 s and 510-557 MB,
+#: 8 MiB 1.52-1.62 s and 370-390 MB, 4 MiB 1.37-1.42 s and 354-357 MB, 2 MiB 1.56-1.77 s
+#: (per-block overheads start to show). Small blocks keep each block's arrays in cache and
+#: let the allocator reuse memory instead of asking the kernel for fresh pages.
+DEFAULT_BLOCK_BYTES = 4 << 20
 #: Rows of a Parquet run read at a time.
 DEFAULT_BLOCK_ROWS = 1 << 19
 

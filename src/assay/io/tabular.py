@@ -11,6 +11,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import AssayError, EmptyInputError, InputError, OptionError, ParseError, shown
+from .formats import FORMATS, detect_format
 from .rows import RowLines, csv_header, csv_records, first_bad_row, json_failure_line
 from .streams import first_bad_utf8_line, is_regular_file, read_bytes, source_name, stdin
 
@@ -29,29 +30,6 @@ __all__ = [
 
 
 PathLike = str | os.PathLike[str]
-
-_EXT = {
-    ".parquet": "parquet",
-    ".pq": "parquet",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-}
-
-
-def detect_format(path: PathLike) -> str:
-    """'trec' unless the extension (before .gz) names a tabular format."""
-    p = os.fspath(path).lower()
-    if p.endswith(".gz"):
-        p = p[:-3]
-    for ext, fmt in _EXT.items():
-        if p.endswith(ext):
-            return fmt
-    return "trec"
-
-
-FORMATS = ("trec", "csv", "tsv", "parquet", "jsonl")
 
 
 def check_format(fmt: str, path: PathLike) -> str:

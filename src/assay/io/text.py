@@ -108,13 +108,16 @@ def _fast(
     delim: str,
     want: list[int],
     numeric: dict[int, pa.DataType],
+    ascii_only: bool = False,
 ) -> list[pa.Array] | None:
     """The wanted columns (``numeric`` ones already parsed), or None where the exact path must
     decide. Every field is read (as text, so the file's UTF-8 is checked as
     the exact path checks it) to see that none is empty; only the wanted columns are kept.
     Reading the others as plain strings rather than dictionary-encoding them saves hashing
-    every rank and tag (about a third of the parse of a 7M-line run)."""
+    every rank and tag (about a third of the parse of a 7M-line run). Text known to be ASCII
+    (``ascii_only``) is read as bytes, without a UTF-8 check, and viewed as strings."""
     names = [f"c{i}" for i in range(ncols)]
+    text = pa.binary() if ascii_only else pa.string()
     try:
         table = pcsv.read_csv(
             source,
@@ -128,7 +131,7 @@ def _fast(
                 ignore_empty_lines=False,
             ),
             convert_options=pcsv.ConvertOptions(
-                column_types={n: numeric.get(i, pa.string()) for i, n in enumerate(names)},
+                column_types={n: numeric.get(i, text) for i, n in enumerate(names)},
                 strings_can_be_null=False,
                 null_values=[],  # "NaN", "NA" are not nulls here: the checks see them
             ),
@@ -145,9 +148,10 @@ def _fast(
             continue
         if pc.min(pc.binary_length(col)).as_py() == 0:
             return None  # doubled, leading or trailing delimiters
-    if pc.any(pc.starts_with(table.column(names[0]).cast(pa.string()), "#")).as_py():
+    if pc.any(pc.starts_with(table.column(names[0]), "#")).as_py():
         return None  # comment lines
-    return [table.column(names[i]).combine_chunks() for i in want]
+    cols = [table.column(names[i]).combine_chunks() for i in want]
+    return [c.view(pa.string()) if c.type == pa.binary() else c for c in cols]
 
 
 def _plain_file(path: PathLike | BinaryIO) -> str | None:
@@ -184,7 +188,8 @@ def _try_fast(
     last = _last_line(data, delim)
     if len(last) != ncols:
         return None
-    cols = _fast(source, ncols, delim, want, numeric)
+    ascii_only = not isinstance(data, mmap.mmap) and data.isascii()
+    cols = _fast(source, ncols, delim, want, numeric, ascii_only)
     return None if cols is None else (cols, last)
 
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from ..data.ranked import Ranked
 from ..errors import ConventionError
-from ..stats.concordance import tau_b
 from .ranking import nan_divide
 from .registry import metric
 
@@ -121,7 +120,10 @@ def kendall_tau(r: Ranked, k: int | None) -> np.ndarray:
     (tau-b handles score ties itself, whatever the tie convention). Undefined when either side
     is constant. Reference: Kendall (1945), "The treatment of ties in ranking problems".
     """
-    # The one tau-b of assay, shared with stats.kendall.
+    # The one tau-b of assay, shared with stats.kendall (imported here: loading the statistics
+    # package is a tenth of a small evaluation's start-up, and few evaluations ask for tau).
+    from ..stats.concordance import tau_b
+
     s = _pair_stats(r, k)
     return np.asarray(tau_b(s["s"], s["total"], s["same_score"], s["same_grade"]))
 
