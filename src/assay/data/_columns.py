@@ -10,6 +10,7 @@ byte order) means the same thing whatever the source.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -174,6 +175,31 @@ def check_duplicates(
         "each (query, document) pair must appear once",
         **locate(source, lines, second),
     )
+
+
+#: Judgments hashed together when looking for a repeated (query, document) pair: a table of
+#: about this many ids stays in cache (see :mod:`assay.data.blockjoin`).
+GROUP_ROWS = 1 << 15
+
+
+def has_repeated_pair(offsets: np.ndarray, docs: pa.Array) -> bool:
+    """Whether some query (rows ``offsets[q]:offsets[q + 1]``) holds a document twice. The ids
+    of about :data:`GROUP_ROWS` rows of whole queries are encoded at a time, exactly."""
+    window = offsets[:-1] // GROUP_ROWS
+    cuts = [0, *(np.flatnonzero(window[1:] != window[:-1]) + 1).tolist(), len(offsets) - 1]
+    for a, b in itertools.pairwise(cuts):
+        r0, r1 = int(offsets[a]), int(offsets[b])
+        if r1 - r0 < 2:
+            continue
+        codes = to_np(pc.dictionary_encode(docs.slice(r0, r1 - r0)).indices).astype(np.int64)
+        repeated = np.bincount(codes)[codes] > 1
+        if not repeated.any():
+            continue
+        query = np.repeat(np.arange(b - a, dtype=np.int64), np.diff(offsets[a : b + 1]))
+        keys = np.sort(query[repeated] * (int(codes.max()) + 1) + codes[repeated])
+        if bool((keys[1:] == keys[:-1]).any()):
+            return True
+    return False
 
 
 _INT32 = np.iinfo(np.int32)

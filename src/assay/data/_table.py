@@ -48,9 +48,9 @@ class QueryDocTable:
     EMPTY: ClassVar[str]
 
     _qids: pa.Array
-    _docs: pa.Array
+    _docs: pa.Array | None
     _q: np.ndarray
-    _d: np.ndarray
+    _d: np.ndarray | None
     _offsets: np.ndarray
     source: str | None
 
@@ -58,15 +58,16 @@ class QueryDocTable:
         self,
         *,
         _qids: pa.Array,
-        _docs: pa.Array,
+        _docs: pa.Array | None,
         _q: np.ndarray,
-        _d: np.ndarray,
+        _d: np.ndarray | None,
         _offsets: np.ndarray,
         source: str | None,
         values: tuple[np.ndarray, ...] = (),
     ) -> None:
         """Keep the id columns and CSR offsets; they and the subclass's ``values`` arrays are
-        made read-only, so the objects can share them."""
+        made read-only, so the objects can share them. A subclass may leave the document
+        dictionary (``_docs``, ``_d``) to :meth:`_encode_docs`, on first use."""
         self._qids = _qids
         self._docs = _docs
         self._q = _q
@@ -74,7 +75,8 @@ class QueryDocTable:
         self._offsets = _offsets
         self.source = source
         for a in (_q, _d, _offsets, *values):
-            a.setflags(write=False)
+            if a is not None:
+                a.setflags(write=False)
 
     def _state(self) -> dict[str, Any]:
         """The constructor's keyword arguments that rebuild this object."""
@@ -97,7 +99,7 @@ class QueryDocTable:
     @property
     def doc_ids(self) -> pa.Array:
         """The distinct document ids; :attr:`doc_codes` index them."""
-        return self._docs
+        return self._docs if self._docs is not None else self._encode_docs()[0]
 
     @property
     def query_codes(self) -> np.ndarray:
@@ -107,7 +109,11 @@ class QueryDocTable:
     @property
     def doc_codes(self) -> np.ndarray:
         """The document code of every row."""
-        return self._d
+        return self._d if self._d is not None else self._encode_docs()[1]
+
+    def _encode_docs(self) -> tuple[pa.Array, np.ndarray]:
+        """The document dictionary of a table built without one (see :class:`Qrels`)."""
+        raise NotImplementedError
 
     @property
     def offsets(self) -> np.ndarray:
@@ -271,7 +277,7 @@ class QueryDocTable:
     # -------------------------------------------------------------- writers
 
     def _id_columns(self) -> tuple[pa.Array, pa.Array]:
-        return self._qids.take(from_np(self._q)), self._docs.take(from_np(self._d))
+        return self._qids.take(from_np(self._q)), self.doc_ids.take(from_np(self.doc_codes))
 
     def to_arrow(self) -> pa.Table:
         """Rows as a pyarrow Table: query, doc and the value column."""
@@ -282,7 +288,7 @@ class QueryDocTable:
         """``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR); inner dicts in row order."""
         from ..io.frames import grouped_to_nested
 
-        docs = self._docs.take(from_np(self._d)).to_pylist()
+        docs = self.doc_ids.take(from_np(self.doc_codes)).to_pylist()
         return grouped_to_nested(self.queries, self._offsets, docs, self.values.tolist())
 
     def to_pandas(self) -> pd.DataFrame:

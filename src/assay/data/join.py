@@ -125,11 +125,11 @@ def _grades(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
         return grade
     n_docs = max(len(qrels.doc_ids), 1)
     key_r = query[valid].astype(np.int64) * n_docs + doc[valid]
-    key_q = qrels.query_codes.astype(np.int64) * n_docs + qrels.doc_codes
+    key_q, grades = qrels.judgment_keys()
     at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
     found = key_q[at] == key_r
-    g = np.where(found, qrels.grades[at], NONPOOL)
-    g[found & (qrels.grades[at] < 0)] = UNJUDGED
+    g = np.where(found, grades[at], NONPOOL)
+    g[found & (grades[at] < 0)] = UNJUDGED
     grade[valid] = g
     return grade
 

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._options import integer
-from ._columns import as_grades, check_duplicates, csr_offsets, factorize
+from ._columns import as_grades, check_duplicates, csr_offsets, factorize, has_repeated_pair
 from ._table import PathLike, QueryDocTable
 
 __all__ = [
@@ -32,7 +32,7 @@ class Qrels(QueryDocTable):
     evaluated with it.
     """
 
-    __slots__ = ("_levels", "_max_grade", "_rel")
+    __slots__ = ("_doc_rows", "_levels", "_max_grade", "_pairs", "_rel")
     ROLES = ("query", "doc", "relevance")
     KIND = "qrels"
     EMPTY = "the qrels hold no judgments"
@@ -41,13 +41,14 @@ class Qrels(QueryDocTable):
         self,
         *,
         _qids: pa.Array,
-        _docs: pa.Array,
+        _docs: pa.Array | None,
         _q: np.ndarray,
-        _d: np.ndarray,
+        _d: np.ndarray | None,
         _rel: np.ndarray,
         _offsets: np.ndarray,
         source: str | None = None,
         max_grade: int | None = None,
+        _doc_rows: pa.Array | None = None,
     ) -> None:
         super().__init__(
             _qids=_qids, _docs=_docs, _q=_q, _d=_d, _offsets=_offsets, source=source, values=(_rel,)
@@ -56,6 +57,8 @@ class Qrels(QueryDocTable):
         observed = int(_rel.max()) if len(_rel) else 0
         self._max_grade = observed if max_grade is None else max_grade
         self._levels: np.ndarray | None = None
+        self._doc_rows = _doc_rows
+        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def from_columns(
@@ -71,13 +74,25 @@ class Qrels(QueryDocTable):
         """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
         rel = as_grades(relevance, source, lines)
         q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)
-        d, docs = factorize(da)
-        if not _unique:  # dict input with string keys cannot repeat a pair
+        sorted_q, sorted_rel, sorted_docs = q, rel, da
+        if len(q) > 1 and not bool((q[1:] >= q[:-1]).all()):
+            order = np.argsort(q, kind="stable")
+            sorted_q, sorted_rel, sorted_docs = q[order], rel[order], da.take(from_np(order))
+        offsets = csr_offsets(sorted_q, len(qids))
+        if not _unique and has_repeated_pair(offsets, sorted_docs):
+            # The error names the first repeat in the input: found on the input order.
+            d, docs = factorize(da)
             check_duplicates(q, d, len(docs), "qrels", docs, qids, source, lines)
-        order = np.lexsort((d, q))
-        q, d, rel = q[order], d[order], rel[order]
-        offsets = csr_offsets(q, len(qids))
-        return cls(_qids=qids, _docs=docs, _q=q, _d=d, _rel=rel, _offsets=offsets, source=source)
+        return cls(
+            _qids=qids,
+            _docs=None,
+            _q=sorted_q,
+            _d=None,
+            _rel=sorted_rel,
+            _offsets=offsets,
+            source=source,
+            _doc_rows=sorted_docs,
+        )
 
     @classmethod
     def from_trec(cls, path: PathLike | BinaryIO) -> Qrels:  # type: ignore[override]
@@ -106,12 +121,13 @@ class Qrels(QueryDocTable):
         remap = np.cumsum(keep_q) - 1
         rows = keep_q[self._q]
         q = remap[self._q[rows]].astype(np.int32)
-        used, d = np.unique(self._d[rows], return_inverse=True)
+        used, d = np.unique(self.doc_codes[rows], return_inverse=True)
         return self._evolve(
             _qids=self._qids.filter(from_np(keep_q)),
             _q=q,
-            _docs=self._docs.take(from_np(used)),
-            _d=d.astype(self._d.dtype),
+            _docs=self.doc_ids.take(from_np(used)),
+            _d=d.astype(self.doc_codes.dtype),
+            _doc_rows=None,
             _rel=self._rel[rows],
             _offsets=csr_offsets(q, int(keep_q.sum())),
         )
@@ -124,7 +140,41 @@ class Qrels(QueryDocTable):
         return self._evolve(max_grade=scale)
 
     def _state(self) -> dict[str, Any]:
-        return {**super()._state(), "_rel": self._rel, "max_grade": self._max_grade}
+        return {
+            **super()._state(),
+            "_rel": self._rel,
+            "max_grade": self._max_grade,
+            "_doc_rows": self._doc_rows,
+        }
+
+    def _encode_docs(self) -> tuple[pa.Array, np.ndarray]:
+        """Built from columns, the qrels keep each row's document id and make the dictionary
+        of distinct documents (hashing every id) only when something asks for it: a streamed
+        run's blocks never do (:attr:`doc_column`)."""
+        if self._doc_rows is None:  # pragma: no cover - every constructor gives one or both
+            raise TypeError("qrels without documents")
+        d, docs = factorize(self._doc_rows)
+        d.setflags(write=False)
+        self._docs, self._d = docs, d
+        return docs, d
+
+    @property
+    def doc_column(self) -> pa.Array:
+        """The document id of every row (as :attr:`grades`), without building the dictionary
+        of distinct documents."""
+        if self._doc_rows is not None:
+            return self._doc_rows
+        return self.doc_ids.take(from_np(self.doc_codes))
+
+    def judgment_keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """``query_code * len(doc_ids) + doc_code`` of every judgment, sorted, with the grades
+        in that order: what a join searches (computed once)."""
+        if self._pairs is None:
+            n_docs = max(len(self.doc_ids), 1)
+            keys = self._q.astype(np.int64) * n_docs + self.doc_codes
+            order = np.argsort(keys, kind="stable")
+            self._pairs = (keys[order], self._rel[order])
+        return self._pairs
 
     # -------------------------------------------------------------- views and writers
 
@@ -162,7 +212,7 @@ class Qrels(QueryDocTable):
         from ..io.trec import write_qrels
 
         query, doc = self._id_columns()
-        write_qrels(path, query, doc, self._rel, distinct=(self._qids, self._docs))
+        write_qrels(path, query, doc, self._rel, distinct=(self._qids, self.doc_ids))
 
     def __iter__(self) -> Iterator[tuple[str, str, int]]:
         t = self.to_arrow()
