@@ -69,14 +69,14 @@ class _RunFile:
     format: str
 
 
-#: TREC run files at least this large are evaluated block by block when ``stream=None``;
-#: Parquet run files of at least :data:`STREAM_ROWS` rows (four blocks of
-#: :data:`assay.io.blocks.DEFAULT_BLOCK_ROWS`). The block path is faster than reading a TREC
-#: run whole from about a million lines down (benchmarks/RESULTS.md: 0.55 s against 0.78 s
-#: for 1M lines, whole process) and holds less; below 8 MiB the two are alike and a run
-#: whose queries are not together would be read twice, so small files are read whole.
+#: TREC run files at least this large, and Parquet run files of at least :data:`STREAM_ROWS`
+#: rows, are evaluated block by block when ``stream=None``. The block path is the faster one
+#: from about a million rows down (benchmarks/RESULTS.md; whole process at 1M rows: TREC
+#: 0.48 s against 0.78 s read whole, Parquet 0.48-0.82 s against 1.20-1.44 s) and holds less;
+#: below these sizes the two are alike, and a run whose queries are not together would be
+#: read twice, so small files are read whole.
 STREAM_BYTES = 8 << 20
-STREAM_ROWS = 1 << 21
+STREAM_ROWS = 1 << 18
 
 
 def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFile:

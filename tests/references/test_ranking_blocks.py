@@ -153,3 +153,16 @@ def test_queries_not_together_within_a_block_are_ranked_there(tmp_path):
         warnings.simplefilter("error")
         streamed = assay.evaluate(qrels, path, ["map", "P@2"], stream=True)
     assert_same_results(assay.evaluate(qrels, Run.read(path), ["map", "P@2"]), streamed)
+
+
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_thread_count_changes_nothing(collection, monkeypatch, threads):
+    qrels, path = collection
+    metrics = ["map", "ndcg@10", "P@5", "recip_rank", "R@10"]
+    import assay.io.blocks as blocks
+
+    monkeypatch.setattr(blocks, "DEFAULT_BLOCK_BYTES", 900)
+    monkeypatch.setenv("ASSAY_THREADS", "2")
+    two = assay.evaluate(qrels, path, metrics, stream=True)
+    monkeypatch.setenv("ASSAY_THREADS", threads)
+    assert_same_results(two, assay.evaluate(qrels, path, metrics, stream=True))

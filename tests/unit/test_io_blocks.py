@@ -75,3 +75,37 @@ def test_a_line_without_end_is_refused_at_its_line(tmp_path, monkeypatch):
     with pytest.raises(assay.ParseError, match="without a line end") as exc:
         list(iter_run_blocks(path, block_bytes=64))
     assert exc.value.line == 4
+
+
+def test_a_query_longer_than_many_blocks_is_one_block(tmp_path):
+    """The carried query grows until it ends, and is yielded whole, once."""
+    rows = [f"q1 Q0 a{i} {i} {1000 - i} t" for i in range(400)]
+    rows += [f"q2 Q0 b{i} {i} {10 - i} t" for i in range(3)]
+    path = tmp_path / "run.txt"
+    path.write_text("\n".join(rows) + "\n")
+    parts = list(iter_run_blocks(path, block_bytes=64))
+    assert [p.query.unique().to_pylist() for p in parts] == [["q1"], ["q2"]]
+    assert [len(p.query) for p in parts] == [400, 3]
+    assert np.concatenate([p.lines for p in parts]).tolist() == list(range(1, 404))
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_blocks_are_the_same_on_any_number_of_threads(trec_dir, workers):
+    path = trec_dir / "results.test"
+    one = list(iter_run_blocks(path, block_bytes=2000, workers=1))
+    many = list(iter_run_blocks(path, block_bytes=2000, workers=workers))
+    assert [p.query.to_pylist() for p in one] == [p.query.to_pylist() for p in many]
+    assert [p.doc.to_pylist() for p in one] == [p.doc.to_pylist() for p in many]
+    assert all(np.array_equal(a.lines, b.lines) for a, b in zip(one, many, strict=True))
+
+
+def test_tail_start_finds_where_the_last_query_begins():
+    from assay.io.blocks import _tail_start
+
+    text = b"".join([b"# head\n", b"q1 Q0 a 1 1 t\n" * 5, b"\n", b"q2 Q0 a 1 1 t\n" * 7, b"# c\n"])
+    start = _tail_start(text, len(text))
+    assert text[start:].startswith(b"q2") or text[start:].startswith(b"\n")
+    assert b"q1" not in text[start:] and text[:start].count(b"q2") == 0
+    one_query = b"q1 Q0 a 1 1 t\n" * 9
+    assert _tail_start(one_query, len(one_query)) == 0
+    assert _tail_start(b"# only\n\n", 8) == 8

@@ -74,7 +74,7 @@ def evaluate(
 ) -> None:
     """Evaluate runs against qrels.
 
-    A TREC run file of 8 MiB or more, or a Parquet one of 2M rows or more, is read in
+    A TREC run file of 8 MiB or more, or a Parquet one of 256k rows or more, is read in
     blocks of whole queries (memory bounded by a block plus the qrels), with the same
     values."""
     with errors():

@@ -46,7 +46,7 @@ __all__ = [
 #: let the allocator reuse memory instead of asking the kernel for fresh pages.
 DEFAULT_BLOCK_BYTES = 4 << 20
 #: Rows of a Parquet run read at a time.
-DEFAULT_BLOCK_ROWS = 1 << 19
+DEFAULT_BLOCK_ROWS = 1 << 17
 
 
 @contextmanager
