@@ -26,11 +26,10 @@ def test_an_error_is_raised_after_the_items_before_it() -> None:
             raise ValueError("five")
         return x
 
-    seen = []
+    results = ordered_map(fail_at_five, range(10), workers=3)
+    assert [next(results) for _ in range(5)] == [0, 1, 2, 3, 4]
     with pytest.raises(ValueError, match="five"):
-        for value in ordered_map(fail_at_five, range(10), workers=3):
-            seen.append(value)
-    assert seen == [0, 1, 2, 3, 4]
+        next(results)
 
 
 def test_items_are_drawn_a_few_at_a_time() -> None:
