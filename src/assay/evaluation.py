@@ -413,7 +413,7 @@ def combine_blocks(
         np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
     )
     info = RankInfo(
-        list(unknown),
+        sorted(unknown),  # byte order, as the in-memory join lists them
         int(counts[0]),
         qrels.query_ids.take(from_np(absent)).to_pylist(),
         ~present[evaluated],

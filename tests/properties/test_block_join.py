@@ -111,3 +111,10 @@ def test_documents_judged_for_two_queries_of_a_group_get_each_querys_grade() -> 
     done = blockjoin.rank_block(qrels, _columns(rows), Conventions())
     assert done is not None
     assert done.ranked.grade.tolist() == [0, 3, -2, 2]
+
+
+def test_a_repeated_pair_of_a_query_unknown_to_the_qrels_is_refused_too() -> None:
+    rows = [("q1", "a", 3.0), ("zz", "b", 2.0), ("zz", "b", 1.0)]
+    qrels = assay.Qrels.from_dict({"q1": {"a": 1}})
+    with pytest.raises(assay.DuplicateError, match="'zz', document 'b'"):
+        blockjoin.rank_block(qrels, _columns(rows), Conventions())

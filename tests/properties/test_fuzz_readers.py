@@ -33,7 +33,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assay import AssayError, Qrels, Run
-from assay.errors import AssayWarning, EmptyInputError, InputError
+from assay.errors import AssayWarning, EmptyInputError, InputError, ParseError
 from strategies.fuzz import (
     Written,
     delimited,
@@ -352,3 +352,43 @@ def test_feature_family_readers_hostile_bytes(kind: str, data: st.DataObject) ->
         got = attempt(lambda: read(path))
     if isinstance(got, AssayError):
         check_refusal(got, path, lines=True)
+
+
+@given(data=st.data())
+@fuzz_settings(60)
+def test_trec_runs_evaluate_the_same_streamed(data: st.DataObject) -> None:
+    """Any TREC run text, valid or mangled: evaluated block by block (blocks of a few lines,
+    several threads) it gives the in-memory values, or the same kind of refusal."""
+    import assay
+    import assay.io.blocks as blocks
+    from support.contracts import assert_same_results
+
+    w: Written = data.draw(trec("run"))
+    raw = data.draw(mutated(w.data)) if data.draw(st.booleans()) else w.data
+    stored = data.draw(packaging(raw, hostile=False))
+    grades = data.draw(st.lists(st.integers(-1, 3), min_size=len(w.rows), max_size=len(w.rows)))
+    judged: dict[str, dict[str, int]] = {}
+    for (q, d), g in zip(w.rows, grades, strict=True):
+        judged.setdefault(q, {})[d] = g
+    qrels = Qrels.from_dict(judged)
+    metrics = ["map", "ndcg@3", "P@2", "recip_rank", "R@5", "bpref"]
+    original = blocks.DEFAULT_BLOCK_BYTES
+    blocks.DEFAULT_BLOCK_BYTES = data.draw(st.sampled_from([16, 64, 200]))
+    try:
+        with written(stored, "run.txt") as path, warnings.catch_warnings():
+            warnings.simplefilter("ignore", AssayWarning)
+            whole = attempt(lambda: assay.evaluate(qrels, Run.read(path), metrics))
+            streamed = attempt(lambda: assay.evaluate(qrels, path, metrics, stream=True))
+    finally:
+        blocks.DEFAULT_BLOCK_BYTES = original
+    if isinstance(whole, AssayError) or isinstance(streamed, AssayError):
+        assert isinstance(whole, AssayError) and isinstance(streamed, AssayError)
+        # Read whole, every line is parsed before any is judged; streamed, a block is judged
+        # before the next is parsed: a repeated pair may then be refused before a bad line
+        # further on. Either way the refusal names a line, the streamed one not a later one.
+        lines = (streamed.line, whole.line)
+        earlier = isinstance(whole, ParseError) and None not in lines and lines[0] < lines[1]
+        assert type(whole) is type(streamed) or earlier, (str(whole), str(streamed))
+        check_refusal(streamed, path, lines=True)
+    else:
+        assert_same_results(whole, streamed)

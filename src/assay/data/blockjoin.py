@@ -82,41 +82,50 @@ def rank_block(
     query = as_ids(block.query, "query", block.source, block.lines)
     doc = as_ids(block.doc, "document", block.source, block.lines)
     score = as_scores(block.value, block.source, block.lines)
-    lines = block.lines
     segments = _segments(query, qrels)
     if segments is None:
         return None
-    known = segments.codes >= 0
-    unknown_ids: list[str] = []
-    unknown_rows = 0
-    if not known.all():
-        unknown_ids = segments.ids.filter(from_np(~known)).to_pylist()
-        unknown_rows = int(segments.sizes[~known].sum())
-        rows = np.repeat(known, segments.sizes)
-        doc, score = doc.filter(from_np(rows)), score[rows]
-        lines = None if lines is None else lines[rows]
-        sizes = segments.sizes[known]
-        offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        segments = _Segments(offsets, segments.ids.filter(from_np(known)), segments.codes[known])
-    nseg = len(segments.codes)
-    seg_of_row = np.repeat(np.arange(nseg, dtype=np.int64), segments.sizes)
+    seg_of_row = np.repeat(np.arange(len(segments.codes), dtype=np.int64), segments.sizes)
     judged = _judged_rows(qrels, segments.codes)
-    grade = _grades(qrels, segments, judged, doc, seg_of_row, block.source, lines)
+    # Every row is checked for repeats, those of queries unknown to the qrels too.
+    grade = _grades(qrels, segments, judged, doc, seg_of_row, block.source, block.lines)
+    known = segments.codes >= 0
+    unknown_ids = segments.ids.filter(from_np(~known)).to_pylist()
+    unknown_rows = int(segments.sizes[~known].sum())
+    if unknown_ids:
+        keep = known[seg_of_row]
+        doc, score, grade = doc.filter(from_np(keep)), score[keep], grade[keep]
+        segments, judged, seg_of_row = _known_only(segments, judged, seg_of_row[keep])
     order = _rank_order(seg_of_row, score, doc, conventions.ties)
     if order is not None:
         grade, score = grade[order], score[order]
-    rows_ = _Rows(seg_of_row, grade, score)
+    rows = _Rows(seg_of_row, grade, score)
     if depth is not None:
-        rows_ = _truncate(rows_, depth)
+        rows = _truncate(rows, depth)
     dropped = 0
     if conventions.judged_only:
-        keep = rows_.grade >= 0
-        dropped = int(len(keep) - np.count_nonzero(keep))
-        rows_ = _Rows(rows_.query[keep], rows_.grade[keep], rows_.score[keep])
-    ranked = _ranked(qrels, segments, judged, rows_, conventions)
+        judged_rows = rows.grade >= 0
+        dropped = int(len(judged_rows) - np.count_nonzero(judged_rows))
+        rows = _Rows(rows.query[judged_rows], rows.grade[judged_rows], rows.score[judged_rows])
+    ranked = _ranked(qrels, segments, judged, rows, conventions)
+    nseg = len(segments.codes)
     info = RankInfo(unknown_ids, unknown_rows, [], np.zeros(nseg, dtype=bool), dropped)
     return RankedBlock(ranked, segments.codes, info)
+
+
+def _known_only(
+    segments: _Segments, judged: _Judged, seg_of_row: np.ndarray
+) -> tuple[_Segments, _Judged, np.ndarray]:
+    """The segments of qrels queries, renumbered; ``seg_of_row`` holds the kept rows' old
+    segment numbers. Unknown queries have no judged rows, so those stay as they are."""
+    known = segments.codes >= 0
+    renumber = np.cumsum(known) - 1
+    sizes = segments.sizes[known]
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    kept = _Segments(offsets, segments.ids.filter(from_np(known)), segments.codes[known])
+    starts = np.append(judged.offsets[:-1][known], judged.offsets[-1])
+    return kept, _Judged(judged.rows, renumber[judged.segment], starts), renumber[seg_of_row]
 
 
 def _segments(query: pa.Array, qrels: Qrels) -> _Segments | None:
@@ -144,8 +153,11 @@ class _Judged:
 
 
 def _judged_rows(qrels: Qrels, codes: np.ndarray) -> _Judged:
-    lo = qrels.offsets[codes]
-    sizes = qrels.offsets[codes + 1] - lo
+    """The qrels rows of each segment's query (none for a query unknown to the qrels)."""
+    known = codes >= 0
+    at = np.where(known, codes, 0)
+    lo = qrels.offsets[at]
+    sizes = np.where(known, qrels.offsets[at + 1] - lo, 0)
     offsets = np.zeros(len(codes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
     rows = np.arange(offsets[-1], dtype=np.int64) + np.repeat(lo - offsets[:-1], sizes)

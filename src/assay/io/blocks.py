@@ -141,9 +141,10 @@ def _query_pieces(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[bytea
         buf[: len(tail)] = tail
         got = _read_into(fh, buf, len(tail), source)
         del buf[len(tail) + got :]
-        if first and buf[:3] == b"\xef\xbb\xbf":
-            del buf[:3]
-        first = False
+        if first and (len(buf) >= 3 or got == 0):  # a BOM may come in reads of a byte or two
+            if buf[:3] == b"\xef\xbb\xbf":
+                del buf[:3]
+            first = False
         if got == 0:
             if buf:
                 yield buf
