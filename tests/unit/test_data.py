@@ -91,3 +91,22 @@ def test_synthetic_refuses_bad_options(options: dict, option: str) -> None:
     with pytest.raises(assay.OptionError) as info:
         assay.datasets.synthetic(n_queries=2, docs_per_query=2, **options)
     assert info.value.option == option
+
+
+def test_qrels_make_their_document_dictionary_on_first_use():
+    """Rows are grouped by query in input order; the document ids of any rows read the same
+    before and after the dictionary of distinct documents is made, and the join's keys are
+    sorted whatever the rows' order."""
+    qrels = assay.Qrels.from_columns(
+        ["q2", "q1", "q2", "q1", "q3"], ["b", "z", "a", "b", "b"], [1, 0, 2, 1, 3]
+    )
+    assert qrels.queries == ["q1", "q2", "q3"]
+    rows = np.arange(len(qrels))
+    before = qrels.docs_of(rows).to_pylist()
+    assert before == ["z", "b", "b", "a", "b"]
+    assert qrels.grades.tolist() == [0, 1, 1, 2, 3]
+    assert sorted(qrels.doc_ids.to_pylist()) == ["a", "b", "z"]  # made now
+    assert qrels.docs_of(rows).to_pylist() == before
+    keys, grades = qrels.judgment_keys()
+    assert (np.diff(keys) > 0).all() and sorted(grades.tolist()) == [0, 1, 1, 2, 3]
+    assert qrels.to_dict() == {"q1": {"z": 0, "b": 1}, "q2": {"b": 1, "a": 2}, "q3": {"b": 3}}

@@ -176,7 +176,7 @@ def _grades(
 ) -> np.ndarray:
     """The grade of every row (NONPOOL, UNJUDGED or the judgment), group by group."""
     grade = np.full(len(doc), NONPOOL, dtype=np.int32)
-    judged_docs = qrels.doc_column.take(from_np(judged.rows))
+    judged_docs = qrels.docs_of(judged.rows)
     judged_grades = qrels.grades[judged.rows]
     for a, b in _groups(segments.offsets):
         r0, r1 = int(segments.offsets[a]), int(segments.offsets[b])

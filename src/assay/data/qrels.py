@@ -150,21 +150,23 @@ class Qrels(QueryDocTable):
     def _encode_docs(self) -> tuple[pa.Array, np.ndarray]:
         """Built from columns, the qrels keep each row's document id and make the dictionary
         of distinct documents (hashing every id) only when something asks for it: a streamed
-        run's blocks never do (:attr:`doc_column`)."""
-        if self._doc_rows is None:  # pragma: no cover - every constructor gives one or both
+        run's blocks never do (:meth:`docs_of`). Once made, it replaces the per-row ids."""
+        rows = self._doc_rows
+        if rows is None:  # pragma: no cover - every constructor gives one or the other
             raise TypeError("qrels without documents")
-        d, docs = factorize(self._doc_rows)
+        d, docs = factorize(rows)
         d.setflags(write=False)
         self._docs, self._d = docs, d
+        self._doc_rows = None
         return docs, d
 
-    @property
-    def doc_column(self) -> pa.Array:
-        """The document id of every row (as :attr:`grades`), without building the dictionary
-        of distinct documents."""
-        if self._doc_rows is not None:
-            return self._doc_rows
-        return self.doc_ids.take(from_np(self.doc_codes))
+    def docs_of(self, rows: np.ndarray) -> pa.Array:
+        """The document ids of the given rows (indices into :attr:`grades`), without making
+        the dictionary of distinct documents if it is not made yet."""
+        per_row = self._doc_rows
+        if per_row is not None:
+            return per_row.take(from_np(rows))
+        return self.doc_ids.take(from_np(self.doc_codes[rows]))
 
     def judgment_keys(self) -> tuple[np.ndarray, np.ndarray]:
         """``query_code * len(doc_ids) + doc_code`` of every judgment, sorted, with the grades
