@@ -78,6 +78,11 @@ class QueryDocTable:
             if a is not None:
                 a.setflags(write=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its constructor's arguments: caches (the join's sorted keys, the grade
+        # levels) are rebuilt where needed, not shipped (to Dask workers, say).
+        return (_rebuild, (type(self), self._state()))
+
     def _state(self) -> dict[str, Any]:
         """The constructor's keyword arguments that rebuild this object."""
         return {
@@ -327,3 +332,8 @@ class QueryDocTable:
         return self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _rebuild(cls: type[QueryDocTable], state: dict[str, Any]) -> QueryDocTable:
+    """A pickled table, from its constructor's arguments (see ``__reduce__``)."""
+    return cls(**state)

@@ -124,7 +124,10 @@ def evaluate(
     frames = _as_frames(runs)
     columns = (query, doc, score)
     lazy = {}
-    # One node of the graph: the qrels travel to each worker once, not with every task.
+    # One node of the graph: the qrels travel to each worker once, not with every task, with
+    # their document dictionary made (ids that repeat across queries travel once; the workers'
+    # Run-based join needs it anyway).
+    qrels.doc_ids  # noqa: B018 - made here, on the client, once
     shared = dask.delayed(qrels, pure=True)
     for name, frame in frames.items():
         missing_cols = [c for c in columns if c not in frame.columns]
