@@ -27,7 +27,7 @@ from .._arrow import from_np, to_np
 from ..io.trec import TrecColumns
 from ._columns import as_ids, as_scores, check_duplicates
 from .conventions import Conventions
-from .join import RankInfo, _Rows, _truncate
+from .join import RankInfo, _cut, _Rows
 from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked
 from .run import trec_order
@@ -99,14 +99,7 @@ def rank_block(
     order = _rank_order(seg_of_row, score, doc, conventions.ties)
     if order is not None:
         grade, score = grade[order], score[order]
-    rows = _Rows(seg_of_row, grade, score)
-    if depth is not None:
-        rows = _truncate(rows, depth)
-    dropped = 0
-    if conventions.judged_only:
-        judged_rows = rows.grade >= 0
-        dropped = int(len(judged_rows) - np.count_nonzero(judged_rows))
-        rows = _Rows(rows.query[judged_rows], rows.grade[judged_rows], rows.score[judged_rows])
+    rows, dropped = _cut(_Rows(seg_of_row, grade, score), depth, conventions.judged_only)
     ranked = _ranked(qrels, segments, judged, rows, conventions)
     nseg = len(segments.codes)
     info = RankInfo(unknown_ids, unknown_rows, [], np.zeros(nseg, dtype=bool), dropped)

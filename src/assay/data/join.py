@@ -57,13 +57,7 @@ def rank(
     rows, unknown_queries, unknown_rows = _join(qrels, run, conventions)
     present = np.zeros(qrels.n_queries, dtype=bool)
     present[rows.query] = True
-    if depth is not None:
-        rows = _truncate(rows, depth)
-    dropped = 0
-    if conventions.judged_only:
-        judged = rows.grade >= 0
-        dropped = int(len(judged) - np.count_nonzero(judged))
-        rows = _Rows(rows.query[judged], rows.grade[judged], rows.score[judged])
+    rows, dropped = _cut(rows, depth, conventions.judged_only)
     missing_queries = _ids(qrels, np.flatnonzero(~present))
     if conventions.missing == "error" and missing_queries:
         raise MissingQueryError(missing_message(run.name, missing_queries))
@@ -132,6 +126,18 @@ def _grades(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
     g[found & (grades[at] < 0)] = UNJUDGED
     grade[valid] = g
     return grade
+
+
+def _cut(rows: _Rows, depth: int | None, judged_only: bool) -> tuple[_Rows, int]:
+    """The rows within ``depth`` of each query's top, then (``judged_only``) the judged ones;
+    and how many unjudged rows were dropped."""
+    if depth is not None:
+        rows = _truncate(rows, depth)
+    if not judged_only:
+        return rows, 0
+    judged = rows.grade >= 0
+    dropped = int(len(judged) - np.count_nonzero(judged))
+    return _Rows(rows.query[judged], rows.grade[judged], rows.score[judged]), dropped
 
 
 def _truncate(rows: _Rows, depth: int) -> _Rows:
