@@ -325,12 +325,6 @@ def block_values(
     conv = replace(conventions, missing="skip")
     if isinstance(block, TrecColumns):
         done = rank_block(qrels, block, conv, depth=depth)
-        if done is not None and len(done.codes) == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            info = done.info
-            return BlockValues(
-                empty, {}, info.unknown_queries, info.unknown_rows, 0, len(block.query)
-            )
         if done is not None:
             return _metric_values(done.ranked, done.codes, done.info, len(block.query), metrics)
         block = Run.from_columns(
@@ -351,7 +345,11 @@ def block_values(
 def _metric_values(
     ranked: Ranked, codes: np.ndarray, info: RankInfo, rows: int, metrics: Sequence[Metric]
 ) -> BlockValues:
-    values = {str(m): np.asarray(m(ranked), dtype=_dtype(m)) for m in metrics}
+    values = (
+        {str(m): np.asarray(m(ranked), dtype=_dtype(m)) for m in metrics}
+        if len(codes)
+        else {}  # none of the block's queries is in the qrels
+    )
     return BlockValues(
         codes, values, info.unknown_queries, info.unknown_rows, info.dropped_unjudged, rows
     )

@@ -70,12 +70,9 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
             yield raw
 
 
-@dataclass(frozen=True)
 class _Unended:
-    """In place of a piece: the input goes on for more than
-    :data:`~assay.io.streams.MAX_LINE_BYTES` without a line end, after ``lines`` more lines."""
-
-    lines: int
+    """In place of a piece: after the pieces before it, the input goes on for more than
+    :data:`~assay.io.streams.MAX_LINE_BYTES` without a line end."""
 
 
 def _tail_start(buf: bytes | bytearray, end: int) -> int:
@@ -154,7 +151,7 @@ def _query_pieces(fh: BinaryIO, block_bytes: int, source: str) -> Iterator[bytea
             if end:
                 del buf[end:]
                 yield buf
-            yield _Unended(0)
+            yield _Unended()
             return
         start = _tail_start(buf, end) if end else 0
         if start == 0:
@@ -196,7 +193,7 @@ def _parse_piece(piece: bytearray | _Unended, source: str) -> _Parsed:
         error = ParseError(
             f"a line longer than {streams.size_text(streams.MAX_LINE_BYTES)} without a line "
             "end: this is not a text file",
-            line=piece.lines + 1,
+            line=1,
         )
         return _Parsed(None, error, 0)
     try:

@@ -171,12 +171,15 @@ def _plain_file(path: PathLike | BinaryIO) -> str | None:
 
 def _try_fast(
     data: bytes | bytearray | mmap.mmap,
-    source: pa.NativeFile | str,
+    reader: pa.NativeFile | str,
+    source: str,
     min_cols: int,
     max_cols: int | None,
     want: list[int],
     numeric: dict[int, pa.DataType],
-) -> tuple[list[pa.Array], list[str]] | None:
+) -> TextColumns | None:
+    """The table by the fast path (lines numbered 1..n: it takes no comment or blank line),
+    or None where the exact path must read it."""
     if data[:3] == _BOM:
         # Arrow would drop it; here it is data (a file's own BOM is gone before this point),
         # part of the first id, as the exact path reads it.
@@ -193,8 +196,10 @@ def _try_fast(
     if len(last) != ncols:
         return None
     ascii_only = not isinstance(data, mmap.mmap) and data.isascii()
-    cols = _fast(source, ncols, delim, want, numeric, ascii_only)
-    return None if cols is None else (cols, last)
+    cols = _fast(reader, ncols, delim, want, numeric, ascii_only)
+    if cols is None:
+        return None
+    return TextColumns(cols, np.arange(1, len(cols[0]) + 1, dtype=np.int64), last, source)
 
 
 def _split_lines(data: bytes | bytearray) -> pa.Array:
@@ -280,22 +285,19 @@ def read_text_table(
             if mm.find(b"\r") >= 0:
                 plain = None
             else:
-                fast = _try_fast(mm, plain, min_cols, max_cols, want, numeric)
+                fast = _try_fast(mm, plain, source, min_cols, max_cols, want, numeric)
     if fast is not None:
-        cols, last = fast
-        n = len(cols[0])
-        return TextColumns(cols, np.arange(1, n + 1, dtype=np.int64), last, source)
+        return fast
     data = read_bytes(path, source)
-    return parse_text_table(
-        data,
-        source,
-        min_cols=min_cols,
-        max_cols=max_cols,
-        want=want,
-        what=what,
-        numeric=numeric,
-        try_fast=plain is None,
+    _warn_lone_carriage_returns(data, source)
+    fast = (
+        _try_fast(data, pa.BufferReader(data), source, min_cols, max_cols, want, numeric)
+        if plain is None
+        else None
     )
+    if fast is not None:
+        return fast
+    return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
 
 
 def parse_text_table(
@@ -307,20 +309,13 @@ def parse_text_table(
     want: list[int],
     what: str,
     numeric: dict[int, pa.DataType] | None = None,
-    try_fast: bool = True,
 ) -> TextColumns:
-    """:func:`read_text_table` of text already in memory (UTF-8, no BOM): a block of a run
-    read in pieces, parsed without another copy."""
+    """:func:`read_text_table` of text already in memory (a block of a run read in pieces;
+    its file's BOM, if any, already dropped), parsed without another copy."""
     _warn_lone_carriage_returns(data, source)
-    fast = (
-        _try_fast(data, pa.BufferReader(data), min_cols, max_cols, want, numeric or {})
-        if try_fast
-        else None
-    )
+    fast = _try_fast(data, pa.BufferReader(data), source, min_cols, max_cols, want, numeric or {})
     if fast is not None:
-        cols, last = fast
-        n = len(cols[0])
-        return TextColumns(cols, np.arange(1, n + 1, dtype=np.int64), last, source)
+        return fast
     return _exact(data, source, min_cols=min_cols, max_cols=max_cols, want=want, what=what)
 
 
