@@ -135,6 +135,20 @@ def row_label(lines: Lines, row: int) -> str:
     return f"line {line}" if line is not None else f"row {row + 1}"
 
 
+def repeats_a_pair(q: np.ndarray, d: np.ndarray, n_docs: int) -> bool:
+    """Whether some (query code, document code) pair occurs twice, ``d`` below ``n_docs``."""
+    if len(d) == 0:
+        return False
+    # Only documents that occur more than once can repeat a pair: filter by a bincount first,
+    # then compare exact (query, doc) codes of those rows.
+    repeated = np.bincount(d, minlength=n_docs)[d] > 1
+    if not repeated.any():
+        return False
+    rows = np.flatnonzero(repeated)
+    keys = np.sort(q[rows].astype(np.int64) * max(n_docs, 1) + d[rows])
+    return bool((keys[1:] == keys[:-1]).any())
+
+
 def check_duplicates(
     q: np.ndarray,
     d: np.ndarray,
@@ -147,17 +161,7 @@ def check_duplicates(
 ) -> None:
     """Raise on a repeated (query, document) pair, naming the earliest repeat in the input
     and where that pair first occurred."""
-    if len(d) == 0:
-        return
-    # Only documents that occur more than once can repeat a pair: filter by a bincount first,
-    # then compare exact (query, doc) codes of those rows.
-    repeated = np.bincount(d, minlength=n_docs)[d] > 1
-    if not repeated.any():
-        return
-    rows = np.flatnonzero(repeated)
-    sub = q[rows].astype(np.int64) * max(n_docs, 1) + d[rows]
-    sub_sorted = np.sort(sub)
-    if not (sub_sorted[1:] == sub_sorted[:-1]).any():
+    if not repeats_a_pair(q, d, n_docs):
         return
     key = q.astype(np.int64) * max(n_docs, 1) + d
     order = np.argsort(key, kind="stable")  # stable: input order within equal keys
@@ -177,27 +181,32 @@ def check_duplicates(
     )
 
 
-#: Judgments hashed together when looking for a repeated (query, document) pair: a table of
-#: about this many ids stays in cache (see :mod:`assay.data.blockjoin`).
+#: Rows whose document ids are encoded together (a qrels' repeated-pair check, a streamed
+#: block's join). Measured on a 7M-row run (benchmarks/RESULTS.md): dictionary-encoding its
+#: ids 30,000 rows at a time takes 0.27 s, 500,000 rows at a time 0.70 s (the hash table no
+#: longer fits in cache).
 GROUP_ROWS = 1 << 15
+
+
+def query_groups(offsets: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Consecutive query ranges ``[a, b)`` (CSR ``offsets``) of about ``rows`` rows: a query
+    starts a new group when it starts in a new window of ``rows`` rows, so a query longer
+    than that is a group of its own."""
+    window = offsets[:-1] // rows
+    cuts = np.flatnonzero(window[1:] != window[:-1]) + 1
+    return list(itertools.pairwise([0, *cuts.tolist(), len(offsets) - 1]))
 
 
 def has_repeated_pair(offsets: np.ndarray, docs: pa.Array) -> bool:
     """Whether some query (rows ``offsets[q]:offsets[q + 1]``) holds a document twice. The ids
     of about :data:`GROUP_ROWS` rows of whole queries are encoded at a time, exactly."""
-    window = offsets[:-1] // GROUP_ROWS
-    cuts = [0, *(np.flatnonzero(window[1:] != window[:-1]) + 1).tolist(), len(offsets) - 1]
-    for a, b in itertools.pairwise(cuts):
+    for a, b in query_groups(offsets, GROUP_ROWS):
         r0, r1 = int(offsets[a]), int(offsets[b])
         if r1 - r0 < 2:
             continue
         codes = to_np(pc.dictionary_encode(docs.slice(r0, r1 - r0)).indices).astype(np.int64)
-        repeated = np.bincount(codes)[codes] > 1
-        if not repeated.any():
-            continue
         query = np.repeat(np.arange(b - a, dtype=np.int64), np.diff(offsets[a : b + 1]))
-        keys = np.sort(query[repeated] * (int(codes.max()) + 1) + codes[repeated])
-        if bool((keys[1:] == keys[:-1]).any()):
+        if repeats_a_pair(query, codes, int(codes.max()) + 1):
             return True
     return False
 

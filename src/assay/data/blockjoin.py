@@ -16,7 +16,6 @@ order they appear (tests/properties/test_block_join.py checks every metric again
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +24,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..io.trec import TrecColumns
-from ._columns import as_ids, as_scores, check_duplicates
+from ._columns import GROUP_ROWS, as_ids, as_scores, check_duplicates, query_groups
 from .conventions import Conventions
 from .join import RankInfo, _cut, _Rows
 from .qrels import Qrels
@@ -37,11 +36,6 @@ __all__ = [
     "RankedBlock",
     "rank_block",
 ]
-
-#: Rows whose document ids are encoded together. Measured on a 7M-row run (benchmarks/
-#: RESULTS.md): dictionary-encoding its ids 30,000 rows at a time takes 0.27 s, 500,000 rows
-#: at a time 0.70 s (the hash table no longer fits in cache).
-GROUP_ROWS = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -171,7 +165,7 @@ def _grades(
     grade = np.full(len(doc), NONPOOL, dtype=np.int32)
     judged_docs = qrels.docs_of(judged.rows)
     judged_grades = qrels.grades[judged.rows]
-    for a, b in _groups(segments.offsets):
+    for a, b in query_groups(segments.offsets, GROUP_ROWS):
         r0, r1 = int(segments.offsets[a]), int(segments.offsets[b])
         j0, j1 = int(judged.offsets[a]), int(judged.offsets[b])
         both = pa.concat_arrays([judged_docs.slice(j0, j1 - j0), doc.slice(r0, r1 - r0)])
@@ -203,15 +197,6 @@ def _grades(
         g = judged_grades[j0:j1][by_key][at[found]]
         grade[r0 + hit[found]] = np.where(g < 0, UNJUDGED, g)
     return grade
-
-
-def _groups(offsets: np.ndarray) -> list[tuple[int, int]]:
-    """Consecutive segment ranges [a, b) of about :data:`GROUP_ROWS` rows (a segment longer
-    than that is a group of its own)."""
-    window = offsets[:-1] // GROUP_ROWS
-    cuts = np.flatnonzero(window[1:] != window[:-1]) + 1
-    bounds = [0, *cuts.tolist(), len(offsets) - 1]
-    return list(itertools.pairwise(bounds))
 
 
 def _rank_order(
