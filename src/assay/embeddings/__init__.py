@@ -11,8 +11,9 @@ search and its deterministic order in :mod:`assay.embeddings.knn`.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
+
+from .._lazy import LazyNames
 
 _LAZY = {
     "retrieval_metrics": "retrieval",
@@ -45,19 +46,22 @@ _MEASURES = {
 }
 
 
+_NAMES = LazyNames(
+    __name__,
+    globals(),
+    {
+        **{n: f"{__name__}.{m}" for n, m in _LAZY.items()},
+        **{n: f"assay.metrics.{m}" for n, m in _MEASURES.items()},
+    },
+)
+
+
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-    elif name in _MEASURES:
-        value = getattr(import_module(f"assay.metrics.{_MEASURES[name]}"), name)
-    else:
-        raise AttributeError(f"module 'assay.embeddings' has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return _NAMES.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_MEASURES})
+    return _NAMES.listing()
 
 
 __all__ = [*_LAZY, *_MEASURES]

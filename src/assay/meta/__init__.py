@@ -10,8 +10,9 @@ Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
+
+from .._lazy import LazyNames
 
 _LAZY = {
     "DiscPowerTest": "discpower",
@@ -40,16 +41,15 @@ _LAZY = {
 }
 
 
+_NAMES = LazyNames(__name__, globals(), {n: f"{__name__}.{m}" for n, m in _LAZY.items()})
+
+
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'assay.meta' has no attribute {name!r}")
+    return _NAMES.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return _NAMES.listing()
 
 
 __all__ = list(_LAZY)
