@@ -56,6 +56,23 @@ def _metrics(metric: list[str] | None) -> list[str]:
     return metric or DEFAULT_METRICS
 
 
+def _show(
+    shown: Any, heading: str, command: str, fmt: Any, output: Any, report: Any, save: Any,
+    quiet: bool,
+) -> None:  # fmt: skip
+    """Print a meta command's tables and write its ``--report`` / ``--save``."""
+    present(shown, fmt, output)
+    tables_documents(
+        shown,
+        family="meta",
+        heading=heading,
+        report=report,
+        save=save,
+        title=f"assay meta {command}",
+        quiet=quiet,
+    )
+
+
 @group.command("discpower")
 def discpower(
     qrels: Annotated[str, typer.Argument(help="Qrels file.")],
@@ -97,16 +114,7 @@ def discpower(
         tests: list[Any] = list(test or ("bootstrap", "tukey"))
         dp = discriminative_power(res, test=tests, alpha=alpha, n_resamples=n_resamples, seed=seed)
         shown = discpower_report(dp, pairs=pairs)
-        present(shown, fmt, output)
-        tables_documents(
-            shown,
-            family="meta",
-            heading="Discriminative power",
-            report=report,
-            save=save,
-            title="assay meta discpower",
-            quiet=quiet,
-        )
+        _show(shown, "Discriminative power", "discpower", fmt, output, report, save, quiet)
 
 
 @group.command("topicsize")
@@ -171,16 +179,7 @@ def topicsize(
             n_topics=n_topics, power_method=power_method,
         )  # fmt: skip
         shown = topicsize_report(ts)
-        present(shown, fmt, output)
-        tables_documents(
-            shown,
-            family="meta",
-            heading="Topic set size",
-            report=report,
-            save=save,
-            title="assay meta topicsize",
-            quiet=quiet,
-        )
+        _show(shown, "Topic set size", "topicsize", fmt, output, report, save, quiet)
 
 
 @group.command("rbo")
@@ -217,16 +216,7 @@ def rbo(
         for note in res.warnings:
             warn(note)
         shown = rbo_report(res, per_query=per_query)
-        present(shown, fmt, output)
-        tables_documents(
-            shown,
-            family="meta",
-            heading="Rank-biased overlap",
-            report=report,
-            save=save,
-            title="assay meta rbo",
-            quiet=quiet,
-        )
+        _show(shown, "Rank-biased overlap", "rbo", fmt, output, report, save, quiet)
 
 
 @group.command("repro")
@@ -277,16 +267,7 @@ def repro(
         for note in res.warnings:
             warn(note)
         shown = repro_report(res)
-        present(shown, fmt, output)
-        tables_documents(
-            shown,
-            family="meta",
-            heading="Reproducibility",
-            report=report,
-            save=save,
-            title="assay meta repro",
-            quiet=quiet,
-        )
+        _show(shown, "Reproducibility", "repro", fmt, output, report, save, quiet)
 
 
 @group.command("assessors")
@@ -333,16 +314,7 @@ def assessors(
         for note in res.warnings:
             warn(note)
         shown = assessors_report(res)
-        present(shown, fmt, output)
-        tables_documents(
-            shown,
-            family="meta",
-            heading="Assessor agreement",
-            report=report,
-            save=save,
-            title="assay meta assessors",
-            quiet=quiet,
-        )
+        _show(shown, "Assessor agreement", "assessors", fmt, output, report, save, quiet)
 
 
 def register(app: typer.Typer) -> None:
