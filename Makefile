@@ -10,10 +10,13 @@ RBO_STAMP := $(RBO_VENV)/.installed
 
 .PHONY: demo test bench bench-full lint docs venv clean
 
+# compileall: bytecode, as a non-editable install has; with PYTHONDONTWRITEBYTECODE set, every
+# process would otherwise compile each module it imports again.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
+	$(BIN)/python -m compileall -q src
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_evaluate import VARIANTS, data_paths
+from bench_evaluate import VARIANTS, compile_assay, data_paths
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
@@ -330,6 +330,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=2, help="warm runs per tool (after the cold one)")
     ap.add_argument("--plot", type=Path, help="draw time and memory against rows to this file")
     args = ap.parse_args()
+    compile_assay()
     tools = [
         t
         for t in args.tools

@@ -32,8 +32,11 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     string sort of every row costs several times the numeric one)."""
     perm = None
     same_q = q[1:] == q[:-1]
-    if not (bool((q[1:] >= q[:-1]).all()) and bool(((score[1:] <= score[:-1]) | ~same_q).all())):
-        perm = np.lexsort((-score, q))
+    descending = bool(((score[1:] <= score[:-1]) | ~same_q).all())
+    if not (descending and bool((q[1:] >= q[:-1]).all())):
+        perm = _whole_queries_order(q, same_q) if descending else None
+        if perm is None:
+            perm = np.lexsort((-score, q))
         q, score = q[perm], score[perm]
         same_q = q[1:] == q[:-1]
     tied = same_q & (score[1:] == score[:-1])  # row i ties with row i + 1
@@ -55,6 +58,21 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     out = source.copy()
     out[rows] = source[rows][by_doc]
     return out
+
+
+def _whole_queries_order(q: np.ndarray, same_q: np.ndarray) -> np.ndarray | None:
+    """The stable sort by query of rows whose queries each come in one run (a file's usual
+    layout, its queries in another order than byte order), by moving whole runs; None when
+    some query's rows are apart. Linear, where ``lexsort`` of 100k rows costs 10 ms."""
+    starts = np.concatenate([[0], np.flatnonzero(~same_q) + 1])
+    codes = q[starts]
+    by_code = np.argsort(codes, kind="stable")
+    if bool((codes[by_code][1:] == codes[by_code][:-1]).any()):
+        return None
+    sizes = np.diff(np.append(starts, len(q)))[by_code]
+    moved_to = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    shift = np.repeat(starts[by_code] - moved_to, sizes)
+    return np.arange(len(q), dtype=np.int64) + shift
 
 
 def default_name(source: str) -> str:

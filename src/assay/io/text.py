@@ -57,6 +57,10 @@ __all__ = [
 ]
 
 
+#: Arrow's CSV block: Arrow parses blocks on its threads, so a block well under the text's
+#: size lets a file of a few megabytes use every core (a 5 MB qrels file: 26 ms in one
+#: 16 MiB block, 8 ms in 1 MiB blocks, on 2 cores).
+_ARROW_BLOCK = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 # ASCII white space other than the delimiter, and "\n" (the line end): if any of these occurs
@@ -121,7 +125,7 @@ def _fast(
     try:
         table = pcsv.read_csv(
             source,
-            read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 24),
+            read_options=pcsv.ReadOptions(column_names=names, block_size=_ARROW_BLOCK),
             parse_options=pcsv.ParseOptions(
                 delimiter=delim,
                 quote_char=False,
@@ -195,11 +199,17 @@ def _try_fast(
     last = _last_line(data, delim)
     if len(last) != ncols:
         return None
-    ascii_only = not isinstance(data, mmap.mmap) and data.isascii()
+    ascii_only = _is_ascii(data)
     cols = _fast(reader, ncols, delim, want, numeric, ascii_only)
     if cols is None:
         return None
     return TextColumns(cols, np.arange(1, len(cols[0]) + 1, dtype=np.int64), last, source)
+
+
+def _is_ascii(data: bytes | bytearray | mmap.mmap) -> bool:
+    if isinstance(data, mmap.mmap):
+        return len(data) == 0 or int(np.frombuffer(data, dtype=np.uint8).max()) < 0x80
+    return data.isascii()
 
 
 def _split_lines(data: bytes | bytearray) -> pa.Array:
@@ -411,10 +421,23 @@ def first_hexadecimal(col: pa.Array) -> int | None:
     refuse both readings rather than pick one silently."""
     if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
         return None
+    if not _has_x(col):
+        return None
     hexadecimal = pc.match_substring(col, "0x", ignore_case=True)
     if not pc.any(hexadecimal).as_py():
         return None
     return int(np.flatnonzero(to_np(hexadecimal, fill=False))[0])
+
+
+def _has_x(col: pa.Array) -> bool:
+    """Whether an ``x`` or ``X`` byte is in the column's character data (a slice's whole
+    buffer: a superset). One pass over bytes; the case-blind substring search it saves
+    costs 11 ms on 280k grades."""
+    chars = col.buffers()[2]
+    if chars is None:
+        return False
+    data = np.frombuffer(chars, dtype=np.uint8)
+    return bool(((data | 0x20) == ord("x")).any())
 
 
 HEXADECIMAL = "is not a decimal integer (hexadecimal is not accepted)"
