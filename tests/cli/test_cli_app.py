@@ -144,6 +144,25 @@ def test_help_imports_no_heavy_modules() -> None:
     assert "HEAVY []" in proc.stderr, proc.stderr
 
 
+def test_evaluating_run_files_imports_no_data_frame_library(tmp_path: Path) -> None:
+    # pandas costs 0.16 s of import; pyarrow.parquet.read_table (through pyarrow.dataset)
+    # would pull it in for a Parquet run.
+    qrels, runs = assay.datasets.synthetic(n_queries=3, docs_per_query=5)
+    qrels.to_trec(tmp_path / "qrels.txt")
+    run = runs[next(iter(runs))]
+    run.to_trec(tmp_path / "run.txt")
+    run.to_parquet(tmp_path / "run.parquet")
+    code = (
+        "import sys, assay\n"
+        f"q = assay.Qrels.from_trec({str(tmp_path / 'qrels.txt')!r})\n"
+        f"for run in ({str(tmp_path / 'run.txt')!r}, {str(tmp_path / 'run.parquet')!r}):\n"
+        "    assay.evaluate(q, {'run': run}, ['map', 'ndcg@10'])\n"
+        "print('FRAMES', sorted({m.split('.')[0] for m in sys.modules} & {'pandas', 'polars'}))\n"
+    )
+    proc = run_python(code)
+    assert "FRAMES []" in proc.stdout, proc.stdout + proc.stderr
+
+
 def test_evaluate_function_survives_submodule_import() -> None:
     # The implementation lives in assay.evaluation; importing it (as the CLI does) must leave
     # assay.evaluate the function.

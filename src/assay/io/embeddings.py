@@ -122,7 +122,7 @@ def _parquet(source: str, key: str | None) -> NDArray[Any]:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(source)
+        table = pq.ParquetFile(source).read()  # read_table would import pandas
     except pa.ArrowException as exc:
         raise InputError(f"not a readable Parquet file ({exc})", source=source) from None
     lists = [

@@ -195,7 +195,9 @@ def read_parquet(path: PathLike) -> TableFile:
     else:
         reader = p
     try:
-        table = pq.read_table(reader)
+        # ParquetFile, not read_table: read_table goes through pyarrow.dataset, whose import
+        # pulls in pandas (0.16 s of a 0.5 s evaluation of a 100k-row run).
+        table = pq.ParquetFile(reader).read()
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
         raise ParseError(f"cannot read as Parquet: {_arrow_msg(exc)}", source=source) from None
     if table.num_rows == 0:
