@@ -110,3 +110,12 @@ def test_bad_binary_files(tmp_path) -> None:
     with pytest.raises(InputError, match="several list columns"):
         read_embeddings(tmp_path / "two.parquet")
     np.testing.assert_array_equal(read_embeddings(tmp_path / "two.parquet", key="v"), [[2.0]])
+
+
+def test_a_parquet_directory_is_read_as_one_dataset(tmp_path) -> None:
+    # Spark and Dask write a .parquet directory of part files; its rows come in file order.
+    folder = tmp_path / "vectors.parquet"
+    folder.mkdir()
+    pq.write_table(pa.table({"vec": pa.array([[1.0, 2.0]])}), folder / "part-0.parquet")
+    pq.write_table(pa.table({"vec": pa.array([[3.0, 4.0]])}), folder / "part-1.parquet")
+    np.testing.assert_array_equal(read_embeddings(folder), [[1.0, 2.0], [3.0, 4.0]])

@@ -122,7 +122,9 @@ def _parquet(source: str, key: str | None) -> NDArray[Any]:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.ParquetFile(source).read()  # read_table would import pandas
+        # A single file through ParquetFile: read_table goes through pyarrow.dataset, whose
+        # import loads pandas; a directory (a dataset, as Spark writes one) still needs it.
+        table = pq.read_table(source) if os.path.isdir(source) else pq.ParquetFile(source).read()
     except pa.ArrowException as exc:
         raise InputError(f"not a readable Parquet file ({exc})", source=source) from None
     lists = [
