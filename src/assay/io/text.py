@@ -207,6 +207,7 @@ def _try_fast(
 
 
 def _is_ascii(data: bytes | bytearray | mmap.mmap) -> bool:
+    """Whether every byte is below 0x80 (a memory map has no ``isascii``; one NumPy pass)."""
     if isinstance(data, mmap.mmap):
         return len(data) == 0 or int(np.frombuffer(data, dtype=np.uint8).max()) < 0x80
     return data.isascii()
