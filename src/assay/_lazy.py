@@ -11,15 +11,21 @@ __all__ = ["LazyNames"]
 
 
 class LazyNames:
-    """``names`` maps each public name to the module (absolute) that defines it; a loaded
-    name is kept in the package's ``namespace`` (its ``globals()``)."""
+    """``submodules`` maps each public name to the submodule of ``package`` that defines it
+    (``elsewhere``: to another module, by absolute name); a loaded name is kept in the
+    package's ``namespace`` (its ``globals()``). A package sets ``__getattr__ = names.get``
+    and ``__dir__ = names.listing``."""
 
     def __init__(
-        self, package: str, namespace: MutableMapping[str, Any], names: Mapping[str, str]
+        self,
+        package: str,
+        namespace: MutableMapping[str, Any],
+        submodules: Mapping[str, str],
+        elsewhere: Mapping[str, str] | None = None,
     ) -> None:
         self.package = package
         self.namespace = namespace
-        self.names = dict(names)
+        self.names = {n: f"{package}.{m}" for n, m in submodules.items()} | dict(elsewhere or {})
 
     def get(self, name: str) -> Any:
         """The package's ``__getattr__``."""

@@ -11,8 +11,6 @@ search and its deterministic order in :mod:`assay.embeddings.knn`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -47,21 +45,12 @@ _MEASURES = {
 
 
 _NAMES = LazyNames(
-    __name__,
-    globals(),
-    {
-        **{n: f"{__name__}.{m}" for n, m in _LAZY.items()},
-        **{n: f"assay.metrics.{m}" for n, m in _MEASURES.items()},
-    },
+    __name__, globals(), _LAZY, {n: f"assay.metrics.{m}" for n, m in _MEASURES.items()}
 )
 
 
-def __getattr__(name: str) -> Any:
-    return _NAMES.get(name)
-
-
-def __dir__() -> list[str]:
-    return _NAMES.listing()
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
 
 
 __all__ = [*_LAZY, *_MEASURES]

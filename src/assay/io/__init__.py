@@ -7,8 +7,6 @@ The task readers load on first use, so reading a TREC run does not import them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -25,15 +23,11 @@ _LAZY = {
 }
 
 
-_NAMES = LazyNames(__name__, globals(), {n: f"{__name__}.{m}" for n, m in _LAZY.items()})
+_NAMES = LazyNames(__name__, globals(), _LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    return _NAMES.get(name)
-
-
-def __dir__() -> list[str]:
-    return _NAMES.listing()
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
 
 
 __all__ = list(_LAZY)

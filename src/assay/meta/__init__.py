@@ -10,8 +10,6 @@ Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -41,15 +39,11 @@ _LAZY = {
 }
 
 
-_NAMES = LazyNames(__name__, globals(), {n: f"{__name__}.{m}" for n, m in _LAZY.items()})
+_NAMES = LazyNames(__name__, globals(), _LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    return _NAMES.get(name)
-
-
-def __dir__() -> list[str]:
-    return _NAMES.listing()
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
 
 
 __all__ = list(_LAZY)
