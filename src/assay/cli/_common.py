@@ -485,7 +485,7 @@ def load_collection(
 def _streamable(path: str, fmt: str | None) -> bool:
     """A run file that :func:`assay.evaluate` reads block by block when given its path."""
     from ..evaluation import STREAM_BYTES
-    from ..io.tabular import detect_format
+    from ..io.formats import detect_format
 
     detected = detect_format(path)
     if fmt not in (None, detected):  # evaluate() goes by the extension
@@ -498,7 +498,7 @@ def _streamable(path: str, fmt: str | None) -> bool:
 
 
 def _is_trec(path: str, fmt: str | None) -> bool:
-    from ..io.tabular import detect_format
+    from ..io.formats import detect_format
 
     return (fmt or detect_format(path)) == "trec"
 

@@ -136,7 +136,7 @@ def _dask_run(path: str, fmt: str | None) -> Any:
 
     from ..dist import read_trec_run
     from ..errors import InputError
-    from ..io.tabular import detect_format
+    from ..io.formats import detect_format
 
     if os.path.isdir(path) or (fmt or detect_format(path)) == "parquet":
         return path

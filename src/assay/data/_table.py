@@ -267,7 +267,7 @@ class QueryDocTable:
     @classmethod
     def read(cls, path: PathLike, *, format: str | None = None, **options: Any) -> Self:
         """Read any supported file, the format chosen by ``format`` or the file extension."""
-        from ..io.tabular import check_format, detect_format
+        from ..io.formats import check_format, detect_format
 
         fmt = check_format(format or detect_format(path), path)
         if fmt == "trec":

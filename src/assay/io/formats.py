@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 
+from ..errors import OptionError
+
 __all__ = [
     "FORMATS",
+    "check_format",
     "detect_format",
 ]
 
@@ -22,6 +25,16 @@ _EXT = {
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
 }
+
+
+def check_format(fmt: str, path: PathLike) -> str:
+    """``fmt`` if it is a format assay reads, else an :class:`OptionError`."""
+    from .._options import InputFormat, choice
+
+    try:
+        return str(choice(fmt, InputFormat, "format"))
+    except OptionError as exc:
+        raise OptionError(f"{os.fspath(path)}: {exc}", option="format") from None
 
 
 def detect_format(path: PathLike) -> str:

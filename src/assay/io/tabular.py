@@ -10,8 +10,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..errors import AssayError, EmptyInputError, InputError, OptionError, ParseError, shown
-from .formats import FORMATS, detect_format
+from ..errors import AssayError, EmptyInputError, InputError, ParseError, shown
+from .formats import FORMATS, check_format, detect_format
 from .rows import RowLines, csv_header, csv_records, first_bad_row, json_failure_line
 from .streams import first_bad_utf8_line, is_regular_file, read_bytes, source_name, stdin
 
@@ -30,16 +30,6 @@ __all__ = [
 
 
 PathLike = str | os.PathLike[str]
-
-
-def check_format(fmt: str, path: PathLike) -> str:
-    """``fmt`` if it is a format assay reads, else an :class:`OptionError`."""
-    from .._options import InputFormat, choice
-
-    try:
-        return str(choice(fmt, InputFormat, "format"))
-    except OptionError as exc:
-        raise OptionError(f"{os.fspath(path)}: {exc}", option="format") from None
 
 
 def _check_file(path: PathLike) -> str:
