@@ -57,6 +57,7 @@ __all__ = [
     "evaluate",
     "resolve_metrics",
     "results_from_parts",
+    "worth_streaming",
 ]
 
 
@@ -93,14 +94,14 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
         raise OptionError(
             f"stream=True reads TREC text or Parquet files, not {fmt} ({path})", option="stream"
         )
-    big = blockwise and stream is None and _large(path, fmt)
+    big = blockwise and stream is None and worth_streaming(path, fmt)
     if stream or big:
         return _RunFile(name or default_name(path), path, fmt)
     return Run.read(path) if name is None else Run.read(path).rename(name)
 
 
-def _large(path: str, fmt: str) -> bool:
-    """A run file worth streaming: TREC text of :data:`STREAM_BYTES` or more, Parquet of
+def worth_streaming(path: str, fmt: str) -> bool:
+    """Whether ``evaluate(stream=None)`` reads this run file in blocks: TREC text of :data:`STREAM_BYTES` or more, Parquet of
     :data:`STREAM_ROWS` rows or more (its bytes say little: it is compressed)."""
     if not os.path.isfile(path):
         return False

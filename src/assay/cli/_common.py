@@ -452,7 +452,7 @@ def load_collection(
     """The qrels and the runs, each run named by :func:`unique_names`. ``columns`` maps the
     roles ``query``, ``doc``, ``score`` and ``relevance`` to the column names of tabular
     files (None: the role's own name). With ``stream``, a TREC or Parquet run file large
-    enough to be evaluated block by block (:data:`assay.evaluation.STREAM_BYTES`) is left
+    enough to be evaluated block by block (:func:`assay.evaluation.worth_streaming`) is left
     unread: its item is ``(name, path)``, for :func:`assay.evaluate` to stream."""
     from ..data import Qrels, Run
     from ..errors import OptionError
@@ -484,17 +484,15 @@ def load_collection(
 
 def _streamable(path: str, fmt: str | None) -> bool:
     """A run file that :func:`assay.evaluate` reads block by block when given its path."""
-    from ..evaluation import STREAM_BYTES
+    from ..evaluation import worth_streaming
     from ..io.formats import detect_format
 
     detected = detect_format(path)
     if fmt not in (None, detected):  # evaluate() goes by the extension
         return False
-    if detected not in ("trec", "parquet") or path == "-" or not os.path.isfile(path):
+    if detected not in ("trec", "parquet") or path == "-":
         return False
-    if detected == "parquet":
-        return True  # assay.evaluate decides from the row count
-    return os.path.getsize(path) >= STREAM_BYTES
+    return worth_streaming(path, detected)
 
 
 def _is_trec(path: str, fmt: str | None) -> bool:
