@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from ..io.trec import TrecColumns
+from ..io.trec import TrecColumns, query_starts
 from ._columns import GROUP_ROWS, as_ids, as_scores, check_duplicates, query_groups
 from .conventions import Conventions
 from .join import RankInfo, _cut, _Rows
@@ -117,16 +117,12 @@ def _known_only(
 
 def _segments(query: pa.Array, qrels: Qrels) -> _Segments | None:
     """Runs of equal query ids; None when an id starts two runs."""
-    n = len(query)
-    starts = np.zeros(1, dtype=np.int64)
-    if n > 1:
-        change = to_np(pc.not_equal(query.slice(1), query.slice(0, n - 1)))
-        starts = np.concatenate([starts, np.flatnonzero(change) + 1])
+    starts = query_starts(query)
     ids = query.take(from_np(starts))
     if len(ids) > 1 and pc.count_distinct(ids).as_py() != len(ids):
         return None
     codes = to_np(pc.index_in(ids, value_set=qrels.query_ids), fill=-1).astype(np.int64)
-    return _Segments(np.append(starts, n), ids, codes)
+    return _Segments(np.append(starts, len(query)), ids, codes)
 
 
 @dataclass(frozen=True)

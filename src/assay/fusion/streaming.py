@@ -52,15 +52,6 @@ class FusionSummary:
     blocks: int
 
 
-def _query_starts(query: pa.Array) -> np.ndarray:
-    """Positions where a new query begins (0 included)."""
-    n = len(query)
-    if n < 2:
-        return np.zeros(min(n, 1), dtype=np.int64)
-    change = to_np(pc.not_equal(query.slice(1), query.slice(0, n - 1)), fill=False)
-    return np.concatenate([[0], np.flatnonzero(change) + 1])
-
-
 def _keys(query: pa.Array, order: str) -> pa.Array | None:
     """The sort keys of query ids: the ids (byte order) or their integer values; None when
     an id is not an integer."""
@@ -101,7 +92,9 @@ class _Cursor:
 
     def firsts(self, c: TrecColumns) -> pa.Array:
         """The block's distinct consecutive query ids, after the last one checked."""
-        firsts = c.query.take(from_np(_query_starts(c.query)))
+        from ..io.trec import query_starts
+
+        firsts = c.query.take(from_np(query_starts(c.query)))
         if self.previous is not None:
             firsts = pa.concat_arrays([self.previous, firsts])
         return firsts
@@ -143,7 +136,7 @@ class _Cursor:
             return None
         keys = _keys(c.query, self.order)
         n = int(to_np(pc.less_equal(keys, bound), fill=False).sum())
-        head, tail = _split(c, n)
+        head, tail = c.rows(0, n), c.rows(n)
         self.pending = tail if len(tail.query) else self._next()
         return head
 
@@ -168,22 +161,6 @@ def _choose_order(cursors: list[_Cursor], order: str) -> str:
         if cur.pending is not None:
             cur.check(cur.pending)
     return order
-
-
-def _split(c: TrecColumns, n: int) -> tuple[TrecColumns, TrecColumns]:
-    from ..io.trec import TrecColumns
-
-    def part(start: int, stop: int) -> TrecColumns:
-        return TrecColumns(
-            c.query.slice(start, stop - start),
-            c.doc.slice(start, stop - start),
-            c.value[start:stop],
-            c.lines[start:stop],
-            c.source,
-            c.tag,
-        )
-
-    return part(0, n), part(n, len(c.query))
 
 
 def _as_run(c: TrecColumns | None, name: str) -> Run:

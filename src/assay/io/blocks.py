@@ -265,23 +265,7 @@ def _split_open_query(c: TrecColumns) -> tuple[TrecColumns | None, TrecColumns]:
     start = int(differs[-1]) + 1 if len(differs) else 0
     if start == 0:
         return None, c
-    done = TrecColumns(
-        c.query.slice(0, start),
-        c.doc.slice(0, start),
-        c.value[:start],
-        c.lines[:start],
-        c.source,
-        c.tag,
-    )
-    rest = TrecColumns(
-        c.query.slice(start),
-        c.doc.slice(start),
-        c.value[start:],
-        c.lines[start:],
-        c.source,
-        c.tag,
-    )
-    return done, rest
+    return c.rows(0, start), c.rows(start)
 
 
 def iter_parquet_run_blocks(

@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._arrow import from_np
+from .._arrow import from_np, to_np
 from .text import (
     PathLike,
     TextColumns,
@@ -29,6 +29,7 @@ from .text import (
 __all__ = [
     "TrecColumns",
     "parse_run",
+    "query_starts",
     "read_qrels",
     "read_run",
     "write_qrels",
@@ -46,6 +47,27 @@ class TrecColumns:
     lines: np.ndarray
     source: str
     tag: str | None = None
+
+    def rows(self, start: int, stop: int | None = None) -> TrecColumns:
+        """Rows ``start:stop`` (zero-copy slices; the same source and tag)."""
+        stop = len(self.query) if stop is None else stop
+        return TrecColumns(
+            self.query.slice(start, stop - start),
+            self.doc.slice(start, stop - start),
+            self.value[start:stop],
+            self.lines[start:stop],
+            self.source,
+            self.tag,
+        )
+
+
+def query_starts(query: pa.Array) -> np.ndarray:
+    """Positions where a new query begins in a column of query ids (0 first, unless empty)."""
+    n = len(query)
+    if n < 2:
+        return np.zeros(min(n, 1), dtype=np.int64)
+    change = to_np(pc.not_equal(query.slice(1), query.slice(0, n - 1)), fill=False)
+    return np.concatenate([[0], np.flatnonzero(change) + 1])
 
 
 def read_qrels(path: PathLike | BinaryIO) -> TrecColumns:
