@@ -63,9 +63,10 @@ class MetricValues(Result):
         return dict(zip(self.queries.tolist(), self.values.tolist(), strict=True))
 
     def records(self) -> list[dict[str, Any]]:
-        """One row per query: run, metric, query, value."""
+        """One row per query: run, metric, query, value, and ``aggregate`` None (the field
+        that marks the aggregate rows of :meth:`Results.records`)."""
         return [
-            {"run": self.run, "metric": self.metric, "query": q, "value": v}
+            {"run": self.run, "metric": self.metric, "query": q, "value": v, "aggregate": None}
             for q, v in zip(self.queries.tolist(), self.values.tolist(), strict=True)
         ]
 
@@ -117,15 +118,26 @@ class Results(Result):
         return {r: {m: self.data[(r, m)].aggregate for m in self.metric_names} for r in self.runs}
 
     def records(self, *, per_query: bool = False) -> list[dict[str, Any]]:
-        """Rows ``{run, metric, query, value}``; ``query`` is ``"all"`` for the aggregate
-        (after the per-query rows of that run and metric, with ``per_query=True``)."""
+        """Rows ``{run, metric, query, value, aggregate}``. An aggregate row has ``query``
+        None and ``aggregate`` the metric's rule ("mean", "gmean" or "sum"); a per-query row
+        has ``aggregate`` None. Any string, ``"all"`` included, is a query id: a sentinel id
+        would collide with a real query of that name. With ``per_query=True`` each run and
+        metric gives its per-query rows, then its aggregate row."""
         rows: list[dict[str, Any]] = []
         for r in self.runs:
-            for m in self.metric_names:
-                mv = self.data[(r, m)]
+            for m in self.metrics:
+                mv = self.data[(r, str(m))]
                 if per_query:
                     rows.extend(mv.records())
-                rows.append({"run": r, "metric": m, "query": "all", "value": mv.aggregate})
+                rows.append(
+                    {
+                        "run": r,
+                        "metric": str(m),
+                        "query": None,
+                        "value": mv.aggregate,
+                        "aggregate": m.spec.aggregate,
+                    }
+                )
         return rows
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
@@ -143,21 +155,24 @@ class Results(Result):
         return out
 
     def to_arrow(self, *, per_query: bool = True) -> pa.Table:
-        """Long table (run, metric, query, value): per-query rows, or the aggregates."""
-        rows = self.records(per_query=per_query)
-        if per_query:
-            rows = [x for x in rows if x["query"] != "all"]
+        """Long table (run, metric, query, value, aggregate) of :meth:`records`: the per-query
+        rows (``aggregate`` null), or the aggregates (``query`` null)."""
+        rows = [
+            x for x in self.records(per_query=per_query) if (x["aggregate"] is None) == per_query
+        ]
         return pa.table(
             {
-                "run": [x["run"] for x in rows],
-                "metric": [x["metric"] for x in rows],
-                "query": [x["query"] for x in rows],
+                "run": pa.array([x["run"] for x in rows], pa.string()),
+                "metric": pa.array([x["metric"] for x in rows], pa.string()),
+                "query": pa.array([x["query"] for x in rows], pa.string()),
                 "value": pa.array([x["value"] for x in rows], pa.float64()),
+                "aggregate": pa.array([x["aggregate"] for x in rows], pa.string()),
             }
         )
 
     def to_pandas(self, *, per_query: bool = True) -> pd.DataFrame:
-        """Long table (run, metric, query, value): per-query rows, or the aggregates."""
+        """Long table (run, metric, query, value, aggregate): per-query rows, or the
+        aggregates (see :meth:`to_arrow`)."""
         from ._optional import require
 
         require("pandas")

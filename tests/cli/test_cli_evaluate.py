@@ -72,7 +72,7 @@ def test_evaluate_matches_trec_eval(qrels_test: Path, results_test: Path, trec_d
     assert code == 0 and err == ""
     rows = tsv_rows(out)
     assert {r[0] for r in rows} == {"results.test"}
-    assert {r[2] for r in rows} == {"all"}
+    assert {r[2] for r in rows} == {""}
     values = {metric: value for _, metric, _, value in rows}
     assert list(values) == [
         label(m) for m in ("P@5", "P@10", "ndcg@10", "map", "RR", "num_ret", "num_rel_ret", "bpref")
@@ -138,16 +138,16 @@ def test_per_query_tsv(qrels_test: Path, results_test: Path, trec_dir: Path) -> 
         (label("P@5"), "301"),
         (label("P@5"), "302"),
         (label("P@5"), "303"),
-        (label("P@5"), "all"),
+        (label("P@5"), ""),
         (label("map"), "301"),
         (label("map"), "302"),
         (label("map"), "303"),
-        (label("map"), "all"),
+        (label("map"), ""),
     ]
     expected = trec_eval_output(trec_dir / "out.test.aq")
     for _, metric, query, value in rows:
         measure = "P_5" if metric == label("P@5") else "map"
-        assert f"{float(value):6.4f}" == expected[(measure, query)]
+        assert f"{float(value):6.4f}" == expected[(measure, query or "all")]
 
 
 def test_csv_format(qrels_test: Path, results_test: Path) -> None:
@@ -156,10 +156,10 @@ def test_csv_format(qrels_test: Path, results_test: Path) -> None:
     )
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["run", "metric", "query", "value"]
+    assert rows[0] == ["run", "metric", "query", "value", "aggregate"]
     assert len(rows) == 1 + 2 * 4
-    assert rows[4] == ["results.test", label("P@5"), "all", repr(0.8 / 3)]
-    assert rows[8] == ["results.test", "num_ret", "all", "1500"]
+    assert rows[4] == ["results.test", label("P@5"), "", repr(0.8 / 3), "mean"]
+    assert rows[8] == ["results.test", "num_ret", "", "1500", "sum"]
 
 
 def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
@@ -179,15 +179,17 @@ def test_jsonl_format(qrels_test: Path, results_test: Path) -> None:
     objs = [json.loads(line) for line in out.splitlines()]
     assert len(objs) == 8
     for obj in objs:
-        assert set(obj) == {"run", "metric", "query", "value"}
+        assert set(obj) == {"run", "metric", "query", "value", "aggregate"}
         assert obj["run"] == "results.test"
-    aggregates = [o for o in objs if o["query"] == "all"]
+        assert (obj["query"] is None) == (obj["aggregate"] is not None)
+    aggregates = [o for o in objs if o["query"] is None]
     assert [(o["metric"], o["value"]) for o in aggregates] == [
         (label("P@5"), 0.8 / 3),
         ("num_ret", 1500),
     ]
     assert isinstance(aggregates[1]["value"], int)
-    assert {o["query"] for o in objs} == {"301", "302", "303", "all"}
+    assert {o["query"] for o in objs} == {"301", "302", "303", None}
+    assert [o["aggregate"] for o in aggregates] == ["mean", "sum"]
 
 
 def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
@@ -201,8 +203,9 @@ def test_json_format(qrels_test: Path, trec_dir: Path) -> None:
         {
             "run": "results.trunc",
             "metric": label("P@5"),
-            "query": "all",
+            "query": None,
             "value": doc["results"][0]["value"],
+            "aggregate": "mean",
         }
     ]
     assert f"{doc['results'][0]['value']:6.4f}" == "0.2000"
@@ -331,8 +334,8 @@ def test_multiple_runs(qrels_test: Path, results_test: Path, trec_dir: Path) -> 
     )
     assert code == 0
     assert tsv_rows(out) == [
-        ("results.test", label("P@5"), "all", repr(0.8 / 3)),
-        ("results.trunc", label("P@5"), "all", tsv_rows(out)[1][3]),
+        ("results.test", label("P@5"), "", repr(0.8 / 3)),
+        ("results.trunc", label("P@5"), "", tsv_rows(out)[1][3]),
     ]
     assert f"{float(tsv_rows(out)[1][3]):6.4f}" == "0.2000"
     assert "results.trunc" in err and "1 qrels query without results" in err
@@ -386,7 +389,7 @@ def test_forced_formats(tmp_path: Path) -> None:
         "tsv",
     )
     assert code == 0
-    assert tsv_rows(out) == [("run.data", label("RR"), "all", "0.5")]
+    assert tsv_rows(out) == [("run.data", label("RR"), "", "0.5")]
     code, _, err = invoke("evaluate", qrels, run, "--qrels-format", "xml")
     assert code == 2 and "Traceback" not in err
 
@@ -398,8 +401,8 @@ def test_missing_convention(qrels_test: Path, trec_dir: Path) -> None:
         "evaluate", qrels_test, trunc, "-m", "P@5", "-q", "-f", "tsv", "--missing", "skip"
     )
     zero_rows, skip_rows = tsv_rows(zero), tsv_rows(skip)
-    assert [r[2] for r in zero_rows] == ["301", "302", "303", "all"]
-    assert [r[2] for r in skip_rows] == ["301", "303", "all"]
+    assert [r[2] for r in zero_rows] == ["301", "302", "303", ""]
+    assert [r[2] for r in skip_rows] == ["301", "303", ""]
     assert float(zero_rows[1][3]) == 0.0
     per_query = [float(r[3]) for r in skip_rows[:2]]
     assert float(skip_rows[2][3]) == pytest.approx(sum(per_query) / 2)
@@ -441,10 +444,10 @@ def test_no_relevant_and_judged_only(tmp_path: Path) -> None:
         )
         assert code == 0
         results[flag] = {o["query"]: o["value"] for o in map(json.loads, out.splitlines())}
-    assert results["zero"] == {"1": 0.5, "2": 0.0, "all": 0.25}
-    assert results["one"] == {"1": 0.5, "2": 1.0, "all": 0.75}
-    assert results["skip"] == {"1": 0.5, "all": 0.5}
-    assert results["nan"]["2"] is None and results["nan"]["all"] is None
+    assert results["zero"] == {"1": 0.5, "2": 0.0, None: 0.25}
+    assert results["one"] == {"1": 0.5, "2": 1.0, None: 0.75}
+    assert results["skip"] == {"1": 0.5, None: 0.5}
+    assert results["nan"]["2"] is None and results["nan"][None] is None
     code, out, err = invoke("evaluate", qrels, run, "-m", "map", "--judged-only", "-f", "tsv")
     assert code == 0
     assert float(tsv_rows(out)[0][3]) == 0.5  # (1 + 0) / 2: x dropped before ranking

@@ -50,12 +50,14 @@ def label(name: str) -> str:
 
 
 def tsv_rows(text: str) -> list[tuple[str, str, str, str]]:
-    """The rows of ``assay evaluate``'s TSV, checked to start with its header line."""
+    """The rows (run, metric, query, value) of ``assay evaluate``'s TSV, checked to start with
+    its header line and to mark exactly the aggregate rows (empty query) in ``aggregate``."""
     lines = text.splitlines()
-    assert lines[0] == "run\tmetric\tquery\tvalue", lines[:1]
+    assert lines[0] == "run\tmetric\tquery\tvalue\taggregate", lines[:1]
     rows = []
     for line in lines[1:]:
         fields = line.split("\t")
-        assert len(fields) == 4, line
+        assert len(fields) == 5, line
+        assert (fields[2] == "") == (fields[4] in ("mean", "gmean", "sum")), line
         rows.append((fields[0], fields[1], fields[2], fields[3]))
     return rows

@@ -70,7 +70,7 @@ def test_cli_flag(tmp_path: Path) -> None:
     )  # fmt: skip
     assert out.exit_code == 0, out.output
     rows = [json.loads(x) for x in out.stdout.splitlines()]
-    assert [r["query"] for r in rows] == ["a", "all"]
+    assert [r["query"] for r in rows] == ["a", None]
     bad = CliRunner().invoke(
         app, ["evaluate", str(tmp_path / "q"), str(tmp_path / "r"), "--short-queries", "x"]
     )

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
 __all__ = ["RESULTS_COLUMNS", "comparison_legend", "comparison_report", "results_report"]
 
-RESULTS_COLUMNS = ("run", "metric", "query", "value")
+#: The record columns of an evaluation. ``aggregate`` (last, so that ``value`` stays the
+#: fourth column) names the rule of an aggregate row, whose ``query`` is empty: no query id,
+#: "all" included, can be mistaken for an aggregate.
+RESULTS_COLUMNS = ("run", "metric", "query", "value", "aggregate")
 
 
 # ---------------------------------------------------------------- evaluation
@@ -53,12 +56,12 @@ def _results_table(results: Results, per_query: bool, integer: dict[str, bool]) 
     rows: list[list[Cell | str]] = []
     sections = set()
     for run, query, vals in _rows(results, per_query):
-        cells: list[Cell | str] = [run, *([query] if per_query else [])]
+        cells: list[Cell | str] = [run, *([query or "all"] if per_query else [])]
         for m in names:
             text = short(count(vals[m]) if integer[m] else vals[m]) if m in vals else ""
-            strong = query == "all" and m in best and vals.get(m) == best[m]
+            strong = query is None and m in best and vals.get(m) == best[m]
             cells.append(Cell(text, strong=strong))
-        if per_query and query == "all":
+        if per_query and query is None:
             sections.add(len(rows))
         rows.append(cells)
     conv = results.conventions
@@ -87,9 +90,10 @@ def _best(results: Results) -> dict[str, float]:
     return out
 
 
-def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, float]]]:
-    """(run, query, {metric: value}) rows; per-query rows first, then 'all'."""
-    rows: list[tuple[str, str, dict[str, float]]] = []
+def _rows(results: Results, per_query: bool) -> list[tuple[str, str | None, dict[str, float]]]:
+    """(run, query, {metric: value}) rows; per-query rows first, then the aggregates (query
+    None: shown as "all" below a rule, and only they are emphasised)."""
+    rows: list[tuple[str, str | None, dict[str, float]]] = []
     names = results.metric_names
     for r in results.runs:
         if per_query:
@@ -98,7 +102,7 @@ def _rows(results: Results, per_query: bool) -> list[tuple[str, str, dict[str, f
                 for q, v in results.data[(r, m)].as_dict().items():
                     per.setdefault(q, {})[m] = v
             rows.extend((r, q, vals) for q, vals in per.items())
-        rows.append((r, "all", {m: results.data[(r, m)].aggregate for m in names}))
+        rows.append((r, None, {m: results.data[(r, m)].aggregate for m in names}))
     return rows
 
 
