@@ -74,7 +74,7 @@ def test_runs_query_by_query_equal_the_two_ranking_function():
     res = rbo_runs(_run("a", rows_a), _run("b", rows_b), p=0.9)
     for q, lo, r, e in zip(res.queries, res.min, res.res, res.ext, strict=True):
         assert (lo, r, e) == pytest.approx((expect[q].min, expect[q].res, expect[q].ext))
-    assert res.records()[-1]["query"] == "all"
+    assert res.records()[-1]["query"] is None and res.records()[-1]["aggregate"] == "mean"
 
 
 def test_runs_with_tied_scores_as_groups():

@@ -48,9 +48,10 @@ class AssessorAgreement(Result):
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
     def records(self) -> list[dict[str, Any]]:
-        """Per-topic rows, the ``topic="all"`` row, then one row per metric's rankings."""
-        rows = [{"kind": "topic", **t} for t in self.topics]
-        rows.append({"kind": "topic", **self.overall})
+        """Per-topic rows (``aggregate`` None), the pooled row (``topic`` None, ``aggregate``
+        "pooled"), then one row per metric's rankings."""
+        rows = [{"kind": "topic", "aggregate": None, **t} for t in self.topics]
+        rows.append({"kind": "topic", "aggregate": "pooled", **self.overall})
         rows += [{"kind": "ranking", **r} for r in self.rankings]
         return rows
 
@@ -136,7 +137,7 @@ def assessor_agreement(
     bounds = np.flatnonzero(np.array(topics[1:]) != np.array(topics[:-1])) + 1
     for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(topics)], strict=True):
         rows.append({"topic": topics[lo], **_row(g_a[lo:hi], g_b[lo:hi], rel, level, weights)})
-    overall = {"topic": "all", **_row(g_a, g_b, rel, level, weights)}
+    overall = {"topic": None, **_row(g_a, g_b, rel, level, weights)}
     overall["mean_overlap"] = (
         float(np.nanmean([r["overlap"] for r in rows]))
         if any(not math.isnan(r["overlap"]) for r in rows)

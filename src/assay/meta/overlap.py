@@ -92,13 +92,17 @@ class RBORuns(Result):
         }
 
     def records(self) -> list[dict[str, Any]]:
-        """One row per query, then ``query="all"`` with the means."""
+        """One row per query (``aggregate`` None), then the means: ``query`` None and
+        ``aggregate`` "mean" (a query id, "all" included, never marks the aggregate)."""
         rows = [
-            {"run_a": self.run_a, "run_b": self.run_b, "query": q, "rbo_min": float(lo),
-             "rbo_res": float(r), "rbo_ext": float(e)}
+            {"run_a": self.run_a, "run_b": self.run_b, "query": q, "aggregate": None,
+             "rbo_min": float(lo), "rbo_res": float(r), "rbo_ext": float(e)}
             for q, lo, r, e in zip(self.queries, self.min, self.res, self.ext, strict=True)
         ]  # fmt: skip
-        rows.append({"run_a": self.run_a, "run_b": self.run_b, "query": "all", **self.mean()})
+        rows.append(
+            {"run_a": self.run_a, "run_b": self.run_b, "query": None, "aggregate": "mean",
+             **self.mean()}
+        )  # fmt: skip
         return rows
 
 

@@ -77,10 +77,13 @@ class PerTopic(Result):
     def records(self) -> list[dict[str, Any]]:
         rows = [
             {"measure": self.measure, "run_orig": self.run_orig, "run_rep": self.run_rep,
-             "topic": t, "value": float(v)}
+             "topic": t, "aggregate": None, "value": float(v)}
             for t, v in zip(self.topics, self.values, strict=True)
         ]  # fmt: skip
-        rows.append({**rows[0], "topic": "all", "value": self.mean} if rows else {})
+        # The mean row is marked by ``aggregate``, not by a topic id that a real topic could have.
+        rows.append(
+            {**rows[0], "topic": None, "aggregate": "mean", "value": self.mean} if rows else {}
+        )
         return [r for r in rows if r]
 
 

@@ -48,9 +48,14 @@ def _table(
     }
     cols = [Column(c, align="right" if c in numeric else "left") for c in columns]
     body: list[list[Cell | str]] = [
-        [short(r.get(c)) if c in numeric else str(r.get(c, "")) for c in columns] for r in rows
+        [short(r.get(c)) if c in numeric else _text(r.get(c)) for c in columns] for r in rows
     ]
     return DisplayTable(cols, body, caption=caption, legend=legend)
+
+
+def _text(value: Any) -> str:
+    """A text cell: a missing value (the id of an aggregate row) is empty, not "None"."""
+    return "" if value is None else str(value)
 
 
 def _report(
@@ -122,7 +127,9 @@ def rbo_report(res: RBORuns, *, per_query: bool = False) -> Report:
         f"p={res.p}; RBO_ext extrapolated, RBO_min + RBO_res the upper bound (Webber et al. 2010)"
     )
     table = _table(
-        ["run_a", "run_b", "query", "rbo_min", "rbo_res", "rbo_ext"], shown, legend=legend
+        ["run_a", "run_b", "query", "aggregate", "rbo_min", "rbo_res", "rbo_ext"],
+        shown,
+        legend=legend,
     )
     return _report(table, shown, res.provenance, warnings=list(res.warnings))
 
@@ -142,7 +149,8 @@ def repro_report(rep: Reproducibility) -> Report:
 def assessors_report(agr: AssessorAgreement) -> Report:
     """Per-topic overlap, κ and α, the pooled row, then the system-ranking correlations."""
     recs = agr.records()
-    topic_cols = ["topic", "n_docs", "n_relevant_a", "n_relevant_b", "overlap", "kappa", "alpha"]
+    topic_cols = ["topic", "aggregate", "n_docs", "n_relevant_a", "n_relevant_b", "overlap",
+                  "kappa", "alpha"]  # fmt: skip
     topics = [r for r in recs if r["kind"] == "topic"]
     table = _table(topic_cols, topics, legend=_assessor_legend(agr))
     return _report(table, recs, agr.provenance, warnings=list(agr.warnings))
