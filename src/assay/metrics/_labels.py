@@ -19,6 +19,7 @@ import numpy as np
 from .._arrays import same_length
 from .._options import Average, ZeroDivision, flag
 from ..errors import InputError, MetricError
+from ._label_sets import check_label_sets
 from .registry import FROM_SIGNATURE, Param, anything, one_of, optional
 
 
@@ -134,9 +135,12 @@ def _order(inv: np.ndarray, n: int, k_all: int, n_requested: int) -> tuple[np.nd
     return np.concatenate([req_codes, np.flatnonzero(present)]), np.arange(req_codes.shape[0])
 
 
-def counts(y_true: Any, y_pred: Any, labels: Any = None) -> Counts:
+def counts(
+    y_true: Any, y_pred: Any, labels: Any = None, names: tuple[str, str] = ("y_true", "y_pred")
+) -> Counts:
     """The confusion counts of two label sequences; ``labels`` puts those classes first and
-    selects them."""
+    selects them. Warns when the sequences share no label or differ only in spelling
+    (:func:`~assay.metrics._label_sets.check_label_sets`; ``names`` are theirs)."""
     t, p = check_pair(y_true, y_pred)
     n = t.shape[0]
     requested = None if labels is None else _requested(labels, t)
@@ -146,6 +150,7 @@ def counts(y_true: Any, y_pred: Any, labels: Any = None) -> Counts:
     except (TypeError, ValueError) as exc:  # pragma: no cover - numpy promotes almost anything
         raise InputError(f"labels of incompatible types: {exc}") from None
     uniq, inv = unique(allv, "y_true, y_pred and labels")
+    check_label_sets(uniq, inv, n, names)
     order, selected = _order(inv, n, uniq.shape[0], 0 if requested is None else len(requested))
     k = order.shape[0]
     perm = np.full(uniq.shape[0], -1, dtype=np.int64)

@@ -158,7 +158,7 @@ def _rater_table(a: Any, b: Any, labels: Any, where: str) -> tuple[Counts, int]:
     if a is None or b is None:
         raise InputError(f"{where}: give a and b, or table=")
     ta, tb, n_missing = _present_pairs(a, b, where)
-    c = counts(ta, tb, labels)
+    c = counts(ta, tb, labels, names=("rater a", "rater b"))
     return c, n_missing + c.n - int(c.restricted.sum())
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from .._options import Degenerate, ZeroDivision, choice, integer, number
 from .._result import Result, provenance
 from ..errors import MetricError
+from ._label_sets import catch_label_warning, quiet
 from ._labels import Counts, average_values, check_pair, counts, divide, kind, py
 from ._labels import zero_division_value as _zd
 from .agreement import cohen_kappa
@@ -54,7 +55,9 @@ class ClassificationReport(Result):
     ``"micro"``, ``"macro"``, ``"weighted"`` to {"precision", "recall", "f"}; ``binary`` holds
     the measures of the ``pos_label`` class against the rest (when given); ``scores`` AUC, AP
     and interpolated precision (when scores were given); ``undefined`` counts the per-class
-    values replaced by ``zero_division``; ``provenance`` the options."""
+    values replaced by ``zero_division``; ``warnings`` the label-set warning issued (the two
+    label sequences share no label, or differ only in spelling); ``provenance`` the
+    options."""
 
     labels: list[Any]
     classes: list[ClassMetrics]
@@ -71,6 +74,7 @@ class ClassificationReport(Result):
     scores: dict[str, float] = field(default_factory=dict)
     interpolated: InterpolatedPrecision | None = None
     undefined: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -289,7 +293,25 @@ def classification_report(
     every item counts."""
     chosen, b, zd, dg = _report_options(averages, beta, zero_division, degenerate, levels)
     t, p = check_pair(y_true, y_pred)
-    c = counts(t, p, labels)
+    with catch_label_warning() as said:
+        c = counts(t, p, labels)
+    with quiet():  # the measures below recount the same labels: one warning is enough
+        return _report(t, p, c, scores, pos_label, b, zd, dg, chosen, levels, said)
+
+
+def _report(
+    t: np.ndarray,
+    p: np.ndarray,
+    c: Counts,
+    scores: Any,
+    pos_label: Any,
+    b: float,
+    zd: ZeroDivision,
+    dg: Degenerate,
+    chosen: tuple[ReportAverage, ...],
+    levels: Any,
+    said: list[str],
+) -> ClassificationReport:
     pc = _per_class(c, b * b, zd)
     labs = [py(x) for x in c.labels[c.selected]]
     binary = {} if pos_label is None else _binary(c, pos_label, b, zd)
@@ -322,6 +344,7 @@ def classification_report(
             "recall": int((pc.tp + pc.fn == 0).sum()),
             "f": int((pc.f_den == 0).sum()),
         },
+        warnings=tuple(said),
         provenance=settings,
     )
 
