@@ -6,7 +6,9 @@ by name) or wide (one column per rater and a row per unit, or ``--orientation
 raters-by-units``: a row per rater, as the krippendorff package's ``reliability_data``). The
 row id column is named with ``--id-column`` (``--no-id-column``: none), else found by its
 name; a column that only looks like ids is refused rather than taken for a rater. Missing
-cells: empty, ``NA``, ``NaN``, ``.``, ``*``. The caption says how the file was read.
+cells: empty, ``NA``, ``NaN``, ``.``, ``*``. A first line that looks like data (a text
+name that is also a value of its column) is refused; ``--no-header`` reads a file without a
+header (columns ``1``, ``2``, ...). The caption says how the file was read.
 
 Printed: alpha, D_o, D_e, n_pairable, n_units, the interpretation band (Krippendorff: α ≥
 0.800 reliable, 0.667 ≤ α < 0.800 tentative, below unreliable), Cohen's kappa when there are
@@ -76,6 +78,14 @@ def agree(
         bool,
         typer.Option("--no-id-column", help="Wide files: no id column; every column is rated."),
     ] = False,
+    no_header: Annotated[
+        bool,
+        typer.Option(
+            "--no-header",
+            help="The file has no header line: columns are named 1, 2, ... (--id-column 1). "
+            "A first line that looks like data is refused without it.",
+        ),
+    ] = False,
     unit_column: Annotated[
         str | None, typer.Option("--unit-column", help="Long files: the unit column.")
     ] = None,
@@ -116,6 +126,7 @@ def agree(
             unit_column=unit_column,
             rater_column=rater_column,
             value_column=value_column,
+            header=not no_header,
         )
         if ratings.layout == "wide" and len(ratings.units) == len(ratings.raters):
             # A square table reads either way, and the two readings give different alphas.

@@ -28,6 +28,11 @@ holds a tab; the first non-empty line is the header (each column named once). Tw
   units-by-raters orientation means a long file: the reader asks for its columns. The same
   row id twice is a :class:`~assay.errors.DuplicateError`.
 
+The first line is the header, unless ``header=False`` (then the columns are named ``1``,
+``2``, ...). A first line that looks like data -- a text name that is also a value of its own
+column, as in a header-less ``item<TAB>label`` file -- is refused: read as a header, its id
+column would become a rater. Numbers are not evidence (raters and units are often numbered).
+
 Missing values: empty, ``NA``, ``NaN``, ``.``, ``*``, ``n/a``, ``null``, ``none`` (any case).
 A column's values are numbers when every present value is an ASCII decimal number (``3``,
 ``-2.5``, ``1e3``), else text; a number that overflows (``1e400``) is an error. Lines end at
@@ -44,7 +49,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._options import RatingsLayout, RatingsOrientation, choice
+from .._options import RatingsLayout, RatingsOrientation, choice, flag
 from ..errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError, shown
 from ._csv import csv_rows
 
@@ -130,13 +135,17 @@ def read_ratings(
     unit_column: str | None = None,
     rater_column: str | None = None,
     value_column: str | None = None,
+    header: bool = True,
 ) -> Ratings:
     """A ratings file, wide or long (see the module documentation). ``layout="auto"`` reads
     the long layout when a unit, rater or value column is named, or when the header has
-    exactly the three long columns."""
+    exactly the three long columns. ``header=False``: the file has no header line; its
+    columns are named by their numbers, ``"1"``, ``"2"``, ... (a first line that looks like
+    data is refused when ``header`` is true)."""
     from .text import read_text  # NumPy and pyarrow load with it: only when a file is read
 
     layout = choice(layout, RatingsLayout, "layout")
+    header = flag(header, "header")
     orientation = choice(orientation, RatingsOrientation, "orientation")
     named = {"unit": unit_column, "rater": rater_column, "value": value_column}
     for option, value in [
@@ -150,8 +159,8 @@ def read_ratings(
         if value is False and option != "id_column":
             raise OptionError(f"{option} must be a column name, got False", option=option)
     source = os.fspath(path)
-    header, header_line, body = _table(read_text(path), source)
-    lower = [h.lower() for h in header]
+    names, header_line, body = _table(read_text(path), source, header)
+    lower = [h.lower() for h in names]
     wants_long = any(v is not None for v in named.values())
     if layout == "wide" and wants_long:
         raise OptionError(
@@ -163,17 +172,22 @@ def read_ratings(
             raise OptionError(
                 "id_column and orientation describe a wide file, not a long one", option="layout"
             )
-        return _long(header, header_line, body, source, named)
-    return _wide(header, header_line, body, source, orientation, id_column)
+        return _long(names, header_line, body, source, named)
+    return _wide(names, header_line, body, source, orientation, id_column)
 
 
-def _table(text: str, source: str) -> tuple[list[str], int, list[tuple[int, list[str]]]]:
-    """Header names, the header's line, and the data rows with their lines."""
+def _table(
+    text: str, source: str, has_header: bool
+) -> tuple[list[str], int, list[tuple[int, list[str]]]]:
+    """Header names, the header's line, and the data rows with their lines. Without a
+    header line the columns are named by their numbers (errors about them name line 1)."""
     first = text.split("\n", 1)[0]
     tab = _base_name(source).endswith((".tsv", ".tab")) or "\t" in first
     rows = [(no, r) for no, r in csv_rows(text, "\t" if tab else ",", source) if r]
     if not rows:
-        raise EmptyInputError("no header line", source=source)
+        raise EmptyInputError("no header line" if has_header else "no rows", source=source)
+    if not has_header:
+        rows.insert(0, (rows[0][0], [str(j) for j in range(1, len(rows[0][1]) + 1)]))
     header_line, raw = rows[0]
     header = [h.strip() for h in raw]
     seen: dict[str, int] = {}
@@ -183,7 +197,7 @@ def _table(text: str, source: str) -> tuple[list[str], int, list[tuple[int, list
     if twice:
         raise InputError(
             f"the header names column {shown(twice[0])} {seen[twice[0]]} times; each column "
-            "must be named once",
+            "must be named once (a file without a header line: header=False, --no-header)",
             source=source,
             line=header_line,
         )
@@ -197,11 +211,35 @@ def _table(text: str, source: str) -> tuple[list[str], int, list[tuple[int, list
             )
     if not body:
         raise EmptyInputError("no data rows", source=source, line=header_line + 1)
+    if has_header:
+        _check_header(header, header_line, body, source)
     return header, header_line, body
 
 
 def _base_name(source: str) -> str:
     return source[:-3] if source.endswith(".gz") else source
+
+
+def _check_header(
+    header: list[str], line: int, body: list[tuple[int, list[str]]], source: str
+) -> None:
+    """Refuse a first line that looks like data: a text name that is also a value of its own
+    column (``i1<TAB>yes`` above ``i2<TAB>yes``, or a long row whose unit recurs). Read as a
+    header, its id would become a rater and its ratings column names, without a sign.
+    Numbers are not evidence: raters and units are often named 1, 2, 3."""
+    for j, name in enumerate(header):
+        cell = _cell(name)
+        if cell is None or _NUMBER.fullmatch(cell):
+            continue
+        again = next((no for no, r in body if r[j].strip() == cell), None)
+        if again is not None:
+            raise InputError(
+                f"the first line looks like data, not a header: {shown(cell, 30)} is also a "
+                f"value of its column on line {again}; put a header line first (the names "
+                "of the columns) or read the file without one (header=False, --no-header)",
+                source=source,
+                line=line,
+            )
 
 
 def _looks_long(lower: list[str]) -> bool:
@@ -322,7 +360,10 @@ def _wide(
     value_cols = [j for j in range(len(header)) if j != idx]
     if not transposed and len(value_cols) < 2:
         raise InputError(
-            "the wide layout needs two or more rater columns", source=source, line=header_line
+            f"the wide layout needs two or more rater columns; this file has {len(value_cols)}"
+            + (f" besides the id column {shown(header[idx])}" if idx is not None else ""),
+            source=source,
+            line=header_line,
         )
     if transposed and len(body) < 2:
         raise InputError(
@@ -407,7 +448,7 @@ def _id_index(
     if by_name:
         return by_name[0]
     suspect = _id_like_columns(cells)
-    if len(suspect) == 1 and len(header) > 2:
+    if len(suspect) == 1:
         j, n = suspect[0], len(cells)
         kind = "rater" if not transposed else "unit"
         raise InputError(

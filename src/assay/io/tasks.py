@@ -16,8 +16,10 @@ Layouts:
 
 - **labels / scores** — ``.csv`` / ``.tsv`` (optionally ``.gz``): a header line and a named
   column (a one-column file needs no name; each column named once; Python's csv rules,
-  strict: a quote never closed is an error); any other file: one value per line, white space
-  around it trimmed. Blank lines are errors. Scores are finite numbers.
+  strict: a quote never closed is an error); a header whose name is also a value of its
+  column, or a number above numbers, is refused (it is data: reading it as the header would
+  drop the first item); any other file: one value per line, white space around it trimmed.
+  Blank lines are errors. Scores are finite numbers.
 - **clusterings** — chosen from the first non-blank line: when it holds a tab, every line is
   ``item<TAB>cluster`` (items and cluster names may hold spaces; an item on several lines
   belongs to all those clusters; the same line twice is an error); otherwise one cluster per
@@ -179,7 +181,29 @@ def _delimited_column(
             )
         values.append(row[col].strip())
         lines.append(i)
+    _check_header(header[col].strip(), header_line, values, lines, source)
     return values, lines
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _check_header(name: str, line: int, values: list[str], lines: list[int], source: str) -> None:
+    """Refuse a header that looks like data: a name that is also a value of its column, or
+    a number above a column of numbers. Taken for the header, the first item would be
+    dropped and every item after it compared with the wrong one, without a sign."""
+    again = next((no for v, no in zip(values, lines, strict=True) if v == name), None)
+    numeric = bool(values) and all(_NUMBER.fullmatch(v) for v in [name, *values])
+    if again is None and not numeric:
+        return
+    why = f"it is also a value on line {again}" if again is not None else "it is a number"
+    raise InputError(
+        f"the first line looks like data, not a header: {shown(name, 30)} ({why}); a .csv/.tsv "
+        "file starts with a header line naming its columns (a file of one value per line "
+        "needs no header: give it another extension, such as .txt)",
+        source=source,
+        line=line,
+    )
 
 
 def _column_index(
