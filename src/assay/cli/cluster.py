@@ -1,7 +1,11 @@
 """``assay cluster GOLD PRED``: evaluate a clustering against a gold clustering.
 
-Files are read by :func:`assay.io.read_clustering` (item<TAB>cluster lines, or one cluster
-per line with optional ``item:weight`` weights; the two files may differ; one may be ``-``).
+Files are read by :func:`assay.io.read_clustering` (item<TAB>cluster lines, one cluster per
+line with optional ``item:weight`` weights, or one cluster label per line for items numbered
+by line, as scikit-learn's ``labels_true``: found when every line holds one token and some
+token repeats, or said with ``--layout``; the two files may differ; one may be ``-``). When
+one file holds one label per line, a partner whose every line is one distinct token is read
+the same way (each item its own cluster), not as clusters of items named by those tokens.
 
 A clustering is **hard** when every item is in exactly one cluster with no explicit weight.
 When both are hard over the same items, every hard-clustering measure is printed (pair
@@ -48,6 +52,15 @@ def cluster(
         ),
     ],
     pred: Annotated[str, typer.Argument(help="Predicted clustering, same layouts.")],
+    layout: Annotated[
+        str,
+        typer.Option(
+            "--layout",
+            help="Layout of both files: auto (from the content), labels (item<TAB>cluster), "
+            "clusters (one cluster per line), lines (one cluster label per line; items are "
+            "line numbers).",
+        ),
+    ] = "auto",
     fmt: FormatOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
@@ -63,7 +76,7 @@ def cluster(
         check_report(report)
         if gold == "-" and pred == "-":
             raise InputError("gold and pred cannot both be read from stdin")
-        g, p = read_clustering(gold), read_clustering(pred)
+        g, p = _read_pair(read_clustering, gold, pred, layout)
         kind, values, warnings = _evaluate(g, p)
         for w in warnings:
             warn(w)
@@ -86,6 +99,21 @@ def cluster(
                 sections=_contingency(g, p),
                 quiet=quiet,
             )
+
+
+def _read_pair(read: Any, gold: str, pred: str, layout: str) -> tuple[Clustering, Clustering]:
+    """Both files; one label per line in one of them makes a file of distinct one-token lines
+    in the other mean the same (a label per item), not one-item clusters named by items."""
+    g, p = read(gold, layout=layout), read(pred, layout=layout)
+    if layout == "auto" and g.layout == "lines" and _singletons(p):
+        p = read(pred, layout="lines")
+    elif layout == "auto" and p.layout == "lines" and _singletons(g):
+        g = read(gold, layout="lines")
+    return g, p
+
+
+def _singletons(c: Clustering) -> bool:
+    return c.layout == "clusters" and c.hard and all(len(k) == 1 for k in c.clusters)
 
 
 def _contingency(gold: Clustering, pred: Clustering) -> list[Any]:

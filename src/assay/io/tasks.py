@@ -20,14 +20,17 @@ Layouts:
   column, or a number above numbers, is refused (it is data: reading it as the header would
   drop the first item); any other file: one value per line, white space around it trimmed.
   Blank lines are errors. Scores are finite numbers.
-- **clusterings** — chosen from the first non-blank line: when it holds a tab, every line is
-  ``item<TAB>cluster`` (items and cluster names may hold spaces; an item on several lines
+- **clusterings** — chosen from the first non-blank line (or by ``layout``): when it holds a
+  tab, every line is ``item<TAB>cluster`` (items and cluster names may hold spaces; an item on several lines
   belongs to all those clusters; the same line twice is an error); otherwise one cluster per
   line, items separated by white space, where a token ``name:number`` is an item with a
   weight (the last colon counts: ``12:30:1`` is item ``12:30`` with weight 1; weights must
   be > 0). An item holding spaces (or a colon) is written in double quotes, ``""`` for a
   quote inside: ``"new york" "los angeles":0.5 boston``. Blank lines are ignored; there is
-  no comment syntax.
+  no comment syntax. A file whose every line holds one token, some of them repeated, is
+  not that (it would be one-item clusters with items in many of them): it is the
+  ``lines`` layout, one cluster label per line, the item being the line number (1-based),
+  as scikit-learn's ``labels_true``; blank lines are errors there.
 - **votes** — one ranking per line, best first; a line holding a comma is split on commas
   (white space around each candidate trimmed), otherwise on white space. Blank lines and lines
   starting with ``#`` are skipped; a candidate twice in one ranking is an error.
@@ -49,6 +52,7 @@ PathLike = str | os.PathLike[str]
 
 __all__ = [
     "Clustering",
+    "ClusteringLayout",
     "Ratings",
     "RatingsLayout",
     "RatingsOrientation",
@@ -238,12 +242,13 @@ def _column_index(
 class Clustering:
     """A clustering read from a file: clusters as ``{item: weight}`` dicts, in file order.
 
-    ``layout`` is ``"labels"`` (item<TAB>cluster lines) or ``"clusters"`` (one cluster per
-    line); ``weighted`` is true when some item carried an explicit weight.
+    ``layout`` is ``"labels"`` (item<TAB>cluster lines), ``"clusters"`` (one cluster per
+    line) or ``"lines"`` (one cluster label per line, items named by their line numbers);
+    ``weighted`` is true when some item carried an explicit weight.
     """
 
     source: str
-    layout: Literal["labels", "clusters"]
+    layout: Literal["labels", "clusters", "lines"]
     clusters: list[dict[str, float]]
     weighted: bool
     memberships: int = field(init=False)
@@ -263,17 +268,61 @@ class Clustering:
         return {item: k for k, c in enumerate(self.clusters) for item in c}
 
 
-def read_clustering(path: PathLike) -> Clustering:
-    """A clustering file in either layout (see the module documentation)."""
+#: How a clustering file is laid out (``auto``: from its content, see the module docs).
+ClusteringLayout = Literal["auto", "labels", "clusters", "lines"]
+
+
+def read_clustering(path: PathLike, *, layout: ClusteringLayout = "auto") -> Clustering:
+    """A clustering file in one of its layouts (see the module documentation)."""
+    from .._options import choice
+
+    layout = choice(layout, ClusteringLayout, "layout")
     source = os.fspath(path)
     lines = split_lines(_text(path), source)
     first = next((line for line in lines if line.strip(_SPACE)), None)
     if first is None:
         raise EmptyInputError("no cluster", source=source)
-    if "\t" in first:
+    if layout == "auto":
+        layout = (
+            "labels" if "\t" in first else "lines" if _one_label_per_line(lines) else "clusters"
+        )
+    if layout == "labels":
         return Clustering(source, "labels", _label_lines(lines, source), weighted=False)
+    if layout == "lines":
+        return Clustering(source, "lines", _line_labels(lines, source), weighted=False)
     clusters, weighted = _cluster_lines(lines, source)
     return Clustering(source, "clusters", clusters, weighted=weighted)
+
+
+def _one_label_per_line(lines: list[str]) -> bool:
+    """Every non-blank line one token, and some token on two lines: cluster labels, one per
+    item (read as clusters, each line would be a one-item cluster and each label an item
+    in many of them)."""
+    seen: set[str] = set()
+    repeated = False
+    for line in lines:
+        tokens = _PLAIN.findall(line)
+        if len(tokens) > 1:
+            return False
+        if tokens:
+            repeated = repeated or tokens[0] in seen
+            seen.add(tokens[0])
+    return repeated
+
+
+def _line_labels(lines: list[str], source: str) -> list[dict[str, float]]:
+    """One cluster label per line; the item is the line number."""
+    clusters: dict[str, dict[str, float]] = {}
+    for no, line in enumerate(lines, 1):
+        label = line.strip(_SPACE)
+        if not label:
+            raise ParseError(
+                "blank line: in the one-label-per-line layout every line is an item",
+                source=source,
+                line=no,
+            )
+        clusters.setdefault(label, {})[str(no)] = 1.0
+    return list(clusters.values())
 
 
 def _label_lines(lines: list[str], source: str) -> list[dict[str, float]]:
