@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .._files import atomic_open
 from .._options import (
     Correction,
     InputFormat,
@@ -34,6 +35,7 @@ from .._options import (
     Ties,
 )
 from ..errors import AssayError, AssayWarning
+from ._outputs import TABLE, extension_format
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -310,34 +312,29 @@ def busy(message: str, quiet: bool = False) -> Iterator[None]:
 
 
 def emit(text: str, output: Path | None) -> None:
-    """``text`` to stdout, or to the file ``output``."""
+    """``text`` to stdout, or to the file ``output`` (whole or not at: see
+    :mod:`assay._files`)."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        output.write_text(text, encoding="utf-8")
+        with atomic_open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
 
 
 #: Output formats implied by a file's extension (``-o results.csv``).
-_EXTENSIONS: dict[str, OutputFormat] = {
-    ".tsv": "tsv",
-    ".txt": "table",
-    ".csv": "csv",
-    ".jsonl": "jsonl",
-    ".json": "json",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".tex": "latex",
-}
+_EXTENSIONS: dict[str, OutputFormat] = TABLE  # type: ignore[assignment]
 
 
 def choose_format(fmt: OutputFormat | None, output: Path | None) -> OutputFormat:
     """The format asked for; else the one the output file's extension names; else the table
-    on a terminal and TSV elsewhere."""
+    on a terminal and TSV elsewhere. An extension no format has, or one that contradicts
+    ``fmt``, is an :class:`~assay.errors.OptionError`."""
+    if output is not None:
+        named = extension_format("", "output", str(output), fmt)
+        return "tsv" if named is None else named  # type: ignore[return-value]
     if fmt is not None:
         return fmt
-    if output is not None:
-        return _EXTENSIONS.get(output.suffix.lower(), "tsv")
     return "table" if sys.stdout.isatty() else "tsv"
 
 
@@ -375,7 +372,7 @@ def print_rich(renderable: Any, output: Path | None = None, *, width: int | None
     from rich.console import Console
 
     if output is not None:
-        with output.open("w", encoding="utf-8") as fh:
+        with atomic_open(output, "w", encoding="utf-8") as fh:
             Console(file=fh, width=width).print(renderable)
         return
     Console(width=width).print(renderable)
@@ -403,7 +400,8 @@ def write_documents(
 
         with busy("drawing the report", quiet):
             page = to_html(docs, title=title)
-        report.write_text(page, encoding="utf-8")
+        with atomic_open(report, "w", encoding="utf-8") as fh:
+            fh.write(page)
 
 
 def ranking_documents(

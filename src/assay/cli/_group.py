@@ -20,6 +20,8 @@ from typing import Any
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from ._outputs import guard
+
 __all__ = ["CommandGroup"]
 
 #: Exit status of an internal error (BSD sysexits' EX_SOFTWARE).
@@ -67,6 +69,7 @@ class CommandGroup(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             _name_what_is_typed(command)
+            guard(command)  # its output files checked before it runs
         return command
 
 

@@ -212,14 +212,16 @@ def stats(
 def _save_model(model: Any, path: Path) -> str:
     import json
 
+    from .._files import atomic_open, atomic_path
+
     if hasattr(model, "booster_") and model.booster_ is not None:
-        model.booster_.save_model(
-            str(path.with_suffix(".txt")), num_iteration=model.best_iteration_
-        )
+        with atomic_path(path.with_suffix(".txt")) as tmp:
+            model.booster_.save_model(tmp, num_iteration=model.best_iteration_)
         return path.with_suffix(".txt").name
     if getattr(model, "coef_", None) is not None:
         body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "l2": model.l2}
-        path.with_suffix(".json").write_text(json.dumps(body), encoding="utf-8")
+        with atomic_open(path.with_suffix(".json"), "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(body))
         return path.with_suffix(".json").name
     return ""
 

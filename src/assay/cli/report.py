@@ -10,6 +10,7 @@ import typer
 
 from .._options import ReportFormat
 from ._common import OutputOption, emit, errors
+from ._outputs import extension_format
 
 __all__ = ["load_saved", "register", "report"]
 
@@ -54,7 +55,8 @@ def report(
         from ..report import to_latex, to_markdown, to_text
         from ..report.document import tables
 
-        chosen = choice(fmt or "html", ReportFormat, "format")
+        named = fmt if output is None else extension_format("report", "output", str(output), fmt)
+        chosen = choice(named or "html", ReportFormat, "format")
         if chosen == "html":
             from .._optional import require
 

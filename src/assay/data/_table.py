@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from .._arrow import from_np
+from .._files import atomic_path
 from ..errors import EmptyInputError, InputError, OptionError
 from ._columns import as_ids, factorize_sorted
 
@@ -311,13 +312,15 @@ class QueryDocTable:
     def to_parquet(self, path: PathLike) -> None:
         import pyarrow.parquet as pq
 
-        pq.write_table(self.to_arrow(), os.fspath(path))
+        with atomic_path(path) as tmp:
+            pq.write_table(self.to_arrow(), tmp)
 
     def to_csv(self, path: PathLike, delimiter: str = ",") -> None:
         import pyarrow.csv as pcsv
 
         options = pcsv.WriteOptions(delimiter=delimiter)
-        pcsv.write_csv(self.to_arrow(), os.fspath(path), write_options=options)
+        with atomic_path(path) as tmp:
+            pcsv.write_csv(self.to_arrow(), tmp, write_options=options)
 
     # -------------------------------------------------------------- comparison
 

@@ -16,7 +16,8 @@ queries in numeric order.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -25,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
+from .._files import atomic_open
 from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
 from ..errors import EmptyInputError, InputError
 from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
@@ -173,10 +175,15 @@ def _as_run(c: TrecColumns | None, name: str) -> Run:
     return Run.from_columns(c.query, c.doc, c.value, name=name, source=c.source, lines=c.lines)
 
 
-def _open_output(output: str | os.PathLike[str] | BinaryIO) -> tuple[BinaryIO, bool]:
+@contextmanager
+def _output(output: str | os.PathLike[str] | BinaryIO) -> Iterator[BinaryIO]:
+    """A file object to write the fused run to: ``output`` itself, or a file that replaces
+    the path ``output`` only once it is complete."""
     if isinstance(output, str | os.PathLike):
-        return open(os.fspath(output), "wb"), True
-    return output, False
+        with atomic_open(output) as fh:
+            yield fh
+    else:
+        yield output
 
 
 def _write(fused: Run, fh: BinaryIO, order: str) -> None:
@@ -247,9 +254,8 @@ def fuse_files(
     order = choice(query_order, QueryOrder, "query_order")
     cursors = [_Cursor(p, block_bytes) for p in paths]
     order = _choose_order(cursors, order)
-    fh, close = _open_output(output)
     queries = written = 0
-    try:
+    with _output(output) as fh:
         while True:
             lasts = [last for cur in cursors if (last := cur.last()) is not None]
             if not lasts:
@@ -260,8 +266,5 @@ def fuse_files(
             _write(fused, fh, order)
             queries += fused.n_queries
             written += len(fused)
-    finally:
-        if close:
-            fh.close()
     read = sum(cur.read for cur in cursors)
     return FusionSummary(len(paths), queries, read, written, sum(c.n_blocks for c in cursors))

@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
+from .._files import atomic_open
 from .._options import choice
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
 from ._letor_blocks import Collector, blocks, parse_block
@@ -372,7 +373,7 @@ def write_letor(
     qidx = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     row_qid = pc.binary_join_element_wise("qid:", qids.take(from_np(qidx)), "")
     docs = None if doc_ids is None else pa.array(doc_ids, pa.string())
-    with open(os.fspath(path), "wb") as fh:
+    with atomic_open(path) as fh:
         for lo in range(0, len(labels), block_rows):
             hi = min(lo + block_rows, len(labels))
             tokens, toff = _feature_text(features[lo:hi], index_base)

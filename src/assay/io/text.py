@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from .._arrow import from_np, to_np
+from .._files import atomic_open, atomic_path
 from ..errors import EmptyInputError, InputError, InputWarning, ParseError, shown
 from .streams import PathLike, read_bytes, source_name
 
@@ -548,10 +549,10 @@ def write_text(path: PathLike | BinaryIO, table: pa.Table, *, sep: str = " ") ->
             sys.stdout.flush()
             return
         if p.endswith(".gz"):
-            with pa.CompressedOutputStream(p, "gzip") as out:
+            with atomic_path(p) as tmp, pa.CompressedOutputStream(tmp, "gzip") as out:
                 out.write(data)
             return
-        with open(p, "wb") as fh:
+        with atomic_open(p) as fh:
             fh.write(data)
         return
     path.write(data)

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .._files import atomic_open, atomic_path
 from ..errors import InputError
 from .records import jsonable
 from .table import Cell, Column, DisplayTable
@@ -147,7 +148,8 @@ def dumps(documents: Sequence[Document]) -> str:
 def save(documents: Sequence[Document], path: str | Path) -> None:
     """Write a saved report file: Parquet for a ``.parquet`` path, else JSON."""
     if Path(path).suffix.lower() != ".parquet":
-        Path(path).write_text(dumps(documents), encoding="utf-8")
+        with atomic_open(path, "w", encoding="utf-8") as fh:
+            fh.write(dumps(documents))
         return
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -158,7 +160,8 @@ def save(documents: Sequence[Document], path: str | Path) -> None:
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # a column of mixed kinds: as text
         table = pa.Table.from_pylist([{k: _text(v) for k, v in r.items()} for r in rows])
     table = table.replace_schema_metadata({METADATA_KEY: dumps(documents)})
-    pq.write_table(table, str(path))
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
 
 
 def _text(value: Any) -> str | None:

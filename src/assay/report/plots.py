@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._files import atomic_path
 from .._options import PlotFormat
 from . import escape
 
@@ -287,4 +288,5 @@ def export(spec: Mapping[str, Any], path: str | Path, fmt: PlotFormat | None = N
         fig = figure(spec)
         fig.suptitle(_t(spec.get("title", "")))
         meta = {"Date": None} if chosen == "svg" else {}
-        fig.savefig(str(path), format=chosen, dpi=150, metadata=meta or None)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=chosen, dpi=150, metadata=meta or None)

@@ -1,0 +1,106 @@
+"""Writing files so that nothing is lost: every file assay writes is written to a temporary
+file in the same folder and renamed over the target only once it is complete.
+
+A full disk, a file-size limit, an exception or Ctrl-C in the middle of a write therefore
+leaves the previous file as it was (and no temporary file behind), never a truncated one.
+The file gets the mode a plain ``open(path, "w")`` would give it: an existing file keeps its
+mode, a new one gets ``0o666`` less the umask. Writing through a symbolic link replaces the
+file it points to (the link stays); a target that is not a regular file (``/dev/stdout``, a
+named pipe) is written directly, as there is nothing to keep.
+
+:func:`same_file` tells whether two paths name one file (symbolic and hard links, relative
+paths, ``./x``), for the command line's refusal to write over its own inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import IO, Any
+
+__all__ = ["atomic_open", "atomic_path", "same_file"]
+
+PathLike = str | os.PathLike[str]
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore at once
+    os.umask(mask)
+    return mask
+
+
+def _target(path: PathLike) -> tuple[str, int | None]:
+    """The file to replace (a symbolic link's target) and its mode if it exists; a mode of
+    -1 for an existing file that is not a regular file (written in place)."""
+    real = os.path.realpath(os.fspath(path))
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        return real, None
+    if not stat.S_ISREG(st.st_mode):
+        return real, -1
+    if not os.access(real, os.W_OK):  # a plain write would be refused: so is this one
+        raise PermissionError(13, "Permission denied", os.fspath(path))
+    return real, stat.S_IMODE(st.st_mode)
+
+
+@contextmanager
+def atomic_path(path: PathLike, *, suffix: str | None = None) -> Iterator[str]:
+    """A temporary path beside ``path`` to write to (by a library that wants a file name);
+    renamed over ``path`` when the block ends normally, removed when it raises. ``suffix``
+    (default: ``path``'s own) keeps libraries that look at the extension content."""
+    real, mode = _target(path)
+    if mode == -1:
+        yield real
+        return
+    folder, name = os.path.split(real)
+    ext = os.path.splitext(name)[1] if suffix is None else suffix
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".part{ext}", dir=folder or ".")
+    except OSError as exc:  # name the folder the user chose, not the temporary file
+        raise type(exc)(exc.errno, exc.strerror, folder or ".") from None
+    os.close(fd)
+    try:
+        yield tmp
+        os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)
+        os.replace(tmp, real)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextmanager
+def atomic_open(
+    path: PathLike, mode: str = "wb", *, encoding: str | None = None
+) -> Iterator[IO[Any]]:
+    """``open(path, mode)`` for writing (``"w"`` or ``"wb"``), atomically: the data reach
+    ``path`` only when the block ends normally (flushed and synced to disk first)."""
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_open writes whole files: mode 'w' or 'wb', not {mode!r}")
+    with atomic_path(path) as tmp, open(tmp, mode, encoding=encoding) as fh:
+        yield fh
+        fh.flush()
+        if tmp != os.path.realpath(os.fspath(path)):
+            os.fsync(fh.fileno())
+
+
+def same_file(a: PathLike, b: PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same device and inode where both exist
+    (symbolic and hard links), else the same resolved path."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except OSError:
+        return os.path.realpath(os.fspath(a)) == os.path.realpath(os.fspath(b))
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
