@@ -29,6 +29,8 @@ __all__ = ["EXTENSIONS", "check_outputs", "extension_format", "guard"]
 
 #: Parameters naming a file the command writes.
 OUTPUTS = ("output", "report", "save")
+#: Parameters naming a folder the command writes into (``assay ltr train --out``): not inputs.
+OUTPUT_FOLDERS = ("out",)
 
 #: ``-o`` of the commands that print a table: extension -> format.
 TABLE = {".tsv": "tsv", ".txt": "table", ".csv": "csv", ".jsonl": "jsonl", ".json": "json",
@@ -125,11 +127,19 @@ def _paths(value: Any) -> Iterator[str]:
 def _inputs(params: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(parameter, path) of every parameter value that names an existing file or folder."""
     for name, value in params.items():
-        if name in OUTPUTS:
+        if name in OUTPUTS or name in OUTPUT_FOLDERS:
             continue
         for path in _paths(value):
             if path != "-" and os.path.exists(path):
                 yield name, path
+
+
+def _inside(out: str, folder: str) -> bool:
+    """``out`` is an existing file somewhere under the input folder ``folder``."""
+    if not (os.path.isdir(folder) and os.path.isfile(out)):
+        return False
+    real = os.path.realpath(folder)
+    return os.path.realpath(out).startswith(real.rstrip(os.sep) + os.sep)
 
 
 def check_outputs(command: str, params: Mapping[str, Any], arguments: Collection[str] = ()) -> None:
@@ -140,8 +150,14 @@ def check_outputs(command: str, params: Mapping[str, Any], arguments: Collection
     inputs = list(_inputs(params))
     for i, (name, out) in enumerate(outputs):
         for source, path in inputs:
+            what = "an input" if source in arguments else "--" + source.replace("_", "-")
+            if _inside(out, path):
+                raise OptionError(
+                    f"{_FLAGS[name]} {out} is a file in {path}, a folder the command reads "
+                    f"({what}): refusing to write over it; write outside that folder",
+                    option=name,
+                )
             if same_file(out, path):
-                what = "an input" if source in arguments else "--" + source.replace("_", "-")
                 raise OptionError(
                     f"{_FLAGS[name]} {out} is {what} of the command ({path}): refusing to "
                     "write over it; choose another file",
