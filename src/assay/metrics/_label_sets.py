@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InputWarning, shown
 
-__all__ = ["catch_label_warning", "check_label_sets", "mismatch", "quiet"]
+__all__ = ["caller_level", "catch_label_warning", "check_label_sets", "mismatch", "quiet"]
 
 _QUIET: ContextVar[bool] = ContextVar("assay_label_sets_quiet", default=False)
 _SINK: ContextVar[list[str] | None] = ContextVar("assay_label_sets_sink", default=None)
@@ -113,7 +113,7 @@ def mismatch(a: list[Any], b: list[Any], names: tuple[str, str]) -> str | None:
     return None
 
 
-def _caller_level() -> int:
+def caller_level() -> int:
     """The ``stacklevel`` of the first frame outside assay, seen from the function that
     calls this one (public measures reach the check at different depths)."""
     here = inspect.currentframe()
@@ -144,5 +144,5 @@ def check_label_sets(
         sink = _SINK.get()
         if sink is not None:
             sink.append(message)
-        warnings.warn(message, InputWarning, stacklevel=_caller_level())
+        warnings.warn(message, InputWarning, stacklevel=caller_level())
     return message

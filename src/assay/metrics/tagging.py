@@ -30,6 +30,7 @@ Conventions (names follow ``docs/parameters.md``):
 from __future__ import annotations
 
 import functools
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,8 +39,9 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
-from ..errors import EmptyInputError, MetricError
+from ..errors import EmptyInputError, InputWarning, MetricError
 from ..io.conll import TagSequences, check_aligned
+from ._label_sets import caller_level
 from ._labels import ZERO_DIVISION, average_values, divide, zero_division_value
 from .registry import FROM_SIGNATURE, Param, measure, one_of
 from .tagging_partial import PartialCounts, partial_counts
@@ -106,7 +108,59 @@ def prepare(y_true: Any, y_pred: Any, scheme: str, mode: str) -> tuple[EncodedTa
     _, gold_spans, pred_spans = _present(
         encoded.types, decode(encoded, 0, mode), decode(encoded, 1, mode)
     )
+    if mode == "strict":
+        _warn_ill_formed(encoded, (gold, pred), (gold_spans, pred_spans))
     return encoded, gold_spans, pred_spans
+
+
+def _ill_formed(encoded: EncodedTags, k: int, strict: Spans) -> tuple[int, int]:
+    """(chunks that are not well formed in the scheme, all chunks) of sequence ``k``: the
+    conlleval chunks (every non-O tag is in one) with no identical strict span."""
+    chunks = decode(encoded, k, "conlleval")
+    if not len(chunks):
+        return 0, 0
+    same = Spans(strict.start, strict.end, strict.type, strict.sentence, strict.offsets, ())
+    # conlleval's type codes index the full vocabulary of types, strict's the present ones
+    present = {t: i for i, t in enumerate(strict.types)}
+    remap = np.array([present.get(t, -1) for t in encoded.types], dtype=np.int32)
+    chunks = Spans(chunks.start, chunks.end, remap[chunks.type], chunks.sentence,
+                   chunks.offsets, ())  # fmt: skip
+    hit, _ = match_spans(chunks, same)
+    return int(np.count_nonzero(~hit)), len(chunks)
+
+
+def _warn_ill_formed(
+    encoded: EncodedTags, sides: tuple[TagSequences, TagSequences], spans: tuple[Spans, Spans]
+) -> None:
+    """Say how many chunks strict mode drops because they do not fit the scheme: gold tags
+    of another scheme (IOB2 read as BIOES) give F1 = 0 otherwise without a word (seqeval's
+    strict mode too, behind a generic ill-defined-F warning)."""
+    counts = [_ill_formed(encoded, k, s) for k, s in enumerate(spans)]
+    if not any(bad for bad, _ in counts):
+        return
+    used = sorted({t.partition("-")[0] for t in encoded.vocabulary if t != "O"})
+    said = "; ".join(
+        f"{bad} of {total} chunk(s) of {_described(seqs)}"
+        for seqs, (bad, total) in zip(sides, counts, strict=True)
+        if bad
+    )
+    gold_bad = counts[0][0] > 0
+    advice = (
+        "the gold tags do not fit the scheme: check --scheme/scheme= (or use mode conlleval)"
+        if gold_bad
+        else "strict mode counts them as wrong predictions"
+    )
+    warnings.warn(
+        f"scheme {encoded.scheme}, strict mode: {said} are not well formed in "
+        f"{encoded.scheme} and count as no span (tag prefixes used: "
+        f"{', '.join(used)}); {advice}",
+        InputWarning,
+        stacklevel=caller_level(),
+    )
+
+
+def _described(seqs: TagSequences) -> str:
+    return f"{seqs.source} ({seqs.name})" if seqs.source is not None else seqs.name
 
 
 def match_spans(gold: Spans, pred: Spans) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:

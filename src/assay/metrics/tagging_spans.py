@@ -217,6 +217,17 @@ def _shape(scheme: str) -> str:
     return "O or " + ", ".join(f"{p}-TYPE" for p in letters)
 
 
+def _fitting(vocabulary: Sequence[str]) -> str:
+    """The schemes every tag fits, as advice for an error (the scheme is not guessed: IOB1
+    and IOB2, or BIOES and BILOU, read the same tags differently)."""
+    fit = [
+        s for s, allowed in SCHEME_PREFIXES.items() if all(_parse(t, allowed) for t in vocabulary)
+    ]
+    if not fit:
+        return "; the tags fit no scheme (tags without a prefix are not read as spans)"
+    return f"; every tag fits scheme {' or '.join(fit)}"
+
+
 def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
     """Factorise aligned tag sequences (the first one sets the sentences) into one vocabulary,
     checking every tag against ``scheme``."""
@@ -247,7 +258,7 @@ def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
                 raise seqs.error(
                     i,
                     f"tag {shown(vocabulary[c[i]])} is not a tag of scheme {scheme} "
-                    f"(expected {_shape(scheme)})",
+                    f"(expected {_shape(scheme)}){_fitting(vocabulary)}",
                 )
     return EncodedTags(codes, first.offsets, vocabulary, prefix, kind, types, scheme)
 
