@@ -71,6 +71,15 @@ def evaluate(
             "text or Parquet files or dataset folders, at the same path on every worker.",
         ),
     ] = None,
+    dask_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--dask-timeout",
+            metavar="SECONDS",
+            help="With --dask: give up when no task finishes for this long (default: "
+            "$ASSAY_DASK_TIMEOUT, else 600), as when the cluster's workers died.",
+        ),
+    ] = None,
 ) -> None:
     """Evaluate runs against qrels.
 
@@ -95,9 +104,11 @@ def evaluate(
             "short_queries": short_queries,
         }
         metrics = metric or DEFAULT_METRICS
+        timeout = _dask_timeout(dask_timeout)
         if dask is not None:
             _no_report_on_dask(report, save)
-            res = _on_dask(dask, qrels, runs, qrels_format, run_format, columns, metrics, options)
+            on_dask = {**options, "timeout": timeout}
+            res = _on_dask(dask, qrels, runs, qrels_format, run_format, columns, metrics, on_dask)
             present(results_report(res, per_query=per_query), fmt, output)
             return
         from ..evaluation import evaluate as run_evaluation
@@ -118,6 +129,13 @@ def evaluate(
         ranking_documents(
             res, q, named, report=report, save=save, title="assay evaluate", quiet=quiet
         )
+
+
+def _dask_timeout(seconds: float | None) -> float | None:
+    """``--dask-timeout``: a positive number of seconds (checked with or without --dask)."""
+    from .._options import number
+
+    return None if seconds is None else number(seconds, "dask_timeout", low=0, low_open=True)
 
 
 def _no_report_on_dask(report: Any, save: Any) -> None:

@@ -20,11 +20,11 @@ from ..evaluation import (
 )
 from ..metrics import Metric
 from ..results import Results
+from ._watch import Fingerprint, check_unchanged, compute, fingerprints, timeout_seconds
 
 __all__ = [
     "evaluate",
 ]
-
 
 
 def _partition_values(
@@ -35,8 +35,11 @@ def _partition_values(
     depth: int | None,
     columns: tuple[str, str, str],
     name: str,
+    planned: dict[str, Fingerprint] | None = None,
 ) -> list[BlockValues]:
-    """One partition (a pandas DataFrame of whole queries) as block values."""
+    """One partition (a pandas DataFrame of whole queries) as block values; ``planned``: the
+    run's files as they were when the work was planned, checked unchanged."""
+    check_unchanged(planned or {})
     if len(frame) == 0:
         return []
     query, doc, score = columns
@@ -62,6 +65,17 @@ def _as_frame(run: Any, key: str) -> Any:
     raise InputError(
         f"runs[{key!r}] is a {type(run).__name__}, not a Dask DataFrame or a Parquet path"
     )
+
+
+def _planned(runs: Any) -> dict[str, dict[str, Fingerprint]]:
+    """The files of the runs given by path, as they are now: {run name: {file: (size,
+    mtime)}} (named as :func:`_as_frames` names them)."""
+    if isinstance(runs, str | os.PathLike):
+        runs = {default_name(os.fspath(runs).rstrip("/")): runs}
+    if not isinstance(runs, Mapping):
+        return {}
+    paths = {str(k): os.fspath(v) for k, v in runs.items() if isinstance(v, str | os.PathLike)}
+    return {name: fingerprints(path) for name, path in paths.items() if os.path.exists(path)}
 
 
 def _as_frames(runs: Any) -> dict[str, Any]:
@@ -95,6 +109,7 @@ def evaluate(
     doc: str = "doc",
     score: str = "score",
     shuffled: bool = False,
+    timeout: float | None = None,
 ) -> Results:
     """Evaluate runs on Dask against qrels: a Dask DataFrame (named "run"), a Parquet file
     or dataset directory, or ``{name: either}``.
@@ -108,6 +123,13 @@ def evaluate(
     one is active). ``ties="input"`` follows the rows' order within each partition, which a
     shuffle keeps only per input partition: use ``docno`` or ``average`` unless the frame is
     already partitioned by query in its original order (``shuffled=True``).
+
+    On a distributed client, the evaluation gives up (:class:`ClusterTimeoutError`, one line
+    on the command line) when no task finishes for ``timeout`` seconds (default
+    ``$ASSAY_DASK_TIMEOUT``, else 600): a cluster whose workers died would otherwise be
+    waited for for ever. Each task checks that the run file (or every file of a Parquet
+    dataset given by its path) still has the size and modification time it had when the
+    work was planned, and refuses one that changed.
     """
     dask = require("dask")
     if not isinstance(qrels, Qrels):
@@ -120,8 +142,10 @@ def evaluate(
         short_queries=short_queries,
     )
     depth = check_depth(depth)
+    deadline = timeout_seconds(timeout)
     metric_list = resolve_metrics(metrics, conv)
     frames = _as_frames(runs)
+    planned = _planned(runs)
     columns = (query, doc, score)
     lazy = {}
     # One node of the graph: the qrels travel to each worker once, not with every task, with
@@ -135,14 +159,14 @@ def evaluate(
             raise InputError(f"run {name!r} has no column(s) {', '.join(missing_cols)}")
         parts = frame if shuffled else frame.shuffle(on=query)
         lazy[name] = [
-            dask.delayed(_partition_values)(p, shared, metric_list, conv, depth, columns, name)
+            dask.delayed(_partition_values)(
+                p, shared, metric_list, conv, depth, columns, name, planned.get(name)
+            )
             for p in parts.to_delayed()
         ]
-    (computed,) = dask.compute(lazy)
+    computed = compute(lazy, deadline)
     combined = {
-        name: combine_blocks(
-            qrels, name, (b for part in parts for b in part), metric_list, conv
-        )
+        name: combine_blocks(qrels, name, (b for part in parts for b in part), metric_list, conv)
         for name, parts in computed.items()
     }
     for name, (_, _, _, summary) in combined.items():

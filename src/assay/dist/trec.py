@@ -15,6 +15,7 @@ from typing import Any
 
 from .._optional import require
 from ..errors import InputError, ParseError
+from ._watch import Fingerprint, check_unchanged, fingerprint
 
 __all__ = ["DEFAULT_PARTITION_BYTES", "read_trec_run"]
 
@@ -50,8 +51,10 @@ def _empty() -> Any:
     return _frame(pa.array([], pa.string()), pa.array([], pa.string()), np.zeros(0))
 
 
-def _range_frame(path: str, start: int, stop: int) -> Any:
-    """One byte range as a pandas DataFrame (query, doc, score)."""
+def _range_frame(path: str, start: int, stop: int, planned: Fingerprint | None = None) -> Any:
+    """One byte range as a pandas DataFrame (query, doc, score); ``planned``: the file's
+    size and modification time when the ranges were cut, checked once the range is read
+    (a file that grew would lose its new rows)."""
     import gzip
 
     from ..io.trec import read_run
@@ -61,6 +64,7 @@ def _range_frame(path: str, start: int, stop: int) -> Any:
             data = fh.read()
     else:
         data = _whole_lines(path, start, stop)
+    check_unchanged({} if planned is None else {path: planned})
     if not data.strip():
         return _empty()
     try:
@@ -86,7 +90,8 @@ def read_trec_run(path: str | os.PathLike[str], *, partition_bytes: int | None =
     step = integer(given, "partition_bytes", minimum=1)
     with open(p, "rb") as fh:
         gzipped = fh.read(2) == b"\x1f\x8b"
-    size = os.path.getsize(p)
+    planned = fingerprint(p)
+    size = planned[0]
     ranges = [(0, -1)] if gzipped else [(s, min(s + step, size)) for s in range(0, size, step)]
-    parts = [dask.delayed(_range_frame)(p, a, b) for a, b in ranges or [(0, 0)]]
+    parts = [dask.delayed(_range_frame)(p, a, b, planned) for a, b in ranges or [(0, 0)]]
     return dd.from_delayed(parts, meta=_empty(), verify_meta=False)
