@@ -191,3 +191,21 @@ def test_the_extension_names_the_format_written(files: dict[str, Path], tmp_path
     saved = tmp_path / "again.parquet"
     assert invoke(*ranking, "--save", saved)[0] == 0
     assert saved.read_bytes()[:4] == b"PAR1"
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_fuse_keeps_the_mode_of_the_file_it_replaces(
+    files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    import assay.cli.fusion
+
+    if streamed:  # every run is "large": fused block by block
+        monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)
+    target = tmp_path / "fused.run"
+    target.write_text("old\n")
+    os.chmod(target, 0o640)
+    code, _, err = invoke("fuse", files["run1"], files["run2"], "-o", target)
+    assert code == 0, err
+    assert target.read_text().count("\n") > 10
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["fused.run"]

@@ -117,8 +117,9 @@ def _large(runs: list[str]) -> bool:
 
 
 def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> bool:
-    """Fuse block by block into a temporary file, then move it to ``output`` (or copy it to
-    stdout); False, with a warning, when a run's queries are not in ascending order."""
+    """Fuse block by block into ``output`` (whole or not at all: :mod:`assay._files`), or
+    into a temporary file then copied to stdout; False, with a warning, when a run's queries
+    are not in ascending order (the previous ``output`` left as it was)."""
     import os
     import shutil
     import tempfile
@@ -127,28 +128,19 @@ def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> b
     from ..errors import InputWarning
     from ..fusion import QueryOrderError, fuse_files
 
-    folder = os.path.dirname(os.path.abspath(output)) if output != "-" else None
-    fd, tmp = tempfile.mkstemp(prefix=".assay-fuse-", suffix=".txt", dir=folder)
-    os.close(fd)
     try:
-        fuse_files(runs, tmp, **options)
+        if output != "-":
+            fuse_files(runs, output, **options)
+            return True
+        with tempfile.TemporaryDirectory(prefix="assay-fuse-") as folder:
+            tmp = os.path.join(folder, "fused.txt")
+            fuse_files(runs, tmp, **options)
+            with open(tmp, "rb") as fh:
+                shutil.copyfileobj(fh, sys.stdout.buffer)
+            sys.stdout.flush()
     except QueryOrderError as exc:
-        os.unlink(tmp)
         warnings.warn(f"{exc}; fusing in memory instead", InputWarning, stacklevel=2)
         return False
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    if output == "-":
-        with open(tmp, "rb") as fh:
-            shutil.copyfileobj(fh, sys.stdout.buffer)
-        sys.stdout.flush()
-        os.unlink(tmp)
-    else:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it, not mkstemp's 0600
-        os.replace(tmp, output)
     return True
 
 
