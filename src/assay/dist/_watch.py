@@ -92,8 +92,7 @@ def compute(lazy: Any, timeout: float) -> Any:
 
         client = default_client()
     except (ImportError, ValueError):  # no distributed client: the local scheduler
-        (computed,) = dask.compute(lazy)
-        return computed
+        return dask.compute(lazy)[0]
     flat = [(key, task) for key, tasks in lazy.items() for task in tasks]
     futures = client.compute([task for _, task in flat])
     try:

@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 import numpy as np
 import pyarrow as pa
@@ -181,7 +181,7 @@ def _output(output: str | os.PathLike[str] | BinaryIO) -> Iterator[BinaryIO]:
     the path ``output`` only once it is complete."""
     if isinstance(output, str | os.PathLike):
         with atomic_open(output) as fh:
-            yield fh
+            yield cast(BinaryIO, fh)  # opened "wb"
     else:
         yield output
 
