@@ -7,7 +7,11 @@ Code written for pytrec_eval (BEIR and many others) runs unchanged after swappin
     per_query = evaluator.evaluate(run)          # {query: {"map": ..., "ndcg_cut_10": ...}}
 
 Measure names, nicknames (``official``, ``set``, ``all_trec``), parameter syntax (``P.5,10``,
-``P_5``), output names and per-query semantics are pytrec_eval's, which are trec_eval 9.0.8's:
+``P_5``), output names (a measure with one value keeps its bare name whatever its parameters:
+``11pt_avg.0.25,0.5`` gives ``11pt_avg``, ``relstring.7`` ``relstring``) and per-query semantics
+are pytrec_eval's, which are trec_eval 9.0.8's. Parameters pytrec_eval cannot use (gain
+parameters of ``ndcg``, ``ndcg_rel``, ``Rndcg`` and ``G``, on which it aborts; ``utility``
+coefficients, which it mangles; fractional cutoffs) are refused, naming the parameters. As there:
 only queries present in both the qrels and the run are evaluated (a run query with an empty
 ranking ``{}`` included: it is scored on an empty ranking), in the run's order;
 ``gm_map``/``gm_bpref`` are reported per query as logarithms, and interpolated precision turns
@@ -39,6 +43,7 @@ from .._arrow import from_np
 from ..data import Qrels, Run
 from ..errors import InputError, MetricError
 from ._te_measure_specs import parse_measures
+from ._te_measures import MEASURES
 from ._tracked import Tracked, columnar_of
 from .trec_eval import OFFICIAL, SUPPORTED, _evaluate
 
@@ -112,6 +117,22 @@ for _nick in supported_nicknames.values():
     _nick &= supported_measures
 
 _PARAMS = re.compile(r"[._]([0-9]+(?:\.[0-9]+)?(?:,[0-9]+(?:\.[0-9]+)?)*)$")
+_ANY_PARAMS = re.compile(r"[._](.+)$")
+
+# Parameters pytrec_eval 0.5 cannot take (measured: the name=value gain measures abort the
+# interpreter on a C++ assertion; utility prints "improper number of coefficients" and reports
+# 0), refused here with what it does accept instead of giving a different answer.
+_NO_PARAMS_IN_PYTREC = {
+    "G": "aborts the interpreter",
+    "ndcg": "aborts the interpreter",
+    "ndcg_rel": "aborts the interpreter",
+    "Rndcg": "aborts the interpreter",
+    "utility": "mangles the coefficients and reports 0",
+}
+# trec_eval 9.0.8, pytrec_eval's, names a measure with one value by the measure alone, whatever
+# its parameters (11pt_avg.0.25,0.5 -> "11pt_avg", relstring.7 -> "relstring", set_F.2 ->
+# "set_F"); the engine names them as trec_eval 10 prints them ("11pt_avg_0.25,0.5").
+_ONE_VALUE_STYLES = frozenset({"p_double", "p_pair"})
 
 
 def _normalise(measures: Iterable[str]) -> list[str]:
@@ -131,15 +152,7 @@ def _normalise(measures: Iterable[str]) -> list[str]:
         if name in supported_measures:
             wanted.setdefault(name, set())
             continue
-        base = None
-        for candidate in sorted(supported_measures, key=len, reverse=True):
-            if name.startswith(candidate) and _PARAMS.fullmatch(name[len(candidate) :]):
-                base = candidate
-                break
-        if base is None:
-            raise MetricError(
-                f"unsupported measure {name!r}; supported: {', '.join(sorted(supported_measures))}"
-            )
+        base = _base(name)
         found = _PARAMS.fullmatch(name[len(base) :])
         if found is not None:
             wanted.setdefault(base, set()).update(found.group(1).split(","))
@@ -147,6 +160,39 @@ def _normalise(measures: Iterable[str]) -> list[str]:
     for base, params in wanted.items():
         specs.append(f"{base}.{','.join(sorted(params))}" if params else base)
     return specs
+
+
+def _base(name: str) -> str:
+    """The supported measure ``name`` gives parameters to; a :class:`MetricError` saying
+    whether the measure or its parameters are what pytrec_eval does not take."""
+    by_length = sorted(supported_measures, key=len, reverse=True)
+    for candidate in by_length:
+        found = _PARAMS.fullmatch(name[len(candidate) :]) if name.startswith(candidate) else None
+        if found is None:
+            continue
+        whole = MEASURES[candidate].style != "cut_long" or found.group(1).replace(",", "").isdigit()
+        if candidate in _NO_PARAMS_IN_PYTREC or not whole:
+            raise _refused_params(name, candidate)
+        return candidate
+    for candidate in by_length:
+        if name.startswith(candidate) and _ANY_PARAMS.fullmatch(name[len(candidate) :]):
+            raise _refused_params(name, candidate)
+    raise MetricError(
+        f"unsupported measure {name!r}; supported: {', '.join(sorted(supported_measures))}"
+    )
+
+
+def _refused_params(name: str, base: str) -> MetricError:
+    lead = f"measure {name!r}: {base!r} is supported, these parameters are not"
+    why = _NO_PARAMS_IN_PYTREC.get(base)
+    if why is None:
+        kind = "whole numbers" if MEASURES[base].style == "cut_long" else "non-negative numbers"
+        return MetricError(f"{lead}: pytrec_eval takes a list of {kind} ({base}.5,10 or {base}_5)")
+    return MetricError(
+        f"{lead}: pytrec_eval {why} when {base!r} has parameters, so it takes only {base!r} "
+        f"itself; assay.compat.trec_eval.evaluate_trec(..., measures=[{name!r}]) evaluates "
+        "the parameters as trec_eval 10 does"
+    )
 
 
 class PytrecTypeError(InputError, TypeError):
@@ -188,6 +234,12 @@ class RelevanceEvaluator:
     ) -> None:
         self._specs = _normalise(measures)
         self._plan = parse_measures(self._specs) if self._specs else []
+        self._names = {
+            name: b.defn.name
+            for b in self._plan
+            if b.defn.style in _ONE_VALUE_STYLES
+            for name in b.names
+        }
         if not isinstance(relevance_level, int):  # bool is an int, as in pytrec_eval
             raise PytrecTypeError(
                 "Expected object_relevance_per_qid dictionary and measures set.",
@@ -240,7 +292,9 @@ class RelevanceEvaluator:
         # The values trec_eval keeps per topic (gm_* as logs, num_q 1, runid and relstring 0)
         # are exactly pytrec_eval's per-query dictionaries.
         raw = res.raw_per_query
-        return {q: raw[q] for q in order}
+        if not any(k != v for k, v in self._names.items()):
+            return {q: raw[q] for q in order}
+        return {q: {self._names.get(k, k): v for k, v in raw[q].items()} for q in order}
 
     @staticmethod
     def _run(scores: Mapping[str, Mapping[str, Any]]) -> Run | None:
