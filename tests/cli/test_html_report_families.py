@@ -115,7 +115,15 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
             0,
         ),
         "regression": (
-            ["regression", str(f["y"]), str(f["p1"]), str(f["p2"]), "--n-resamples", "20"],
+            [
+                "regression",
+                str(f["y"]),
+                str(f["p1"]),
+                str(f["p2"]),
+                "--n-resamples",
+                "20",
+                "--zero-target=nan",
+            ],
             0,
         ),
         "meta rbo": (["meta", "rbo", *runs], 0),

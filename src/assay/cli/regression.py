@@ -3,7 +3,7 @@ of one or more predictions, with intervals and paired tests of their losses."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,13 +68,21 @@ def regression(
     correction: CorrectionOption = "holm",
     alpha: AlphaOption = 0.05,
     zero_target: Annotated[
-        ZeroTarget,
-        typer.Option(help="MAPE with a zero target: nan, error, eps (scikit-learn) or skip."),
-    ] = "nan",
+        ZeroTarget | None,
+        typer.Option(
+            help="MAPE with a zero target: error, eps (scikit-learn), nan or skip "
+            "(default: MAPE's own, error).",
+            show_default=False,
+        ),
+    ] = None,
     constant_target: Annotated[
-        ConstantTarget,
-        typer.Option(help="R² and explained variance of a constant GOLD: finite, nan, error."),
-    ] = "finite",
+        ConstantTarget | None,
+        typer.Option(
+            help="R² and explained variance of a constant GOLD: finite, nan, error "
+            "(default: the measures' own, finite).",
+            show_default=False,
+        ),
+    ] = None,
     fmt: FormatOption = None,
     output: OutputOption = None,
     report: ReportOption = None,
@@ -97,8 +105,8 @@ def regression(
             name: regression_report(
                 y_true,
                 p,
-                zero_target=zero_target,
-                constant_target=constant_target,
+                # unset: the measures' own defaults (one declaration, in assay.regression)
+                **_given(zero_target=zero_target, constant_target=constant_target),
                 confidence=confidence,
                 ci_method=ci_method,
                 n_resamples=n_resamples,
@@ -126,6 +134,10 @@ def regression(
         present(shown, fmt, output)
         tables_documents(shown, family="regression", heading="Regression", report=report,
                          save=save, title="assay regression", quiet=quiet)  # fmt: skip
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    return {k: v for k, v in options.items() if v is not None}
 
 
 def register(app: typer.Typer) -> None:

@@ -160,7 +160,8 @@ def percentage_errors(t: FloatArray, p: FloatArray, zero_target: str) -> FloatAr
         i = int(np.flatnonzero(zero)[0])
         raise InputError(
             f"y_true[{i}] is 0 and MAPE divides by |y_true| ({int(zero.sum())} zero "
-            "target(s)); choose a rule with zero_target='eps' (scikit-learn's), 'nan' or 'skip'"
+            "target(s)); choose a rule with zero_target (--zero-target): 'eps' "
+            "(scikit-learn's), 'nan' or 'skip'"
         )
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.abs(p - t) / np.abs(t)

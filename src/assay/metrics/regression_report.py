@@ -4,6 +4,7 @@ tests between models' per-item losses (all through :mod:`assay.stats`)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,17 @@ MEASURES = (
     "explained_variance",
 )
 CORRELATIONS = ("pearson", "spearman", "kendall")
+
+
+def _own_default(func: Any, option: str) -> Any:
+    """The default of ``option`` in the measure's own signature: a report (and the CLI, which
+    passes nothing unless a flag is given) has no default of its own to drift from it."""
+    return inspect.signature(func).parameters[option].default
+
+
+#: MAPE's rule for zero targets, and R²'s for a constant target: the measures' defaults.
+ZERO_TARGET: ZeroTarget = _own_default(mape, "zero_target")
+CONSTANT_TARGET: ConstantTarget = _own_default(r2, "constant_target")
 #: Fewest pairs for a coefficient, and for its Fisher-z interval (assay.stats' rules).
 _MIN_PAIRS = 3
 _MIN_CI_PAIRS = {"pearson": 4, "spearman": 4, "kendall": 5}
@@ -208,8 +220,8 @@ def regression_report(
     y_true: ArrayLike,
     y_pred: ArrayLike,
     *,
-    zero_target: ZeroTarget = "nan",
-    constant_target: ConstantTarget = "finite",
+    zero_target: ZeroTarget = ZERO_TARGET,
+    constant_target: ConstantTarget = CONSTANT_TARGET,
     confidence: float = 0.95,
     ci_method: BootstrapMethod = "bca",
     n_resamples: int = 10000,
@@ -217,9 +229,10 @@ def regression_report(
 ) -> RegressionReport:
     """Every regression measure of ``y_pred`` against ``y_true``, with intervals.
 
-    ``zero_target`` (MAPE's rule; here ``"nan"`` by default so that one undefined measure
-    does not stop a report: MAPE is NaN and ``n_zero_targets`` says why) and
-    ``constant_target`` (R² and explained variance) are the measures' options. Intervals of
+    ``zero_target`` (MAPE's rule) and ``constant_target`` (R² and explained variance) are
+    the measures' options, with the measures' own defaults (:func:`~assay.metrics.regression.
+    mape`: ``"error"``, a zero target is refused; ``"nan"`` gives a NaN MAPE, and
+    ``n_zero_targets`` says why; :func:`~assay.metrics.regression.r2`: ``"finite"``). Intervals of
     MAE, MSE and RMSE: bootstrap of the mean per-item loss (:func:`assay.stats.
     bootstrap_mean_ci`; ``ci_method``, ``n_resamples``, ``seed``, ``confidence``; NaN for a
     single item). Correlations: :func:`assay.stats.pearson`, :func:`~assay.stats.spearman`,
