@@ -80,3 +80,15 @@ def test_cli_says_it(tmp_path: Path) -> None:
     assert "2 of 2 chunk(s)" in err and "--scheme" in err
     path.write_text("John NNP S-PER S-PER\nlives VBZ O O\n")
     assert_one_line_error(*invoke("tagging", path), "fits scheme bioes")
+
+
+def test_span_types_that_never_meet_are_said() -> None:
+    pred = [["B-PERSON", "I-PERSON", "O", "B-LOCATION", "O"], ["O", "B-ORGANIZATION"]]
+    value, said = _said(span_f1, IOB2, pred)
+    assert value == 0.0 and len(said) == 1
+    assert "share no span type" in said[0] and "'LOC', 'ORG', 'PER'" in said[0]
+    lower = [["B-per", "I-per", "O", "B-LOC", "O"], ["O", "B-ORG"]]
+    _, said = _said(span_f1, IOB2, lower)
+    assert len(said) == 1 and "'PER' and 'per'" in said[0]
+    _, said = _said(span_f1, IOB2, [["B-PER", "I-PER", "O", "O", "O"], ["O", "O"]])
+    assert said == []  # types missing from the prediction are plain misses

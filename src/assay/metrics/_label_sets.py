@@ -86,8 +86,11 @@ def _respelled(
     return sorted((p for p in pairs if p[0] != p[1]), key=lambda p: (str(p[0]), str(p[1])))
 
 
-def mismatch(a: list[Any], b: list[Any], names: tuple[str, str]) -> str | None:
-    """The warning for the distinct labels ``a`` and ``b`` of two sequences, or None."""
+def mismatch(
+    a: list[Any], b: list[Any], names: tuple[str, str], what: str = "label", unit: str = "item"
+) -> str | None:
+    """The warning for the distinct labels ``a`` and ``b`` of two sequences, or None
+    (``what`` the labels are called, ``unit`` what they label: span types, spans)."""
     sa, sb = set(a), set(b)
     only_a = [x for x in a if x not in sb]
     only_b = [x for x in b if x not in sa]
@@ -101,14 +104,15 @@ def mismatch(a: list[Any], b: list[Any], names: tuple[str, str]) -> str | None:
         )
         more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
         return (
-            f"{len(pairs)} label(s) of {na} and {nb} differ only in spelling and count as "
-            f"different classes: {shown_pairs}{more} ({na} first); write the labels the same "
-            "way in both (labels are names: 1 and 1.0 are not matched)"
+            f"{len(pairs)} {what}(s) of {na} and {nb} differ only in spelling and count as "
+            f"different classes: {shown_pairs}{more} ({na} first); write the {what}s the same "
+            f"way in both ({what}s are names{': 1 and 1.0 are' if what == 'label' else ','} "
+            "not matched)"
         )
     if only_a and only_b and len(only_a) == len(sa):
         return (
-            f"{na} and {nb} share no label ({na}: {_names(only_a)}; {nb}: {_names(only_b)}): "
-            "no item can be right; check that they are the right pair and spelled alike"
+            f"{na} and {nb} share no {what} ({na}: {_names(only_a)}; {nb}: {_names(only_b)}): "
+            f"no {unit} can be right; check that they are the right pair and spelled alike"
         )
     return None
 

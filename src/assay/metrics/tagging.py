@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
 from ..errors import EmptyInputError, InputWarning, MetricError
 from ..io.conll import TagSequences, check_aligned
-from ._label_sets import caller_level
+from ._label_sets import caller_level, mismatch
 from ._labels import ZERO_DIVISION, average_values, divide, zero_division_value
 from .registry import FROM_SIGNATURE, Param, measure, one_of
 from .tagging_partial import PartialCounts, partial_counts
@@ -110,7 +110,23 @@ def prepare(y_true: Any, y_pred: Any, scheme: str, mode: str) -> tuple[EncodedTa
     )
     if mode == "strict":
         _warn_ill_formed(encoded, (gold, pred), (gold_spans, pred_spans))
+    _warn_types(gold_spans, pred_spans, (_described(gold), _described(pred)))
     return encoded, gold_spans, pred_spans
+
+
+def _warn_types(gold: Spans, pred: Spans, names: tuple[str, str]) -> None:
+    """Warn when the span types of the two sides never meet or differ only in spelling
+    (``PER`` against ``PERSON`` or ``per``): every span is a miss otherwise, without a word."""
+    types = gold.types
+    said = mismatch(
+        [types[t] for t in np.unique(gold.type)],
+        [types[t] for t in np.unique(pred.type)],
+        names,
+        what="span type",
+        unit="span",
+    )
+    if said is not None:
+        warnings.warn(said, InputWarning, stacklevel=caller_level())
 
 
 def _ill_formed(encoded: EncodedTags, k: int, strict: Spans) -> tuple[int, int]:
