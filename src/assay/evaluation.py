@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import warnings as _warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,6 +31,7 @@ from .data import (
     rank_absent,
 )
 from .data.blockjoin import rank_block
+from .data.join import lookalike_note
 from .errors import (
     ConventionError,
     CoverageWarning,
@@ -37,6 +39,7 @@ from .errors import (
     InputWarning,
     MissingQueryError,
     OptionError,
+    shown,
 )
 from .io.trec import TrecColumns
 from .metrics import Metric, parse_all
@@ -125,7 +128,7 @@ def _as_runs(runs: Any, stream: bool | None) -> list[Run | _RunFile]:
     if not out:
         raise InputError("no run given")
     names = [r.name for r in out]
-    dup = sorted({n for n in names if names.count(n) > 1})
+    dup = sorted(n for n, c in Counter(names).items() if c > 1)
     if dup:
         raise InputError(
             f"run names must be unique; repeated: {', '.join(dup)} "
@@ -164,7 +167,8 @@ def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
             (
                 InputWarning,
                 f"run {run!r}: {n} {_queries(n)} not in the qrels ignored "
-                f"({info.unknown_rows} results), e.g. {info.unknown_queries[0]!r}",
+                f"({info.unknown_rows} results), e.g. {shown(info.unknown_queries[0])}"
+                + lookalike_note(info.unknown_queries, info.missing_queries),
             )
         )
     if info.missing_queries and conv.missing != "error":
@@ -174,7 +178,7 @@ def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
             (
                 CoverageWarning,
                 f"run {run!r}: {n} qrels {_queries(n)} without results {verb} "
-                f"(missing={conv.missing!r}), e.g. {info.missing_queries[0]!r}",
+                f"(missing={conv.missing!r}), e.g. {shown(info.missing_queries[0])}",
             )
         )
     if info.dropped_unjudged:

@@ -103,7 +103,6 @@ def embed(
 
         from ..embeddings import error_reject_curve, retrieval_metrics
         from ..errors import AssayWarning, InputError, OptionError
-        from ..io.embeddings import read_embeddings
         from ..io.tasks import read_labels, read_scores
         from ..report.embeddings import embedding_report
 
@@ -113,12 +112,14 @@ def embed(
             raise OptionError(
                 "give --reference and --reference-labels together", option="reference"
             )
-        q = read_embeddings(embeddings, key=key)
-        q_labels = _labels(read_labels, query_labels, q.shape[0], embeddings)
+        # Labels first: an .npy/.npz header says how many rows it holds before its data is
+        # read, so a count that cannot match is refused without loading the array.
+        q_labels = list(read_labels(query_labels, name="labels"))
+        q = _read_counted(embeddings, key, q_labels, query_labels)
         r = r_labels = None
         if reference is not None and reference_labels is not None:
-            r = read_embeddings(reference, key=key)
-            r_labels = _labels(read_labels, reference_labels, r.shape[0], reference)
+            r_labels = list(read_labels(reference_labels, name="labels"))
+            r = _read_counted(reference, key, r_labels, reference_labels)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AssayWarning)
             with busy("nearest neighbours and metrics", quiet):
@@ -169,13 +170,24 @@ def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None)
     return chosen[0] if chosen else "summary"
 
 
-def _labels(reader: Any, path: str, n: int, embeddings: str) -> list[str]:
+def _read_counted(embeddings: str, key: str | None, labels: list[str], path: str) -> Any:
+    """The embeddings of ``embeddings``, one per label of ``path``: the count is checked from
+    an .npy/.npz header before the data is read, and from the array otherwise."""
+    from ..io.embeddings import embeddings_shape, read_embeddings
+
+    shape = embeddings_shape(embeddings, key=key)
+    if shape is not None:
+        _same_count(labels, path, shape[0], embeddings)
+    arr = read_embeddings(embeddings, key=key)
+    _same_count(labels, path, arr.shape[0], embeddings)
+    return arr
+
+
+def _same_count(labels: list[str], path: str, n: int, embeddings: str) -> None:
     from ..errors import InputError
 
-    labels = reader(path, name="labels")
     if len(labels) != n:
         raise InputError(f"{path} has {len(labels)} labels but {embeddings} has {n} embeddings")
-    return list(labels)
 
 
 def register(app: typer.Typer) -> None:

@@ -55,13 +55,11 @@ def _range_frame(path: str, start: int, stop: int, planned: Fingerprint | None =
     """One byte range as a pandas DataFrame (query, doc, score); ``planned``: the file's
     size and modification time when the ranges were cut, checked once the range is read
     (a file that grew would lose its new rows)."""
-    import gzip
-
+    from ..io.streams import read_bytes
     from ..io.trec import read_run
 
-    if stop < 0:  # a gzip file: one partition
-        with gzip.open(path, "rb") as fh:
-            data = fh.read()
+    if stop < 0:  # a gzip file: one partition, its expansion bounded as every reader's
+        data = read_bytes(path)
     else:
         data = _whole_lines(path, start, stop)
     check_unchanged({} if planned is None else {path: planned})

@@ -18,7 +18,8 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import ParseError, shown
-from .streams import MAX_LINE_BYTES, first_bad_utf8_line, size_text
+from .limits import check_dense
+from .streams import MAX_LINE_BYTES, BoundedGzip, first_bad_utf8_line, size_text
 
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[9, 10, 11, 12, 13, 32]] = True
@@ -34,9 +35,10 @@ def _open(path: str) -> Any:
         raise ParseError("no such file", source=path)
     if os.path.isdir(path):
         raise ParseError("is a directory, expected a file", source=path)
-    with open(path, "rb") as fh:
-        magic = fh.read(2)
-    return gzip.open(path, "rb") if magic == b"\x1f\x8b" else open(path, "rb")
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller's with, or by BoundedGzip
+    magic = raw.read(2)
+    raw.seek(0)
+    return BoundedGzip(raw, path) if magic == b"\x1f\x8b" else raw
 
 
 def _read(fh: Any, size: int, path: str) -> bytes:
@@ -305,6 +307,7 @@ class Collector:
         self.overflow = 0
         self.min_index: int | None = None
         self.max_index = -1
+        self.bytes_read = 0  # of text, after gzip: what a dense matrix is measured against
 
     def add(self, block: Block) -> None:
         if len(block.labels) == 0:
@@ -373,6 +376,7 @@ class Collector:
             if dense is not None and self.first - base == 0 and self.width == n_features:
                 out = dense
             else:
+                self._check_dense(n_features)
                 out = np.zeros((self.rows, n_features), dtype=self.dtype)
                 if dense is not None:
                     out[:, self.first - base : self.first - base + self.width] = dense
@@ -387,8 +391,17 @@ class Collector:
         )
         dense_enough = indptr[-1] >= 0.5 * self.rows * max(n_features, 1)
         if layout == "dense" or (layout == "auto" and dense_enough):
+            self._check_dense(n_features)
             return matrix.toarray()
         return matrix
+
+    def _check_dense(self, n_features: int) -> None:
+        check_dense(
+            (self.rows, n_features),
+            self.dtype.itemsize,
+            read_bytes=self.bytes_read,
+            source=self.source,
+        )
 
 
 def scipy_sparse() -> Any:

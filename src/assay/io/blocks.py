@@ -28,6 +28,7 @@ from .._arrow import to_np
 from .._parallel import ordered_map
 from ..errors import EmptyInputError, InputError, ParseError
 from . import streams
+from .limits import check_parquet
 from .text import PathLike, source_name
 from .trec import TrecColumns, parse_run
 
@@ -64,7 +65,7 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
         magic = raw.read(2)
         raw.seek(0)
         if magic == b"\x1f\x8b":
-            with gzip.open(raw, "rb") as unzipped:
+            with streams.BoundedGzip(raw, p) as unzipped:
                 yield unzipped  # type: ignore[misc]
         else:
             yield raw
@@ -287,6 +288,7 @@ def iter_parquet_run_blocks(
         handle = pq.ParquetFile(p)
     except (pa.ArrowInvalid, OSError) as exc:
         raise ParseError(f"cannot read as Parquet: {exc}", source=p) from None
+    check_parquet(handle.metadata, os.path.getsize(p), p)
     carry: TrecColumns | None = None
     first_row = 0
     for batch in handle.iter_batches(batch_size=rows, columns=[query, doc, score]):

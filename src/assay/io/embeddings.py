@@ -27,14 +27,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import EmptyInputError, InputError, ParseError
+from .limits import check_expansion, check_parquet
 
-__all__ = ["read_embeddings"]
+__all__ = ["embeddings_shape", "read_embeddings"]
 
 PathLike = str | os.PathLike[str]
 
 
 def read_embeddings(path: PathLike, *, key: str | None = None) -> NDArray[Any]:
-    """The embeddings of ``path`` as a (items x dimensions) float32 or float64 array."""
+    """The embeddings of ``path`` as a (items x dimensions) float32 or float64 array.
+
+    ``.npy`` and ``.npz`` are checked from their headers before their data is read (see
+    :func:`embeddings_shape`, which also tells a caller the row count first)."""
     source = os.fspath(path)
     lower = source.lower()
     if lower.endswith(".npy"):
@@ -85,6 +89,8 @@ def _checked(arr: NDArray[Any], source: str, first_line: int | None) -> NDArray[
 
 
 def _npy(source: str) -> NDArray[Any]:
+    with open(source, "rb") as fh:
+        _checked_header(fh, os.path.getsize(source), source)
     try:
         return np.load(source, allow_pickle=False)
     except ValueError as exc:
@@ -97,24 +103,101 @@ def _npz(source: str, key: str | None) -> NDArray[Any]:
     except (ValueError, OSError) as exc:
         raise InputError(f"not an .npz archive ({exc})", source=source) from None
     with archive:
-        names = list(archive.files)
-        if key is None:
-            if len(names) == 1:
-                key = names[0]
-            elif "embeddings" in names:
-                key = "embeddings"
-            else:
-                raise InputError(
-                    f"holds several arrays ({', '.join(names)}); name one (key)", source=source
-                )
-        if key not in names:
-            raise InputError(
-                f"has no array {key!r}; arrays: {', '.join(names) or 'none'}", source=source
-            )
+        key = _npz_key(list(archive.files), key, source)
+        _npz_header(archive.zip, key, source)
         try:
             return archive[key]
         except ValueError as exc:
             raise InputError(f"array {key!r} is not numeric ({exc})", source=source) from None
+
+
+def _npz_key(names: list[str], key: str | None, source: str) -> str:
+    """The array to read: ``key``, else the only one, else ``embeddings``."""
+    if key is None:
+        if len(names) == 1:
+            return names[0]
+        if "embeddings" in names:
+            return "embeddings"
+        raise InputError(
+            f"holds several arrays ({', '.join(names)}); name one (key)", source=source
+        )
+    if key not in names:
+        raise InputError(
+            f"has no array {key!r}; arrays: {', '.join(names) or 'none'}", source=source
+        )
+    return key
+
+
+# ---------------------------------------------------------------- headers before data
+
+
+def embeddings_shape(path: PathLike, *, key: str | None = None) -> tuple[int, ...] | None:
+    """The shape of the embeddings of a ``.npy`` or ``.npz`` file, read from its header (and
+    checked against the bytes it holds) without reading the data; None for other formats."""
+    source = os.fspath(path)
+    lower = source.lower()
+    if lower.endswith(".npy"):
+        with open(source, "rb") as fh:
+            return _checked_header(fh, os.path.getsize(source), source)
+    if lower.endswith(".npz"):
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(source) as archive:
+                names = [n.removesuffix(".npy") for n in archive.namelist()]
+                return _npz_header(archive, _npz_key(names, key, source), source)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise InputError(f"not an .npz archive ({exc})", source=source) from None
+    return None
+
+
+def _npz_header(archive: Any, key: str, source: str) -> tuple[int, ...]:
+    """The shape of member ``key`` of an open zip: its expansion is bounded and its header
+    read and checked before anything else of it."""
+    import zipfile
+
+    name = key if key in archive.namelist() else f"{key}.npy"
+    info = archive.getinfo(name)
+    if info.compress_type != zipfile.ZIP_STORED:
+        check_expansion(info.file_size, info.compress_size, f"{source}:{name}")
+    try:
+        with archive.open(name) as fh:
+            return _checked_header(fh, info.file_size, f"{source}:{name}")
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise InputError(f"not an .npz archive ({exc})", source=source) from None
+
+
+def _checked_header(fh: Any, size: int, source: str) -> tuple[int, ...]:
+    """The shape in the ``.npy`` header at ``fh``, refused unless the array is numeric, 2-D
+    and its data fits the ``size`` bytes of the file (a header can claim any shape)."""
+    from numpy.lib import format as npy
+
+    try:
+        version = npy.read_magic(fh)
+        if version == (1, 0):
+            shape, _, dtype = npy.read_array_header_1_0(fh)
+        elif version == (2, 0):
+            shape, _, dtype = npy.read_array_header_2_0(fh)
+        else:
+            raise ValueError(f"unsupported .npy version {version}")
+    except (ValueError, EOFError, OSError) as exc:
+        raise InputError(f"not a numeric .npy array ({exc})", source=source) from None
+    if dtype.kind not in "biuf" or dtype.hasobject:
+        raise InputError(f"embeddings must be numbers, got values of type {dtype}", source=source)
+    if len(shape) != 2:
+        raise InputError(
+            f"embeddings must be a 2-D array (items x dimensions), got shape {shape}",
+            source=source,
+        )
+    need = math.prod(shape) * dtype.itemsize
+    held = size - fh.tell()
+    if need > held:
+        raise InputError(
+            f"the header claims shape {shape} ({need} bytes of data) but the file holds "
+            f"{max(held, 0)} bytes after it",
+            source=source,
+        )
+    return tuple(int(n) for n in shape)
 
 
 def _parquet(source: str, key: str | None) -> NDArray[Any]:
@@ -124,7 +207,12 @@ def _parquet(source: str, key: str | None) -> NDArray[Any]:
     try:
         # A single file through ParquetFile: read_table goes through pyarrow.dataset, whose
         # import loads pandas; a directory (a dataset, as Spark writes one) still needs it.
-        table = pq.read_table(source) if os.path.isdir(source) else pq.ParquetFile(source).read()
+        if os.path.isdir(source):
+            table = pq.read_table(source)
+        else:
+            handle = pq.ParquetFile(source)
+            check_parquet(handle.metadata, os.path.getsize(source), source)
+            table = handle.read()
     except pa.ArrowException as exc:
         raise InputError(f"not a readable Parquet file ({exc})", source=source) from None
     lists = [

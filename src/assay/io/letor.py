@@ -36,10 +36,11 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._files import atomic_open
-from .._options import choice
+from .._options import choice, integer
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
 from ._letor_blocks import Collector, blocks, parse_block
 from ._letor_fast import parse_block_fast
+from .limits import MAX_FEATURES, limit
 
 __all__ = [
     "FeatureLayout",
@@ -81,6 +82,7 @@ class LetorFile:
     index_base: int
     group_file: str | None = None
     overflow: int = 0
+    bytes_read: int = 0
 
     @property
     def n_rows(self) -> int:
@@ -194,6 +196,7 @@ def _finish(
         index_base=base,
         group_file=group_file,
         overflow=col.overflow,
+        bytes_read=col.bytes_read,
     )
 
 
@@ -201,6 +204,7 @@ def _collect(path: str, dtype: np.dtype[Any], block_bytes: int) -> Collector:
     plain = os.path.isfile(path) and not _is_gzip(path)
     col = Collector(path, os.path.getsize(path) if plain else None, dtype)
     for data, before in blocks(path, block_bytes):
+        col.bytes_read += len(data)
         fast = parse_block_fast(data, before, path) if FAST else None
         col.add(fast if fast is not None else parse_block(data, before, path))
     if col.rows == 0:
@@ -221,9 +225,18 @@ def read_letor_files(
     n_features: int | None = None,
     features: FeatureLayout = "auto",
     dtype: ValueType = "float32",
+    max_features: int | None = None,
 ) -> list[LetorFile]:
     """Read several files with one index base and one feature count (the largest), as
-    scikit-learn's ``load_svmlight_files``: train, validation and test of one collection."""
+    scikit-learn's ``load_svmlight_files``: train, validation and test of one collection.
+
+    A feature count beyond ``max_features`` (default :data:`~assay.io.limits.MAX_FEATURES`,
+    or ``ASSAY_MAX_FEATURES``) is refused before anything is built per feature."""
+    cap = (
+        limit("ASSAY_MAX_FEATURES", MAX_FEATURES)
+        if max_features is None
+        else integer(max_features, "max_features", minimum=1)
+    )
     base_choice = choice(index_base, IndexBase, "index_base")
     layout = choice(features, FeatureLayout, "features")
     value_type = np.dtype(choice(dtype, ValueType, "dtype"))
@@ -246,6 +259,7 @@ def read_letor_files(
                 option="n_features",
             )
         width = n_features
+    _check_width(cols, base, width, cap, max_features is None)
     return [
         _finish(c, base, width, layout, _group_file(p, g))
         for c, p, g in zip(cols, names, groups, strict=True)
@@ -260,6 +274,7 @@ def read_letor(
     n_features: int | None = None,
     features: FeatureLayout = "auto",
     dtype: ValueType = "float32",
+    max_features: int | None = None,
 ) -> LetorFile:
     """Read one SVMlight/LETOR file (or LibSVM lines with a ``.query``/``.group`` file)."""
     return read_letor_files(
@@ -269,7 +284,22 @@ def read_letor(
         n_features=n_features,
         features=features,
         dtype=dtype,
+        max_features=max_features,
     )[0]
+
+
+def _check_width(cols: list[Collector], base: int, width: int, cap: int, default: bool) -> None:
+    """Refuse more features than ``cap``: every per-feature array (statistics, weights, a
+    dense matrix) has one entry for each, so one index of 10**8 costs gigabytes."""
+    if width <= cap:
+        return
+    lift = "pass max_features or set ASSAY_MAX_FEATURES" if default else "raise max_features"
+    widest = max(cols, key=lambda c: c.max_index)
+    raise InputError(
+        f"{width} features (index {width - 1 + base} with index_base={base}) is more than "
+        f"the {cap} allowed ({lift} to read more)",
+        source=widest.source if widest.max_index - base + 1 == width else None,
+    )
 
 
 # ---------------------------------------------------------------- folders

@@ -19,17 +19,21 @@ that keeps ending lines (``yes``) cannot be told from a large file and is read a
 
 from __future__ import annotations
 
+import gzip
 import os
 import stat
 import sys
 import zlib
 from collections.abc import Iterator
+from types import TracebackType
 from typing import BinaryIO
 
 from ..errors import InputError, ParseError
+from .limits import check_expansion
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "BoundedGzip",
     "PathLike",
     "first_bad_utf8_line",
     "is_regular_file",
@@ -96,6 +100,45 @@ def read_bytes(path: PathLike | BinaryIO, source: str | None = None) -> bytes:
         raise ParseError(f"cannot read the file: {exc.strerror or exc}", source=p) from None
 
 
+class BoundedGzip:
+    """A gzip stream read from the binary file ``raw``, refused (an InputError) once what it
+    gives exceeds :func:`~assay.io.limits.expansion_cap` of the bytes taken from ``raw``:
+    the readers that go through gzip a block at a time, as :func:`read_bytes` does."""
+
+    def __init__(self, raw: BinaryIO, source: str) -> None:
+        self._raw = raw
+        self._unzip = gzip.GzipFile(fileobj=raw, mode="rb")
+        self._source = source
+        self._produced = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._unzip.read(size)
+        self._count(len(data))
+        return data
+
+    def readinto(self, buffer: memoryview | bytearray) -> int:
+        n = self._unzip.readinto(buffer)
+        self._count(n)
+        return n
+
+    def _count(self, n: int) -> None:
+        self._produced += n
+        check_expansion(self._produced, self._raw.tell(), self._source)
+
+    def close(self) -> None:
+        """Close the gzip stream and ``raw`` with it."""
+        self._unzip.close()
+        self._raw.close()
+
+    def __enter__(self) -> BoundedGzip:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
 def first_bad_utf8_line(data: bytes) -> int | None:
     """The 1-based line of the first bytes of ``data`` that are not UTF-8 (None: all are).
     Arrow validates the whole buffer in one vectorised pass, without copying it; Python
@@ -143,15 +186,20 @@ def _pieces(first: bytes, fh: BinaryIO) -> Iterator[bytes]:
 
 
 def _gunzip(pieces: Iterator[bytes], source: str) -> Iterator[bytes]:
-    """Decompressed pieces of a gzip stream (one or more members, as gzip.decompress)."""
+    """Decompressed pieces of a gzip stream (one or more members, as gzip.decompress),
+    refused once they expand beyond :func:`~assay.io.limits.expansion_cap` of the input."""
     unzip = zlib.decompressobj(wbits=31)
     fed = False  # the current member has received input
+    taken = produced = 0
     try:
         for piece in pieces:
             data = piece
+            taken += len(piece)
             while data:
                 fed = True
                 out = unzip.decompress(data, _PIECE)
+                produced += len(out)
+                check_expansion(produced, taken, source)
                 if out:
                     yield out
                 if unzip.eof:
@@ -163,6 +211,8 @@ def _gunzip(pieces: Iterator[bytes], source: str) -> Iterator[bytes]:
             out = unzip.decompress(b"", _PIECE)
             if not out:
                 break
+            produced += len(out)
+            check_expansion(produced, taken, source)
             yield out
     except zlib.error as exc:
         raise ParseError(f"not a valid gzip file: {exc}", source=source) from None

@@ -27,6 +27,7 @@ from ..io.letor import (
     read_letor_files,
     write_letor,
 )
+from ..io.limits import check_dense
 
 __all__ = ["SENTINEL", "FeatureNorm", "LetorDataset", "load", "normalize"]
 
@@ -56,6 +57,8 @@ class LetorDataset:
     index_base: int = 1
     lines: np.ndarray | None = None
     info: Mapping[str, Any] = field(default_factory=dict)
+    #: Bytes of text read, which bound the dense matrix allowed (:func:`dense`).
+    read_bytes: int | None = None
 
     # ------------------------------------------------------------ building
 
@@ -65,7 +68,7 @@ class LetorDataset:
         return cls(
             f.labels, f.offsets, f.query_ids, f.doc_ids, f.features,
             name=name or os.path.basename(f.source), source=f.source,
-            index_base=f.index_base, lines=f.lines, info=info,
+            index_base=f.index_base, lines=f.lines, info=info, read_bytes=f.bytes_read,
         )  # fmt: skip
 
     @classmethod
@@ -102,7 +105,8 @@ class LetorDataset:
             raise InputError(
                 f"features have {x.shape[0]} rows, labels {len(y)}, doc ids {len(docs)}"
             )
-        return cls(y, offsets.astype(np.int64), ids, docs, x, name=name)
+        size = sum(a.nbytes for a in (x.data, x.indices, x.indptr)) if _is_sparse(x) else x.nbytes
+        return cls(y, offsets.astype(np.int64), ids, docs, x, name=name, read_bytes=size)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], **options: Any) -> LetorDataset:
@@ -149,7 +153,13 @@ class LetorDataset:
         return y.astype(np.int64)
 
     def dense(self, dtype: Any = np.float32) -> np.ndarray:
-        """The features as a dense array."""
+        """The features as a dense array; one far larger than the file it was read from is
+        refused before it is built (see :func:`assay.io.limits.check_dense`)."""
+        if _is_sparse(self.features) or np.dtype(dtype) != self.features.dtype:
+            check_dense(
+                self.features.shape, np.dtype(dtype).itemsize,
+                read_bytes=self.read_bytes, source=self.source,
+            )  # fmt: skip
         x = self.features.toarray() if _is_sparse(self.features) else self.features
         return np.asarray(x, dtype=dtype)
 
@@ -244,16 +254,17 @@ def load(
     n_features: int | None = None,
     features: FeatureLayout = "auto",
     dtype: ValueType = "float32",
+    max_features: int | None = None,
 ) -> dict[str, LetorDataset]:
     """A LETOR file (``{"train": ...}``) or a collection folder (``train``, ``vali``,
     ``test`` as present; ``FoldN`` sub-folders chosen by ``fold``), read with one index base
-    and feature count."""
+    and feature count (at most ``max_features``: see :func:`assay.io.letor.read_letor_files`)."""
     if fold is not None:
         fold = integer(fold, "fold", minimum=1)
     splits = find_letor_splits(path, fold=fold)
     files = read_letor_files(
         list(splits.values()), index_base=index_base, n_features=n_features,
-        features=features, dtype=dtype,
+        features=features, dtype=dtype, max_features=max_features,
     )  # fmt: skip
     return {s: LetorDataset.from_file(f, name=s) for s, f in zip(splits, files, strict=True)}
 

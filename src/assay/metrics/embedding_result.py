@@ -152,9 +152,9 @@ def resolve_metrics(names: Any, k: int) -> list[Metric]:
             )
         if metric.k is None and metric.spec.cutoff != "none":
             metric = make(metric.spec, k)
-        if metric not in out:
-            out.append(metric)
-    return out
+        out.append(metric)
+    # dict.fromkeys keeps the first of each in order, in linear time (not ``in out``).
+    return list(dict.fromkeys(out))
 
 
 def summarise(

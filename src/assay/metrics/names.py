@@ -228,17 +228,30 @@ def _suggest(name: str, family: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _seen_before(m: Metric, seen: set[Metric], out: list[Metric]) -> bool:
+    """Whether ``m`` is already in ``out`` (``seen`` holds its hashable members)."""
+    try:
+        if m in seen:
+            return True
+        seen.add(m)
+        return False
+    except TypeError:  # a parameter value that cannot be hashed: compare one by one
+        return m in out
+
+
 def parse_all(
     names: str | Metric | list[Any] | tuple[Any, ...], family: str = "ranking"
 ) -> list[Metric]:
     """Parse a name, a Metric, or a list of either, keeping order and dropping repeats."""
     items = [names] if isinstance(names, str | Metric) else list(names)
     out: list[Metric] = []
+    # A set, not ``m in out``: thousands of names would cost millions of comparisons.
+    seen: set[Metric] = set()
     for item in items:
         for m in [item] if isinstance(item, Metric) else parse(item, family):
             if m.family != family:
                 raise MetricError(f"{m} is a {m.family} metric, not a {family} metric")
-            if m not in out:
+            if not _seen_before(m, seen, out):
                 out.append(m)
     if not out:
         raise MetricError("no metric given")
