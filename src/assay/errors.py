@@ -27,10 +27,47 @@ __all__ = [
 ]
 
 
-def shown(text: str, limit: int = 60) -> str:
+def shown(text: str, limit: int = 60, *, points: bool | None = None) -> str:
     """User text as it appears in a message: quoted, control characters escaped (an ESC or a
-    newline from a file never reaches the terminal raw) and cut to ``limit`` characters."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    newline from a file never reaches the terminal raw) and cut to ``limit`` characters.
+
+    Text that can look like other text also shows its code points, ``'é' (U+0065 U+0301)``:
+    combining marks, characters that Unicode normalisation (NFKC) changes, format characters
+    and letters of more than one script (Latin ``a`` and Cyrillic ``а``), so that two ids that
+    differ invisibly are told apart. ``points`` forces them (True) or leaves them out (False).
+    """
+    quoted = repr(text if len(text) <= limit else text[:limit] + "…")
+    if not (_lookalike(text[:limit]) if points is None else points):
+        return quoted
+    chars = text[:_POINTS]
+    more = " …" if len(text) > _POINTS else ""
+    return f"{quoted} ({' '.join(f'U+{ord(c):04X}' for c in chars)}{more})"
+
+
+_POINTS = 24  # code points listed at most: ids are short, and a message stays one line
+_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CHEROKEE")
+
+
+def _lookalike(text: str) -> bool:
+    """Whether ``text`` holds what can make it look like different text (see :func:`shown`)."""
+    if text.isascii():
+        return False
+    import unicodedata
+
+    if not unicodedata.is_normalized("NFKC", text):
+        return True
+    scripts = set()
+    for c in text:
+        category = unicodedata.category(c)
+        if (
+            category[0] == "M"
+            or category in ("Cf", "Co", "Cn")
+            or (category[0] == "Z" and c != " ")
+        ):
+            return True
+        if category[0] == "L":
+            scripts.add(unicodedata.name(c, "").split(" ", 1)[0])
+    return len(scripts & set(_SCRIPTS)) > 1
 
 
 class AssayError(Exception):

@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._options import depth as check_depth
-from ..errors import ConventionError, MissingQueryError
+from ..errors import ConventionError, MissingQueryError, shown
 from .conventions import Conventions
 from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked
@@ -18,6 +18,7 @@ from .run import Run
 
 __all__ = [
     "RankInfo",
+    "lookalike_note",
     "missing_message",
     "rank",
     "rank_absent",
@@ -82,12 +83,38 @@ def _ids(qrels: Qrels, codes: np.ndarray) -> list[str]:
 
 def missing_message(run: str, missing: list[str]) -> str:
     """The ``missing="error"`` message: which qrels queries the run has no results for."""
-    shown = ", ".join(repr(q) for q in missing[:5])
+    listed = ", ".join(shown(q) for q in missing[:5])
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
     plural = "y" if len(missing) == 1 else "ies"
     return (
         f"run {run!r} has no results for {len(missing)} qrels quer{plural}: "
-        f"{shown}{more} (missing='error')"
+        f"{listed}{more} (missing='error')"
+    )
+
+
+def _folded(text: str) -> str:
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(c for c in text if unicodedata.category(c) != "Cf").strip()
+
+
+def lookalike_note(unknown: list[str], missing: list[str]) -> str:
+    """A clause for the warning about run queries not in the qrels: how many of them equal a
+    qrels query without results once Unicode-normalised (NFKC) and stripped of invisible
+    characters -- the same topic spelt differently, which the code points tell apart -- with
+    the first pair; "" when none does."""
+    if not unknown or not missing:
+        return ""
+    folded = {_folded(q): q for q in missing}
+    pairs = [(u, folded[f]) for u in unknown if (f := _folded(u)) in folded]
+    if not pairs:
+        return ""
+    u, q = pairs[0]
+    return (
+        f"; {len(pairs)} of them equal a qrels query without results once Unicode-normalised "
+        f"(NFKC) and stripped of invisible characters, e.g. run {shown(u, points=True)} vs "
+        f"qrels {shown(q, points=True)}"
     )
 
 
