@@ -19,6 +19,7 @@ it: the rule is in CONTRIBUTING.md ("Code blocks in the docs").
 
 from __future__ import annotations
 
+import ast
 import doctest
 import glob
 import io
@@ -212,3 +213,23 @@ def synopsis_flags(block: Block) -> Iterator[tuple[int, tuple[str, ...], str, tu
         shown = {flag: tuple(values.split("|")) for flag, values in CHOICES.findall(text)}
         for flag in FLAG.findall(text) if path else []:
             yield block.line + offset, path, flag, shown.get(flag, ())
+
+
+# ---------------------------------------------------------------- docstrings
+
+
+def docstring_examples() -> list[Block]:
+    """The docstrings of src/assay holding ``>>>`` examples, as ``pycon`` blocks (a
+    ``+SKIP`` directive is not obeyed: in the docs' folder every example can run)."""
+    found = []
+    for path in sorted((ROOT / "src" / "assay").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if ">>>" not in source:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef):
+                doc = ast.get_docstring(node, clean=False)
+                if doc and ">>>" in doc:
+                    line = node.body[0].lineno - 1  # the docstring's first line is line + 1
+                    found.append(Block(path, line, "pycon", doc))
+    return found

@@ -22,6 +22,7 @@ from support.docs import (
     all_blocks,
     blocks,
     commands,
+    docstring_examples,
     run_pycon,
     run_python,
     run_shell,
@@ -109,6 +110,12 @@ def notebook(tmp_path_factory: pytest.TempPathFactory) -> Notebook:
 def test_code_block_runs(block: Block, notebook: Notebook, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(notebook.folder)
     notebook.run_through(block)
+
+
+@pytest.mark.parametrize("block", docstring_examples(), ids=lambda b: b.where)
+def test_docstring_examples_run(block: Block, notebook: Notebook, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(notebook.folder)
+    run_pycon(block, {"__name__": "__doctest__"})
 
 
 def test_every_block_runs_or_is_marked():
