@@ -159,6 +159,9 @@ def clustering_file(draw: st.DrawFn) -> tuple[bytes, list[dict[str, float]]]:
         expected = [dict.fromkeys(members, 1.0) for members in clusters]
     else:
         lines, expected = [], []
+        if all(len(m) == 1 for m in clusters):
+            # one token per line, one of them twice, is the one-label-per-line layout
+            clusters = [list(m) for m in dict.fromkeys(tuple(m) for m in clusters)]
         for members in clusters:
             weights = [draw(st.sampled_from([None, 0.5, 2.0, 1e-3])) for _ in members]
             tokens = [

@@ -34,7 +34,7 @@ column, as in a header-less ``item<TAB>label`` file -- is refused: read as a hea
 column would become a rater. Numbers are not evidence (raters and units are often numbered).
 
 Missing values: empty, ``NA``, ``NaN``, ``.``, ``*``, ``n/a``, ``null``, ``none`` (any case).
-A column's values are numbers when every present value is an ASCII decimal number (``3``,
+The ratings are numbers when every present rating of the file is an ASCII decimal number (``3``,
 ``-2.5``, ``1e3``), else text; a number that overflows (``1e400``) is an error. Lines end at
 ``\\n`` or ``\\r\\n``; a lone ``\\r`` outside quotes is an error, and so is a quote never
 closed; quoted fields may hold the delimiter and line ends.
@@ -376,18 +376,18 @@ def _wide(
     else:
         row_ids = [r[idx].strip() for _, r in body]
         _check_unique_ids(row_ids, lines, source, "rater" if transposed else "unit")
-    if transposed:
-        # One row per rater: a unit's values are a column; each row is typed on its own
-        # (a rater's values share a scale, as a column's do in the other orientation).
-        rows = [
-            _typed([c[j] for j in value_cols], [no] * len(value_cols), source)
-            for c, no in zip(cells, lines, strict=True)
-        ]
+    # Every rater rates on one scale: the table is typed as a whole (numbers only when every
+    # value is a number), else one rater's 1 would be the number 1.0 and another's the text
+    # "1", two categories that never agree.
+    flat = _typed([c[j] for c in cells for j in value_cols],
+                  [no for no in lines for _ in value_cols], source)  # fmt: skip
+    width = len(value_cols)
+    rows = [flat[i * width : (i + 1) * width] for i in range(len(cells))]
+    if transposed:  # one row per rater: a unit's values are a column
         matrix = [list(unit) for unit in zip(*rows, strict=True)]
         units, raters = [header[j] for j in value_cols], row_ids
     else:
-        columns = [_typed([c[j] for c in cells], lines, source) for j in value_cols]
-        matrix = [list(row) for row in zip(*columns, strict=True)]
+        matrix = rows
         units, raters = row_ids, [header[j] for j in value_cols]
     return Ratings(
         source,

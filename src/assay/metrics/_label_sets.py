@@ -22,7 +22,14 @@ import numpy as np
 
 from ..errors import InputWarning, shown
 
-__all__ = ["caller_level", "catch_label_warning", "check_label_sets", "mismatch", "quiet"]
+__all__ = [
+    "caller_level",
+    "catch_label_warning",
+    "check_label_sets",
+    "mismatch",
+    "quiet",
+    "spelling_twins",
+]
 
 _QUIET: ContextVar[bool] = ContextVar("assay_label_sets_quiet", default=False)
 _SINK: ContextVar[list[str] | None] = ContextVar("assay_label_sets_sink", default=None)
@@ -115,6 +122,28 @@ def mismatch(
             f"no {unit} can be right; check that they are the right pair and spelled alike"
         )
     return None
+
+
+def spelling_twins(values: list[Any], where: str = "values") -> str | None:
+    """The warning for distinct values of one set of ratings that differ only in spelling
+    (``yes`` and ``Yes``, ``1`` and ``1.0``): they are different categories, and raters
+    who meant the same disagree on every such unit. None when there are none."""
+    first: dict[tuple[str, Any], Any] = {}
+    twins = []
+    for v in values:
+        k = _spelling(v)
+        if k in first:
+            twins.append((first[k], v))
+        else:
+            first[k] = v
+    if not twins:
+        return None
+    pairs = ", ".join(f"{shown(str(a), 30)} and {shown(str(b), 30)}" for a, b in twins[:_SHOWN])
+    more = f" and {len(twins) - _SHOWN} more" if len(twins) > _SHOWN else ""
+    return (
+        f"{len(twins)} pair(s) of {where} differ only in spelling and count as "
+        f"different categories: {pairs}{more}; write each value one way (values are names)"
+    )
 
 
 def caller_level() -> int:

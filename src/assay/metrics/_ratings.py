@@ -15,6 +15,7 @@ Values are factorised to codes over the value domain (the sorted distinct values
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import InputError
+from ..errors import InputError, InputWarning
+from ._label_sets import caller_level, spelling_twins
 
 FloatArray = NDArray[np.float64]
 
@@ -191,6 +193,16 @@ def _from_counts(data: Any, values: Any, where: str) -> Ratings:
 
 
 def ratings(data: Any, counts: bool, values: Any, where: str) -> Ratings:
+    """The ratings of ``data`` (any layout), warning when two categories differ only in
+    spelling."""
+    r = _ratings(data, counts, values, where)
+    said = spelling_twins([v.item() if hasattr(v, "item") else v for v in r.domain], "ratings")
+    if said is not None:
+        warnings.warn(said, InputWarning, stacklevel=caller_level())
+    return r
+
+
+def _ratings(data: Any, counts: bool, values: Any, where: str) -> Ratings:
     if counts:
         return _from_counts(data, values, where)
     cols = _columns(data)
