@@ -8,7 +8,6 @@ skipped. Only typer and the standard library are imported at module level; NumPy
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -95,8 +94,11 @@ def fuse(
             return
         fused = fuse_runs([Run.from_trec(p) for p in runs], **options)
         if output == "-":
-            fused.to_trec(sys.stdout.buffer)
-            sys.stdout.flush()
+            from ._terminal import stdout_bytes
+
+            stream = stdout_bytes()
+            fused.to_trec(stream)
+            stream.flush()
         else:
             fused.to_trec(output)
 
@@ -127,6 +129,7 @@ def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> b
 
     from ..errors import InputWarning
     from ..fusion import QueryOrderError, fuse_files
+    from ._terminal import stdout_bytes
 
     try:
         if output != "-":
@@ -136,8 +139,9 @@ def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> b
             tmp = os.path.join(folder, "fused.txt")
             fuse_files(runs, tmp, **options)
             with open(tmp, "rb") as fh:
-                shutil.copyfileobj(fh, sys.stdout.buffer)
-            sys.stdout.flush()
+                stream = stdout_bytes()
+                shutil.copyfileobj(fh, stream)
+                stream.flush()
     except QueryOrderError as exc:
         warnings.warn(f"{exc}; fusing in memory instead", InputWarning, stacklevel=2)
         return False

@@ -11,13 +11,18 @@ __all__ = ["register", "trec_eval"]
 
 def trec_eval(ctx: typer.Context) -> None:
     """trec_eval 10.0 byte for byte: [-q] [-c] [-n] [-J] [-l N] [-M N] [-m MEASURE[.PARAMS]]...
-    QRELS RUN. `assay trec-eval -h` lists flags and measures."""
+    QRELS RUN. `assay trec-eval -h` lists flags and measures. On a terminal, control
+    characters in ids and the run tag are shown escaped (\x1b); files and pipes get
+    trec_eval's bytes."""
     # trec_eval's own flag syntax (-mP.5, -M100, -qc, options after the files) is parsed by
     # assay.compat.trec_eval, so every argument is passed through untouched.
     with errors():
         from ..compat.trec_eval import main as trec_eval_main
+        from ._terminal import stdout_text
 
-        code = trec_eval_main(list(ctx.args))
+        # Byte for byte to a file or a pipe; on a terminal, control characters of ids and the
+        # run tag are shown escaped instead of being run (see assay.cli._terminal).
+        code = trec_eval_main(list(ctx.args), out=stdout_text())
     if code:
         raise typer.Exit(code)
 
