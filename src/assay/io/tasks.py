@@ -33,7 +33,9 @@ Layouts:
   as scikit-learn's ``labels_true``; blank lines are errors there.
 - **votes** — one ranking per line, best first; a line holding a comma is split on commas
   (white space around each candidate trimmed), otherwise on white space. Blank lines and lines
-  starting with ``#`` are skipped; a candidate twice in one ranking is an error.
+  starting with ``#`` are skipped; a candidate twice in one ranking is an error. A file whose
+  every line is one candidate, each a different one, is warned about (an
+  :class:`~assay.errors.InputWarning`): it is most likely one ranking written vertically.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ from __future__ import annotations
 import math
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..errors import DuplicateError, EmptyInputError, InputError, ParseError, shown
+from ..errors import DuplicateError, EmptyInputError, InputError, InputWarning, ParseError, shown
 from ._csv import csv_rows
 from .ratings import Ratings, RatingsLayout, RatingsOrientation, read_ratings
 
@@ -461,4 +464,21 @@ def read_votes(path: PathLike) -> list[list[str]]:
         votes.append(items)
     if not votes:
         raise EmptyInputError("no rankings", source=source)
+    _check_vertical(votes, source)
     return votes
+
+
+def _check_vertical(votes: list[list[str]], source: str) -> None:
+    """Warn when every ranking holds one candidate, each a different one: either votes for
+    a single favourite that all differ (every candidate ties) or, far likelier, one ranking
+    written one candidate per line, which is read as that many one-candidate votes."""
+    if len(votes) < 2 or any(len(v) != 1 for v in votes):
+        return
+    if len({v[0] for v in votes}) == len(votes):
+        warnings.warn(
+            f"{source}: every one of the {len(votes)} rankings holds one candidate, each a "
+            "different one, so all of them tie; a vote file holds one ranking per line "
+            "(best first: a b c): write a ranking on one line",
+            InputWarning,
+            stacklevel=2,
+        )
