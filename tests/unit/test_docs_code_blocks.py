@@ -8,6 +8,7 @@ run alone, a block first runs the blocks before it in its file. The marker rule 
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from support.docs import (
     blocks,
     commands,
     docstring_examples,
+    documents,
     run_pycon,
     run_python,
     run_shell,
@@ -153,6 +155,33 @@ def options(path: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     }
 
 
+INLINE_NAME = re.compile(r"`(assay\.[A-Za-z_][\w.]*\w)")
+
+
+def test_inline_assay_names_exist():
+    """A name the prose spells out (`assay.io.streams.MAX_LINE_BYTES`) is importable."""
+    missing = [
+        f"{path.name}:{n}: {m[1]}"
+        for path in documents()
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        for m in INLINE_NAME.finditer(line)
+        if not resolves(m[1])
+    ]
+    assert not missing, missing
+
+
+def resolves(name: str) -> bool:
+    """Whether ``a.b.c`` is a module or an attribute of one."""
+    parts = name.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        return all((obj := getattr(obj, p, None)) is not None for p in parts[i:])
+    return False
+
+
 def test_not_run_markers_are_few():
     marked = [f"{b.where}: {b.reason}" for b in BLOCKS if b.kind == "not-run"]
     assert len(marked) <= MAX_NOT_RUN, marked
@@ -209,6 +238,11 @@ def test_a_shell_line_that_does_not_run_fails(tmp_path: Path, line: str):
     (block,) = _markdown(tmp_path, f"```sh\n{line}\n```\n")
     with pytest.raises(AssertionError):
         run_shell(block, tmp_path, set())
+
+
+def test_a_misspelt_inline_name_does_not_resolve():
+    assert resolves("assay.io.streams.MAX_LINE_BYTES") and resolves("assay.stats.ttest")
+    assert not resolves("assay.stats.t_test") and not resolves("assay.nosuch.module")
 
 
 def test_a_synopsis_with_a_wrong_option_or_value_fails(tmp_path: Path):
