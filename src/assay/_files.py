@@ -68,8 +68,8 @@ def atomic_path(path: PathLike, *, suffix: str | None = None) -> Iterator[str]:
     ext = os.path.splitext(name)[1] if suffix is None else suffix
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".part{ext}", dir=folder or ".")
-    except OSError as exc:  # name the folder the user chose, not the temporary file
-        raise type(exc)(exc.errno, exc.strerror, folder or ".") from None
+    except OSError as exc:  # name the file asked for, not the temporary one
+        raise type(exc)(exc.errno, exc.strerror, os.fspath(path)) from None
     os.close(fd)
     try:
         yield tmp

@@ -315,17 +315,25 @@ def test_output_file(qrels_test: Path, results_test: Path, tmp_path: Path) -> No
     )
     assert code == 0 and out == ""
     assert target.read_text() == expected
-    # Without --format, the file's extension decides (.csv, .tsv, .json, .md, .tex, ...), and
-    # an unknown extension gets TSV; --format table writes the table.
+    # Without --format, the file's extension decides (.csv, .tsv, .json, .md, .tex, ...), no
+    # extension gets TSV and an extension no format has is refused; --format table writes the
+    # table (to a .txt file: a format that contradicts the extension is refused).
     code, out, _ = invoke(
         "evaluate", qrels_test, results_test, "-m", "P@5", "-q", "--output", target
     )
     assert out == "" and target.read_text() == expected
-    other = tmp_path / "out.results"
+    other = tmp_path / "out"
     code, out, _ = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "--output", other)
     assert out == "" and tsv_rows(other.read_text())[0][1] == label("P@5")
-    invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "table", "-o", target)
-    assert "results.test" in target.read_text() and "0.2667" in target.read_text()
+    unknown = tmp_path / "out.results"
+    result = invoke("evaluate", qrels_test, results_test, "-m", "P@5", "--output", unknown)
+    assert_one_line_error(*result, ".results", ".tsv, .txt, .csv")
+    assert not unknown.exists()
+    table = tmp_path / "out.txt"
+    invoke("evaluate", qrels_test, results_test, "-m", "P@5", "-f", "table", "-o", table)
+    assert "results.test" in table.read_text() and "0.2667" in table.read_text()
+    result = invoke("evaluate", qrels_test, results_test, "-f", "table", "-o", target)
+    assert_one_line_error(*result, "names csv")
 
 
 def test_multiple_runs(qrels_test: Path, results_test: Path, trec_dir: Path) -> None:
