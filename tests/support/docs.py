@@ -148,8 +148,9 @@ class Command:
 
 
 def commands(block: Block) -> Iterator[Command]:
-    """The commands of a shell block: one per line or per ``;``, comments dropped."""
-    for offset, text in enumerate(block.text.splitlines(), start=1):
+    """The commands of a shell block: one per line (a trailing ``\\`` continues it) or per
+    ``;``, comments dropped; in a ``console`` block only the lines after a ``$`` prompt."""
+    for offset, text in _lines(block):
         lexer = shlex.shlex(text, posix=True, punctuation_chars=";|&<>")
         lexer.whitespace_split = True
         lexer.commenters = "#"
@@ -160,6 +161,22 @@ def commands(block: Block) -> Iterator[Command]:
             elif words:
                 yield Command(block.line + offset, tuple(words))
                 words = []
+
+
+def _lines(block: Block) -> Iterator[tuple[int, str]]:
+    """(line offset, text) of each logical command line of a shell block."""
+    pending, start = "", 0
+    for offset, text in enumerate(block.text.splitlines(), start=1):
+        if block.info == "console" and not pending:
+            if not text.startswith("$ "):
+                continue  # output shown after the command
+            text = text[2:]
+        start = start or offset
+        if text.endswith("\\"):
+            pending += text[:-1] + " "
+            continue
+        yield start, pending + text
+        pending, start = "", 0
 
 
 def expand(word: str, cwd: Path) -> list[str]:

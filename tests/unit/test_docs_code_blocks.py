@@ -231,6 +231,15 @@ def test_shell_lines_split_into_assay_commands(tmp_path: Path):
     ]  # fmt: skip
 
 
+def test_console_prompts_and_continued_lines(tmp_path: Path):
+    (block,) = _markdown(
+        tmp_path, "```console\n$ assay metrics \\\n    -f json\nshown output\n$ assay x\n```\n"
+    )
+    assert [(c.line, c.argv) for c in commands(block)] == [
+        (2, ("assay", "metrics", "-f", "json")), (5, ("assay", "x")),
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "line", ["make test", "assay metrics | head", "assay evaluate no-such-qrels.txt run.txt"]
 )
