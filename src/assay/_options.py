@@ -230,7 +230,7 @@ def _integer_expectation(minimum: int | None, maximum: int | None) -> str:
     if minimum == 0 and maximum is None:
         return "a non-negative integer"
     if minimum is not None and maximum is not None:
-        return f"an integer from {minimum} to {maximum}"
+        return f"an integer from {minimum:,} to {maximum:,}"
     if minimum is not None:
         return f"an integer >= {minimum}"
     if maximum is not None:
@@ -292,9 +292,16 @@ def seed(value: Any, *, where: str | None = None) -> int:
     return integer(value, "seed", minimum=0, where=where)
 
 
+#: The most resamples any procedure takes: a p-value resolution of 1e-8 is far below any
+#: significance level a correction can ask for, and above it the counts a test keeps (and the
+#: index arithmetic on them) would leave 64-bit integers, and the time would be days.
+MAX_RESAMPLES = 100_000_000
+
+
 def n_resamples(value: Any, *, name: str = "n_resamples", where: str | None = None) -> int:
-    """A number of resamples (bootstrap, randomisation): a positive integer."""
-    return integer(value, name, minimum=1, where=where)
+    """A number of resamples (bootstrap, randomisation): an integer from 1 to
+    :data:`MAX_RESAMPLES`."""
+    return integer(value, name, minimum=1, maximum=MAX_RESAMPLES, where=where)
 
 
 def confidence(value: Any, *, where: str | None = None) -> float:

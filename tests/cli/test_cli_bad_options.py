@@ -173,6 +173,41 @@ def _bad(annotation: Any) -> str | None:
     return None
 
 
+#: Numeric options a value of any size suits: a seed, a cutoff or depth past every list, more
+#: threads than cores, a fold or column that is then not found (each has its own test).
+ANY_SIZE = {"seed", "depth", "k", "top", "step", "rel", "threads", "fold", "block_size",
+            "ktu_depth", "number", "gold_column"}  # fmt: skip
+#: Past a 64-bit integer: an internal OverflowError or a days-long run until it was refused.
+HUGE = "99999999999999999999999"
+#: Not a finite number (``1e400`` is read as inf).
+NOT_FINITE = ("nan", "inf", "-inf", "1e400")
+
+
+def _extremes(annotation: Any) -> tuple[str, ...]:
+    """Values of a numeric option that no command can honour."""
+    if get_origin(annotation) is typing.Annotated:
+        annotation = get_args(annotation)[0]
+    union = get_origin(annotation) in (typing.Union, types.UnionType)
+    kinds = [k for k in (get_args(annotation) if union else (annotation,)) if k is not type(None)]
+    if float in kinds:
+        return NOT_FINITE
+    if int in kinds:
+        return (HUGE,)
+    return ()
+
+
+def _extreme_cases() -> Iterator[tuple[str, str, str]]:
+    for command, func in commands():
+        if command == "trec-eval":
+            continue
+        hints = typing.get_type_hints(func, include_extras=True)
+        for name, param in inspect.signature(func).parameters.items():
+            if name in FREE or name in ANY_SIZE or param.default is inspect.Parameter.empty:
+                continue
+            for value in _extremes(hints[name]):
+                yield command, _flag(func, name), value
+
+
 def _flag(func: Any, name: str) -> str:
     """The option's spelling on the command line (its first declared flag, else --name)."""
     hint = typing.get_type_hints(func, include_extras=True)[name]
@@ -218,3 +253,24 @@ def test_a_bad_option_is_one_line_and_exit_2(
     assert result.stderr.startswith("assay: error: "), result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("command", "flag", "value"), list(_extreme_cases()))
+def test_an_extreme_number_is_one_line_and_exit_2(
+    files: dict[str, Path], command: str, flag: str, value: str
+) -> None:
+    """A count past 64 bits (``--n-resamples``, ``--queries``, ``--seeds``, ``--rbo-depth``,
+    ``--n-topics``: internal errors or runs of days) and a non-finite real are refused."""
+    result = runner.invoke(app, [*_argv(command, files), flag, value])
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.startswith("assay: error: "), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_the_extreme_numbers_reach_every_kind_of_count() -> None:
+    cases = {(c, f) for c, f, _ in _extreme_cases()}
+    for case in [("compare", "--n-resamples"), ("agree", "--bootstrap"), ("demo", "--queries"),
+                 ("ltr run", "--seeds"), ("meta repro", "--rbo-depth"),
+                 ("meta topicsize", "--n-topics")]:  # fmt: skip
+        assert case in cases, case

@@ -69,6 +69,7 @@ __all__ = [
     "emit",
     "err",
     "errors",
+    "exhausted",
     "load_collection",
     "one_line",
     "present",
@@ -218,12 +219,60 @@ def errors() -> Iterator[None]:
             raise typer.Exit(2) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        except (MemoryError, RecursionError) as exc:
+            _say(caught)
+            err(exhausted(exc))
+            raise typer.Exit(2) from None
+        except ValueError as exc:
+            if not _too_big(exc):
+                raise
+            _say(caught)
+            err(exhausted(MemoryError(str(exc))))
+            raise typer.Exit(2) from None
         except OSError as exc:  # an unreadable input or an unwritable output file
             _say(caught)
             where = f"{exc.filename}: " if exc.filename is not None else ""
             err(f"{where}{exc.strerror or exc}")
             raise typer.Exit(2) from None
         _say(caught)
+
+
+def exhausted(exc: BaseException) -> str:
+    """The one line for a command that ran out of memory or of stack: what happened, during
+    which command, and what a person can change (these are limits of the machine, not bugs)."""
+    ctx = _current_context()
+    command = f"'{ctx.command_path}'" if ctx is not None else "the command"
+    if isinstance(exc, RecursionError):
+        return (
+            f"input nested too deeply while running {command} (Python's recursion limit); "
+            "try a flatter input"
+        )
+    return (
+        f"out of memory while running {command}; try smaller inputs, fewer resamples or "
+        "queries, or a machine with more memory"
+    )
+
+
+def _current_context() -> Any:
+    """The running command's click context (typer 0.2x carries its own copy of click)."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # an older typer: click itself
+        from click import get_current_context  # type: ignore[no-redef]
+    return get_current_context(silent=True)
+
+
+#: NumPy's refusals of an array larger than memory can ever hold: the same condition as a
+#: MemoryError, met before allocating (a size computed from a huge option or header).
+_TOO_BIG = (
+    "array is too big",
+    "Maximum allowed dimension exceeded",
+    "Maximum allowed size exceeded",
+)
+
+
+def _too_big(exc: ValueError) -> bool:
+    return any(text in str(exc) for text in _TOO_BIG)
 
 
 @contextmanager

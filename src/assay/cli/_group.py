@@ -3,6 +3,8 @@ help names the values a person types.
 
 - A usage error (an unknown option, a bad choice, a missing argument) is one line
   ``assay: error: ... (see 'assay CMD -h')`` and exit code 2, like every other error.
+- Running out of memory or of stack (``MemoryError``, ``RecursionError``) is one line
+  ``assay: error: out of memory while running 'assay CMD'; try ...`` and exit code 2.
 - An unexpected exception (a bug) is one line ``assay: internal error: ...`` and exit code 70
   (``EX_SOFTWARE``), never a traceback; ``ASSAY_DEBUG=1`` lets it through with its traceback
   (the test suite sets it, so a bug fails the test that meets it).
@@ -58,6 +60,13 @@ class CommandGroup(TyperGroup):
             sys.exit(_usage_error(exc))
         except ClosedOutputError:
             sys.stderr.write("assay: error: standard output is closed\n")
+            sys.exit(2)
+        except (MemoryError, RecursionError) as exc:
+            # Outside a command's errors() (while parsing or loading): still the machine's
+            # limit, not a bug, and still one line.
+            from ._common import exhausted
+
+            sys.stderr.write(f"assay: error: {_printable(exhausted(exc))}\n")
             sys.exit(2)
         except Exception as exc:
             if os.environ.get("ASSAY_DEBUG"):

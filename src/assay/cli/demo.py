@@ -24,6 +24,9 @@ from ._common import (
 
 __all__ = ["DEMO_METRICS", "demo", "register"]
 
+#: The most queries the demo synthesises: about 120 documents of 136 features each, so
+#: ten thousand queries already hold over a gigabyte.
+_MAX_QUERIES = 10_000
 #: What the demo table shows (``assay ltr run`` shows more).
 DEMO_METRICS = [
     "ndcg(gain='exp')@1",
@@ -60,7 +63,7 @@ def demo(
         from .ltr import experiment_document
 
         check_seed(seed)
-        n = integer(queries, "queries", minimum=5)
+        n = integer(queries, "queries", minimum=5, maximum=_MAX_QUERIES)
         integer(threads, "num_threads", minimum=1)
         require("lightgbm")  # LambdaMART: say which extra is missing before any work
         check_report(report)

@@ -183,6 +183,9 @@ def _on_dask(
 
     distributed = require("distributed")
     dist = require("assay.dist")
+    from ..dist.scheduler import check_address
+
+    check_address(address)  # before any data is read: what to type or configure
     # P2P shuffles log their start and end at WARNING: not news for a user.
     logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
     q, _ = load_collection(qrels, [], qrels_format=qrels_format, columns=columns)
@@ -195,7 +198,9 @@ def _on_dask(
                 stack.enter_context(distributed.Client(cluster))
             else:
                 stack.enter_context(distributed.Client(address))
-        except (OSError, TimeoutError, ValueError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            # TypeError: distributed's word for a connection it cannot set up (a TLS or UCX
+            # setting check_address could not see); still the address's fault, not a bug.
             raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         return dist.evaluate(q, frames, metrics, **options, **names)
 

@@ -55,6 +55,9 @@ __all__ = [
 ]
 
 ReproKind = Literal["reproducibility", "replicability"]
+#: Deepest RBO taken: its weights are an array of ``depth`` values (a 19-digit depth asked
+#: for exabytes); ten million is far past where any persistence p < 1 leaves a weight.
+MAX_RBO_DEPTH = 10_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,7 +135,7 @@ def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000
     reproduced run (see the module documentation)."""
     where = "repro_rbo"
     p = opt.number(p, "p", low=0, high=1, low_open=True, high_open=True, where=where)
-    depth = opt.integer(depth, "depth", minimum=1, where=where)
+    depth = opt.integer(depth, "depth", minimum=1, maximum=MAX_RBO_DEPTH, where=where)
     orig, rep = _ranked_docs(run_orig), _ranked_docs(run_rep)
     i = np.arange(depth, dtype=np.float64)
     weights = p**i / (i + 1)
@@ -249,7 +252,7 @@ def reproducibility(
 
     where = "reproducibility"
     p = opt.number(p, "p", low=0, high=1, low_open=True, high_open=True, where=where)
-    rbo_depth = opt.integer(rbo_depth, "rbo_depth", minimum=1, where=where)
+    rbo_depth = opt.integer(rbo_depth, "rbo_depth", minimum=1, maximum=MAX_RBO_DEPTH, where=where)
     ktu_depth = opt.integer(ktu_depth, "ktu_depth", minimum=1, where=where)
     kind = "reproducibility" if rep_qrels is None else "replicability"
     conv: dict[str, Any] = {"ties": ties, "missing": missing, "no_relevant": no_relevant}

@@ -52,6 +52,9 @@ __all__ = [
 
 #: Largest topic set size searched; beyond it the requirement is reported as unreachable.
 _MAX_TOPICS = 10_000_000
+#: Largest count of topics or systems taken: SciPy's distributions need them as machine
+#: numbers (a 23-digit count was a TypeError), and no study has a billion of either.
+_MAX_COUNT = 1_000_000_000
 
 
 def residual_variance(scores: Any) -> float:
@@ -80,7 +83,7 @@ def ttest_power(
     """Power of the two-sided paired t-test with ``n`` topics to detect ``min_diff`` when the
     per-system variance is ``variance`` (σ̂_t² = 2·variance)."""
     where = "ttest_power"
-    n = opt.integer(n, "n", minimum=2, where=where)
+    n = opt.integer(n, "n", minimum=2, maximum=_MAX_COUNT, where=where)
     alpha = opt.alpha(alpha, where=where)
     power_method = opt.choice(power_method, PowerMethod, "power_method", where=where)
     effect = _effect_t(min_diff, variance, where)
@@ -99,8 +102,8 @@ def anova_power(
     """Power of one-way ANOVA over ``n_systems`` systems with ``n`` topics each to detect a
     range ``min_diff`` between the best and the worst system."""
     where = "anova_power"
-    n = opt.integer(n, "n", minimum=2, where=where)
-    m = opt.integer(n_systems, "n_systems", minimum=2, where=where)
+    n = opt.integer(n, "n", minimum=2, maximum=_MAX_COUNT, where=where)
+    m = opt.integer(n_systems, "n_systems", minimum=2, maximum=_MAX_COUNT, where=where)
     alpha = opt.alpha(alpha, where=where)
     power_method = opt.choice(power_method, PowerMethod, "power_method", where=where)
     delta = _effect_anova(min_diff, variance, where)
@@ -227,9 +230,9 @@ def topic_set_size(
         raise OptionError(f"{where}: min_diff must give at least one value", option="min_diff")
     diffs = [opt.number(d, "min_diff", low=0, low_open=True, where=where) for d in diffs]
     if n_systems is not None:
-        n_systems = opt.integer(n_systems, "n_systems", minimum=2, where=where)
+        n_systems = opt.integer(n_systems, "n_systems", minimum=2, maximum=_MAX_COUNT, where=where)
     if n_topics is not None:
-        n_topics = opt.integer(n_topics, "n_topics", minimum=2, where=where)
+        n_topics = opt.integer(n_topics, "n_topics", minimum=2, maximum=_MAX_COUNT, where=where)
     sources = _variances(scores, n_topics, where)
     rows = []
     for metric, variance, n_now, m_now in sources:

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._options import Level, choice, choices, integer, number
+from .._options import MAX_RESAMPLES, Level, choice, choices, integer, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
 from ._labels import boolean
@@ -522,7 +522,9 @@ def alpha_bootstrap(
     without variation (D_e = 0) give NaN and are left out.
     """
     where = "alpha_bootstrap"
-    n_resamples = integer(n_resamples, "n_resamples", minimum=1, error=MetricError, where=where)
+    n_resamples = integer(
+        n_resamples, "n_resamples", minimum=1, maximum=MAX_RESAMPLES, error=MetricError, where=where
+    )
     seed = integer(seed, "seed", minimum=0, error=MetricError, where=where)
     confidence = number(
         confidence, "confidence", low=0, high=1, low_open=True, high_open=True,
