@@ -1,9 +1,12 @@
-"""Every code block of README.md and docs/*.md runs, so the docs cannot drift from the code.
+"""Every code block of README.md, CONTRIBUTING.md and docs/*.md runs, so the docs cannot drift
+from the code; so do the ``>>>`` examples of src/assay's docstrings.
 
 One test per block, named by file and line. The blocks of a Markdown file run in order in one
 folder (``support.docs_files.populate``: the files the docs name) and one Python namespace;
 run alone, a block first runs the blocks before it in its file. The marker rule (```text,
-``<!-- not-run: reason -->``) is in ``support.docs`` and CONTRIBUTING.md.
+``<!-- not-run: reason -->``) is in ``support.docs`` and CONTRIBUTING.md. The ``text``
+synopses are checked against the CLI's options, and the ``assay.x.y`` names of the prose
+against the package.
 """
 
 from __future__ import annotations
@@ -264,3 +267,18 @@ def test_a_synopsis_with_a_wrong_option_or_value_fails(tmp_path: Path):
         test_synopsis_options_exist(block)
     assert "not ('docno', 'random')" in str(info.value)
     assert "has no --no-such" in str(info.value) and "--not-checked" not in str(info.value)
+
+
+def test_a_files_own_names_win_over_the_givens(tmp_path: Path, notebook: Notebook):
+    own = Notebook(notebook.folder)
+    path = tmp_path / "doc.md"
+    path.write_text(
+        "```python\ny_true = [1, 0]\nfrom assay import clustering as K\nk_gold = gold\n```\n"
+        "```python\nfrom assay import classification as C, tagging as T\n"
+        "assert y_true == [1, 0] and isinstance(k_gold, list) and not isinstance(gold, list)\n"
+        "```\n",
+        encoding="utf-8",
+    )
+    for block in blocks(path):
+        own.run_through(block)
+    assert own.own[path] >= {"y_true", "k_gold", "K", "C", "T"} and "gold" not in own.own[path]
