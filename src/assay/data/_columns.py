@@ -257,6 +257,88 @@ def numeric_column(
     return np.asarray(values)
 
 
+def _warn_inexact(arr: np.ndarray, source: str | None, lines: Lines) -> None:
+    """Scores are 64-bit floats, which hold integers exactly only up to 2**53: warn, with the
+    count and the first row, when integer scores beyond lose precision (two distinct scores
+    may become a tie)."""
+    big = (arr > _EXACT) | (arr < -_EXACT) if arr.dtype.kind == "i" else arr > _EXACT
+    if not big.any():
+        return
+    where = np.flatnonzero(big)
+    floats = arr[where].astype(np.float64)
+    limit = 2.0 ** (63 if arr.dtype.kind == "i" else 64)
+    over = floats >= limit  # rounded up past the integer type: certainly inexact
+    back = np.where(over, 0, floats).astype(arr.dtype)
+    lost = where[over | (back != arr[where])]
+    if not len(lost):
+        return
+    i = int(lost[0])
+    _warn_lost(len(lost), str(int(arr[i])), arr, i, source, lines)
+
+
+def _warn_lost(
+    n: int, written: str, arr: np.ndarray, i: int, source: str | None, lines: Lines
+) -> None:
+    import warnings
+
+    from ..errors import InputWarning
+
+    name = f"{source}: " if source else ""
+    warnings.warn(
+        f"{name}{n} integer score{'s' if n > 1 else ''} beyond 2**53 lost precision as 64-bit "
+        f"floats (scores that differ only there tie), e.g. {written} read as "
+        f"{float(arr[i])!r} at {row_label(lines, i)}",
+        InputWarning,
+        stacklevel=5,
+    )
+
+
+_EXACT = 2**53  # the largest magnitude up to which every integer is a 64-bit float
+
+
+def _warn_inexact_text(text: pa.Array, arr: np.ndarray, source: str | None, lines: Lines) -> None:
+    """:func:`_warn_inexact` for scores read from text (CSV, TSV): integers written out in full
+    beyond 2**53 that their float cannot hold. Only the rows beyond 2**53 are looked at."""
+    where = np.flatnonzero((np.abs(arr) >= _EXACT) & np.isfinite(arr))
+    if not len(where):
+        return
+    written = text.take(from_np(where)).to_pylist()
+    lost = [
+        int(i)
+        for i, t in zip(where.tolist(), written, strict=True)
+        if t.strip().lstrip("+-").isdigit() and int(t) != int(arr[i])
+    ]
+    if lost:
+        _warn_lost(
+            len(lost), written[where.tolist().index(lost[0])].strip(), arr, lost[0], source, lines
+        )
+
+
+def _decimal_scores(arr: np.ndarray, source: str | None) -> np.ndarray:
+    """Decimal scores (an Arrow decimal column) as floats, warning with the count when that
+    makes distinct scores equal; any other object column is left for the type error."""
+    import decimal
+
+    values = arr.tolist()
+    if not values or not all(isinstance(v, decimal.Decimal) for v in values):
+        return arr
+    floats = np.array([float(v) for v in values], dtype=np.float64)
+    merged = len(set(values)) - len(np.unique(floats))
+    if merged > 0:
+        import warnings
+
+        from ..errors import InputWarning
+
+        name = f"{source}: " if source else ""
+        warnings.warn(
+            f"{name}{merged} distinct decimal score{'s' if merged > 1 else ''} lost precision "
+            "as 64-bit floats and now tie with another",
+            InputWarning,
+            stacklevel=4,
+        )
+    return floats
+
+
 def as_grades(values: Any, source: str | None, lines: Lines = None) -> np.ndarray:
     arr = numeric_column(values, "relevance grade", "an integer", source, lines)
     if arr.dtype.kind == "f":
@@ -285,8 +367,14 @@ def as_grades(values: Any, source: str | None, lines: Lines = None) -> np.ndarra
 
 def as_scores(values: Any, source: str | None, lines: Lines) -> np.ndarray:
     arr = numeric_column(values, "score", "a number", source, lines)
+    if arr.dtype.kind == "O":
+        arr = _decimal_scores(arr, source)
     if arr.dtype.kind not in "iuf":
         raise InputError(f"scores must be numbers, got {arr.dtype}", source=source)
+    if arr.dtype.kind in "iu":
+        _warn_inexact(arr, source, lines)
+    elif isinstance(values, pa.ChunkedArray | pa.Array) and pa.types.is_string(values.type):
+        _warn_inexact_text(as_array(values), arr, source, lines)
     arr = arr.astype(np.float64, copy=False)
     bad = ~np.isfinite(arr)
     if bad.any():

@@ -49,11 +49,21 @@ def polars_to_arrow(df: Any) -> pa.Table:
     return df.to_arrow()
 
 
+def _fits_float(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
 def _bad_value(value: Any, what: str) -> str | None:
     """Why ``value`` cannot be a run score / qrels grade (None: it can)."""
     if what == "run":
         if isinstance(value, bool) or not isinstance(value, Real):
             return "is not a number"
+        if isinstance(value, Integral) and not _fits_float(int(value)):
+            return "is beyond a 64-bit float"
         if not math.isfinite(value):
             return "is not finite (NaN and infinity are not allowed)"
         return None
@@ -155,9 +165,32 @@ def nested_to_columns(
                     raise InputError(f"{what}[{q!r}][{d!r}] = {v!r} {why}", source="<dict>")
         if what == "run":
             arr = np.asarray(values, dtype=np.float64)
+            _warn_big_ints(values, arr)
     if what != "run" and arr.dtype.kind == "f":
         arr = arr.astype(np.int64)
     return queries, docs, arr, unique
+
+
+def _warn_big_ints(values: list[Any], arr: np.ndarray) -> None:
+    """Python ints beyond 64 bits (NumPy kept them as objects) that their float cannot hold:
+    a counted warning, as :func:`assay.data` gives for 64-bit integer scores."""
+    lost = [
+        i
+        for i, v in enumerate(values)
+        if isinstance(v, int) and abs(v) > 2**53 and math.isfinite(arr[i]) and int(arr[i]) != v
+    ]
+    if lost:
+        import warnings
+
+        from ..errors import InputWarning
+
+        warnings.warn(
+            f"<dict>: {len(lost)} integer score{'s' if len(lost) > 1 else ''} beyond 2**53 lost "
+            f"precision as 64-bit floats (scores that differ only there tie), e.g. "
+            f"{values[lost[0]]} read as {float(arr[lost[0]])!r}",
+            InputWarning,
+            stacklevel=5,
+        )
 
 
 def grouped_to_nested(
