@@ -156,6 +156,17 @@ def test_standard_output_is_never_a_clash(files: dict[str, Path]) -> None:
     assert out.count("\n") > 10
 
 
+def test_a_label_spelled_like_the_output_is_no_input(
+    files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # the second time, fused.run exists
+        code, _, err = invoke("fuse", files["run1"], files["run2"], "--name", "fused.run",
+                              "-o", "fused.run")  # fmt: skip
+        assert code == 0, err
+    assert Path("fused.run").read_text().split("\n")[0].endswith(" fused.run")
+
+
 def test_extensions_no_format_has_are_refused(files: dict[str, Path], tmp_path: Path) -> None:
     ranking = ["evaluate", files["qrels"], files["run1"], "-m", "P@5"]
     cases = [

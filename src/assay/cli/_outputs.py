@@ -29,8 +29,9 @@ __all__ = ["EXTENSIONS", "check_outputs", "extension_format", "guard"]
 
 #: Parameters naming a file the command writes.
 OUTPUTS = ("output", "report", "save")
-#: Parameters naming a folder the command writes into (``assay ltr train --out``): not inputs.
-OUTPUT_FOLDERS = ("out",)
+#: Parameters that are not inputs though their value may spell a file name: the folder
+#: ``assay ltr train --out`` writes into, and labels (``fuse --name fused.run -o fused.run``).
+NOT_INPUTS = ("out", "title", "name", "baseline", "positive")
 
 #: ``-o`` of the commands that print a table: extension -> format.
 TABLE = {".tsv": "tsv", ".txt": "table", ".csv": "csv", ".jsonl": "jsonl", ".json": "json",
@@ -127,7 +128,7 @@ def _paths(value: Any) -> Iterator[str]:
 def _inputs(params: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(parameter, path) of every parameter value that names an existing file or folder."""
     for name, value in params.items():
-        if name in OUTPUTS or name in OUTPUT_FOLDERS:
+        if name in OUTPUTS or name in NOT_INPUTS:
             continue
         for path in _paths(value):
             if path != "-" and os.path.exists(path):
