@@ -200,11 +200,32 @@ def run_shell(block: Block, cwd: Path, done: set[tuple[str, ...]]) -> None:
                 f"(```text or <!-- not-run: reason -->): {shlex.join(cmd.argv)}"
             )
         argv = tuple(a for w in cmd.argv[1:] for a in expand(w, cwd))
-        if argv in done:
+        want = shown_output(block).get(cmd.line, "")
+        if argv in done and not want:
             continue
         code, out, err = invoke(*argv)
         assert code == 0, f"{where}: `{shlex.join(cmd.argv)}` exited {code}: {err}{out[-2000:]}"
         done.add(argv)
+        flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+        if want and not doctest.OutputChecker().check_output(want, out, flags):
+            raise AssertionError(f"{where}: expected\n{want}got\n{out}")
+
+
+def shown_output(block: Block) -> dict[int, str]:
+    """In a ``console`` block, the output shown under each ``$`` command, by its line
+    (``...`` stands for any text, runs of white space match any white space)."""
+    if block.info != "console":
+        return {}
+    shown: dict[int, list[str]] = {}
+    current = None
+    lines = block.text.splitlines()
+    for offset, text in enumerate(lines, start=1):
+        if text.startswith("$ "):
+            current = offset
+            shown[current] = []
+        elif current is not None and not lines[offset - 2].endswith("\\"):
+            shown[current].append(text)
+    return {block.line + k: "\n".join(v) + "\n" for k, v in shown.items() if any(v)}
 
 
 # ---------------------------------------------------------------- synopses

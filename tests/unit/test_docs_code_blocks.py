@@ -282,3 +282,15 @@ def test_a_files_own_names_win_over_the_givens(tmp_path: Path, notebook: Noteboo
     for block in blocks(path):
         own.run_through(block)
     assert own.own[path] >= {"y_true", "k_gold", "K", "C", "T"} and "gold" not in own.own[path]
+
+
+def test_a_console_block_checks_the_output_it_shows(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    good, bad = _markdown(
+        tmp_path,
+        "```console\n$ assay metrics --family regression -f tsv\nname\tfamily\tinput...\n```\n"
+        "```console\n$ assay metrics --family regression -f tsv\nno such output\n```\n",
+    )
+    run_shell(good, tmp_path, set())
+    with pytest.raises(AssertionError, match="expected"):
+        run_shell(bad, tmp_path, set())
