@@ -179,6 +179,8 @@ def test_extensions_no_format_has_are_refused(files: dict[str, Path], tmp_path: 
         (["plot", files["saved"], "-o", tmp_path / "x.jpg"], ".png, .svg, .pdf"),
         (["plot", files["saved"], "--plot-format", "png", "-o", tmp_path / "x.svg"], "names svg"),
         (["fuse", files["run1"], files["run2"], "-o", tmp_path / "x.parquet"], "TREC text"),
+        ([*ranking, "-o", tmp_path / "x.tsv.gz"], "not compressed"),
+        ([*ranking, "--save", tmp_path / "x.json.gz"], "not compressed"),
     ]
     for argv, *needles in cases:
         assert_one_line_error(*invoke(*argv), *needles)
@@ -220,3 +222,19 @@ def test_fuse_keeps_the_mode_of_the_file_it_replaces(
     assert target.read_text().count("\n") > 10
     assert target.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["fused.run"]
+
+
+def test_a_gz_fused_run_is_compressed_in_memory_and_streamed(
+    files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gzip
+
+    import assay.cli.fusion
+
+    runs = [files["run1"], files["run2"]]
+    assert invoke("fuse", *runs, "-o", tmp_path / "memory.txt.gz")[0] == 0
+    monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)  # fused block by block
+    assert invoke("fuse", *runs, "-o", tmp_path / "streamed.txt.gz")[0] == 0
+    memory = (tmp_path / "memory.txt.gz").read_bytes()
+    assert memory[:2] == b"\x1f\x8b" and gzip.decompress(memory).count(b"\n") > 10
+    assert (tmp_path / "streamed.txt.gz").read_bytes() == memory

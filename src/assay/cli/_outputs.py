@@ -88,6 +88,12 @@ def extension_format(command: str, param: str, path: str, fmt: str | None) -> st
                 option=param,
             )
         return fmt
+    if path.lower().endswith(".gz"):
+        raise OptionError(
+            f"{flag} {path}: {flag} is not compressed; name it without .gz (accepted: "
+            f"{', '.join(accepted)})",
+            option=param,
+        )
     if not ext and (fmt is not None or accepted is not PLOT):
         return fmt
     named = accepted.get(ext)

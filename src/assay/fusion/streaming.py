@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from .._files import atomic_open
+from .._files import atomic_open, atomic_path
 from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
 from ..errors import EmptyInputError, InputError
 from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
@@ -178,12 +178,16 @@ def _as_run(c: TrecColumns | None, name: str) -> Run:
 @contextmanager
 def _output(output: str | os.PathLike[str] | BinaryIO) -> Iterator[BinaryIO]:
     """A file object to write the fused run to: ``output`` itself, or a file that replaces
-    the path ``output`` only once it is complete."""
-    if isinstance(output, str | os.PathLike):
+    the path ``output`` only once it is complete (gzip-compressed for a ``.gz`` path, as
+    :meth:`Run.to_trec` writes it)."""
+    if not isinstance(output, str | os.PathLike):
+        yield output
+    elif os.fspath(output).endswith(".gz"):
+        with atomic_path(output) as tmp, pa.CompressedOutputStream(tmp, "gzip") as out:
+            yield cast(BinaryIO, out)
+    else:
         with atomic_open(output) as fh:
             yield cast(BinaryIO, fh)  # opened "wb"
-    else:
-        yield output
 
 
 def _write(fused: Run, fh: BinaryIO, order: str) -> None:
