@@ -194,3 +194,15 @@ def test_same_file_sees_links_and_spellings(
         assert same_file("a.txt", other), other
     assert not same_file("a.txt", "b.txt")
     assert same_file("new.txt", "./sub/../new.txt")  # neither exists yet
+
+
+def test_a_gz_letor_file_is_compressed(tmp_path: Path) -> None:
+    import numpy as np
+
+    from assay.io.letor import read_letor, write_letor
+
+    x = np.arange(12.0).reshape(4, 3)
+    write_letor(tmp_path / "d.txt.gz", np.array([0, 1, 2, 0]), np.array([0, 2, 4]), ["1", "2"], x)
+    assert (tmp_path / "d.txt.gz").read_bytes()[:2] == b"\x1f\x8b"
+    back = read_letor(tmp_path / "d.txt.gz")
+    assert np.array_equal(np.asarray(back.features), x)

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -35,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from .._files import atomic_open
+from .._files import atomic_open, atomic_path
 from .._options import choice, integer
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
 from ._letor_blocks import Collector, blocks, parse_block
@@ -383,6 +384,17 @@ def _feature_text(rows: Any, base: int) -> tuple[pa.Array, np.ndarray]:
     return tokens, offsets
 
 
+@contextmanager
+def _letor_output(path: str | os.PathLike[str]) -> Iterator[Any]:
+    """The file to write, whole or not at all; gzip-compressed for a ``.gz`` path."""
+    if not os.fspath(path).endswith(".gz"):
+        with atomic_open(path) as fh:
+            yield fh
+        return
+    with atomic_path(path) as tmp, pa.CompressedOutputStream(tmp, "gzip") as out:
+        yield out
+
+
 def write_letor(
     path: str | os.PathLike[str],
     labels: np.ndarray,
@@ -397,13 +409,13 @@ def write_letor(
     """Write rows as LETOR lines ``label qid:Q i:v ... [# docid = D]``, a block of rows at a
     time (dense rows list every feature, MSLR-style; CSR rows their stored entries). Values
     are written in their shortest round-trip form, so reading the file back gives the same
-    numbers."""
+    numbers. A ``.gz`` path is gzip-compressed."""
     labels = np.asarray(labels)
     qids = pa.array(query_ids, pa.string()) if not isinstance(query_ids, pa.Array) else query_ids
     qidx = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     row_qid = pc.binary_join_element_wise("qid:", qids.take(from_np(qidx)), "")
     docs = None if doc_ids is None else pa.array(doc_ids, pa.string())
-    with atomic_open(path) as fh:
+    with _letor_output(path) as fh:
         for lo in range(0, len(labels), block_rows):
             hi = min(lo + block_rows, len(labels))
             tokens, toff = _feature_text(features[lo:hi], index_base)
