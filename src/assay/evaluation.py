@@ -87,7 +87,8 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
     if isinstance(item, Run):
         return item if name is None or item.name == name else item.rename(name)
     if not isinstance(item, str | os.PathLike):
-        raise InputError(f"expected assay.Run objects or run files, got {type(item).__name__}")
+        run = Run.coerce(item, where="evaluate", role="a run")
+        return run if name is None else run.rename(name)
     from .io.formats import detect_format
 
     path = os.fspath(item)
@@ -119,7 +120,9 @@ def worth_streaming(path: str, fmt: str) -> bool:
 
 
 def _as_runs(runs: Any, stream: bool | None) -> list[Run | _RunFile]:
-    if isinstance(runs, Run | str | os.PathLike):
+    # One run: a Run, a path, a data frame, one {query: {doc: score}} dict (or what is not a
+    # collection at all, refused by name there).
+    if Run.is_one(runs) or not isinstance(runs, Iterable):
         out = [_as_source(runs, None, stream)]
     elif isinstance(runs, Mapping):
         out = [_as_source(run, str(name), stream) for name, run in runs.items()]
@@ -523,14 +526,17 @@ def evaluate(
     ranking (trec_eval's ``-M``). The grade scale ERR and pFound use is the qrels'
     ``max_grade``, recorded in the provenance.
 
+    ``qrels`` and each run may also be a file path, a pandas or polars DataFrame, a pyarrow
+    Table or a ``{query: {doc: value}}`` dict (pytrec_eval, ranx), and ``runs`` a dict of any
+    of these by name, ``{name: {query: {doc: score}}}`` included (see ``Run.coerce``).
+
     A run may be given as a file. A TREC run file of at least :data:`STREAM_BYTES` or a
     Parquet one of :data:`STREAM_ROWS` rows (or any, with ``stream=True``) is read in
     blocks of whole queries,
     each matched against its own queries' judgments, so memory is bounded by a block plus the
     qrels; the values are those of the in-memory path. ``stream=False`` reads it whole.
     """
-    if not isinstance(qrels, Qrels):
-        raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
+    qrels = Qrels.coerce(qrels, where="evaluate", role="qrels")
     conv = Conventions(
         ties=ties,
         missing=missing,

@@ -126,8 +126,10 @@ def test_fuse_errors() -> None:
         fuse(runs, "rrf")  # type: ignore[misc]  # options are keyword-only
     with pytest.raises(EmptyInputError):
         fuse([], method="rrf")
-    with pytest.raises(AssayError):
-        fuse([{"q": {"d": 1.0}}], method="rrf")  # type: ignore[list-item]
+    with pytest.raises(AssayError, match=r"Run\.from_dict"):
+        fuse([42], method="rrf")  # type: ignore[list-item]
+    # A pytrec_eval/ranx dict is a run (issue 25): taken as Run.from_dict takes it.
+    assert fuse([{"q": {"d": 1.0}}], method="rrf").n_queries == 1  # type: ignore[list-item]
 
 
 def test_fused_run_round_trips_trec(tmp_path) -> None:  # type: ignore[no-untyped-def]

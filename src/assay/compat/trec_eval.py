@@ -41,7 +41,7 @@ from .._options import choice, flag, integer
 from .._options import depth as check_depth
 from .._result import provenance
 from ..data import Qrels, Run
-from ..errors import InputError, MissingQueryError
+from ..errors import MissingQueryError
 from ._te_arithmetic import seq_sum
 from ._te_cli import help_text, parse_argv
 from ._te_context import TrecContext
@@ -77,13 +77,8 @@ _BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 # ---------------------------------------------------------------- evaluation steps
 
 
-def _check_options(qrels: Any, run: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """The inputs' types and the validated options (every bad option a TrecEvalError, an
-    OptionError naming it)."""
-    if not isinstance(qrels, Qrels):
-        raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
-    if not isinstance(run, Run):
-        raise InputError(f"run must be an assay.Run, got {type(run).__name__}")
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The validated options (every bad option a TrecEvalError, an OptionError naming it)."""
     err = TrecEvalError
     return {
         "relevance_level": integer(
@@ -257,9 +252,10 @@ def evaluate_trec(
     ((long)(level * R + 0.9)), for iprec_at_recall and 11pt_avg. A bad option or measure
     raises :class:`TrecEvalError` (an :class:`~assay.errors.OptionError`).
     """
+    # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users give it.
+    qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
+    run = Run.coerce(run, where="evaluate_trec", role="run")
     opts = _check_options(
-        qrels,
-        run,
         {
             "relevance_level": relevance_level,
             "complete": complete,

@@ -30,6 +30,32 @@ if TYPE_CHECKING:
 PathLike = str | os.PathLike[str]
 
 
+def _frame_kind(value: Any) -> str | None:
+    """The library of a data frame or table ("pandas", "polars" or "arrow"), told by its type
+    without importing the library; None for anything else."""
+    if isinstance(value, pa.Table):
+        return "arrow"
+    module = type(value).__module__.split(".")[0]
+    if module == "pandas" and hasattr(value, "columns"):
+        return "pandas"
+    if module == "polars" and hasattr(value, "collect_schema"):
+        return "polars"
+    return None
+
+
+def nesting(value: Any) -> int:
+    """How deep the first entries of nested mappings go: 1 for ``{doc: 1.0}``, 2 for
+    ``{query: {doc: 1.0}}`` (one table), 3 for ``{name: {query: {doc: 1.0}}}`` (a dict of
+    runs)."""
+    depth = 0
+    while isinstance(value, Mapping):
+        depth += 1
+        if not value:
+            break
+        value = next(iter(value.values()))
+    return depth
+
+
 class QueryDocTable:
     """Immutable (query, document, value) rows grouped by query; the base of Qrels and Run.
 
@@ -54,6 +80,17 @@ class QueryDocTable:
     _d: np.ndarray | None
     _offsets: np.ndarray
     source: str | None
+
+    def __new__(cls, *data: Any, **parts: Any) -> Self:
+        # ``Run(df)`` / ``Qrels("q.txt")`` is the first thing people try: say what to call
+        # instead of Python's "takes 1 positional argument".
+        if data:
+            raise InputError(
+                f"{cls.__name__}(...) is built by its readers: {cls.__name__}.read(path), "
+                f".from_pandas(df), .from_polars(df), .from_arrow(table) or "
+                f".from_dict({{query: {{doc: {cls.ROLES[2]}}}}})"
+            )
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -279,6 +316,50 @@ class QueryDocTable:
         if fmt == "parquet":
             return cls.from_parquet(path, **options)
         return cls.from_jsonl(path, **options)
+
+    @classmethod
+    def coerce(cls, value: Any, *, where: str, role: str | None = None) -> Self:
+        """``value`` as a table of this kind: the object itself, a file path (:meth:`read`), a
+        pandas or polars DataFrame, a pyarrow Table, or a ``{query: {doc: value}}`` dict (as
+        pytrec_eval, ranx and BEIR write them); anything else an :class:`InputError` that names
+        the constructor to call. ``role`` names the argument in the message."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str | os.PathLike):
+            return cls.read(value)
+        kind = _frame_kind(value)
+        if kind == "pandas":
+            return cls.from_pandas(value)
+        if kind == "polars":
+            return cls.from_polars(value)
+        if kind == "arrow":
+            return cls.from_arrow(value)
+        if isinstance(value, Mapping) and nesting(value) == 2:
+            return cls.from_dict(value)
+        raise InputError(f"{where}: {cls._refusal(value, role or cls.KIND)}")
+
+    @classmethod
+    def is_one(cls, value: Any) -> bool:
+        """Whether ``value`` is one table (not a collection of them) in a form :meth:`coerce`
+        takes: the object, a path, a data frame or a ``{query: {doc: value}}`` dict."""
+        if isinstance(value, cls | str | os.PathLike) or _frame_kind(value):
+            return True
+        return isinstance(value, Mapping) and nesting(value) == 2
+
+    @classmethod
+    def _refusal(cls, value: Any, role: str) -> str:
+        """Why ``value`` is not a table of this kind, and what to call instead."""
+        name, kind = cls.__name__, cls.ROLES[2]
+        if isinstance(value, Mapping) and nesting(value) == 3:
+            return (
+                f"{role} is a dict of {{name: {{query: {{doc: {kind}}}}}}}; give one "
+                f"{{query: {{doc: {kind}}}}} dict, or build each with {name}.from_dict(d[name])"
+            )
+        return (
+            f"{role} must be an assay.{name}, a file path, a pandas or polars DataFrame, a "
+            f"pyarrow Table or a {{query: {{doc: {kind}}}}} dict, got {type(value).__name__}; "
+            f"see {name}.read, {name}.from_pandas, {name}.from_dict"
+        )
 
     # -------------------------------------------------------------- writers
 

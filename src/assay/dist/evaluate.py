@@ -132,8 +132,7 @@ def evaluate(
     work was planned, and refuses one that changed.
     """
     dask = require("dask")
-    if not isinstance(qrels, Qrels):
-        raise InputError(f"qrels must be an assay.Qrels, got {type(qrels).__name__}")
+    qrels = Qrels.coerce(qrels, where="assay.dist.evaluate", role="qrels")
     conv = Conventions(
         ties=ties,
         missing=missing,

@@ -35,7 +35,7 @@ from .._options import (
     integer,
     number,
 )
-from ..errors import EmptyInputError, InputError, OptionError
+from ..errors import EmptyInputError, OptionError
 
 if TYPE_CHECKING:
     from ..data import Run
@@ -142,9 +142,7 @@ def stack(runs: Sequence[Run] | Mapping[str, Run]) -> Stacked:
     runs = list(runs)
     if len(runs) < 1:
         raise EmptyInputError("no runs to fuse")
-    for r in runs:
-        if not isinstance(r, Run):
-            raise InputError(f"runs must be assay.Run objects, got {type(r).__name__}")
+    runs = [Run.coerce(r, where="fuse", role="a run") for r in runs]
     qmaps, qids = _union_codes([r.query_ids for r in runs], sort=True)
     dmaps, docs = _union_codes([r.doc_ids for r in runs], sort=False)
     gq = np.concatenate([qm[r.query_codes] for qm, r in zip(qmaps, runs, strict=True)])
