@@ -68,7 +68,9 @@ def report(
             return
         from ..report.document import malformed
         from ..report.html import to_html
+        from ..report.saved import report_budget
 
+        report_budget(docs)
         with malformed("plot"):
             page = to_html(docs, title=title)
         emit(page, output)

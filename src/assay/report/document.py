@@ -29,6 +29,7 @@ from typing import Any
 from .._files import atomic_open, atomic_path
 from ..errors import InputError
 from .records import jsonable
+from .saved import MAX_BYTES, MAX_DEPTH, check, limit
 from .table import Cell, Column, DisplayTable
 
 __all__ = [
@@ -168,7 +169,7 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _parquet_metadata(path: str | Path) -> str:
+def _parquet_metadata(path: str | Path) -> bytes:
     """The saved documents in a Parquet file's schema metadata."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -184,21 +185,25 @@ def _parquet_metadata(path: str | Path) -> str:
             "--save FILE.parquet",
             source=str(path),
         )
-    return found.decode("utf-8")
+    return bytes(found)
 
 
 def load(path: str | Path) -> list[Document]:
     """The documents of a saved report file; an :class:`~assay.errors.InputError` naming the
     file when it is not one (or is of a later version)."""
     source = str(path)
-    try:
-        if Path(path).suffix.lower() == ".parquet":
-            text = _parquet_metadata(path)
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"not a saved assay result (not JSON: {exc})", source=source) from None
+    cap = limit("ASSAY_MAX_SAVED_BYTES", MAX_BYTES)
+    if Path(path).suffix.lower() == ".parquet":
+        raw = _parquet_metadata(path)
+    else:
+        with open(path, "rb") as fh:  # at most one byte past the cap: /dev/zero is refused too
+            raw = fh.read(cap + 1)
+    if len(raw) > cap:
+        raise InputError(
+            f"a saved result larger than {cap:,} bytes; set ASSAY_MAX_SAVED_BYTES to read it",
+            source=source,
+        )
+    data = _parse(raw, source)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InputError(
             f'not a saved assay result (no "format": "{FORMAT}"; make one with --save)',
@@ -213,6 +218,7 @@ def load(path: str | Path) -> list[Document]:
     docs = data.get("documents")
     if not isinstance(docs, list) or not all(_is_document(d) for d in docs):
         raise InputError("a saved assay result without well-formed documents", source=source)
+    check(docs, source)
     return docs
 
 
@@ -220,6 +226,27 @@ def _is_document(doc: Any) -> bool:
     if not isinstance(doc, dict) or not isinstance(doc.get("sections"), list):
         return False
     return all(isinstance(s, dict) and isinstance(s.get("items"), list) for s in doc["sections"])
+
+
+def _parse(raw: bytes, source: str) -> Any:
+    """JSON text (a UTF-8 byte order mark is skipped): one :class:`InputError` for anything
+    that is not strict JSON (``NaN``), or is nested or sized beyond what Python parses."""
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        return json.loads(raw.decode("utf-8-sig"), parse_constant=constant)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a saved assay result (not UTF-8: {exc})", source=source) from None
+    except RecursionError:
+        raise InputError(
+            f"not a saved assay result (JSON nested deeper than Python parses; assay writes "
+            f"at most {MAX_DEPTH} levels)",
+            source=source,
+        ) from None
+    except ValueError as exc:  # JSONDecodeError, and integers of more than 4300 digits
+        raise InputError(f"not a saved assay result (not JSON: {exc})", source=source) from None
 
 
 def _items(doc: Document, kind: str) -> Iterator[Any]:

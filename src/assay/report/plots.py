@@ -256,6 +256,9 @@ def _style(salt: str) -> Any:
 
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.DOTALL)
 _ID = re.compile(r'\b(id="|url\(#|href="#)([^")]+)')
+#: An SVG tag: ids are prefixed inside tags only, never in text (a label may read "url(#x)";
+#: matplotlib escapes ``<`` and ``>`` in text and in attribute values).
+_TAG = re.compile(r"<[^>]*>")
 
 
 def svg(spec: Mapping[str, Any], ident: str = "plot") -> str:
@@ -271,7 +274,8 @@ def svg(spec: Mapping[str, Any], ident: str = "plot") -> str:
     text = buf.getvalue()
     text = text[text.index("<svg") :]
     text = _METADATA.sub("", text)
-    text = _ID.sub(lambda m: f"{m.group(1)}{ident}-{m.group(2)}", text)
+    prefixed = lambda m: f"{m.group(1)}{ident}-{m.group(2)}"  # noqa: E731
+    text = _TAG.sub(lambda tag: _ID.sub(prefixed, tag.group(0)), text)
     head_end = text.index(">") + 1
     title = f"<title>{escape.html(str(spec.get('title', '')))}</title>"
     opening = text[:head_end].replace("<svg ", '<svg role="img" ', 1)

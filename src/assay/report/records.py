@@ -2,8 +2,10 @@
 
 One renderer for every result: TSV and CSV show ``columns`` under a header line (a missing
 key is an empty field) with :func:`~assay.report.values.plain` values; TSV fields escape
-backslash, tab, newline and other control characters (:func:`assay.report.escape.tsv`), CSV
-quotes as RFC 4180 does. JSON Lines writes every key of every row; JSON writes
+backslash, tab, newline and other control characters (:func:`assay.report.escape.tsv`); CSV
+fields are escaped the same way and quoted as RFC 4180 does, and a text field that a
+spreadsheet would run as a formula (``=HYPERLINK(...)``, ``@``, ``-cmd``) starts with ``'``
+(:func:`assay.report.escape.csv`; numbers, ``-0.5`` included, are written as they are). JSON Lines writes every key of every row; JSON writes
 ``{key: [rows], **document}`` indented. Both JSON formats are strict JSON (:func:`jsonable`:
 NaN and infinities are ``null``, NumPy values plain numbers, control characters escaped).
 """
@@ -44,13 +46,21 @@ def render_records(
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([plain(row.get(c)) for c in columns] for row in rows)
+        writer.writerow([escape.csv(c) for c in columns])
+        writer.writerows([_csv_field(row.get(c)) for c in columns] for row in rows)
         return buf.getvalue()
     if fmt == "jsonl":
         return "".join(json.dumps(jsonable(row), allow_nan=False) + "\n" for row in rows)
     doc = {key: [jsonable(row) for row in rows], **jsonable(dict(document or {}))}
     return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+
+
+def _csv_field(value: Any) -> str:
+    """A number as :func:`~assay.report.values.plain` writes it (``-0.5`` stays a number); any
+    other value as text escaped for CSV (:func:`assay.report.escape.csv`)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return plain(value)
+    return escape.csv(plain(value))
 
 
 def jsonable(value: Any) -> Any:

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from . import escape
 
 __all__ = [
+    "LATEX_HEADERS",
     "Align",
     "Cell",
     "Column",
@@ -37,10 +38,23 @@ __all__ = [
 Align = Literal["left", "right"]
 
 
+#: The LaTeX headers assay writes (``Column.latex``), the only LaTeX source a table carries
+#: into its output: any other ``latex`` (a saved result read back is untrusted, and may say
+#: ``\\input{/etc/passwd}``) is ignored and the escaped column name is shown instead.
+LATEX_HEADERS = frozenset(
+    {
+        "Run", "Query", "Metric", "System", "Model", "vs.", "Value", "Label", "Rank",
+        "Candidate", "Score", "$\\Delta$ [CI]", "$p$ ($p_{adj}$)", "$d$",
+        "True $\\backslash$ predicted",
+    }
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Column:
-    """A column: header, alignment, LaTeX header and a terminal style. ``latex`` is LaTeX
-    source written by assay (``$\\Delta$``), used as it is; without it the header is escaped."""
+    """A column: header, alignment, LaTeX header and a terminal style. ``latex`` is one of
+    assay's own headers (:data:`LATEX_HEADERS`, such as ``$\\Delta$``), used as it is; any
+    other value, or none, shows the escaped ``name``."""
 
     name: str
     align: Align = "left"
@@ -184,9 +198,7 @@ def to_latex(table: DisplayTable) -> str:
     spec = "".join("r" if c.align == "right" else "l" for c in table.columns)
     lines = [f"% {escape.latex(table.title)}"] if table.title else []
     lines += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
-    lines.append(
-        _tex_row(c.latex if c.latex is not None else escape.latex(c.name) for c in table.columns)
-    )
+    lines.append(_tex_row(_tex_header(c) for c in table.columns))
     lines.append("\\midrule")
     lines += [_tex_row(_tex_cell(cell) for cell in row) for row in table.cells()]
     lines += ["\\bottomrule", "\\end{tabular}"]
@@ -194,8 +206,16 @@ def to_latex(table: DisplayTable) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _tex_header(column: Column) -> str:
+    return column.latex if column.latex in LATEX_HEADERS else escape.latex(column.name)
+
+
 def _tex_row(cells: Any) -> str:
-    return " & ".join(cells) + " \\\\"
+    """A row; ``{}`` first when it starts with ``[`` or ``*``, which the ``\\\\`` or rule
+    before it would take for its optional argument (``[3cm]`` as a 3 cm gap)."""
+    text = " & ".join(cells)
+    guard = "{}" if text.lstrip().startswith(("[", "*")) else ""
+    return guard + text + " \\\\"
 
 
 def _tex_cell(cell: Cell) -> str:
