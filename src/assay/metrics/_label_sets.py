@@ -34,6 +34,7 @@ __all__ = [
 _QUIET: ContextVar[bool] = ContextVar("assay_label_sets_quiet", default=False)
 _SINK: ContextVar[list[str] | None] = ContextVar("assay_label_sets_sink", default=None)
 _SHOWN = 5  # labels named in a message; the rest are counted
+_SEARCH = 10_000  # labels of each side compared for spelling
 
 
 @contextmanager
@@ -103,7 +104,10 @@ def mismatch(
     only_b = [x for x in b if x not in sa]
     if not only_a and not only_b:
         return None
-    pairs = _respelled(a, only_a, b, only_b)
+    # Spellings are compared over a bounded number of labels (a float() per label): enough
+    # to name the first ones, and a count that says "at least" beyond.
+    cut = max(len(a), len(b)) > _SEARCH
+    pairs = _respelled(a[:_SEARCH], only_a[:_SEARCH], b[:_SEARCH], only_b[:_SEARCH])
     na, nb = names
     if pairs:
         shown_pairs = ", ".join(
@@ -111,7 +115,8 @@ def mismatch(
         )
         more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
         return (
-            f"{len(pairs)} {what}(s) of {na} and {nb} differ only in spelling and count as "
+            f"{'at least ' if cut else ''}{len(pairs)} {what}(s) of {na} and {nb} differ "
+            "only in spelling and count as "
             f"different classes: {shown_pairs}{more} ({na} first); write the {what}s the same "
             f"way in both ({what}s are names{': 1 and 1.0 are' if what == 'label' else ','} "
             "not matched)"
@@ -130,7 +135,7 @@ def spelling_twins(values: list[Any], where: str = "values") -> str | None:
     who meant the same disagree on every such unit. None when there are none."""
     first: dict[tuple[str, Any], Any] = {}
     twins = []
-    for v in values:
+    for v in values[:_SEARCH]:
         k = _spelling(v)
         if k in first:
             twins.append((first[k], v))
