@@ -75,9 +75,11 @@ def atomic_path(path: PathLike, *, suffix: str | None = None) -> Iterator[str]:
         yield tmp
         os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)
         os.replace(tmp, real)
-    except BaseException:
+    except BaseException as exc:
         with suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:  # "File too large": which?
+            raise OSError(exc.errno or 0, exc.strerror or str(exc), os.fspath(path)) from exc
         raise
 
 

@@ -106,6 +106,9 @@ def test_a_write_cut_short_leaves_the_previous_file(
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "ASSAY_DEBUG": ""})  # fmt: skip
     assert done.returncode != 0, f"{writer}: the write was not cut short\n{done.stderr}"
+    if writer.startswith("cli"):  # one line naming the file, not the temporary one
+        assert done.stderr.startswith("assay: error: ") and done.stderr.count("\n") == 1
+        assert f"{target}: " in done.stderr and ".part" not in done.stderr, done.stderr
     assert target.read_bytes() == b"the previous good file\n", writer
     assert sorted(p.name for p in (d / "out").iterdir()) == [name], "a temporary file is left"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640

@@ -8,7 +8,7 @@
   format, and an explicit format that contradicts the extension is refused.
 
 :func:`guard` puts :func:`check_outputs` in front of every command the command group
-resolves (``assay._group``), so every command is covered by this one place, whatever its
+resolves (:mod:`assay.cli._group`), so every command is covered by this one place, whatever its
 options: the parameters named ``output``, ``report`` and ``save`` are outputs, and any
 other parameter value naming an existing file is an input.
 """
@@ -47,7 +47,7 @@ REPORT = {".html": "html", ".htm": "html"}
 SAVE = {".json": "json", ".parquet": "parquet"}
 #: ``assay fuse -o``: a TREC run, whose files have no one extension; refused are only the
 #: extensions of the other formats, which reading the run back would go by.
-OTHER_THAN_TREC = sorted({*TABLE, *PAGE, *PLOT, *SAVE, ".gz"} - {".txt"})
+OTHER_THAN_TREC = sorted({*TABLE, *PAGE, *PLOT, *SAVE} - {".txt"})
 
 #: Extension -> format of every output option, by (command, parameter); "output" of any
 #: other command is TABLE.
