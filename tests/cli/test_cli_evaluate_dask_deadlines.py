@@ -6,6 +6,7 @@ at planning would not cover) is refused by the task that reads it."""
 from __future__ import annotations
 
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,9 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 
 def test_a_cluster_without_workers_is_a_deadline_not_a_hang(files: dict[str, Path]) -> None:
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, dashboard_address=None, protocol="tcp"
+    ) as cluster:
         argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
         result = invoke(*argv, cluster.scheduler_address, "--dask-timeout", "1.5")
     assert_one_line_error(*result, "finished no task in 1.5 s", "0 worker(s) alive",
@@ -49,7 +52,9 @@ def test_the_deadline_comes_from_the_environment(
     files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ASSAY_DASK_TIMEOUT", "1")
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, dashboard_address=None, protocol="tcp"
+    ) as cluster:
         argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
         result = invoke(*argv, cluster.scheduler_address)
     assert_one_line_error(*result, "finished no task in 1 s", "ASSAY_DASK_TIMEOUT")
@@ -77,7 +82,7 @@ def test_a_run_that_grows_after_planning_is_refused(
 
     monkeypatch.setattr(assay.dist, "read_trec_run", then_grows)
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None, protocol="tcp"
     ) as cluster:
         argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
         result = invoke(*argv, cluster.scheduler_address)
@@ -111,3 +116,21 @@ def test_unchanged_files_evaluate_as_before(files: dict[str, Path]) -> None:
     res = assay.dist.evaluate(qrels, runs, ["P@5"], timeout=30)
     local = assay.evaluate(qrels, {"a": assay.Run.read(files["run"])}, ["P@5"])
     assert res.aggregate("a", "P@5") == pytest.approx(local.aggregate("a", "P@5"))
+
+
+def test_a_task_that_kills_its_workers_is_one_line(
+    files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def killed(self: object, *args: object, **kwargs: object) -> object:
+        worker = types.SimpleNamespace(address="tcp://127.0.0.1:1")
+        raise distributed.KilledWorker("('range', 0)", worker, 3)
+
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None, protocol="tcp"
+    ) as cluster:
+        monkeypatch.setattr(distributed.Client, "gather", killed)
+        argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
+        result = invoke(*argv, cluster.scheduler_address)
+        monkeypatch.undo()
+    assert_one_line_error(*result, "Dask workers died running the task ('range', 0)",
+                          "tcp://127.0.0.1:1")  # fmt: skip

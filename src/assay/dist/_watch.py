@@ -19,7 +19,14 @@ from typing import Any
 from .._options import number
 from ..errors import AssayError, InputError
 
-__all__ = ["DEFAULT_TIMEOUT", "ClusterTimeoutError", "check_unchanged", "compute", "fingerprint"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ClusterError",
+    "ClusterTimeoutError",
+    "check_unchanged",
+    "compute",
+    "fingerprint",
+]
 
 #: Seconds without a finished task after which a Dask evaluation gives up.
 DEFAULT_TIMEOUT = 600.0
@@ -29,7 +36,11 @@ TIMEOUT_VARIABLE = "ASSAY_DASK_TIMEOUT"
 Fingerprint = tuple[int, int]
 
 
-class ClusterTimeoutError(AssayError, TimeoutError):
+class ClusterError(AssayError, RuntimeError):
+    """The Dask cluster could not run the evaluation."""
+
+
+class ClusterTimeoutError(ClusterError, TimeoutError):
     """The Dask cluster finished no task within the deadline."""
 
 
@@ -93,11 +104,20 @@ def compute(lazy: Any, timeout: float) -> Any:
         client = default_client()
     except (ImportError, ValueError):  # no distributed client: the local scheduler
         return dask.compute(lazy)[0]
+    from distributed import KilledWorker
+
     flat = [(key, task) for key, tasks in lazy.items() for task in tasks]
     futures = client.compute([task for _, task in flat])
     try:
         _wait(client, futures, timeout)
         values = client.gather(futures)
+    except KilledWorker as exc:  # a task that kept killing its workers (memory, a crash)
+        client.cancel(futures)
+        worker = getattr(getattr(exc, "last_worker", None), "address", "?")
+        raise ClusterError(
+            f"Dask workers died running the task {getattr(exc, 'task', '?')} (last on {worker}), "
+            "so it was given up: out of memory on the workers?"
+        ) from None
     except BaseException:
         client.cancel(futures)
         raise
