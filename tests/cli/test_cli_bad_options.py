@@ -155,6 +155,8 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
             str(f["p2"]),
             "--n-resamples",
             "20",
+            "--zero-target",  # y holds a 0: MAPE's own default refuses it
+            "nan",
         ],
     }
     return table[command]
