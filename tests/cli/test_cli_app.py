@@ -264,7 +264,7 @@ def test_closed_stdout_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "out.tsv"
     result = closed("evaluate", str(qrels), str(run), "-m", "map", "-o", str(out))
     assert result.returncode == 0, result.stderr
-    assert out.read_text().splitlines()[1].split("\t")[-1] == "1.0"
+    assert out.read_text().splitlines()[1].split("\t")[3] == "1.0"
 
 
 def test_help_shows_what_a_person_types() -> None:
@@ -282,8 +282,8 @@ def test_output_format_follows_the_file_extension(tmp_path: Path) -> None:
     qrels.write_text("q1 0 d1 1\n")
     run.write_text("q1 Q0 d1 1 2.0 r\n")
     for name, check in [
-        ("out.csv", lambda text: text.splitlines()[0] == "run,metric,query,value"),
-        ("out.tsv", lambda text: text.splitlines()[0] == "run\tmetric\tquery\tvalue"),
+        ("out.csv", lambda text: text.splitlines()[0] == "run,metric,query,value,aggregate"),
+        ("out.tsv", lambda text: text.splitlines()[0] == "run\tmetric\tquery\tvalue\taggregate"),
         ("out.md", lambda text: text.startswith("|") and "---" in text),
         ("out.tex", lambda text: "\\toprule" in text),
     ]:
