@@ -243,9 +243,11 @@ def test_regression_single_prediction_and_errors(
     assert code == 2 and f"{short}:2: ends after 2 segments" in err
     zero = tmp_path / "zero.txt"
     zero.write_text("0\n1\n2\n", encoding="utf-8")
-    code, _, err = _run(app, "regression", str(zero), str(zero), "--zero-target", "error")
-    assert code == 2 and "y_true[0] is 0" in err
-    code, out, _ = _run(app, "regression", str(zero), str(zero), "-f", "jsonl")
+    code, _, err = _run(app, "regression", str(zero), str(zero))  # MAPE's own default
+    assert code == 2 and "y_true[0] is 0" in err and "--zero-target" in err
+    code, out, _ = _run(
+        app, "regression", str(zero), str(zero), "--zero-target", "nan", "-f", "jsonl"
+    )
     assert code == 0 and any(
         json.loads(x)["measure"] == "mape" and json.loads(x)["value"] is None
         for x in out.splitlines()
