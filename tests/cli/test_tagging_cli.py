@@ -56,7 +56,9 @@ def test_every_format_for_one_tagger(files: dict[str, str], fmt: str) -> None:
     if fmt in ("tsv", "csv"):
         rows = list(csv.DictReader(io.StringIO(out), delimiter="\t" if fmt == "tsv" else ","))
         micro = [
-            r for r in rows if (r["match"], r["type"], r["measure"]) == ("span", "micro avg", "f1")
+            r
+            for r in rows
+            if (r["match"], r["type"], r["aggregate"], r["measure"]) == ("span", "", "micro", "f1")
         ]
         assert float(micro[0]["value"]) == report.f1() and micro[0]["tagger"] == "a.conll"
     elif fmt == "json":

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TAGGING_COLUMNS", "conlleval_text", "tagging_report"]
 
-TAGGING_COLUMNS = ("tagger", "match", "type", "measure", "value")
+TAGGING_COLUMNS = ("tagger", "match", "type", "measure", "value", "aggregate")
 COMPARISON_COLUMNS = (*TAGGING_COLUMNS, "ci_low", "ci_high", "pvalue", "p_adjusted", "significant")
 _MARK = {1: "▲", -1: "▼", 0: ""}
 _MATCH_LABELS = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "type"}
@@ -201,7 +201,7 @@ def _comparison_records(cmp: TaggerComparison) -> list[dict[str, Any]]:
         low, high = cmp.intervals[name]
         for r in cmp.reports[name].records():
             row: dict[str, Any] = {"tagger": name, **r}
-            if (r["match"], r["type"], r["measure"]) == ("span", "micro avg", "f1"):
+            if (r["match"], r["aggregate"], r["measure"]) == ("span", "micro", "f1"):
                 row |= {"ci_low": low, "ci_high": high}
             rows.append(row)
     for p in cmp.pairs:
@@ -209,7 +209,8 @@ def _comparison_records(cmp: TaggerComparison) -> list[dict[str, Any]]:
             {
                 "tagger": p.tagger,
                 "match": "span",
-                "type": "micro avg",
+                "type": None,
+                "aggregate": "micro",
                 "measure": f"f1 diff vs {p.baseline}",
                 "value": p.diff,
                 "ci_low": p.ci_low,

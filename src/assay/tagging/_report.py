@@ -24,7 +24,7 @@ __all__ = ["AVERAGES", "TaggingReport", "tagging_report"]
 IntArray = NDArray[np.int64]
 AVERAGES: tuple[SpanAverage, ...] = ("micro", "macro", "weighted")
 #: Columns of :meth:`TaggingReport.records`.
-RECORD_COLUMNS = ("match", "type", "measure", "value")
+RECORD_COLUMNS = ("match", "type", "measure", "value", "aggregate")
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,10 +40,12 @@ class TaggingReport(Result):
     ``sentence_counts``: (sentences × 3) matched, predicted and gold spans per sentence,
     the per-item values of the significance tests.
 
-    ``records()``: long rows ``{match, type, measure, value}``: ``match`` is ``span`` (exact
-    spans, per type and ``micro avg``/``macro avg``/``weighted avg``), ``token`` (type
-    ``all``), or a match scheme (``strict``, ``exact``, ``partial``, ``type``; per type and
-    ``all``).
+    ``records()``: long rows ``{match, type, measure, value, aggregate}``: ``match`` is
+    ``span`` (exact spans), ``token`` or a match scheme (``strict``, ``exact``, ``partial``,
+    ``type``). A row of one entity type has its ``type`` and ``aggregate`` None; a row over
+    the types has ``type`` None and ``aggregate`` ``micro``/``macro``/``weighted`` (span
+    averages) or ``overall`` (tokens, and each match scheme's totals), so that no entity type
+    (``all``, say) can be taken for an aggregate.
     """
 
     scheme: str
@@ -98,17 +100,18 @@ class TaggingReport(Result):
     def records(self) -> list[dict[str, Any]]:
         rows = self._span_rows()
         rows += [
-            {"match": "token", "type": "all", "measure": k, "value": v}
+            {"match": "token", "type": None, "measure": k, "value": v, "aggregate": "overall"}
             for k, v in self._token_values().items()
         ]
+        zd = _zero(self.zero_division)
         for match in MATCH_SCHEMES:
-            groups = {"all": self.partial[match], **self.partial_types[match]}
-            zd = _zero(self.zero_division)
-            for kind, c in groups.items():
+            groups = [(None, self.partial[match]), *self.partial_types[match].items()]
+            for kind, c in groups:
                 values = {**c.as_dict(), "precision": c.precision(zd), "recall": c.recall(zd)}
                 values["f1"] = c.f1(zd)
+                marker = "overall" if kind is None else None
                 rows += [
-                    {"match": match, "type": kind, "measure": k, "value": v}
+                    {"match": match, "type": kind, "measure": k, "value": v, "aggregate": marker}
                     for k, v in values.items()
                 ]
         return rows
@@ -127,7 +130,8 @@ class TaggingReport(Result):
                 "correct": int(c.tp[i]),
             }
             rows += [
-                {"match": "span", "type": kind, "measure": k, "value": v} for k, v in values.items()
+                {"match": "span", "type": kind, "measure": k, "value": v, "aggregate": None}
+                for k, v in values.items()
             ]
         for average in AVERAGES:
             values = {
@@ -138,9 +142,9 @@ class TaggingReport(Result):
             }
             if average == "micro":
                 values |= {"predicted": int(c.pred.sum()), "correct": int(c.tp.sum())}
-            kind = f"{average} avg"
             rows += [
-                {"match": "span", "type": kind, "measure": k, "value": v} for k, v in values.items()
+                {"match": "span", "type": None, "measure": k, "value": v, "aggregate": average}
+                for k, v in values.items()
             ]
         return rows
 
