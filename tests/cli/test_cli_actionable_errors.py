@@ -139,3 +139,112 @@ def test_ltr_run_checks_its_options_before_training(
     monkeypatch.setattr(experiment, "make_model", no_training)
     code, out, err = invoke("ltr", "run", letor, "--models", "linear,ridge", flag, value)
     assert_one_line_error(code, out, err, flag.lstrip("-").replace("-", "_"))
+
+
+# ---------------------------------------------------------------- classify --positive
+
+
+@pytest.fixture(scope="module")
+def labels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("classify")
+    texts = {
+        "gold": "dog\ncat\nbird\ndog\ncat\nbird\ndog\n",
+        "pred": "dog\ncat\ncat\ndog\nbird\nbird\ncat\n",
+        "scores": "0.9\n0.1\n0.3\n0.8\n0.2\n0.4\n0.7\n",
+    }
+    out = {}
+    for name, text in texts.items():
+        out[name] = d / f"{name}.txt"
+        out[name].write_text(text, encoding="utf-8")
+    out["dir"] = d
+    return out
+
+
+@pytest.mark.parametrize("option", ["--report", "--save"])
+def test_classify_scores_of_one_class_of_three_are_reported_and_saved(
+    labels: dict[str, Path], option: str
+) -> None:
+    """The curves take the positive class against the rest, as the measures do (they refused
+    three labels with advice only Python could follow: ``y_true == label``)."""
+    target = labels["dir"] / ("out.html" if option == "--report" else "out.json")
+    code, _, err = invoke(
+        "classify", labels["gold"], labels["pred"], "--scores", labels["scores"],
+        "--positive", "dog", option, target,
+    )  # fmt: skip
+    assert code == 0, err
+    assert target.stat().st_size > 0
+    if option == "--save":  # the ROC and PR curves of dog against the rest are saved
+        assert target.read_text(encoding="utf-8").count('"kind": "line"') == 2
+
+
+def test_classify_unknown_positive_lists_the_labels_and_the_case_insensitive_match(
+    labels: dict[str, Path],
+) -> None:
+    code, out, err = invoke("classify", labels["gold"], labels["pred"], "--positive", "Dog")
+    assert_one_line_error(code, out, err, "'bird', 'cat', 'dog'", "did you mean --positive 'dog'")
+    code, out, err = invoke("classify", labels["gold"], labels["pred"], "--positive", "fox")
+    assert_one_line_error(code, out, err, "'bird', 'cat', 'dog'")
+    assert "did you mean" not in err
+
+
+# ---------------------------------------------------------------- files given twice
+
+
+def test_compare_and_evaluate_refuse_a_run_given_twice(trec: dict[str, Path]) -> None:
+    run = trec["run1"]
+    code, out, err = invoke("compare", trec["qrels"], run, run, "-m", "P@5")
+    assert_one_line_error(code, out, err, f"{run} is given twice")
+    assert "at least two runs" not in err
+    other = f"{run.parent}/./{run.name}"  # the same file under another spelling
+    code, out, err = invoke("compare", trec["qrels"], run, other, "-m", "P@5")
+    assert_one_line_error(code, out, err, "given twice", f"as {run} and {other}")
+    # evaluate printed one run's rows for the two (results are keyed by name)
+    code, out, err = invoke("evaluate", trec["qrels"], run, trec["run2"], run, "-m", "P@5")
+    assert_one_line_error(code, out, err, "given twice")
+
+
+@pytest.fixture(scope="module")
+def numbers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("numbers")
+    texts = {"y": "1\n2\n3\n", "p1": "1.5\n2\n", "p2": "1\n2\n2.5\n", "empty": ""}
+    out = {}
+    for name, text in texts.items():
+        out[name] = d / f"{name}.txt"
+        out[name].write_text(text, encoding="utf-8")
+    return out
+
+
+def test_regression_mistakes_say_values_files_and_what_to_do(numbers: dict[str, Path]) -> None:
+    y, p1, p2 = numbers["y"], numbers["p1"], numbers["p2"]
+    code, out, err = invoke("regression", y, p1)
+    assert_one_line_error(code, out, err, f"{p1}:2: ends after 2 values, but {y} has 3")
+    assert "segment" not in err
+    code, out, err = invoke("regression", y, numbers["empty"])
+    assert_one_line_error(code, out, err, "one number per line")
+    assert "segment" not in err
+    code, out, err = invoke("regression", y, p2, p2)
+    assert_one_line_error(code, out, err, f"prediction file {p2} is given twice")
+    code, out, err = invoke("regression", y, p2, "--baseline", "nope")
+    assert_one_line_error(code, out, err, "--baseline 'nope' is neither one of", str(p2))
+
+
+def test_generation_mistakes_say_what_to_do(tmp_path: Path) -> None:
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("a b\nc d\n", encoding="utf-8")
+    hyp.write_text("a b\nc\n", encoding="utf-8")
+    code, out, err = invoke("generation", ref, hyp, hyp, "-m", "chrf")
+    assert_one_line_error(code, out, err, f"system output file {hyp} is given twice")
+    code, out, err = invoke("generation", ref, hyp, "-m", "chrf", "--baseline", "nope")
+    assert_one_line_error(code, out, err, "--baseline 'nope' is neither one of")
+
+
+# ---------------------------------------------------------------- swapped qrels and run
+
+
+def test_swapped_qrels_and_run_are_named(trec: dict[str, Path]) -> None:
+    code, out, err = invoke("evaluate", trec["run1"], trec["qrels"], "-m", "P@5")
+    assert_one_line_error(code, out, err, "looks like a run", "give the qrels file first")
+    code, out, err = invoke("trec-eval", trec["run1"], trec["qrels"])
+    assert_one_line_error(code, out, err, "looks like a run")
+    code, out, err = invoke("fuse", trec["qrels"], trec["run1"])
+    assert_one_line_error(code, out, err, "looks like qrels", "not a run")

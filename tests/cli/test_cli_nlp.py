@@ -144,7 +144,9 @@ def test_generation_errors(app: typer.Typer, texts: dict[str, str], tmp_path: Pa
     code, out, err = _run(app, "generation", texts["ref"], str(short))
     assert code == 2 and out == ""
     assert (
-        err.strip() == f"assay: error: {short}:2: ends after 2 segments, but {texts['ref']} has 60"
+        err.strip()
+        == f"assay: error: {short}:2: ends after 2 segments, but {texts['ref']} has 60 (the "
+        "files must have one line per item, in the same order)"
     )
     code, _, err = _run(app, "generation", texts["ref"], texts["a"], "-m", "meteor")
     assert code == 2 and "metric must be one of" in err and len(err.strip().splitlines()) == 1
@@ -240,7 +242,8 @@ def test_regression_single_prediction_and_errors(
     short = tmp_path / "short.txt"
     short.write_text("1\n2\n", encoding="utf-8")
     code, _, err = _run(app, "regression", numbers["gold"], str(short))
-    assert code == 2 and f"{short}:2: ends after 2 segments" in err
+    # Numbers are values, not segments (issue 25), and both files and counts are named.
+    assert code == 2 and f"{short}:2: ends after 2 values, but {numbers['gold']} has" in err
     zero = tmp_path / "zero.txt"
     zero.write_text("0\n1\n2\n", encoding="utf-8")
     code, _, err = _run(app, "regression", str(zero), str(zero))  # MAPE's own default

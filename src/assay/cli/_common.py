@@ -64,8 +64,10 @@ __all__ = [
     "ShortQueriesOption",
     "TiesOption",
     "busy",
+    "check_baseline",
     "check_report",
     "choose_format",
+    "distinct_inputs",
     "emit",
     "err",
     "errors",
@@ -518,6 +520,7 @@ def load_collection(
                 "TREC text (its columns are fixed)",
                 option=next(iter(cols)) + "_column",
             )
+    distinct_inputs(runs, "run")
     q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(runs)
     loaded = [
@@ -546,6 +549,45 @@ def _is_trec(path: str, fmt: str | None) -> bool:
     from ..io.formats import detect_format
 
     return (fmt or detect_format(path)) == "trec"
+
+
+def distinct_inputs(paths: list[str], what: str) -> None:
+    """Refuse a file given twice among ``paths`` (the same path, or two paths to one file):
+    results are keyed by name, so one of the two vanished ("needs at least two runs", one row
+    instead of two), or a run was compared with itself."""
+    from ..errors import InputError
+
+    seen: dict[Any, str] = {}
+    for path in paths:
+        if path == "-":
+            continue
+        try:  # one file under two names (./x, a link) has one device and inode
+            stat = os.stat(path)
+            key: Any = (stat.st_dev, stat.st_ino)
+        except OSError:  # missing: its reader says so
+            key = os.path.realpath(path)
+        if key in seen:
+            first = seen[key]
+            also = "" if first == path else f" (as {first} and {path})"
+            raise InputError(
+                f"the {what} file {first} is given twice{also}; give each {what} once (to "
+                f"compare a {what} with itself, copy it under another name)"
+            )
+        seen[key] = path
+
+
+def check_baseline(baseline: str | None, paths: list[str], what: str) -> None:
+    """``--baseline`` of a command whose baseline is a file: one of ``paths`` or a file to add
+    to them; anything else says both (it was "nope: no such file")."""
+    from ..errors import OptionError
+
+    if baseline is None or baseline in paths or os.path.exists(baseline):
+        return
+    raise OptionError(
+        f"--baseline {baseline!r} is neither one of the {what} files ({', '.join(paths)}) "
+        "nor a file",
+        option="baseline",
+    )
 
 
 def unique_names(paths: list[str]) -> list[str]:

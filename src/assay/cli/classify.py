@@ -109,7 +109,7 @@ def classify(
                 "--scores needs --positive (the class the scores are for)", "pos_label"
             )
         if positive is not None and positive not in set(y_true) | set(y_pred):
-            raise _option_error(f"--positive {positive!r} is not one of the labels", "pos_label")
+            raise _unknown_positive(positive, set(y_true) | set(y_pred))
         measured = classification_report(
             y_true,
             y_pred,
@@ -143,12 +143,33 @@ def _document(shown: Any, cm: Any, y_true: Any, scores: Any, positive: Any) -> A
 
     roc = pr = None
     if scores is not None:
-        roc = roc_curve(y_true, scores, pos_label=positive)
-        pr = pr_curve(y_true, scores, pos_label=positive)
+        # The positive class against the rest, as the measures take it: with three classes
+        # or more the curves refused the labels, with advice only Python could follow.
+        is_positive = [label == positive for label in y_true]
+        roc = roc_curve(is_positive, scores, pos_label=True)
+        pr = pr_curve(is_positive, scores, pos_label=True)
     return classification_document(
         shown, cm.labels.tolist(), cm.matrix, roc=roc, pr=pr, positive=positive,
         f1mcc=simulate_f1_mcc(n=100),
     )  # fmt: skip
+
+
+#: Labels a message lists before it only counts the rest.
+_LABELS_LISTED = 20
+
+
+def _unknown_positive(positive: str, labels: set[str]) -> Exception:
+    """``--positive`` names no label: the labels there are, and the one meant when only the
+    case differs."""
+    ordered = sorted(labels)
+    listed = ", ".join(repr(label) for label in ordered[:_LABELS_LISTED])
+    if len(ordered) > _LABELS_LISTED:
+        listed += f", ... ({len(ordered)} labels)"
+    same = [label for label in ordered if label.casefold() == positive.casefold()]
+    hint = f"; labels are case-sensitive: did you mean --positive {same[0]!r}?" if same else ""
+    return _option_error(
+        f"--positive {positive!r} is not one of the labels ({listed}){hint}", "pos_label"
+    )
 
 
 def _option_error(message: str, option: str) -> Exception:

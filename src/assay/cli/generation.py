@@ -19,7 +19,9 @@ from ._common import (
     SaveOption,
     SeedOption,
     busy,
+    check_baseline,
     check_report,
+    distinct_inputs,
     errors,
     present,
     tables_documents,
@@ -37,6 +39,7 @@ def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | No
     position in the list is 0 whenever one is given."""
     if baseline is None:
         return hyps, None
+    check_baseline(baseline, hyps, "system output")
     if baseline in hyps:
         return [baseline, *(h for h in hyps if h != baseline)], baseline
     return [baseline, *hyps], baseline
@@ -45,6 +48,7 @@ def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | No
 def _read(refs: list[str], paths: list[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
     from ..io.segments import check_same_count, read_reference_streams, read_segments
 
+    distinct_inputs(paths, "system output")
     streams = read_reference_streams(refs)
     outputs = {p: read_segments(p) for p in paths}
     check_same_count({refs[0]: streams[0], **outputs})

@@ -25,7 +25,9 @@ from ._common import (
     SaveOption,
     SeedOption,
     busy,
+    check_baseline,
     check_report,
+    distinct_inputs,
     errors,
     present,
     tables_documents,
@@ -41,9 +43,10 @@ __all__ = [
 def _read(gold: str, preds: list[str]) -> tuple[list[float], dict[str, list[float]]]:
     from ..io.segments import check_same_count, read_numbers
 
+    distinct_inputs(preds, "prediction")
     y_true = read_numbers(gold)
     values = {p: read_numbers(p) for p in preds}
-    check_same_count({gold: y_true, **values})
+    check_same_count({gold: y_true, **values}, unit="values")
     names = unique_names(preds)
     return y_true, {n: values[p] for n, p in zip(names, preds, strict=True)}
 
@@ -98,6 +101,7 @@ def regression(
 
         check_report(report)
         paths = list(preds)
+        check_baseline(baseline, paths, "prediction")
         if baseline is not None and baseline not in paths:
             paths = [baseline, *paths]
         y_true, named = _read(gold, paths)

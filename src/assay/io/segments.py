@@ -72,11 +72,12 @@ def read_reference_streams(paths: Sequence[PathLike]) -> list[list[str]]:
     return list(streams.values())
 
 
-def check_same_count(named: Mapping[str, Sequence[Any]]) -> int:
+def check_same_count(named: Mapping[str, Sequence[Any]], *, unit: str = "segments") -> int:
     """The common number of segments of the named segment lists (file name -> segments), or
     an :class:`~assay.errors.InputError` naming the first one that differs from the first
     and the line where it differs: the first extra line of a longer file, or the last line
-    of a shorter one."""
+    of a shorter one. ``unit`` is what the lines are called in the message ("values" for
+    :func:`read_numbers`' files)."""
     items = list(named.items())
     if not items:
         raise EmptyInputError("no segments given")
@@ -85,13 +86,15 @@ def check_same_count(named: Mapping[str, Sequence[Any]]) -> int:
         count = len(segments)
         if count > expected:
             raise InputError(
-                f"{count} segments, but {first} has {expected}: this line has no counterpart",
+                f"{count} {unit}, but {first} has {expected}: this line has no counterpart "
+                f"(the files must have one line per item, in the same order)",
                 source=name,
                 line=expected + 1,
             )
         if count < expected:
             raise InputError(
-                f"ends after {count} segments, but {first} has {expected}",
+                f"ends after {count} {unit}, but {first} has {expected} (the files must have "
+                "one line per item, in the same order)",
                 source=name,
                 line=max(count, 1),
             )
@@ -102,7 +105,10 @@ def read_numbers(path: PathLike | BinaryIO) -> list[float]:
     """One finite number per line (see the module docstring)."""
     source = source_name(path)
     values = []
-    for i, line in enumerate(read_segments(path), start=1):
+    lines = split_segments(read_text(path))
+    if not lines:
+        raise EmptyInputError("empty file: one number per line is expected", source=source)
+    for i, line in enumerate(lines, start=1):
         text = line.strip()
         if not text:
             raise ParseError("blank line: one number per line is expected", source=source, line=i)

@@ -249,6 +249,20 @@ def _locate_bad_utf8(lines: pa.Array) -> int:
     return 1  # pragma: no cover
 
 
+#: The other TREC file a line of so many fields looks like (what was read -> fields -> hint).
+_LOOKS_LIKE = {
+    ("qrels", 6): "; this looks like a run (query Q0 doc rank score tag), not qrels: give the "
+    "qrels file first",
+    ("run", 4): "; this looks like qrels (query iteration doc grade), not a run: are the files "
+    "given in the right order?",
+}
+
+
+def _swapped(what: str, fields: int) -> str:
+    """A hint when a line has the shape of the other TREC file: qrels and run swapped."""
+    return _LOOKS_LIKE.get((what, fields), "")
+
+
 def _show_line(text: str) -> str:
     return shown(text.rstrip("\r\n"), 120)
 
@@ -383,7 +397,7 @@ def _exact(
         )
         raise ParseError(
             f"expected {expect} white-space separated fields for {what}, found {n_fields[i]}: "
-            f"{_show_line(lines[int(line_no[i]) - 1].as_py())}",
+            f"{_show_line(lines[int(line_no[i]) - 1].as_py())}{_swapped(what, int(n_fields[i]))}",
             source=source,
             line=int(line_no[i]),
         )
