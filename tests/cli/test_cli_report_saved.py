@@ -185,7 +185,20 @@ def test_thousands_of_panels_are_refused(tmp_path: Path) -> None:
 def test_thousands_of_labels_are_refused(tmp_path: Path) -> None:
     labels = [f"q{i}" for i in range(3000)]
     spec = {"kind": "hbar", "panels": [{"labels": labels, "values": [1.0] * 3000}]}
-    _refused(tmp_path, spec, "at most 200 labels")
+    _refused(tmp_path, spec, "3000 labels, more than 400", "ASSAY_MAX_PLOT_LABELS")
+
+
+def test_the_label_cap_is_lifted_by_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    spec = {"kind": "hbar", "panels": [{"labels": ["a", "b", "c"], "values": [1, 2, 3]}]}
+    saved = _saved(tmp_path / "x.json", spec)
+    monkeypatch.setenv("ASSAY_MAX_PLOT_LABELS", "2")
+    for args in (("report", saved), ("plot", saved, "-o", tmp_path / "x.svg")):
+        assert_one_line_error(*invoke(*args), "3 labels, more than 2", "ASSAY_MAX_PLOT_LABELS")
+    monkeypatch.setenv("ASSAY_MAX_PLOT_LABELS", "3")
+    assert invoke("plot", saved, "-o", tmp_path / "x.svg")[0] == 0
 
 
 def test_a_long_text_is_refused(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ def plot(
         from ..errors import InputError
         from ..report.document import malformed
         from ..report.plots import export
+        from ..report.saved import drawing_budget
         from .report import load_saved
 
         chosen = integer(1 if number is None else number, "number", minimum=1)
@@ -47,6 +48,7 @@ def plot(
             return
         if chosen > len(found):
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
+        drawing_budget([found[chosen - 1][2]])
         with malformed("plot"):
             export(found[chosen - 1][2], output, plot_format)
 

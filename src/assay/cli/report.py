@@ -66,11 +66,11 @@ def report(
             render = {"markdown": to_markdown, "latex": to_latex, "table": to_text}[chosen]
             emit("\n".join(render(t) for d in docs for t in tables(d)), output)
             return
-        from ..report.document import malformed
+        from ..report.document import malformed, plots
         from ..report.html import to_html
-        from ..report.saved import report_budget
+        from ..report.saved import drawing_budget
 
-        report_budget(docs)
+        drawing_budget(p for d in docs for p in plots(d))
         with malformed("plot"):
             page = to_html(docs, title=title)
         emit(page, output)

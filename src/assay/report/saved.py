@@ -7,9 +7,9 @@ edit. :func:`check` walks what :func:`assay.report.document.load` parsed and ref
 (``documents[0].sections[2].items[1].plot.panels[4].values``), anything the renderers could
 not draw: a wrong type, a ragged table, a number outside the floating-point range, nesting
 deeper than :data:`MAX_DEPTH`. It also bounds what a plot may ask of matplotlib (panels,
-labels, characters of text, numbers, figure size), since a few kilobytes of plot
-specification can otherwise cost minutes and gigabytes; :func:`report_budget` bounds a whole
-HTML report. The caps and their lifts are listed in ``docs/inputs.md`` ("Saved results").
+characters of text, numbers, figure size), since a few kilobytes of plot specification can
+otherwise cost minutes and gigabytes; :func:`drawing_budget` bounds the panels and labels
+of what a command draws. The caps and their lifts are listed in ``docs/inputs.md`` ("Saved results").
 
 Text is only type-checked here; every renderer escapes it for its format.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,18 +26,17 @@ from ..errors import InputError
 
 __all__ = [
     "DPI",
+    "DRAWN_LABELS",
+    "DRAWN_PANELS",
     "FIGURE_PIXELS",
     "MAX_BYTES",
     "MAX_DEPTH",
     "PLOT_CHARS",
-    "PLOT_LABELS",
     "PLOT_NUMBERS",
     "PLOT_PANELS",
-    "REPORT_LABELS",
-    "REPORT_PANELS",
     "check",
+    "drawing_budget",
     "limit",
-    "report_budget",
 ]
 
 #: Largest saved file read, in bytes (``ASSAY_MAX_SAVED_BYTES`` lifts it).
@@ -46,8 +45,6 @@ MAX_BYTES = 64 * 2**20
 MAX_DEPTH = 64
 #: Most panels in one plot (assay draws at most 9).
 PLOT_PANELS = 36
-#: Most text labels one plot draws: titles, axis labels, tick labels, legend entries.
-PLOT_LABELS = 200
 #: Most characters of text in one plot.
 PLOT_CHARS = 20_000
 #: Most numbers in one plot.
@@ -59,11 +56,13 @@ WIDTH_INCHES = (0.5, 40.0)
 PANEL_INCHES = (0.2, 20.0)
 #: Resolution of exported raster plots, and the most pixels of one figure at it.
 DPI = 150
-FIGURE_PIXELS = 25_000_000
-#: Most panels and labels of all the plots of one HTML report (``ASSAY_MAX_PLOT_PANELS``
-#: and ``ASSAY_MAX_PLOT_LABELS`` lift them).
-REPORT_PANELS = 72
-REPORT_LABELS = 600
+FIGURE_PIXELS = 12_000_000
+#: Most panels, and text labels (titles, axis and tick labels, legend entries), of what one
+#: command draws: every plot of an ``assay report`` page, the plot ``assay plot`` exports
+#: (``ASSAY_MAX_PLOT_PANELS`` and ``ASSAY_MAX_PLOT_LABELS`` lift them). Each costs matplotlib
+#: about 0.1 s and 0.015 s; one comparison's report draws at most 64 panels.
+DRAWN_PANELS = 64
+DRAWN_LABELS = 400
 
 _KINDS = ("box", "diff", "line", "hbar", "bars", "heatmap", "scatter")
 _LEGEND = (
@@ -346,7 +345,6 @@ def _plot(spec: Any, path: str) -> tuple[int, int]:
         _PANEL[kind](panel, where, cost)
     _figure(spec, len(panels), path)
     for what, used, cap in (
-        ("labels", cost.labels, PLOT_LABELS),
         ("characters of text", cost.chars, PLOT_CHARS),
         ("numbers", cost.numbers, PLOT_NUMBERS),
     ):
@@ -412,27 +410,23 @@ def check(documents: list[Any], source: str) -> None:
         raise InputError(f"not a saved result assay can show: {exc}", source=source) from None
 
 
-def report_budget(documents: Sequence[Mapping[str, Any]]) -> None:
-    """Refuse an HTML report of saved results whose plots would draw more than
-    :data:`REPORT_PANELS` panels or :data:`REPORT_LABELS` labels in all."""
+def drawing_budget(plots: Iterable[Mapping[str, Any]]) -> None:
+    """Refuse to draw ``plots`` (checked specifications) when they hold more than
+    :data:`DRAWN_PANELS` panels or :data:`DRAWN_LABELS` labels in all."""
     panels = labels = 0
-    for n, doc in enumerate(documents):
-        for i, sec in enumerate(doc["sections"]):
-            for j, item in enumerate(sec["items"]):
-                if "plot" in item:
-                    where = f"documents[{n}].sections[{i}].items[{j}].plot"
-                    try:
-                        p, lab = _plot(item["plot"], where)
-                    except _Refused as exc:
-                        raise InputError(f"not a saved result assay can show: {exc}") from None
-                    panels, labels = panels + p, labels + lab
+    for spec in plots:
+        try:
+            p, lab = _plot(spec, "plot")
+        except _Refused as exc:
+            raise InputError(f"not a saved result assay can show: {exc}") from None
+        panels, labels = panels + p, labels + lab
     for what, used, variable, default in (
-        ("panels", panels, "ASSAY_MAX_PLOT_PANELS", REPORT_PANELS),
-        ("labels", labels, "ASSAY_MAX_PLOT_LABELS", REPORT_LABELS),
+        ("panels", panels, "ASSAY_MAX_PLOT_PANELS", DRAWN_PANELS),
+        ("labels", labels, "ASSAY_MAX_PLOT_LABELS", DRAWN_LABELS),
     ):
         cap = limit(variable, default)
         if used > cap:
             raise InputError(
-                f"the plots of these results draw {used} {what}, more than {cap} in one report; "
-                f"set {variable} to allow more"
+                f"drawing these plots takes {used} {what}, more than {cap}; set {variable} to "
+                "allow more"
             )
