@@ -248,3 +248,9 @@ def test_swapped_qrels_and_run_are_named(trec: dict[str, Path]) -> None:
     assert_one_line_error(code, out, err, "looks like a run")
     code, out, err = invoke("fuse", trec["qrels"], trec["run1"])
     assert_one_line_error(code, out, err, "looks like qrels", "not a run")
+
+
+def test_classify_beta_too_large_to_square_is_refused(labels: dict[str, Path]) -> None:
+    """β² overflowed: every F_β was NaN, under a raw NumPy RuntimeWarning."""
+    code, out, err = invoke("classify", labels["gold"], labels["pred"], "--beta", "1e308")
+    assert_one_line_error(code, out, err, "beta must be a number in")

@@ -44,8 +44,8 @@ def check_zero_division(value: Any) -> ZeroDivision:
 
 
 def check_beta(value: Any) -> float:
-    """β of an F-score: a finite number >= 0."""
-    return number(value, "beta", low=0, error=MetricError)
+    """β of an F-score: a number in [0, 1e150] (past it β² overflows and F_β is NaN)."""
+    return number(value, "beta", low=0, high=1e150, error=MetricError)
 
 
 def check_normalize(value: Any) -> bool:

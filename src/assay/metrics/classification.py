@@ -387,7 +387,8 @@ def _beta(value: Any) -> float:
     numeric = not isinstance(value, bool) and isinstance(value, float | int | np.number)
     if numeric and value == math.inf:
         return math.inf
-    return number(value, "beta", low=0, error=MetricError)
+    # Past 1e150, β² overflows to inf and F_β is inf/inf = NaN (with NumPy's RuntimeWarning).
+    return number(value, "beta", low=0, high=1e150, error=MetricError)
 
 
 BETA = Param("beta", FROM_SIGNATURE, _beta, "weight of recall: 0 is precision, inf recall")

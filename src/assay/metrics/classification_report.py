@@ -262,7 +262,8 @@ def _report_options(
     if isinstance(averages, str):
         averages = (averages,)
     chosen = tuple(choice(a, ReportAverage, "averages", error=MetricError) for a in averages)
-    b = number(beta, "beta", low=0, low_open=True, error=MetricError)
+    # At most 1e150: past it β² overflows and every F_β is NaN with a NumPy RuntimeWarning.
+    b = number(beta, "beta", low=0, low_open=True, high=1e150, error=MetricError)
     zd = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)
     dg = choice(degenerate, Degenerate, "degenerate", error=MetricError)
     recall_levels(levels)
