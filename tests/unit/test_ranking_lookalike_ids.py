@@ -66,3 +66,19 @@ def test_shown_adds_code_points_to_lookalike_text(text: str, points: str) -> Non
 @pytest.mark.parametrize("text", ["q1", NFC, "北京", "trailing "])
 def test_shown_leaves_plain_text_alone(text: str) -> None:
     assert shown(text) == repr(text)
+
+
+def test_meta_notes_show_code_points() -> None:
+    from assay import meta
+
+    a = Run.from_columns([NFC, NFC, "t"], ["x", "y", "x"], [2.0, 1.0, 1.0], name="a")
+    b = Run.from_columns([NFD, NFD, "t"], ["x", "y", "x"], [2.0, 1.0, 1.0], name="b")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        meta.rbo_runs(a, b)
+    (note,) = [str(w.message) for w in caught if "only one of the runs" in str(w.message)]
+    assert "U+0065 U+0301" in note  # the NFD spelling is told from the NFC one
+    qa = Qrels.from_columns([NFC, "t"], ["x", "x"], [1, 1])
+    qb = Qrels.from_columns([NFD, "t"], ["x", "x"], [1, 1])
+    (note,) = [n for n in meta.assessor_agreement(qa, qb).warnings if "only one qrels" in n]
+    assert "U+0065 U+0301" in note

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..results import Results
 
 __all__ = ["ScoreMatrix", "score_matrices"]
@@ -70,7 +70,8 @@ def _from_results(res: Results, metric: str, where: str) -> ScoreMatrix:
             missing = sorted(set(topics) ^ set(other))
             raise InputError(
                 f"{where}: {metric}: runs {res.runs[0]!r} and {run!r} have values for "
-                f"different topics (e.g. {missing[:3]}); evaluate with missing='zero'"
+                f"different topics (e.g. {', '.join(shown(t) for t in missing[:3])}); "
+                "evaluate with missing='zero'"
             )
     matrix = np.column_stack([np.asarray(c.values, dtype=np.float64) for c in columns])
     return ScoreMatrix(metric, tuple(res.runs), tuple(topics), matrix)

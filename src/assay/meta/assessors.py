@@ -29,7 +29,7 @@ from .. import _options as opt
 from .._arrow import from_np, to_np
 from .._options import KappaWeights, Level
 from .._result import Result, provenance
-from ..errors import InputError, InputWarning
+from ..errors import InputError, InputWarning, shown
 
 __all__ = ["AssessorAgreement", "assessor_agreement"]
 
@@ -84,7 +84,8 @@ def _joined(
     topics_a, topics_b = set(qrels_a.queries), set(qrels_b.queries)
     if topics_a != topics_b:
         diff = sorted(topics_a ^ topics_b)
-        notes.append(f"{len(diff)} topics are in only one qrels, e.g. {diff[:3]}")
+        listed = ", ".join(shown(t) for t in diff[:3])
+        notes.append(f"{len(diff)} topics are in only one qrels, e.g. {listed}")
     topics = both.column("q").to_pylist()
     g_a = to_np(both.column("ga")).astype(np.int64)
     g_b = to_np(both.column("gb")).astype(np.int64)

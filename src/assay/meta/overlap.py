@@ -38,7 +38,7 @@ from .. import _options as opt
 from .._arrow import from_np, to_np
 from .._options import RBOTies
 from .._result import Result, provenance
-from ..errors import InputError, InputWarning
+from ..errors import InputError, InputWarning, shown
 
 __all__ = ["RBOResult", "RBORuns", "RBOTies", "rbo", "rbo_runs", "rbo_systems"]
 
@@ -336,7 +336,7 @@ def rbo_runs(
     if only:
         notes.append(
             f"{len(only)} queries are in only one of the runs (compared with an empty "
-            f"ranking), e.g. {only[:3]}"
+            f"ranking), e.g. {', '.join(shown(q) for q in only[:3])}"
         )
         warnings.warn(f"rbo_runs: {notes[0]}", InputWarning, stacklevel=2)
     return RBORuns(

@@ -42,7 +42,7 @@ import numpy as np
 from .. import _options as opt
 from .._options import Missing, NoRelevant, Ties
 from .._result import Result, provenance
-from ..errors import InputError, InputWarning
+from ..errors import InputError, InputWarning, shown
 from .overlap import _profile, run_lists
 
 __all__ = [
@@ -177,12 +177,12 @@ def _notes(where: str, absent: list[str], cut: list[str]) -> list[str]:
     if absent:
         notes.append(
             f"{len(absent)} topics of the reproduced run are not in the original run and "
-            f"were left out, e.g. {absent[:3]}"
+            f"were left out, e.g. {', '.join(shown(t) for t in absent[:3])}"
         )
     if cut:
         notes.append(
             f"{len(cut)} topics have lists of different lengths; both were cut to the "
-            f"shorter, e.g. {cut[:3]}"
+            f"shorter, e.g. {', '.join(shown(t) for t in cut[:3])}"
         )
     for note in notes:
         warnings.warn(f"{where}: {note}", InputWarning, stacklevel=3)
