@@ -259,3 +259,33 @@ def test_embedding_metric_lists_are_deduplicated_linearly(comparisons: list[int]
     metrics = resolve_metrics([*names, *names], k=10)
     assert len(metrics) == 2000
     assert comparisons[0] < 5 * len(names)  # a pairwise scan makes 2 million
+
+
+# ---------------------------------------------------------------- classes
+
+
+def test_more_classes_than_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    gold = [f"c{i}" for i in range(60)]
+    pred = gold[1:] + gold[:1]
+    assert assay.classification.accuracy(gold, pred) == 0.0
+    monkeypatch.setenv("ASSAY_MAX_CLASSES", "50")
+    with pytest.raises(InputError, match=r"60 distinct labels.*ASSAY_MAX_CLASSES"):
+        assay.classification.accuracy(gold, pred)
+
+
+def test_classify_does_not_print_a_confusion_matrix_of_hundreds_of_classes(
+    tmp_path: Path,
+) -> None:
+    gold = [f"c{i}" for i in range(150)]
+    (tmp_path / "gold.txt").write_text("\n".join(gold) + "\n")
+    (tmp_path / "pred.txt").write_text("\n".join(gold[1:] + gold[:1]) + "\n")
+    code, out, err = invoke(
+        "classify", tmp_path / "gold.txt", tmp_path / "pred.txt", "-f", "markdown"
+    )
+    assert code == 0
+    assert "Confusion matrix" not in out and "| c0 | c1 |" not in out
+    assert "confusion matrix of 150 classes is not shown" in err
+    few = tmp_path / "few.txt"
+    few.write_text("a\nb\na\n")
+    code, out, err = invoke("classify", few, few, "-f", "markdown")
+    assert code == 0 and "Confusion matrix" in out

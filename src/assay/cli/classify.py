@@ -19,10 +19,15 @@ from ._common import (
     check_report,
     errors,
     present,
+    warn,
     write_documents,
 )
 
 __all__ = ["classify", "register"]
+
+#: Most classes whose confusion matrix is printed and saved: a table of k x k cells is
+#: unreadable well before this, and formatting 4096 x 4096 of them takes minutes.
+CONFUSION_SHOWN = 100
 
 
 def classify(
@@ -123,12 +128,18 @@ def classify(
         records = _filter(measured.records(), average, positive)
         cm = confusion_matrix(y_true, y_pred)
         shown = labelled_report(records, caption=caption, settings=measured.settings)
-        matrix = {"labels": cm.labels.tolist(), "matrix": cm.matrix.tolist()}
-        shown = replace(
-            shown,
-            more=[confusion_table(cm.labels.tolist(), cm.matrix)],
-            document={**shown.document, "confusion_matrix": matrix},
-        )
+        if len(cm.labels) <= CONFUSION_SHOWN:
+            matrix = {"labels": cm.labels.tolist(), "matrix": cm.matrix.tolist()}
+            shown = replace(
+                shown,
+                more=[confusion_table(cm.labels.tolist(), cm.matrix)],
+                document={**shown.document, "confusion_matrix": matrix},
+            )
+        else:
+            warn(
+                f"the confusion matrix of {len(cm.labels)} classes is not shown (more than "
+                f"{CONFUSION_SHOWN}); classification.confusion_matrix() gives it"
+            )
         present(shown, fmt, output)
         if report is not None or save is not None:
             doc = _document(shown, cm, y_true, s, positive)

@@ -19,6 +19,7 @@ __all__ = [
     "DENSE_RATIO",
     "EXPANSION",
     "EXPANSION_FLOOR",
+    "MAX_CLASSES",
     "MAX_FEATURES",
     "check_dense",
     "check_expansion",
@@ -29,9 +30,12 @@ __all__ = [
 
 #: Most features (highest index) of a LETOR file (``max_features=``, ``ASSAY_MAX_FEATURES``).
 MAX_FEATURES = 1 << 20
+#: Most distinct labels of a classification (``ASSAY_MAX_CLASSES``): its confusion matrix
+#: has one cell per pair of them.
+MAX_CLASSES = 2048
 #: Bytes out per compressed byte in (gzip, a zip member), beyond EXPANSION_FLOOR
 #: (``ASSAY_MAX_EXPANSION``): text compresses 3-20 fold, a bomb a thousandfold.
-EXPANSION = 100
+EXPANSION = 32
 #: Bytes any compressed input may expand to, whatever its ratio.
 EXPANSION_FLOOR = 32 << 20
 #: Largest dense matrix built from a file, in bytes (``ASSAY_MAX_DENSE_BYTES``), unless it

@@ -19,6 +19,7 @@ import numpy as np
 from .._arrays import same_length
 from .._options import Average, ZeroDivision, flag
 from ..errors import InputError, MetricError
+from ..io.limits import MAX_CLASSES, limit
 from ._label_sets import check_label_sets
 from .registry import FROM_SIGNATURE, Param, anything, one_of, optional
 
@@ -153,12 +154,24 @@ def counts(
     check_label_sets(uniq, inv, n, names)
     order, selected = _order(inv, n, uniq.shape[0], 0 if requested is None else len(requested))
     k = order.shape[0]
+    _check_classes(k)
     perm = np.full(uniq.shape[0], -1, dtype=np.int64)
     perm[order] = np.arange(k)
     ct = perm[inv[:n]]
     cp = perm[inv[n : 2 * n]]
     cm = np.bincount(ct * k + cp, minlength=k * k).reshape(k, k).astype(np.int64)
     return Counts(cm=cm, labels=uniq[order], selected=selected)
+
+
+def _check_classes(k: int) -> None:
+    """Refuse more classes than ASSAY_MAX_CLASSES before the k x k matrix is counted: a
+    file of 100 KB with a new label on each line would ask for gigabytes."""
+    cap = limit("ASSAY_MAX_CLASSES", MAX_CLASSES)
+    if k > cap:
+        raise InputError(
+            f"{k} distinct labels: a {k} x {k} confusion matrix is more than the {cap} classes "
+            "allowed (set ASSAY_MAX_CLASSES to allow more)"
+        )
 
 
 def zero_division_value(zero_division: ZeroDivision) -> float:
