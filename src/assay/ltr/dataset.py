@@ -105,8 +105,7 @@ class LetorDataset:
             raise InputError(
                 f"features have {x.shape[0]} rows, labels {len(y)}, doc ids {len(docs)}"
             )
-        size = sum(a.nbytes for a in (x.data, x.indices, x.indptr)) if _is_sparse(x) else x.nbytes
-        return cls(y, offsets.astype(np.int64), ids, docs, x, name=name, read_bytes=size)
+        return cls(y, offsets.astype(np.int64), ids, docs, x, name=name, read_bytes=_nbytes(x))
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], **options: Any) -> LetorDataset:
@@ -225,6 +224,13 @@ class LetorDataset:
             f"LetorDataset({self.name!r}: {self.n_queries} queries, {self.n_docs} documents, "
             f"{self.n_features} {kind} features)"
         )
+
+
+def _nbytes(x: Any) -> int:
+    """Bytes a dense or CSR matrix holds: what a caller's own arrays may grow to densely."""
+    if _is_sparse(x):
+        return int(x.data.nbytes + x.indices.nbytes + x.indptr.nbytes)
+    return int(x.nbytes)
 
 
 def _runs(qids: pa.Array, rows: int) -> tuple[np.ndarray, pa.Array]:
