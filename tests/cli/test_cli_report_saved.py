@@ -185,7 +185,7 @@ def test_thousands_of_panels_are_refused(tmp_path: Path) -> None:
 def test_thousands_of_labels_are_refused(tmp_path: Path) -> None:
     labels = [f"q{i}" for i in range(3000)]
     spec = {"kind": "hbar", "panels": [{"labels": labels, "values": [1.0] * 3000}]}
-    _refused(tmp_path, spec, "3000 labels, more than 400", "ASSAY_MAX_PLOT_LABELS")
+    _refused(tmp_path, spec, "x.json", "3000 labels, more than 400", "ASSAY_MAX_PLOT_LABELS")
 
 
 def test_the_label_cap_is_lifted_by_its_variable(

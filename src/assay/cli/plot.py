@@ -48,7 +48,7 @@ def plot(
             return
         if chosen > len(found):
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
-        drawing_budget([found[chosen - 1][2]])
+        drawing_budget([found[chosen - 1][2]], " ".join(map(str, results)))
         with malformed("plot"):
             export(found[chosen - 1][2], output, plot_format)
 

@@ -70,7 +70,7 @@ def report(
         from ..report.html import to_html
         from ..report.saved import drawing_budget
 
-        drawing_budget(p for d in docs for p in plots(d))
+        drawing_budget((p for d in docs for p in plots(d)), " ".join(map(str, results)))
         with malformed("plot"):
             page = to_html(docs, title=title)
         emit(page, output)

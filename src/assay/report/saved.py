@@ -410,15 +410,15 @@ def check(documents: list[Any], source: str) -> None:
         raise InputError(f"not a saved result assay can show: {exc}", source=source) from None
 
 
-def drawing_budget(plots: Iterable[Mapping[str, Any]]) -> None:
-    """Refuse to draw ``plots`` (checked specifications) when they hold more than
-    :data:`DRAWN_PANELS` panels or :data:`DRAWN_LABELS` labels in all."""
+def drawing_budget(plots: Iterable[Mapping[str, Any]], source: str | None = None) -> None:
+    """Refuse to draw ``plots`` (checked specifications, from the file ``source``) when they
+    hold more than :data:`DRAWN_PANELS` panels or :data:`DRAWN_LABELS` labels in all."""
     panels = labels = 0
     for spec in plots:
         try:
             p, lab = _plot(spec, "plot")
         except _Refused as exc:
-            raise InputError(f"not a saved result assay can show: {exc}") from None
+            raise InputError(f"not a saved result assay can show: {exc}", source=source) from None
         panels, labels = panels + p, labels + lab
     for what, used, variable, default in (
         ("panels", panels, "ASSAY_MAX_PLOT_PANELS", DRAWN_PANELS),
@@ -428,5 +428,6 @@ def drawing_budget(plots: Iterable[Mapping[str, Any]]) -> None:
         if used > cap:
             raise InputError(
                 f"drawing these plots takes {used} {what}, more than {cap}; set {variable} to "
-                "allow more"
+                "allow more",
+                source=source,
             )
