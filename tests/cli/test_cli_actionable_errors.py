@@ -254,3 +254,39 @@ def test_classify_beta_too_large_to_square_is_refused(labels: dict[str, Path]) -
     """β² overflowed: every F_β was NaN, under a raw NumPy RuntimeWarning."""
     code, out, err = invoke("classify", labels["gold"], labels["pred"], "--beta", "1e308")
     assert_one_line_error(code, out, err, "beta must be a number in")
+
+
+# ---------------------------------------------------------------- metric names, columns
+
+
+@pytest.mark.parametrize(
+    ("metric", "needles"),
+    [
+        ("P@5,AP", ("holds 2 metric names", "-m P@5 -m AP")),
+        ("ndcg@10 AP", ("-m ndcg@10 -m AP",)),
+        ("ndcg(gain='exp', k=3)", ("written after @", "ndcg(gain='exp')@3")),
+        ("P(k=3)", ("P@3",)),
+    ],
+)
+def test_a_metric_list_or_a_cutoff_parameter_says_how_to_write_it(
+    trec: dict[str, Path], metric: str, needles: tuple[str, ...]
+) -> None:
+    """``P(k=3)`` was an internal TypeError; ``P@5,AP`` blamed the cutoff '5,AP'."""
+    code, out, err = invoke("evaluate", trec["qrels"], trec["run1"], "-m", metric)
+    assert_one_line_error(code, out, err, *needles)
+
+
+def test_column_names_apply_to_the_tabular_run_beside_trec_qrels(
+    trec: dict[str, Path], tmp_path: Path
+) -> None:
+    """--query-column refused a CSV run because the qrels were TREC text."""
+    run = tmp_path / "run.csv"
+    rows = (line.split() for line in trec["run1"].read_text(encoding="utf-8").splitlines())
+    run.write_text("qid,docid,sc\n" + "".join(f"{r[0]},{r[2]},{r[4]}\n" for r in rows))
+    cols = ["--query-column", "qid", "--doc-column", "docid", "--score-column", "sc"]
+    code, out, err = invoke("evaluate", trec["qrels"], run, *cols, "-m", "P@5", "-f", "tsv")
+    assert code == 0, err
+    code, expected, _ = invoke("evaluate", trec["qrels"], trec["run1"], "-m", "P@5", "-f", "tsv")
+    assert out.split("\t")[-2:] == expected.split("\t")[-2:]
+    code, out, err = invoke("evaluate", trec["qrels"], trec["run1"], "--query-column", "qid")
+    assert_one_line_error(code, out, err, "read as TREC text")

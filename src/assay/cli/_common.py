@@ -507,26 +507,28 @@ def load_collection(
     from ..errors import OptionError
 
     given = {role: name for role, name in (columns or {}).items() if name is not None}
-    q_cols = {r: n for r, n in given.items() if r in Qrels.ROLES}
-    r_cols = {r: n for r, n in given.items() if r in Run.ROLES}
-    for path, fmt, cols in [
-        (qrels, qrels_format, q_cols),
-        *((p, run_format, r_cols) for p in runs),
-    ]:
-        if cols and _is_trec(path, fmt):
-            flag = f"--{next(iter(cols))}-column"
+    # Column names apply to the tabular files only: TREC qrels with a CSV run is common, and
+    # --query-column then names the run's column (it refused, blaming the qrels).
+    q_tab = not _is_trec(qrels, qrels_format)
+    r_tab = {p: not _is_trec(p, run_format) for p in runs}
+    for role in given:
+        if not ((role in Qrels.ROLES and q_tab) or (role in Run.ROLES and any(r_tab.values()))):
+            files = [qrels] * (role in Qrels.ROLES) + list(r_tab) * (role in Run.ROLES)
             raise OptionError(
-                f"{flag} names a column of a CSV/TSV/Parquet/JSONL file, but {path} is read as "
-                "TREC text (its columns are fixed)",
-                option=next(iter(cols)) + "_column",
+                f"--{role}-column names a column of a CSV/TSV/Parquet/JSONL file, but "
+                f"{', '.join(files)} {'is' if len(files) == 1 else 'are'} read as TREC text "
+                "(its columns are fixed)",
+                option=role + "_column",
             )
+    q_cols = {r: n for r, n in given.items() if r in Qrels.ROLES and q_tab}
+    r_cols = {r: n for r, n in given.items() if r in Run.ROLES}
     distinct_inputs(runs, "run")
     q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(runs)
     loaded = [
         (n, p)
-        if stream and not r_cols and _streamable(p, run_format)
-        else Run.read(p, format=run_format, name=n, **r_cols)
+        if stream and not (r_cols and r_tab[p]) and _streamable(p, run_format)
+        else Run.read(p, format=run_format, name=n, **(r_cols if r_tab[p] else {}))
         for p, n in zip(runs, names, strict=True)
     ]
     return q, loaded

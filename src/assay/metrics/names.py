@@ -174,7 +174,26 @@ def _parse_trec(text: str) -> list[Metric] | None:
     return None
 
 
+def _several(text: str) -> list[str]:
+    """The pieces of ``text`` split at commas and white space outside parentheses (one
+    piece: one name; ``P@5,AP`` and ``ndcg@10 AP`` are two)."""
+    pieces, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += (c == "(") - (c == ")")
+        if depth == 0 and (c == "," or c.isspace()):
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return [p for p in pieces if p]
+
+
 def _parse_assay(name: str, text: str, family: str) -> Metric:
+    pieces = _several(text)
+    if len(pieces) > 1:
+        raise MetricError(
+            f"{shown(name)} holds {len(pieces)} metric names; give them as a list (on the "
+            f"command line one -m each: {' '.join('-m ' + p for p in pieces)})"
+        )
     m = _ASSAY_RE.match(text)
     if not m:
         raise MetricError(
@@ -190,6 +209,12 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
             f"{_suggest(m.group('name'), family)}; `assay metrics` lists them all"
         )
     params = {**bound, **(_parse_args(m.group("args"), name) if m.group("args") else {})}
+    if "k" in params:  # make(spec, k, k=...) was an internal TypeError
+        rest = ", ".join(f"{p}={v!r}" for p, v in params.items() if p != "k")
+        raise MetricError(
+            f"the cutoff of {shown(name)} is written after @, not as a parameter: "
+            f"{spec.name}{f'({rest})' if rest else ''}@{params['k']}"
+        )
     k: int | None = None
     if m.group("k") is not None:
         try:
