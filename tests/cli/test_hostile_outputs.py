@@ -206,3 +206,33 @@ def test_error_messages_are_one_inert_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "\x1b" not in result.stderr
     assert "\\x1b[2J" in result.stderr
+
+
+FORMULAS = ["=HYPERLINK(1)", "@SUM(1)", "+cmd", "-2+3", "\u202eevil\u200b"]
+
+
+def test_csv_neutralises_formulas_and_escapes_controls(
+    collection: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
+    q, paths = collection
+    runs = []
+    for name in FORMULAS:
+        runs.append(tmp_path / name)
+        runs[-1].write_bytes(paths[0].read_bytes())
+    result = runner.invoke(
+        app, ["compare", str(q), *map(str, runs), "-m", "P@5", "--n-resamples", "20", "-f", "csv"]
+    )
+    assert result.exit_code == 0, result.stderr
+    _inert_text(result.stdout)
+    assert "\u202e" not in result.stdout and "\u200b" not in result.stdout
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    for row in rows:
+        for field in row.values():
+            if field[:1] in ("=", "+", "-", "@"):
+                float(field)  # only a number may start like a formula
+    assert {r["run"] for r in rows} >= {"'=HYPERLINK(1)", "'@SUM(1)", "'+cmd", "'-2+3"}
+    assert {_unescape(r["run"]) for r in rows} == set(FORMULAS)
+    # a number stays a number, a text that is a plain number too; text formulas are quoted
+    rows = [{"run": "-cmd", "query": "-1", "value": -0.5}, {"run": "=1+1", "value": -1e-05}]
+    out = assay.report.render_records(rows, "csv", columns=["run", "query", "value"])
+    assert out == "run,query,value\n'-cmd,-1,-0.5\n'=1+1,,-1e-05\n"
