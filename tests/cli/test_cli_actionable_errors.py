@@ -290,3 +290,19 @@ def test_column_names_apply_to_the_tabular_run_beside_trec_qrels(
     assert out.split("\t")[-2:] == expected.split("\t")[-2:]
     code, out, err = invoke("evaluate", trec["qrels"], trec["run1"], "--query-column", "qid")
     assert_one_line_error(code, out, err, "read as TREC text")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("fuse", "{run1}", "{run2}", "-o", "out\x00.txt"),
+        ("evaluate", "{qrels}", "{run1}", "-m", "P@5", "-o", "out\x00.tsv"),
+        ("evaluate", "{qrels}", "run\x00.txt", "-m", "P@5"),
+    ],
+    ids=["fuse-output", "evaluate-output", "evaluate-input"],
+)
+def test_a_file_name_holding_nul_is_one_line(trec: dict[str, Path], argv: tuple[str, ...]) -> None:
+    """The streamed fusion's writer and the output checks met Python's "embedded null
+    byte" ValueError: an internal error."""
+    code, out, err = invoke(*(a.format(**{k: str(v) for k, v in trec.items()}) for a in argv))
+    assert_one_line_error(code, out, err, "NUL character")

@@ -226,10 +226,14 @@ def errors() -> Iterator[None]:
             err(exhausted(exc))
             raise typer.Exit(2) from None
         except ValueError as exc:
-            if not _too_big(exc):
+            if _too_big(exc):
+                message = exhausted(MemoryError(str(exc)))
+            elif "embedded null" in str(exc):  # os and open() refuse a path holding NUL
+                message = NUL_PATH
+            else:
                 raise
             _say(caught)
-            err(exhausted(MemoryError(str(exc))))
+            err(message)
             raise typer.Exit(2) from None
         except OSError as exc:  # an unreadable input or an unwritable output file
             _say(caught)
@@ -237,6 +241,10 @@ def errors() -> Iterator[None]:
             err(f"{where}{exc.strerror or exc}")
             raise typer.Exit(2) from None
         _say(caught)
+
+
+#: The one line for a file name holding NUL, which the operating system refuses.
+NUL_PATH = "a file name holds a NUL character (\\x00); no file can be named so"
 
 
 def exhausted(exc: BaseException) -> str:

@@ -69,6 +69,12 @@ class CommandGroup(TyperGroup):
             sys.stderr.write(f"assay: error: {_printable(exhausted(exc))}\n")
             sys.exit(2)
         except Exception as exc:
+            if isinstance(exc, ValueError) and "embedded null" in str(exc):
+                # A path holding NUL, met before the command's own errors() (its -o checks).
+                from ._common import NUL_PATH
+
+                sys.stderr.write(f"assay: error: {NUL_PATH}\n")
+                sys.exit(2)
             if os.environ.get("ASSAY_DEBUG"):
                 raise
             sys.exit(_internal_error(exc))
