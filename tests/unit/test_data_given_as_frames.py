@@ -114,3 +114,21 @@ def test_qrels_given_a_dict_of_runs_shape_says_so(data: tuple[Qrels, dict[str, R
     three = {"a": _nested(qrels)}
     with pytest.raises(InputError, match=r"dict of \{name:"):
         assay.evaluate(three, runs["run1"], ["P@5"])
+
+
+def test_meta_overlap_functions_take_frames_and_name_what_to_call(
+    data: tuple[Qrels, dict[str, Run]],
+) -> None:
+    """rbo_runs, ktau_union and repro_rbo met a DataFrame with an AttributeError."""
+    from assay import meta
+
+    _, runs = data
+    a, b = runs["run1"], runs["run2"]
+    expected = meta.rbo_runs(a, b)
+    got = meta.rbo_runs(a.to_pandas(), _nested(b))
+    assert list(got.ext) == list(expected.ext)
+    tau = meta.ktau_union(a.to_pandas(), b)
+    assert list(tau.values) == list(meta.ktau_union(a, b).values)
+    assert list(meta.repro_rbo(a.to_arrow(), b).values) == list(meta.repro_rbo(a, b).values)
+    with pytest.raises(InputError, match=r"run_a must be .*Run\.from_pandas"):
+        meta.rbo_runs(3, b)

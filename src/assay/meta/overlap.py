@@ -293,7 +293,11 @@ def _query_slices(run: Any, q: np.ndarray) -> dict[str, tuple[int, int]]:
 
 
 def run_lists(run: Any, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
-    """Every query's documents in rank order with their tie-group start ranks (1-based)."""
+    """Every query's documents in rank order with their tie-group start ranks (1-based).
+    ``run``: a Run or what :meth:`~assay.data.Run.coerce` takes (a data frame, a dict)."""
+    from ..data import Run
+
+    run = Run.coerce(run, where="rbo", role="a run")
     q, docs, pos = _ranked_rows(run, ties)
     names = docs.to_pylist()
     return {k: (names[lo:hi], pos[lo:hi]) for k, (lo, hi) in _query_slices(run, q).items()}
@@ -318,6 +322,10 @@ def rbo_runs(
     p = _check_p(p, where)
     depth = opt.depth(depth, where=where)
     ties = opt.choice(ties, RBOTies, "ties", where=where)
+    from ..data import Run
+
+    run_a = Run.coerce(run_a, where=where, role="run_a")
+    run_b = Run.coerce(run_b, where=where, role="run_b")
     qa, docs_a, pos_a = _ranked_rows(run_a, ties)
     qb, docs_b, pos_b = _ranked_rows(run_b, ties)
     codes = _joint_codes(docs_a, docs_b)  # one exact dictionary for both runs' documents
