@@ -49,7 +49,7 @@ def plot(
         if chosen > len(found):
             raise InputError(f"plot {chosen} asked for; the results hold {len(found)}")
         drawing_budget([found[chosen - 1][2]], " ".join(map(str, results)))
-        with malformed("plot"):
+        with malformed("plot", source=" ".join(map(str, results))):
             export(found[chosen - 1][2], output, plot_format)
 
 

@@ -71,7 +71,7 @@ def report(
         from ..report.saved import drawing_budget
 
         drawing_budget((p for d in docs for p in plots(d)), " ".join(map(str, results)))
-        with malformed("plot"):
+        with malformed("plot", source=" ".join(map(str, results))):
             page = to_html(docs, title=title)
         emit(page, output)
 

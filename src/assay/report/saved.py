@@ -270,7 +270,7 @@ def _line(p: dict[str, Any], path: str, cost: _Cost) -> None:
         n = cost.numbers_of(s.get("x"), f"{where}.x")
         cost.numbers_of(s.get("y"), f"{where}.y", n)
         _number(s.get("best"), f"{where}.best", nullable=True)
-        if s.get("color") is not None:
+        if "color" in s:  # drawn as given: null is no colour
             _integer(s["color"], f"{where}.color", 0, 2**31)
         _one_of(s.get("drawstyle"), f"{where}.drawstyle", _DRAWSTYLE)
 
@@ -278,7 +278,7 @@ def _line(p: dict[str, Any], path: str, cost: _Cost) -> None:
 def _hbar(p: dict[str, Any], path: str, cost: _Cost) -> None:
     n = cost.labels_of(p.get("labels"), f"{path}.labels")
     cost.numbers_of(p.get("values"), f"{path}.values", n)
-    if p.get("color") is not None:
+    if "color" in p:
         _integer(p["color"], f"{path}.color", 0, 2**31)
 
 
@@ -298,6 +298,8 @@ def _bars(p: dict[str, Any], path: str, cost: _Cost) -> None:
 def _heatmap(p: dict[str, Any], path: str, cost: _Cost) -> None:
     n_rows = cost.labels_of(p.get("rows"), f"{path}.rows")
     n_cols = cost.labels_of(p.get("cols"), f"{path}.cols")
+    if not n_rows or not n_cols:  # an image of no cells cannot be drawn
+        raise _fail(path, "a heatmap of at least one row and one column")
     for i, row in enumerate(_list(p.get("matrix"), f"{path}.matrix", n_rows)):
         cost.numbers_of(row, f"{path}.matrix[{i}]", n_cols)
 
@@ -305,11 +307,10 @@ def _heatmap(p: dict[str, Any], path: str, cost: _Cost) -> None:
 def _scatter(p: dict[str, Any], path: str, cost: _Cost) -> None:
     n = cost.numbers_of(p.get("x"), f"{path}.x", nullable=False)
     cost.numbers_of(p.get("y"), f"{path}.y", n, nullable=False)
-    highlight = p.get("highlight")
-    flags = _list(highlight, f"{path}.highlight", n) if highlight else []
-    if any(not isinstance(h, bool) for h in flags):
-        raise _fail(f"{path}.highlight", "a list of true or false")
-    if p.get("labels") is not None:
+    flags = _list(p["highlight"], f"{path}.highlight") if "highlight" in p else []
+    if flags and (len(flags) != n or any(not isinstance(h, bool) for h in flags)):
+        raise _fail(f"{path}.highlight", "a list of true or false, one per point")
+    if "labels" in p:
         cost.labels_of(p["labels"], f"{path}.labels", 2)
     _one_of(p.get("legend"), f"{path}.legend", _LEGEND)
 
