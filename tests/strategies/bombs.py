@@ -227,6 +227,28 @@ def huge_options(rng: Rng, at: Path) -> list[str]:
     return ["evaluate", str(qrels), str(run), "-m", f"P@{value}"]
 
 
+def jsonl_deep(rng: Rng, at: Path) -> list[str]:
+    depth = int(rng.choice([600, 6_000, 20_000, 200_000]))
+    form = int(rng.integers(3))
+    if form == 0:
+        value = "[" * depth + "]" * depth
+    elif form == 1:
+        value = '{"a":' * depth + "1" + "}" * depth
+    else:  # brackets inside a string are text: read
+        value = '"' + "[" * depth + '"'
+    row = f'{{"query": "1", "doc": "d1", "score": 0.5, "x": {value}}}\n'
+    (at / "run.jsonl").write_text(row)
+    return ["evaluate", str(_qrels(at / "qrels.txt")), str(at / "run.jsonl"), "-m", "map"]
+
+
+def jsonl_wide(rng: Rng, at: Path) -> list[str]:
+    keys = int(rng.integers(1_000, 38_000))
+    extra = ", ".join(f'"k{i}": {i}' for i in range(keys))
+    row = f'{{"query": "1", "doc": "d1", "score": 0.5, {extra}}}\n'
+    (at / "run.jsonl").write_text(row * int(rng.integers(1, 3)))
+    return ["evaluate", str(_qrels(at / "qrels.txt")), str(at / "run.jsonl"), "-m", "map"]
+
+
 FAMILIES: dict[str, Callable[[Rng, Path], list[str]]] = {
     "gzip-run": gzip_run,
     "letor-index": letor_index,
@@ -241,6 +263,8 @@ FAMILIES: dict[str, Callable[[Rng, Path], list[str]]] = {
     "many-raters": many_raters,
     "many-clusters": many_clusters,
     "huge-options": huge_options,
+    "jsonl-deep": jsonl_deep,
+    "jsonl-wide": jsonl_wide,
 }
 
 

@@ -289,3 +289,33 @@ def test_classify_does_not_print_a_confusion_matrix_of_hundreds_of_classes(
     few.write_text("a\nb\na\n")
     code, out, err = invoke("classify", few, few, "-f", "markdown")
     assert code == 0 and "Confusion matrix" in out
+
+
+# ---------------------------------------------------------------- JSON Lines
+
+
+@pytest.mark.parametrize(
+    ("value", "depth"),
+    [("[" * 600 + "]" * 600, 601), ('{"a":' * 600 + "1" + "}" * 600, 601)],
+)
+def test_json_lines_nested_too_deep_are_refused_at_their_line(
+    tmp_path: Path, value: str, depth: int
+) -> None:
+    """Arrow's JSON parser recurses once a level and crashes (SIGSEGV) past about 5,000."""
+    p = tmp_path / "run.jsonl"
+    good = '{"query": "1", "doc": "d1", "score": 0.5}\n'
+    p.write_text(good + f'{{"query": "1", "doc": "d2", "score": 0.5, "x": {value}}}\n')
+    with pytest.raises(InputError, match=f"nested {depth} levels deep") as info:
+        assay.Run.read(p)
+    assert f"{p}:2:" in str(info.value)
+
+
+def test_brackets_in_json_strings_are_text(tmp_path: Path) -> None:
+    p = tmp_path / "run.jsonl"
+    text = "[" * 6000
+    p.write_text(
+        f'{{"query": "1", "doc": "d\\\\\\"{text}", "score": 0.5}}\n'
+        f'{{"query": "1", "doc": "{text}", "score": 0.25}}\n'
+    )
+    run = assay.Run.read(p)
+    assert len(run) == 2

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError, OptionError
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "MAX_FEATURES",
     "check_dense",
     "check_expansion",
+    "check_json_depth",
     "check_parquet",
     "expansion_cap",
     "limit",
@@ -116,3 +119,68 @@ def check_dense(
         "to allow more)",
         source=source,
     )
+
+
+#: Deepest nesting of arrays and objects in a JSON Lines row: Arrow's parser recurses once a
+#: level and overflows the stack (a crash, not an error) somewhere past 5,000.
+MAX_JSON_DEPTH = 512
+_JSON_PIECE = 4 << 20
+
+
+def check_json_depth(data: bytes, source: str) -> None:
+    """Refuse JSON Lines whose rows nest deeper than MAX_JSON_DEPTH, naming the line. Each
+    line is one row, so string and depth state start afresh at each line end, and the file
+    is scanned in pieces of whole lines."""
+    start = lines = 0
+    while start < len(data):
+        end = _piece_end(data, start)
+        buf = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
+        depth, at = _deepest(buf)
+        if depth > MAX_JSON_DEPTH:
+            raise InputError(
+                f"a JSON value nested {depth} levels deep, more than the {MAX_JSON_DEPTH} read",
+                source=source,
+                line=lines + int(np.count_nonzero(buf[:at] == 10)) + 1,
+            )
+        lines += int(np.count_nonzero(buf == 10))
+        start = end
+
+
+def _piece_end(data: bytes, start: int) -> int:
+    """The end of about _JSON_PIECE bytes of whole lines from ``start`` (or of one longer
+    line)."""
+    if len(data) - start <= _JSON_PIECE:
+        return len(data)
+    end = data.rfind(b"\n", start, start + _JSON_PIECE) + 1
+    if end > start:
+        return end
+    end = data.find(b"\n", start + _JSON_PIECE) + 1
+    return end if end > 0 else len(data)
+
+
+def _deepest(buf: np.ndarray) -> tuple[int, int]:
+    """The deepest nesting of brackets and braces outside strings, counted afresh on each
+    line, and where it is reached."""
+    if len(buf) == 0:
+        return 0, 0
+    index = np.arange(len(buf), dtype=np.int64)
+    quotes = np.flatnonzero(buf == 34)
+    if len(quotes):
+        # A quote is escaped when an odd run of backslashes comes just before it.
+        plain = np.maximum.accumulate(np.where(buf != 92, index, -1))
+        before = np.maximum(quotes - 1, 0)
+        run = np.where(quotes > 0, before - plain[before], 0)
+        quotes = quotes[run % 2 == 0]
+    # Running sums with a leading 0: sums[i + 1] - sums[line_start[i]] is the line's so far.
+    line_start = np.maximum.accumulate(np.where(buf == 10, index + 1, 0))
+    toggles = np.zeros(len(buf) + 1, dtype=np.int32)
+    toggles[quotes + 1] = 1
+    quoted = np.cumsum(toggles, dtype=np.int32)
+    outside = (quoted[1:] - quoted[line_start]) % 2 == 0
+    step = np.zeros(len(buf) + 1, dtype=np.int32)
+    step[1:] = (buf == 91).astype(np.int32) + (buf == 123) - (buf == 93) - (buf == 125)
+    step[1:] *= outside
+    sums = np.cumsum(step, dtype=np.int32)
+    level = sums[1:] - sums[line_start]
+    at = int(np.argmax(level))
+    return int(level[at]), at

@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from ..errors import AssayError, EmptyInputError, InputError, ParseError, shown
 from .formats import FORMATS, check_format, detect_format
-from .limits import check_parquet
+from .limits import check_json_depth, check_parquet
 from .rows import RowLines, csv_header, csv_records, first_bad_row, json_failure_line
 from .streams import first_bad_utf8_line, is_regular_file, read_bytes, source_name, stdin
 
@@ -230,6 +230,7 @@ def read_jsonl(path: PathLike) -> TableFile:
         raise ParseError("undecodable bytes: the file is not valid UTF-8", source=source, line=line)
     if not data.strip(b" \t\r\n"):
         raise EmptyInputError("the file is empty (no JSON object)", source=source)
+    check_json_depth(data, source)  # Arrow's parser would crash on deep nesting
     try:
         table = pj.read_json(pa.BufferReader(data), read_options=_json_options(len(data)))
     except (pa.ArrowInvalid, OSError) as exc:
