@@ -306,3 +306,18 @@ def test_a_file_name_holding_nul_is_one_line(trec: dict[str, Path], argv: tuple[
     byte" ValueError: an internal error."""
     code, out, err = invoke(*(a.format(**{k: str(v) for k, v in trec.items()}) for a in argv))
     assert_one_line_error(code, out, err, "NUL character")
+
+
+def test_a_trec_file_with_a_tabular_extension_names_the_format_option(
+    trec: dict[str, Path], tmp_path: Path
+) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_bytes(trec["run1"].read_bytes())
+    code, out, err = invoke("evaluate", trec["qrels"], run, "-m", "P@5")
+    assert_one_line_error(code, out, err, "because of its extension", "--run-format")
+    qrels = tmp_path / "qrels.parquet"
+    qrels.write_bytes(trec["qrels"].read_bytes())
+    code, out, err = invoke("evaluate", qrels, trec["run1"], "-m", "P@5")
+    assert_one_line_error(code, out, err, "--qrels-format")
+    code, out, err = invoke("evaluate", trec["qrels"], run, "-m", "P@5", "--run-format", "trec")
+    assert code == 0, err

@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from .._arrow import from_np
 from .._files import atomic_path
-from ..errors import EmptyInputError, InputError, OptionError
+from ..errors import EmptyInputError, InputError, OptionError, ParseError
 from ._columns import as_ids, factorize_sorted
 
 if TYPE_CHECKING:
@@ -311,11 +311,22 @@ class QueryDocTable:
         if fmt == "trec":
             _, rest = cls._split_options(options, "read")
             return cls.from_trec(path, **rest)
-        if fmt in ("csv", "tsv"):
-            return cls.from_csv(path, delimiter="\t" if fmt == "tsv" else ",", **options)
-        if fmt == "parquet":
-            return cls.from_parquet(path, **options)
-        return cls.from_jsonl(path, **options)
+        try:
+            if fmt in ("csv", "tsv"):
+                return cls.from_csv(path, delimiter="\t" if fmt == "tsv" else ",", **options)
+            if fmt == "parquet":
+                return cls.from_parquet(path, **options)
+            return cls.from_jsonl(path, **options)
+        except ParseError as exc:
+            if format is not None or type(exc) is not ParseError:
+                raise
+            # A TREC file named .jsonl or .parquet: the extension chose the reader.
+            raise ParseError(
+                f"{exc.detail} (read as {fmt} because of its extension; name the format with "
+                f"format=, on the command line --{cls.KIND}-format)",
+                source=exc.source,
+                line=exc.line,
+            ) from None
 
     @classmethod
     def coerce(cls, value: Any, *, where: str, role: str | None = None) -> Self:
