@@ -321,3 +321,8 @@ def test_a_trec_file_with_a_tabular_extension_names_the_format_option(
     assert_one_line_error(code, out, err, "--qrels-format")
     code, out, err = invoke("evaluate", trec["qrels"], run, "-m", "P@5", "--run-format", "trec")
     assert code == 0, err
+
+
+def test_ltr_given_a_trec_file_says_what_a_letor_line_is(trec: dict[str, Path]) -> None:
+    code, out, err = invoke("ltr", "stats", trec["qrels"])
+    assert_one_line_error(code, out, err, "label is not a number", "label qid:Q 1:v")

@@ -226,7 +226,14 @@ def parse_block(data: bytes, before: int, source: str) -> Block:
     first = (np.cumsum(per_line) - per_line)[filled]
     n_tok = per_line[filled]
     lines = np.flatnonzero(filled).astype(np.int64) + before + 1
-    labels = _numbers(_strings(buf, starts[first], ends[first]), "label", lines, source)
+    try:
+        labels = _numbers(_strings(buf, starts[first], ends[first]), "label", lines, source)
+    except ParseError as exc:  # the first token: a file of another kind (qrels, a run) fails here
+        raise ParseError(
+            f"{exc.detail} (LETOR/SVMlight lines are: label qid:Q 1:v 2:v ...)",
+            source=exc.source,
+            line=exc.line,
+        ) from None
     if not np.isfinite(labels).all():
         bad = int(np.argmin(np.isfinite(labels)))
         raise ParseError(
