@@ -35,7 +35,7 @@ from .._options import (
     Ties,
 )
 from ..errors import AssayError, AssayWarning
-from ._outputs import TABLE, extension_format
+from ._outputs import extension_format
 
 if TYPE_CHECKING:
     from ..report import Report
@@ -379,10 +379,6 @@ def emit(text: str, output: Path | None) -> None:
     else:
         with atomic_open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
-
-
-#: Output formats implied by a file's extension (``-o results.csv``).
-_EXTENSIONS: dict[str, OutputFormat] = TABLE  # type: ignore[assignment]
 
 
 def choose_format(fmt: OutputFormat | None, output: Path | None) -> OutputFormat:
