@@ -67,3 +67,11 @@ def test_real_headers_still_read(tmp_path: Path) -> None:
     assert read_ratings(by_units, orientation="raters-by-units").units == ["1", "2", "3"]
     two = _write(tmp_path, "two.csv", "a,b\nx,x\ny,y\nx,y\n")
     assert read_ratings(two).raters == ["a", "b"]
+
+
+def test_a_named_column_proves_the_header(tmp_path: Path) -> None:
+    # a rater named like one of the values: found by its name, the first line is a header
+    path = _write(tmp_path, "r.csv", "item,yes,other\ni1,yes,no\ni2,no,no\n")
+    with pytest.raises(InputError, match="looks like data"):
+        read_ratings(path)
+    assert read_ratings(path, id_column="item").raters == ["yes", "other"]

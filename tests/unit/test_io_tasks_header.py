@@ -31,13 +31,15 @@ def test_scores_without_header_are_refused(tmp_path: Path) -> None:
     assert read_scores(path) == [0.9, 0.1, 0.3]
 
 
-def test_named_column_is_checked_too(tmp_path: Path) -> None:
-    path = tmp_path / "both.csv"
-    path.write_text("id,label\n1,a\n2,label\n")
-    with pytest.raises(InputError, match=r"'label' \(it is also a value on line 3\)"):
-        read_labels(path, column="label")
-    path.write_text("id,label\n1,a\n2,b\n")
-    assert read_labels(path, column="label") == ["a", "b"]
+def test_a_named_column_proves_the_header(tmp_path: Path) -> None:
+    # class-probability columns named by numeric classes: the name was found, so line 1 is
+    # a header, even though "1" is a number above numbers
+    path = tmp_path / "proba.csv"
+    path.write_text("id,0,1\na,0.2,0.8\nb,0.9,0.1\n")
+    assert read_scores(path, column="1") == [0.8, 0.1]
+    labels = tmp_path / "both.csv"
+    labels.write_text("id,1\na,1\nb,0\n")
+    assert read_labels(labels, column="1") == ["1", "0"]
 
 
 def test_cli_classify_refuses_headerless_tsv(tmp_path: Path) -> None:

@@ -160,6 +160,9 @@ def read_ratings(
             raise OptionError(f"{option} must be a column name, got False", option=option)
     source = os.fspath(path)
     names, header_line, body = _table(read_text(path), source, header)
+    if header and id_column in (None, False) and not any(named.values()):
+        # a column named and found in the first line proves that line a header
+        _check_header(names, header_line, body, source)
     lower = [h.lower() for h in names]
     wants_long = any(v is not None for v in named.values())
     if layout == "wide" and wants_long:
@@ -211,8 +214,6 @@ def _table(
             )
     if not body:
         raise EmptyInputError("no data rows", source=source, line=header_line + 1)
-    if has_header:
-        _check_header(header, header_line, body, source)
     return header, header_line, body
 
 

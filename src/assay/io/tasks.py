@@ -16,9 +16,10 @@ Layouts:
 
 - **labels / scores** — ``.csv`` / ``.tsv`` (optionally ``.gz``): a header line and a named
   column (a one-column file needs no name; each column named once; Python's csv rules,
-  strict: a quote never closed is an error); a header whose name is also a value of its
-  column, or a number above numbers, is refused (it is data: reading it as the header would
-  drop the first item); any other file: one value per line, white space around it trimmed.
+  strict: a quote never closed is an error); in a one-column file, a header that is also a
+  value of its column, or a number above numbers, is refused (it is data: reading it as the
+  header would drop the first item); any other file: one value per line, white space around
+  it trimmed.
   Blank lines are errors. Scores are finite numbers.
 - **clusterings** — chosen from the first non-blank line (or by ``layout``): when it holds a
   tab, every line is ``item<TAB>cluster`` (items and cluster names may hold spaces; an item on several lines
@@ -188,7 +189,8 @@ def _delimited_column(
             )
         values.append(row[col].strip())
         lines.append(i)
-    _check_header(header[col].strip(), header_line, values, lines, source)
+    if column is None:  # a named column found in the first line: that line is a header
+        _check_header(header[col].strip(), header_line, values, lines, source)
     return values, lines
 
 
