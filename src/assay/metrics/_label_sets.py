@@ -5,7 +5,9 @@ meet and reports a confident 0 without a word. assay does not guess that ``1`` m
 (a label is a name); it warns, naming the labels, so the user can fix the files.
 
 The warning is an :class:`~assay.errors.InputWarning`, issued once per public call:
-:func:`quiet` silences it for the nested calls of a report, which warns once itself.
+:func:`quiet` silences it for the nested calls of a report, which warns once itself. The
+same comparison serves the span types of tagging (:func:`mismatch`) and the categories of
+many raters (:func:`spelling_twins`: one set of values, two spellings of one category).
 """
 
 from __future__ import annotations
