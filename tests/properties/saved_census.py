@@ -65,15 +65,23 @@ def main() -> None:
                 if found:
                     live.extend(f"{' '.join(run)}: {p}" for p in found)
 
+        if len(sizes) % 250 == 0:
+            summary()
+
+    def summary() -> None:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"examples: {len(sizes)} (saved files of {min(sizes)} to {max(sizes)} bytes)")
+        print(
+            f"runs: {sum(outcomes.values())}: " + ", ".join(f"{k} {v}" for k, v in outcomes.items())
+        )
+        print(f"problems (internal errors, unescaped fragments, errors not one line): {len(live)}")
+        for line in sorted(set(live))[:20]:
+            print("  ", line[:300])
+        print(f"slowest run: {slowest[0]:.2f} s ({slowest[1]})")
+        print(f"peak memory of the process: {peak:.0f} MB", flush=True)
+
     census()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"examples: {len(sizes)} (saved files of {min(sizes)} to {max(sizes)} bytes)")
-    print(f"runs: {sum(outcomes.values())}: " + ", ".join(f"{k} {v}" for k, v in outcomes.items()))
-    print(f"problems (internal errors, unescaped fragments, errors not one line): {len(live)}")
-    for line in sorted(set(live))[:20]:
-        print("  ", line[:300])
-    print(f"slowest run: {slowest[0]:.2f} s ({slowest[1]})")
-    print(f"peak memory of the process: {peak:.0f} MB")
+    summary()
 
 
 if __name__ == "__main__":
