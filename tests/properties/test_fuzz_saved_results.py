@@ -91,7 +91,7 @@ def attempt(saved: bytes, args: tuple[str, ...], fmt: str) -> list[str]:
         return problems(fmt, code, out, err)
 
 
-@fuzz_settings(40)
+@fuzz_settings(30)
 @given(saved=saved_results(), drawing=st.sampled_from(DRAWING_RUNS))
 def test_hostile_saved_results_are_shown_inert_or_refused_in_one_line(
     saved: bytes, drawing: tuple[tuple[str, ...], str]
