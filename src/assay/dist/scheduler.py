@@ -2,8 +2,8 @@
 
 ``distributed.Client`` meets an address it cannot use in ways a person cannot act on: a
 ``tls://`` address without certificates is a ``TypeError`` about an ``ssl_context``, a
-``ucx://`` one without UCX-Py an abstract class, an ``inproc://`` one (a scheduler inside
-another Python process) an unpacking error. :func:`check_address` says instead what to
+``ucx://`` one without UCX-Py an abstract class, an ``inproc://`` one of another process
+(which no command can reach) an unpacking error. :func:`check_address` says instead what to
 configure or type.
 """
 
@@ -40,7 +40,7 @@ def check_address(address: str, *, option: str = "--dask") -> str:
             f"scheduler address with one of {known} (e.g. tcp://host:8786)",
             option=option,
         )
-    if scheme == "inproc":
+    if scheme == "inproc" and not _this_process(rest):
         raise OptionError(
             f"{option} {address!r}: an inproc:// address names a scheduler inside another "
             "Python process, which a command cannot reach; give tcp://host:port or 'local'",
@@ -55,6 +55,15 @@ def check_address(address: str, *, option: str = "--dask") -> str:
     if scheme in _TLS:
         _need_certificates(address, option)
     return address
+
+
+def _this_process(rest: str) -> bool:
+    """Whether an inproc address (``host/pid/n``) is of this process: the CLI run from Python
+    (a test, a notebook) beside its own in-process scheduler."""
+    import os
+
+    parts = rest.split("/")
+    return len(parts) == 3 and parts[1] == str(os.getpid())
 
 
 def _need_ucx(address: str, option: str) -> None:
