@@ -154,6 +154,23 @@ def parquet_bomb(rng: Rng, at: Path) -> list[str]:
     return ["evaluate", str(qrels), str(path), "-m", "map"]
 
 
+def parquet_dictionary(rng: Rng, at: Path) -> list[str]:
+    """One long id in a dictionary page that every row references: tiny on disk."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = int(rng.integers(100, 5000))
+    codes = pa.array(np.zeros(n, dtype=np.int32))
+    long_id = pa.array(["q" * int(rng.integers(1 << 16, 1 << 21))])
+    table = pa.table({
+        "query": pa.DictionaryArray.from_arrays(codes, long_id),
+        "doc": pa.array([f"d{i}" for i in range(n)]),
+        "score": pa.array(np.ones(n)),
+    })  # fmt: skip
+    pq.write_table(table, at / "run.parquet", compression="zstd")
+    return ["evaluate", str(_qrels(at / "qrels.txt")), str(at / "run.parquet"), "-m", "map"]
+
+
 def metric_names(rng: Rng, at: Path) -> list[str]:
     qrels = _qrels(at / "qrels.txt")
     run = at / "run.txt"
@@ -256,6 +273,7 @@ FAMILIES: dict[str, Callable[[Rng, Path], list[str]]] = {
     "npz-bomb": npz_bomb,
     "npy-lying": npy_lying,
     "parquet-bomb": parquet_bomb,
+    "parquet-dictionary": parquet_dictionary,
     "metric-names": metric_names,
     "many-classes": many_classes,
     "wide-csv": wide_csv,

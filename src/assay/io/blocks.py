@@ -28,7 +28,7 @@ from .._arrow import to_np
 from .._parallel import ordered_map
 from ..errors import EmptyInputError, InputError, ParseError
 from . import streams
-from .limits import check_parquet
+from .limits import check_decoded_strings, check_parquet
 from .text import PathLike, source_name
 from .trec import TrecColumns, parse_run
 
@@ -281,20 +281,22 @@ def iter_parquet_run_blocks(
     rows = rows or DEFAULT_BLOCK_ROWS
     import pyarrow.parquet as pq
 
-    from .tabular import pick_columns
+    from .tabular import pick_columns, text_columns
 
     p = os.fspath(path)
     try:
         handle = pq.ParquetFile(p)
+        check_parquet(handle.metadata, os.path.getsize(p), p)
+        # Text stays dictionary-encoded until each batch's decoded size is checked.
+        handle = pq.ParquetFile(p, read_dictionary=text_columns(handle.schema_arrow))
     except (pa.ArrowInvalid, OSError) as exc:
         raise ParseError(f"cannot read as Parquet: {exc}", source=p) from None
-    check_parquet(handle.metadata, os.path.getsize(p), p)
     carry: TrecColumns | None = None
     first_row = 0
     for batch in handle.iter_batches(batch_size=rows, columns=[query, doc, score]):
-        cols = pick_columns(
-            pa.Table.from_batches([batch]), {"query": query, "doc": doc, "score": score}, p
-        )
+        table = pa.Table.from_batches([batch])
+        check_decoded_strings(table, os.path.getsize(p), p)
+        cols = pick_columns(table, {"query": query, "doc": doc, "score": score}, p)
         n = batch.num_rows
         block = TrecColumns(
             cols["query"].combine_chunks().cast(pa.string()),

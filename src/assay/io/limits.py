@@ -23,6 +23,7 @@ __all__ = [
     "EXPANSION_FLOOR",
     "MAX_CLASSES",
     "MAX_FEATURES",
+    "check_decoded_strings",
     "check_dense",
     "check_expansion",
     "check_json_depth",
@@ -97,6 +98,31 @@ def check_parquet(metadata: Any, file_bytes: int, source: str) -> None:
             f"{metadata.num_rows} rows ({values} values) in {file_bytes} bytes of Parquet would "
             f"decode to over {ratio} times the file's size: a compression bomb? (set "
             "ASSAY_MAX_EXPANSION to allow more)",
+            source=source,
+        )
+
+
+def check_decoded_strings(table: Any, file_bytes: int, source: str) -> None:
+    """Refuse a table read with its text columns dictionary-encoded (as Parquet stores them)
+    when decoding them would exceed :func:`expansion_cap` of the file: one megabyte of text
+    in a dictionary, referenced by every row, is a gigabyte per thousand rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    total = 0
+    for column in table.columns:
+        if not pa.types.is_dictionary(column.type):
+            continue
+        for chunk in column.chunks:
+            lengths = pc.binary_length(chunk.dictionary).to_numpy(zero_copy_only=False)
+            codes = pc.drop_null(chunk.indices).to_numpy(zero_copy_only=False)
+            if len(codes):
+                total += int(np.nan_to_num(lengths.astype(np.float64))[codes].sum())
+    if total > expansion_cap(file_bytes):
+        raise InputError(
+            f"its text would decode to {total >> 20} MiB from {file_bytes} bytes of Parquet, "
+            f"over {limit('ASSAY_MAX_EXPANSION', EXPANSION)} times the file's size: a "
+            "compression bomb? (set ASSAY_MAX_EXPANSION to allow more)",
             source=source,
         )
 
