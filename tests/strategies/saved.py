@@ -10,6 +10,7 @@ HTML, spreadsheet formulas, GitHub mentions and links, a LaTeX row's optional ar
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -44,7 +45,7 @@ _ODD: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from([None, True, 0, -1, 3, 2**70, 10**400, 1e308, -1e308, 0.5, "", [], {}]),
     st.just([[]]),
     st.just({"kind": "line"}),
-)
+).map(copy.deepcopy)  # a fresh [] or {} each time: a later mutation may write into it
 
 
 def _table(name: str) -> dict[str, Any]:
