@@ -131,11 +131,11 @@ def test_analysis_report_every_format(folder: Path, fmt: str) -> None:
         (["ltr", "run", "{missing}"], "no such file or folder"),
         (["ltr", "run", "{folder}", "--models", "linear,svm"], "models must be one of"),
         (["ltr", "run", "{folder}", "--models", "linear"], "at least two models"),
-        (["ltr", "run", "{folder}", "--seeds", "0"], "seeds must be a positive integer"),
+        (["ltr", "run", "{folder}", "--seeds", "0"], "seeds must be an integer from 1 to 1,000"),
         (["ltr", "run", "{folder}", "--seed", "-1"], "seed must be a non-negative integer"),
         (["ltr", "stats", "{bad}"], "bad.txt:2: feature indices must increase"),
         (["ltr", "evaluate", "{folder}", "{folder}/x.run", "--split", "dev"], "no dev split"),
-        (["demo", "--queries", "-1"], "queries must be an integer >= 5"),
+        (["demo", "--queries", "-1"], "queries must be an integer from 5 to 10,000"),
         (["demo", "--seed", "-3"], "seed must be a non-negative integer"),
     ],
 )
