@@ -141,8 +141,8 @@ def saved_results(draw: st.DrawFn) -> bytes:
         else:  # a bomb: the value repeated (to about a megabyte at most), or a big number
             times = draw(st.sampled_from([50, 1000, 20_000]))
             times = min(times, max(1, 1_000_000 // len(json.dumps(old, default=str))))
-            if isinstance(old, list):
-                new = old * max(1, times // max(len(old), 1))
+            if isinstance(old, list):  # copies, not references a later change would share
+                new = json.loads(json.dumps(old * max(1, times // max(len(old), 1))))
             elif isinstance(old, str):
                 new = old * times
             else:
