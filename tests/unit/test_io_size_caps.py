@@ -335,7 +335,7 @@ def test_json_lines_nested_too_deep_are_refused_at_their_line(
     p = tmp_path / "run.jsonl"
     good = '{"query": "1", "doc": "d1", "score": 0.5}\n'
     p.write_text(good + f'{{"query": "1", "doc": "d2", "score": 0.5, "x": {value}}}\n')
-    with pytest.raises(InputError, match=f"nested {depth} levels deep") as info:
+    with pytest.raises(InputError, match=f"nested too deeply \\({depth} levels deep") as info:
         assay.Run.read(p)
     assert f"{p}:2:" in str(info.value)
 

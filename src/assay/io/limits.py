@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, OptionError
+from ..errors import InputError, OptionError, ParseError
 
 __all__ = [
     "DENSE_BYTES",
@@ -114,10 +114,10 @@ def check_decoded_strings(table: Any, file_bytes: int, source: str) -> None:
         if not pa.types.is_dictionary(column.type):
             continue
         for chunk in column.chunks:
-            lengths = pc.binary_length(chunk.dictionary).to_numpy(zero_copy_only=False)
-            codes = pc.drop_null(chunk.indices).to_numpy(zero_copy_only=False)
-            if len(codes):
-                total += int(np.nan_to_num(lengths.astype(np.float64))[codes].sum())
+            # Summed in Arrow (nulls skipped): to_numpy of an array with nulls, and
+            # pc.fill_null, import pandas (0.16 s).
+            lengths = pc.binary_length(chunk.dictionary)
+            total += pc.sum(pc.take(lengths, chunk.indices)).as_py() or 0
     if total > expansion_cap(file_bytes):
         raise InputError(
             f"its text would decode to {total >> 20} MiB from {file_bytes} bytes of Parquet, "
@@ -163,8 +163,9 @@ def check_json_depth(data: bytes, source: str) -> None:
         buf = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
         depth, at = _deepest(buf)
         if depth > MAX_JSON_DEPTH:
-            raise InputError(
-                f"a JSON value nested {depth} levels deep, more than the {MAX_JSON_DEPTH} read",
+            raise ParseError(
+                f"invalid JSON: nested too deeply ({depth} levels deep, more than the "
+                f"{MAX_JSON_DEPTH} read)",
                 source=source,
                 line=lines + int(np.count_nonzero(buf[:at] == 10)) + 1,
             )
