@@ -150,14 +150,27 @@ def test_the_mode_is_what_a_plain_write_gives(tmp_path: Path) -> None:
 
 
 def test_a_read_only_file_is_refused_as_a_plain_write_would(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root writes read-only files")
-    target = tmp_path / "ro.txt"
-    target.write_text("old")
-    os.chmod(target, 0o444)
-    with pytest.raises(PermissionError), atomic_open(target) as fh:
-        fh.write(b"new")
-    assert target.read_text() == "old"
+    # Whatever a plain open() does to a read-only file (refuse it; as root, write it and keep
+    # its mode), the atomic write does the same.
+    plain, target = tmp_path / "plain.txt", tmp_path / "ro.txt"
+    for path in (plain, target):
+        path.write_text("old")
+        os.chmod(path, 0o444)
+    try:
+        with open(plain, "wb") as fh:
+            fh.write(b"new")
+        refused = False
+    except PermissionError:
+        refused = True
+    if refused:
+        with pytest.raises(PermissionError), atomic_open(target) as fh:
+            fh.write(b"new")
+    else:
+        with atomic_open(target) as fh:
+            fh.write(b"new")
+    assert target.read_text() == plain.read_text() == ("old" if refused else "new")
+    assert stat.S_IMODE(target.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode) == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.txt", "ro.txt"]
 
 
 def test_a_symbolic_link_is_written_through(tmp_path: Path) -> None:

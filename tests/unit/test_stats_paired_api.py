@@ -43,7 +43,7 @@ from assay import stats as S
         (lambda: S.bootstrap_ci([1]), InputError, "at least 2"),
         (lambda: S.bootstrap_ci([1, 2], statistic="mean"), InputError, "callable"),
         (lambda: S.bootstrap_mean_ci([1, 2, 3]), InputError, "two-dimensional"),
-        (lambda: S.paired_bootstrap_test([1, 2], [1, 2], n_resamples=-5), OptionError, "positive"),
+        (lambda: S.paired_bootstrap_test([1, 2], [1, 2], n_resamples=-5), OptionError, "from 1 to"),
         (lambda: S.tukey_hsd([[1, 2, 3]], names=["a", "b"]), InputError, "names"),
         (lambda: S.tukey_hsd([[1], [2]]), InputError, "at least 2 systems"),
         (lambda: S.tukey_hsd({"a": [1, 2], "b": [1]}), InputError, "one score per item"),
