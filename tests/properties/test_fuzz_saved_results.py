@@ -53,6 +53,7 @@ RUNS = [
 TEXT_RUNS, DRAWING_RUNS = RUNS[:9], RUNS[9:]
 
 _FORMULA = ("=", "+", "-", "@")
+csv.field_size_limit(2**31 - 1)  # a hostile title may be a megabyte long
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)")
 
 
