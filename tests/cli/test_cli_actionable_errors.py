@@ -8,21 +8,16 @@ from pathlib import Path
 
 import pytest
 
-import assay
 from assay.cli import evaluate as cli_evaluate
 from conftest import shared_file
 from support.cli import assert_one_line_error, invoke
+from support.io import synthetic_trec_files
 
 
 @pytest.fixture(scope="module")
 def trec(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("actionable")
-    qrels, runs = assay.datasets.synthetic(n_queries=6, docs_per_query=8, seed=3)
-    out = {"qrels": d / "qrels.txt"}
-    qrels.to_trec(out["qrels"])
-    for name, run in runs.items():
-        out[name] = d / f"{name}.txt"
-        run.to_trec(out[name])
+    out = synthetic_trec_files(d)
     return out
 
 

@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import assay
 from assay.cli import COMMANDS, app
 from conftest import shared_file
 from support.cli import commands
+from support.io import synthetic_trec_files
 
 runner = CliRunner()
 
@@ -36,12 +36,7 @@ FREE = {"baseline", "output", "name", "column", "gold_column", "pred_column", "s
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("cli-options")
-    qrels, runs = assay.datasets.synthetic(n_queries=6, docs_per_query=8, seed=3)
-    out = {"qrels": d / "qrels.txt"}
-    qrels.to_trec(out["qrels"])
-    for name, run in runs.items():
-        out[name] = d / f"{name}.txt"
-        run.to_trec(out[name])
+    out = synthetic_trec_files(d)
     gold, pred = ["a", "b", "a", "b", "a", "b"], ["a", "b", "b", "b", "a", "a"]
     texts = {
         "gold": "\n".join(gold),

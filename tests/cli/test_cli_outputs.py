@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import assay
 from conftest import shared_file
 from support.cli import assert_one_line_error, commands, invoke
+from support.io import synthetic_trec_files
 
 FLAGS = {"output": "-o", "report": "--report", "save": "--save"}
 
@@ -25,12 +25,7 @@ FLAGS = {"output": "-o", "report": "--report", "save": "--save"}
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("cli-outputs")
-    qrels, runs = assay.datasets.synthetic(n_queries=6, docs_per_query=8, seed=3)
-    out = {"qrels": d / "qrels.txt"}
-    qrels.to_trec(out["qrels"])
-    for name, run in runs.items():
-        out[name] = d / f"{name}.txt"
-        run.to_trec(out[name])
+    out = synthetic_trec_files(d)
     texts = {
         "gold": "a\nb\na\nb\na\nb\n",
         "pred": "a\nb\nb\nb\na\na\n",

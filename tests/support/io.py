@@ -61,3 +61,18 @@ def expected_qrels() -> Qrels:
 def expected_run() -> Run:
     q, d, s = zip(*RUN_ROWS, strict=True)
     return Run.from_columns(list(q), list(d), list(s), tag="tagA")
+
+
+def synthetic_trec_files(folder: Path) -> dict[str, Path]:
+    """A small seeded collection written as TREC files in ``folder``: ``{"qrels": path,
+    run name: path, ...}`` (6 queries, 8 documents each, the runs of
+    :func:`assay.datasets.synthetic`)."""
+    import assay
+
+    qrels, runs = assay.datasets.synthetic(n_queries=6, docs_per_query=8, seed=3)
+    out = {"qrels": folder / "qrels.txt"}
+    qrels.to_trec(out["qrels"])
+    for name, run in runs.items():
+        out[name] = folder / f"{name}.txt"
+        run.to_trec(out[name])
+    return out
