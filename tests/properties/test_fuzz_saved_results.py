@@ -53,7 +53,6 @@ RUNS = [
 TEXT_RUNS, DRAWING_RUNS = RUNS[:9], RUNS[9:]
 
 _FORMULA = ("=", "+", "-", "@")
-csv.field_size_limit(2**31 - 1)  # a hostile title may be a megabyte long
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)")
 
 
@@ -74,10 +73,23 @@ def problems(fmt: str, code: int, out: str, err: str) -> list[str]:
     if fmt == "html" and re.search("\u200b(?!_)", out):
         found.append("a zero-width space in html other than before a leading _")
     if fmt == "csv":
-        for row in csv.reader(io.StringIO(out, newline="")):
-            found += [f"a formula in csv: {f!r}" for f in row
-                      if f.startswith(_FORMULA) and not _NUMBER.fullmatch(f)]  # fmt: skip
+        found += [f"a formula in csv: {f!r}" for f in _csv_fields(out) if _is_formula(f)]
     return found
+
+
+def _csv_fields(text: str) -> list[str]:
+    """Every field of a CSV text; the csv module's field limit (process-wide, and read by
+    assay's task readers) is lifted only while this reads, as a hostile title may be a
+    megabyte long."""
+    old = csv.field_size_limit(2**31 - 1)
+    try:
+        return [f for row in csv.reader(io.StringIO(text, newline="")) for f in row]
+    finally:
+        csv.field_size_limit(old)
+
+
+def _is_formula(field: str) -> bool:
+    return field.startswith(_FORMULA) and not _NUMBER.fullmatch(field)
 
 
 def attempt(saved: bytes, args: tuple[str, ...], fmt: str) -> list[str]:

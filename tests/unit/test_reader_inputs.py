@@ -413,3 +413,16 @@ def test_agree_warns_which_way_a_square_table_was_read(tmp_path: Path) -> None:
     path = write(tmp_path, "sq.csv", "id,a,b\nu1,1,2\nu2,2,2\n")
     code, _, err = cli("agree", str(path), "-f", "tsv")
     assert code == 0 and "units × raters" in err and "--orientation" in err
+
+
+def test_a_long_csv_field_is_refused_whatever_the_csv_module_allows(tmp_path: Path) -> None:
+    # csv.field_size_limit is process-wide: code around assay may raise it.
+    import csv
+
+    path = write(tmp_path, "gold.csv", "label\na\n" + "x" * 200_000 + "\n")
+    old = csv.field_size_limit(2**31 - 1)
+    try:
+        code, _, err = cli("classify", str(path), str(path), "-c", "label")
+    finally:
+        csv.field_size_limit(old)
+    one_error_line(code, err, f"{path}:3:", "longer than 131072")
