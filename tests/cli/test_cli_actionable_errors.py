@@ -163,9 +163,16 @@ def test_classify_scores_of_one_class_of_three_are_reported_and_saved(
     three labels with advice only Python could follow: ``y_true == label``)."""
     target = labels["dir"] / ("out.html" if option == "--report" else "out.json")
     code, _, err = invoke(
-        "classify", labels["gold"], labels["pred"], "--scores", labels["scores"],
-        "--positive", "dog", option, target,
-    )  # fmt: skip
+        "classify",
+        labels["gold"],
+        labels["pred"],
+        "--scores",
+        labels["scores"],
+        "--positive",
+        "dog",
+        option,
+        target,
+    )
     assert code == 0, err
     assert target.stat().st_size > 0
     if option == "--save":  # the ROC and PR curves of dog against the rest are saved

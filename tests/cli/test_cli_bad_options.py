@@ -172,8 +172,20 @@ def _bad(annotation: Any) -> str | None:
 
 #: Numeric options a value of any size suits: a seed, a cutoff or depth past every list, more
 #: threads than cores, a fold or column that is then not found (each has its own test).
-ANY_SIZE = {"seed", "depth", "k", "top", "step", "rel", "threads", "fold", "block_size",
-            "ktu_depth", "number", "gold_column"}  # fmt: skip
+ANY_SIZE = {
+    "seed",
+    "depth",
+    "k",
+    "top",
+    "step",
+    "rel",
+    "threads",
+    "fold",
+    "block_size",
+    "ktu_depth",
+    "number",
+    "gold_column",
+}
 #: Past a 64-bit integer: an internal OverflowError or a days-long run until it was refused.
 HUGE = "99999999999999999999999"
 #: Not a finite number (``1e400`` is read as inf).
@@ -267,7 +279,12 @@ def test_an_extreme_number_is_one_line_and_exit_2(
 
 def test_the_extreme_numbers_reach_every_kind_of_count() -> None:
     cases = {(c, f) for c, f, _ in _extreme_cases()}
-    for case in [("compare", "--n-resamples"), ("agree", "--bootstrap"), ("demo", "--queries"),
-                 ("ltr run", "--seeds"), ("meta repro", "--rbo-depth"),
-                 ("meta topicsize", "--n-topics")]:  # fmt: skip
+    for case in [
+        ("compare", "--n-resamples"),
+        ("agree", "--bootstrap"),
+        ("demo", "--queries"),
+        ("ltr run", "--seeds"),
+        ("meta repro", "--rbo-depth"),
+        ("meta topicsize", "--n-topics"),
+    ]:
         assert case in cases, case

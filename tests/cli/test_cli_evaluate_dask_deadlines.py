@@ -44,8 +44,9 @@ def test_a_cluster_without_workers_is_a_deadline_not_a_hang(files: dict[str, Pat
     ) as cluster:
         argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
         result = invoke(*argv, cluster.scheduler_address, "--dask-timeout", "1.5")
-    assert_one_line_error(*result, "finished no task in 1.5 s", "0 worker(s) alive",
-                          "--dask-timeout")  # fmt: skip
+    assert_one_line_error(
+        *result, "finished no task in 1.5 s", "0 worker(s) alive", "--dask-timeout"
+    )
 
 
 def test_the_deadline_comes_from_the_environment(
@@ -111,8 +112,7 @@ def test_a_parquet_dataset_changed_after_planning_is_refused(
 
 def test_unchanged_files_evaluate_as_before(files: dict[str, Path]) -> None:
     qrels = assay.Qrels.read(files["qrels"])
-    runs = {"a": assay.dist.read_trec_run(files["run"], partition_bytes=500),
-            "b": files["dataset"]}  # fmt: skip
+    runs = {"a": assay.dist.read_trec_run(files["run"], partition_bytes=500), "b": files["dataset"]}
     res = assay.dist.evaluate(qrels, runs, ["P@5"], timeout=30)
     local = assay.evaluate(qrels, {"a": assay.Run.read(files["run"])}, ["P@5"])
     assert res.aggregate("a", "P@5") == pytest.approx(local.aggregate("a", "P@5"))
@@ -132,5 +132,6 @@ def test_a_task_that_kills_its_workers_is_one_line(
         argv = ["evaluate", files["qrels"], files["run"], "-m", "P@5", "--dask"]
         result = invoke(*argv, cluster.scheduler_address)
         monkeypatch.undo()
-    assert_one_line_error(*result, "Dask workers died running the task ('range', 0)",
-                          "tcp://127.0.0.1:1")  # fmt: skip
+    assert_one_line_error(
+        *result, "Dask workers died running the task ('range', 0)", "tcp://127.0.0.1:1"
+    )

@@ -78,17 +78,21 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str | Path], Path]]:
         "plot": (["plot", f["saved"]], f["saved"]),
         "ltr run": (["ltr", "run", f["letor"], "--models", "linear"], f["letor_train"]),
         "ltr stats": (["ltr", "stats", f["letor"]], f["letor_train"]),
-        "ltr train": (["ltr", "train", f["letor"], "--out", f["letor"].parent / "m"],
-                      f["letor_train"]),
+        "ltr train": (
+            ["ltr", "train", f["letor"], "--out", f["letor"].parent / "m"],
+            f["letor_train"],
+        ),
         "ltr evaluate": (["ltr", "evaluate", f["letor"], r1], r1),
-        "ltr analyze": (["ltr", "analyze", f["letor"], "queries", "--models", "linear"],
-                        f["letor_train"]),
+        "ltr analyze": (
+            ["ltr", "analyze", f["letor"], "queries", "--models", "linear"],
+            f["letor_train"],
+        ),
         "meta discpower": (["meta", "discpower", *ranking, "--n-resamples", "20"], q),
         "meta topicsize": (["meta", "topicsize", *ranking, "--min-diff", "0.1"], r2),
         "meta rbo": (["meta", "rbo", r1, r2], r1),
         "meta repro": (["meta", "repro", q, r1, r2, r1, r2, "-m", "P@5"], q),
         "meta assessors": (["meta", "assessors", q, q, r1, r2, f["run3"], "-m", "P@5"], f["run3"]),
-    }  # fmt: skip
+    }
 
 
 def _outputs(func: object) -> list[str]:
@@ -125,8 +129,13 @@ def test_any_spelling_of_an_input_is_refused(
     os.link(files["run1"], tmp_path / "hard.txt")
     (tmp_path / "sym.txt").symlink_to(files["run1"])
     before = files["run1"].read_bytes()
-    for spelling in ("run1.txt", "./run1.txt", f"../{files['run1'].parent.name}/run1.txt",
-                     tmp_path / "hard.txt", tmp_path / "sym.txt"):  # fmt: skip
+    for spelling in (
+        "run1.txt",
+        "./run1.txt",
+        f"../{files['run1'].parent.name}/run1.txt",
+        tmp_path / "hard.txt",
+        tmp_path / "sym.txt",
+    ):
         result = invoke("evaluate", "qrels.txt", "run1.txt", "-m", "P@5", "-o", spelling)
         assert_one_line_error(*result, "refusing to write over it")
         result = invoke("evaluate", "qrels.txt", spelling, "-m", "P@5", "-o", "run1.txt")
@@ -139,8 +148,15 @@ def test_two_outputs_of_one_command_are_refused(files: dict[str, Path], tmp_path
     for argv in (["demo", "--queries", "3"], ["evaluate", files["qrels"], files["run1"]]):
         result = invoke(*argv, "--report", page, "--save", f"{tmp_path}/./x.html")
         assert_one_line_error(*result, "name the same file")
-    result = invoke("evaluate", files["qrels"], files["run1"], "-o", tmp_path / "x.json",
-                    "--save", tmp_path / "x.json")  # fmt: skip
+    result = invoke(
+        "evaluate",
+        files["qrels"],
+        files["run1"],
+        "-o",
+        tmp_path / "x.json",
+        "--save",
+        tmp_path / "x.json",
+    )
     assert_one_line_error(*result, "name the same file")
     assert not list(tmp_path.iterdir())
 
@@ -156,8 +172,9 @@ def test_a_label_spelled_like_the_output_is_no_input(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     for _ in range(2):  # the second time, fused.run exists
-        code, _, err = invoke("fuse", files["run1"], files["run2"], "--name", "fused.run",
-                              "-o", "fused.run")  # fmt: skip
+        code, _, err = invoke(
+            "fuse", files["run1"], files["run2"], "--name", "fused.run", "-o", "fused.run"
+        )
         assert code == 0, err
     assert Path("fused.run").read_text().split("\n")[0].endswith(" fused.run")
 

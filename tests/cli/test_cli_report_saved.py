@@ -111,8 +111,11 @@ def test_a_row_named_3cm_is_typeset_as_text(tmp_path: Path) -> None:
     )
     done = subprocess.run(
         [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     text = subprocess.run(
         [pdftotext, "doc.pdf", "-"], cwd=tmp_path, capture_output=True, text=True
@@ -216,8 +219,13 @@ def test_a_huge_figure_is_refused(tmp_path: Path, key: str, value: Any, needle: 
 
 
 def test_a_figure_of_too_many_pixels_is_refused(tmp_path: Path) -> None:
-    spec = {"kind": "diff", "width": 40, "panel_height": 20, "columns": 1,
-            "panels": [{"values": [1.0]}] * 4}  # fmt: skip
+    spec = {
+        "kind": "diff",
+        "width": 40,
+        "panel_height": 20,
+        "columns": 1,
+        "panels": [{"values": [1.0]}] * 4,
+    }
     _refused(tmp_path, spec, "pixels")
 
 
@@ -242,23 +250,33 @@ def test_the_report_wide_panel_cap_is_lifted_by_its_variable(
         ({"plot": {"kind": "pie", "panels": []}}, "kind: expected one of"),
         ({"plot": {"kind": "line", "panels": [{"series": [{"name": 1}]}]}}, "series[0].name"),
         ({"plot": {"kind": "box", "panels": [{"groups": ["a"], "values": [[None]]}]}}, "values"),
-        ({"plot": {"kind": "heatmap", "panels": [{"rows": ["a"], "cols": ["b"], "matrix": []}]}},
-         "matrix"),
+        (
+            {"plot": {"kind": "heatmap", "panels": [{"rows": ["a"], "cols": ["b"], "matrix": []}]}},
+            "matrix",
+        ),
         ({"plot": {"kind": "diff", "panels": [{"values": [10**400]}]}}, "floating-point"),
         ({"table": {"columns": [{"name": "a"}], "rows": [["x"]]}}, "rows[0][0]"),
         ({"table": {"columns": [{"name": "a"}], "rows": [[["x", 1, "", ""]]]}}, "true or false"),
         ({"table": {"columns": [{"name": "a"}], "rows": [[], []]}}, "one per column"),
         ({"other": 1}, '"table" or a "plot"'),
-        ({"plot": {"kind": "scatter", "panels": [{"x": [1], "y": [1], "labels": None}]}},
-         "labels: expected a list"),
-        ({"plot": {"kind": "scatter", "panels": [{"x": [1], "y": [1], "highlight": [1]}]}},
-         "highlight"),
-        ({"plot": {"kind": "hbar", "panels": [{"labels": [], "values": [], "color": None}]}},
-         "color"),
-        ({"plot": {"kind": "heatmap", "panels": [{"rows": [], "cols": [], "matrix": []}]}},
-         "at least one row"),
+        (
+            {"plot": {"kind": "scatter", "panels": [{"x": [1], "y": [1], "labels": None}]}},
+            "labels: expected a list",
+        ),
+        (
+            {"plot": {"kind": "scatter", "panels": [{"x": [1], "y": [1], "highlight": [1]}]}},
+            "highlight",
+        ),
+        (
+            {"plot": {"kind": "hbar", "panels": [{"labels": [], "values": [], "color": None}]}},
+            "color",
+        ),
+        (
+            {"plot": {"kind": "heatmap", "panels": [{"rows": [], "cols": [], "matrix": []}]}},
+            "at least one row",
+        ),
     ],
-)  # fmt: skip
+)
 def test_malformed_items_are_one_line(tmp_path: Path, item: Any, needle: str) -> None:
     saved = _edited(
         _saved(tmp_path / "x.json"),
@@ -329,13 +347,39 @@ def _hostile_everywhere(path: Path, marker: str) -> Path:
     table = DisplayTable(
         [Column(marker, latex=marker), Column(marker, align="right")],
         [[marker, Cell(marker, strong=True, marks=marker, note=marker)]],
-        title=marker, caption=marker, legend=marker, pivot=marker,
-    )  # fmt: skip
-    plot = {"kind": "bars", "title": marker, "caption": marker, "xlabel": marker,
-            "panels": [{"title": marker, "xlabel": marker, "ylabel": marker,
-                        "categories": [marker], "series": [{"name": marker, "values": [1]}]}]}  # fmt: skip
-    path.write_text(dumps([document(marker, marker, [section(marker, table, plot, text=marker)],
-                                    provenance={marker: marker})]), "utf-8")  # fmt: skip
+        title=marker,
+        caption=marker,
+        legend=marker,
+        pivot=marker,
+    )
+    plot = {
+        "kind": "bars",
+        "title": marker,
+        "caption": marker,
+        "xlabel": marker,
+        "panels": [
+            {
+                "title": marker,
+                "xlabel": marker,
+                "ylabel": marker,
+                "categories": [marker],
+                "series": [{"name": marker, "values": [1]}],
+            }
+        ],
+    }
+    path.write_text(
+        dumps(
+            [
+                document(
+                    marker,
+                    marker,
+                    [section(marker, table, plot, text=marker)],
+                    provenance={marker: marker},
+                )
+            ]
+        ),
+        "utf-8",
+    )
     return path
 
 

@@ -40,8 +40,13 @@ def main() -> None:
     slowest = (0.0, "")
     sizes = []
 
-    @settings(max_examples=args.examples, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=args.examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(saved_results())
     def census(saved: bytes) -> None:
         nonlocal slowest

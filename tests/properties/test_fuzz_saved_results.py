@@ -62,14 +62,18 @@ def problems(fmt: str, code: int, out: str, err: str) -> list[str]:
     if code == 2:
         one_line = err.startswith("assay: error: ") and err.count("\n") == 1 and not out
         live = [c for c in RAW["table"] if c in err.rstrip("\n")]
-        return ([] if one_line else [f"not one line: {err!r}"]) + [f"raw {c!r} in the error"
-                                                                     for c in live]  # fmt: skip
+        return ([] if one_line else [f"not one line: {err!r}"]) + [
+            f"raw {c!r} in the error" for c in live
+        ]
     if code != 0:
         return [f"exit code {code}: {err[-300:]!r}"]
     found = [f"raw {c!r} in {fmt}" for c in RAW.get(fmt, ()) if c in out]
     if fmt == "latex":
-        found += [f"a LaTeX row starts with {line[:1]!r}" for line in out.splitlines()
-                  if line.startswith(("[", "*"))]  # fmt: skip
+        found += [
+            f"a LaTeX row starts with {line[:1]!r}"
+            for line in out.splitlines()
+            if line.startswith(("[", "*"))
+        ]
     if fmt == "html" and re.search("\u200b(?!_)", out):
         found.append("a zero-width space in html other than before a leading _")
     if fmt == "csv":

@@ -139,11 +139,13 @@ def parquet_bomb(rng: Rng, at: Path) -> list[str]:
     last = ("relevance", pa.array(np.ones(n, dtype=np.int64)))
     if role == "run":
         last = ("score", pa.array(np.ones(n)))
-    table = pa.table({
-        "query": pa.DictionaryArray.from_arrays(codes, pa.array(["1"])),
-        "doc": pa.DictionaryArray.from_arrays(codes, pa.array(["d"])),
-        last[0]: last[1],
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "query": pa.DictionaryArray.from_arrays(codes, pa.array(["1"])),
+            "doc": pa.DictionaryArray.from_arrays(codes, pa.array(["d"])),
+            last[0]: last[1],
+        }
+    )
     path = at / f"{role}.parquet"
     with pq.ParquetWriter(path, table.schema, compression="zstd") as writer:
         for _ in range(int(rng.integers(4, 60))):
@@ -162,11 +164,13 @@ def parquet_dictionary(rng: Rng, at: Path) -> list[str]:
     n = int(rng.integers(100, 5000))
     codes = pa.array(np.zeros(n, dtype=np.int32))
     long_id = pa.array(["q" * int(rng.integers(1 << 16, 1 << 21))])
-    table = pa.table({
-        "query": pa.DictionaryArray.from_arrays(codes, long_id),
-        "doc": pa.array([f"d{i}" for i in range(n)]),
-        "score": pa.array(np.ones(n)),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "query": pa.DictionaryArray.from_arrays(codes, long_id),
+            "doc": pa.array([f"d{i}" for i in range(n)]),
+            "score": pa.array(np.ones(n)),
+        }
+    )
     pq.write_table(table, at / "run.parquet", compression="zstd")
     return ["evaluate", str(_qrels(at / "qrels.txt")), str(at / "run.parquet"), "-m", "map"]
 

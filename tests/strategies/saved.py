@@ -18,11 +18,40 @@ from hypothesis import strategies as st
 
 #: Fragments of hostile strings.
 PIECES = (
-    "\x1b]0;t\x07", "\x1b[2J", "\u202e", "\u200b", "\u2028", "\r", "\n", "\t", "\x00",
-    "\\input{x}", "\\write18{y}", "<script>", "=cmd", "+cmd", "-cmd", "@user", " @user",
-    "http://x", "www.x", "[3cm]", "*", "_", "$x$", "url(#a)", "%", "&", "|", "{", "}", "a",
-    "user@mail.x", "é", "▲",
-)  # fmt: skip
+    "\x1b]0;t\x07",
+    "\x1b[2J",
+    "\u202e",
+    "\u200b",
+    "\u2028",
+    "\r",
+    "\n",
+    "\t",
+    "\x00",
+    "\\input{x}",
+    "\\write18{y}",
+    "<script>",
+    "=cmd",
+    "+cmd",
+    "-cmd",
+    "@user",
+    " @user",
+    "http://x",
+    "www.x",
+    "[3cm]",
+    "*",
+    "_",
+    "$x$",
+    "url(#a)",
+    "%",
+    "&",
+    "|",
+    "{",
+    "}",
+    "a",
+    "user@mail.x",
+    "é",
+    "▲",
+)
 
 #: Raw text that must never appear in an output of each format (its live form there).
 _CONTROL = ("\x1b", "\x07", "\x00", "\u202e", "\u2028")
@@ -73,17 +102,30 @@ def _plots(name: str) -> list[dict[str, Any]]:
         ("diff", {"values": [0.3, 0.0, None, -0.2], "lower_is_better": False}),
         ("line", {"series": series, "diagonal": True, "xlim": [0, 1], "legend": "best"}),
         ("hbar", {"labels": [name, "b"], "values": [0.4, -0.1]}),
-        ("bars", {"categories": [name, "c"],
-                  "series": [{"name": name, "values": [1, 2]}, {"name": "b", "values": [2, 1]}]}),
+        (
+            "bars",
+            {
+                "categories": [name, "c"],
+                "series": [{"name": name, "values": [1, 2]}, {"name": "b", "values": [2, 1]}],
+            },
+        ),
         ("heatmap", {"rows": [name, "r"], "cols": ["c", name], "matrix": [[3, 0], [1, 2]]}),
-        ("scatter", {"x": [0.1, 0.2], "y": [0.2, 0.1], "highlight": [True, False],
-                     "labels": [name, name]}),
-    ]  # fmt: skip
+        (
+            "scatter",
+            {"x": [0.1, 0.2], "y": [0.2, 0.1], "highlight": [True, False], "labels": [name, name]},
+        ),
+    ]
     return [
-        {"kind": kind, "title": name, "caption": name, "xlabel": name, "ylabel": name,
-         "panels": [{"title": name, "xlabel": name, "ylabel": name, **panel}]}
+        {
+            "kind": kind,
+            "title": name,
+            "caption": name,
+            "xlabel": name,
+            "ylabel": name,
+            "panels": [{"title": name, "xlabel": name, "ylabel": name, **panel}],
+        }
         for kind, panel in panels
-    ]  # fmt: skip
+    ]
 
 
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -120,10 +162,12 @@ def saved_results(draw: st.DrawFn) -> bytes:
     chosen = draw(st.lists(st.sampled_from(range(len(plots))), min_size=1, max_size=3))
     items = [{"table": _table(name)}] + [{"plot": plots[i]} for i in chosen]
     doc = {
-        "title": name, "family": name, "provenance": {name: name, "options": {"k": [name]}},
+        "title": name,
+        "family": name,
+        "provenance": {name: name, "options": {"k": [name]}},
         "records": [{"run": name, "metric": "P@5", "value": -0.5}],
         "sections": [{"title": name, "text": name, "items": items}],
-    }  # fmt: skip
+    }
     data: Any = {"format": "assay-report", "version": 1, "documents": [doc]}
     paths = _paths(data)[4:]  # not the format, the version or the list of documents
     for _ in range(draw(st.integers(0, 4))):

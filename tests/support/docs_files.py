@@ -22,11 +22,24 @@ from conftest import shared_file
 
 #: The runs of the small synthetic collection, by file name (noise: lower is better).
 RUN_FILES = {
-    "bm25.run": 1.0, "dense.run": 0.7, "hybrid.run": 0.6, "run.txt": 0.8, "run1.txt": 1.2,
-    "run2.txt": 0.9, "run_a.txt": 1.1, "run_b.txt": 1.15, "orig_base": 1.4, "orig_adv": 0.9,
-    "rep_base": 1.5, "rep_adv": 1.0, "a.txt": 1.0, "b.txt": 1.3, "c.txt": 0.8, "d.txt": 1.6,
+    "bm25.run": 1.0,
+    "dense.run": 0.7,
+    "hybrid.run": 0.6,
+    "run.txt": 0.8,
+    "run1.txt": 1.2,
+    "run2.txt": 0.9,
+    "run_a.txt": 1.1,
+    "run_b.txt": 1.15,
+    "orig_base": 1.4,
+    "orig_adv": 0.9,
+    "rep_base": 1.5,
+    "rep_adv": 1.0,
+    "a.txt": 1.0,
+    "b.txt": 1.3,
+    "c.txt": 0.8,
+    "d.txt": 1.6,
     "e.txt": 2.0,
-}  # fmt: skip
+}
 N_QUERIES = 25
 LETOR_TRAIN = "MSLR-WEB10K/Fold1/train.txt"
 
@@ -44,9 +57,12 @@ def populate(folder: Path) -> None:
 
 def _ranking(folder: Path) -> None:
     qrels, runs = synthetic(
-        n_queries=N_QUERIES, docs_per_query=30, noise=list(RUN_FILES.values()),
-        run_names=list(RUN_FILES), seed=7,
-    )  # fmt: skip
+        n_queries=N_QUERIES,
+        docs_per_query=30,
+        noise=list(RUN_FILES.values()),
+        run_names=list(RUN_FILES),
+        seed=7,
+    )
     qrels.to_trec(folder / "qrels.txt")
     qrels.to_trec(folder / "qrels_a.txt")
     other, _ = synthetic(n_queries=N_QUERIES, docs_per_query=30, noise=[1.0], seed=8)
@@ -190,8 +206,11 @@ def _classification_names(folder: Path) -> dict[str, Any]:
     def read(name: str, kind: type) -> np.ndarray:
         return np.loadtxt(folder / name, dtype=kind)
 
-    return {"y_true": read("gold.txt", int), "y_pred": read("pred.txt", int),
-            "scores": read("scores.txt", float)}  # fmt: skip
+    return {
+        "y_true": read("gold.txt", int),
+        "y_pred": read("pred.txt", int),
+        "scores": read("scores.txt", float),
+    }
 
 
 def _clustering_names(folder: Path) -> dict[str, Any]:
@@ -199,16 +218,24 @@ def _clustering_names(folder: Path) -> dict[str, Any]:
     pred = [line.split("\t")[1] for line in (folder / "pred.tsv").read_text().splitlines()]
     gold_clusters = [{"a", "b", "c"}, {"d", "e"}, {"f"}]
     pred_clusters = [{"a", "b"}, {"c", "d", "e"}, {"f", "a"}]
-    return {"gold": gold, "pred": pred, "gold_clusters": gold_clusters,
-            "pred_clusters": pred_clusters}  # fmt: skip
+    return {
+        "gold": gold,
+        "pred": pred,
+        "gold_clusters": gold_clusters,
+        "pred_clusters": pred_clusters,
+    }
 
 
 def _agreement_names(folder: Path) -> dict[str, Any]:
     rows = (folder / "ratings.csv").read_text().splitlines()[1:]
     matrix = np.array([[float(v) for v in r.split(",")[1:]] for r in rows])
     matrix[::7, 1] = np.nan  # a missing rating here and there
-    return {"matrix": matrix, "a": matrix[:, 0].astype(int), "b": matrix[:, 2].astype(int),
-            "subjects_x_raters": matrix[:, [0, 2, 3]].astype(int)}  # fmt: skip
+    return {
+        "matrix": matrix,
+        "a": matrix[:, 0].astype(int),
+        "b": matrix[:, 2].astype(int),
+        "subjects_x_raters": matrix[:, [0, 2, 3]].astype(int),
+    }
 
 
 def _embedding_names(folder: Path) -> dict[str, Any]:
@@ -218,12 +245,20 @@ def _embedding_names(folder: Path) -> dict[str, Any]:
     # five neighbours per query, two of its class: what class counts {0: 2, 1: 3} allow
     knn = np.where([True, False, True, False, False], labels[:30, None], 1 - labels[:30, None])
     return {
-        "x": x, "labels": labels, "q": x[:30], "ql": labels[:30], "q_labels": labels[:30],
-        "ref": x[30:], "rl": labels[30:], "ref_labels": labels[30:], "knn_labels": knn,
+        "x": x,
+        "labels": labels,
+        "q": x[:30],
+        "ql": labels[:30],
+        "q_labels": labels[:30],
+        "ref": x[30:],
+        "rl": labels[30:],
+        "ref_labels": labels[30:],
+        "knn_labels": knn,
         "confidences": np.loadtxt(folder / "conf.txt")[:30],  # one per query of q
-        "predicted_sd": rng.random(50), "reference_error": rng.random(50),
+        "predicted_sd": rng.random(50),
+        "reference_error": rng.random(50),
         "posterior_draws": rng.normal(size=(400, 3)),
-    }  # fmt: skip
+    }
 
 
 def _tagging_names(folder: Path) -> dict[str, Any]:
@@ -231,5 +266,9 @@ def _tagging_names(folder: Path) -> dict[str, Any]:
 
     crf = tagging.read_conll(folder / "crf.txt")
     bert = tagging.read_conll(folder / "bert.txt")
-    return {"gold": crf.gold, "pred": crf.predictions[0], "p1": crf.predictions[0],
-            "p2": bert.predictions[0]}  # fmt: skip
+    return {
+        "gold": crf.gold,
+        "pred": crf.predictions[0],
+        "p1": crf.predictions[0],
+        "p2": bert.predictions[0],
+    }

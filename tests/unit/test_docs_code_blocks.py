@@ -206,8 +206,12 @@ def test_blocks_are_classified_by_info_string_and_marker(tmp_path: Path):
         "```sh\nmake demo\n```\n```text\nout\n```\n````console\n>>> 1\n````\n",
     )
     assert [(b.line, b.kind) for b in found] == [
-        (1, "python"), (5, "unmarked"), (10, "not-run"), (13, "shown"), (16, "pycon"),
-    ]  # fmt: skip
+        (1, "python"),
+        (5, "unmarked"),
+        (10, "not-run"),
+        (13, "shown"),
+        (16, "pycon"),
+    ]
     assert found[2].reason == "needs a cluster"
 
 
@@ -230,8 +234,10 @@ def test_shell_lines_split_into_assay_commands(tmp_path: Path):
         tmp_path, '```sh\nassay metrics  # all\nassay a "P(rel=2)@5"; assay b x  # c; d\n```\n'
     )
     assert [(c.line, c.argv) for c in commands(block)] == [
-        (2, ("assay", "metrics")), (3, ("assay", "a", "P(rel=2)@5")), (3, ("assay", "b", "x")),
-    ]  # fmt: skip
+        (2, ("assay", "metrics")),
+        (3, ("assay", "a", "P(rel=2)@5")),
+        (3, ("assay", "b", "x")),
+    ]
 
 
 def test_console_prompts_and_continued_lines(tmp_path: Path):
@@ -239,8 +245,9 @@ def test_console_prompts_and_continued_lines(tmp_path: Path):
         tmp_path, "```console\n$ assay metrics \\\n    -f json\nshown output\n$ assay x\n```\n"
     )
     assert [(c.line, c.argv) for c in commands(block)] == [
-        (2, ("assay", "metrics", "-f", "json")), (5, ("assay", "x")),
-    ]  # fmt: skip
+        (2, ("assay", "metrics", "-f", "json")),
+        (5, ("assay", "x")),
+    ]
 
 
 @pytest.mark.parametrize(

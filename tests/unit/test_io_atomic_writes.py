@@ -58,29 +58,54 @@ RUN = "from assay import Run\nr = Run.read(d + '/run1.txt')\n"
 WRITERS = {
     "trec": ("out.txt", RUN + "r.to_trec(d + '/out/out.txt')"),
     "trec.gz": ("out.txt.gz", RUN + "r.to_trec(d + '/out/out.txt.gz')"),
-    "qrels": ("out.qrels", "from assay import Qrels\n"
-              "Qrels.read(d + '/qrels.txt').to_trec(d + '/out/out.qrels')"),
+    "qrels": (
+        "out.qrels",
+        "from assay import Qrels\nQrels.read(d + '/qrels.txt').to_trec(d + '/out/out.qrels')",
+    ),
     "parquet": ("out.parquet", RUN + "r.to_parquet(d + '/out/out.parquet')"),
     "csv": ("out.csv", RUN + "r.to_csv(d + '/out/out.csv')"),
-    "letor": ("out.letor", "import numpy as np\n"
-              "x = np.arange(3000.0).reshape(300, 10)\n"
-              "assay.io.letor.write_letor(d + '/out/out.letor', np.zeros(300), "
-              "np.array([0, 150, 300]), ['1', '2'], x)"),
-    "fuse_files": ("out.run", "assay.fusion.fuse_files([d + '/run1.txt', d + '/run2.txt'], "
-                   "d + '/out/out.run')"),
-    "cli -o": ("out.tsv", _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q", "--per-query",
-                               "-o", "{d}/out/out.tsv")),
-    "cli --save json": ("out.json", _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q",
-                                         "--save", "{d}/out/out.json")),
-    "cli --save parquet": ("out.parquet", _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt",
-                                               "-q", "--save", "{d}/out/out.parquet")),
-    "cli --report": ("out.html", _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q",
-                                      "--report", "{d}/out/out.html")),
-    "cli fuse -o": ("out.run", _cli("fuse", "{d}/run1.txt", "{d}/run2.txt", "-o",
-                                    "{d}/out/out.run")),
+    "letor": (
+        "out.letor",
+        "import numpy as np\n"
+        "x = np.arange(3000.0).reshape(300, 10)\n"
+        "assay.io.letor.write_letor(d + '/out/out.letor', np.zeros(300), "
+        "np.array([0, 150, 300]), ['1', '2'], x)",
+    ),
+    "fuse_files": (
+        "out.run",
+        "assay.fusion.fuse_files([d + '/run1.txt', d + '/run2.txt'], d + '/out/out.run')",
+    ),
+    "cli -o": (
+        "out.tsv",
+        _cli(
+            "evaluate",
+            "{d}/qrels.txt",
+            "{d}/run1.txt",
+            "-q",
+            "--per-query",
+            "-o",
+            "{d}/out/out.tsv",
+        ),
+    ),
+    "cli --save json": (
+        "out.json",
+        _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q", "--save", "{d}/out/out.json"),
+    ),
+    "cli --save parquet": (
+        "out.parquet",
+        _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q", "--save", "{d}/out/out.parquet"),
+    ),
+    "cli --report": (
+        "out.html",
+        _cli("evaluate", "{d}/qrels.txt", "{d}/run1.txt", "-q", "--report", "{d}/out/out.html"),
+    ),
+    "cli fuse -o": (
+        "out.run",
+        _cli("fuse", "{d}/run1.txt", "{d}/run2.txt", "-o", "{d}/out/out.run"),
+    ),
     "cli plot -o": ("out.svg", _cli("plot", "{d}/saved.json", "-o", "{d}/out/out.svg")),
     "cli report -o": ("out.html", _cli("report", "{d}/saved.json", "-o", "{d}/out/out.html")),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("writer", sorted(WRITERS))
@@ -103,8 +128,13 @@ def test_a_write_cut_short_leaves_the_previous_file(
     target.write_bytes(b"the previous good file\n")
     os.chmod(target, 0o640)
     script = _LIMITED.format(limit=LIMIT, folder=str(d), code=code.replace("{d}", str(d)))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "ASSAY_DEBUG": ""})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ASSAY_DEBUG": ""},
+    )
     assert done.returncode != 0, f"{writer}: the write was not cut short\n{done.stderr}"
     if writer.startswith("cli"):  # one line naming the file, not the temporary one
         assert done.stderr.startswith("assay: error: ") and done.stderr.count("\n") == 1
@@ -205,8 +235,14 @@ def test_same_file_sees_links_and_spellings(
     os.link("a.txt", "hard.txt")
     Path("sym.txt").symlink_to("a.txt")
     Path("sub").mkdir()
-    for other in ("a.txt", "./a.txt", "sub/../a.txt", str(tmp_path / "a.txt"), "hard.txt",
-                  "sym.txt"):  # fmt: skip
+    for other in (
+        "a.txt",
+        "./a.txt",
+        "sub/../a.txt",
+        str(tmp_path / "a.txt"),
+        "hard.txt",
+        "sym.txt",
+    ):
         assert same_file("a.txt", other), other
     assert not same_file("a.txt", "b.txt")
     assert same_file("new.txt", "./sub/../new.txt")  # neither exists yet

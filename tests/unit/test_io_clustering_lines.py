@@ -27,8 +27,11 @@ def test_one_label_per_line_is_detected(tmp_path: Path) -> None:
     c = read_clustering(_write(tmp_path, "g.txt", GOLD))
     assert c.layout == "lines" and c.hard
     assert c.items == frozenset(str(i) for i in range(1, 9))
-    assert c.clusters == [{"1": 1.0, "3": 1.0, "6": 1.0}, {"2": 1.0, "5": 1.0},
-                          {"4": 1.0, "7": 1.0, "8": 1.0}]  # fmt: skip
+    assert c.clusters == [
+        {"1": 1.0, "3": 1.0, "6": 1.0},
+        {"2": 1.0, "5": 1.0},
+        {"4": 1.0, "7": 1.0, "8": 1.0},
+    ]
 
 
 def test_layouts_said_and_checked(tmp_path: Path) -> None:

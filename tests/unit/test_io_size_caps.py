@@ -217,11 +217,13 @@ def test_embed_checks_the_label_count_before_reading_the_array(
 def test_a_parquet_bomb_is_refused_from_its_metadata(tmp_path: Path, small_floor: None) -> None:
     n = 400_000
     codes = pa.array(np.zeros(n, dtype=np.int32))
-    table = pa.table({
-        "query": pa.DictionaryArray.from_arrays(codes, pa.array(["1"])),
-        "doc": pa.DictionaryArray.from_arrays(codes, pa.array(["d"])),
-        "relevance": pa.array(np.ones(n, dtype=np.int64)),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "query": pa.DictionaryArray.from_arrays(codes, pa.array(["1"])),
+            "doc": pa.DictionaryArray.from_arrays(codes, pa.array(["d"])),
+            "relevance": pa.array(np.ones(n, dtype=np.int64)),
+        }
+    )
     p = tmp_path / "qrels.parquet"
     pq.write_table(table, p, compression="zstd")
     assert p.stat().st_size < 20_000
@@ -235,11 +237,13 @@ def test_a_parquet_dictionary_of_long_text_is_refused_before_decoding(tmp_path: 
     file of a few kilobytes (3,000 rows took 30 s and 2.2 GB, then an internal error)."""
     n = 200
     codes = pa.array(np.zeros(n, dtype=np.int32))
-    table = pa.table({
-        "query": pa.DictionaryArray.from_arrays(codes, pa.array(["q" * (1 << 20)])),
-        "doc": pa.array([f"d{i}" for i in range(n)]),
-        "score": pa.array(np.ones(n)),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "query": pa.DictionaryArray.from_arrays(codes, pa.array(["q" * (1 << 20)])),
+            "doc": pa.array([f"d{i}" for i in range(n)]),
+            "score": pa.array(np.ones(n)),
+        }
+    )
     p = tmp_path / "run.parquet"
     pq.write_table(table, p, compression="zstd")
     assert p.stat().st_size < 20_000
@@ -250,11 +254,13 @@ def test_a_parquet_dictionary_of_long_text_is_refused_before_decoding(tmp_path: 
 
 
 def test_parquet_text_columns_read_as_before(tmp_path: Path) -> None:
-    table = pa.table({
-        "query": pa.array(["1", "1", "2"]).dictionary_encode(),
-        "doc": pa.array(["a", "b", "a"]),
-        "score": pa.array([0.5, 0.25, 1.0]),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "query": pa.array(["1", "1", "2"]).dictionary_encode(),
+            "doc": pa.array(["a", "b", "a"]),
+            "score": pa.array([0.5, 0.25, 1.0]),
+        }
+    )
     pq.write_table(table, tmp_path / "run.parquet")
     run = assay.Run.read(tmp_path / "run.parquet")
     assert sorted(run.to_dict()["1"]) == ["a", "b"] and list(run.to_dict()["2"]) == ["a"]

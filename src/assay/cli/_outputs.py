@@ -34,11 +34,25 @@ OUTPUTS = ("output", "report", "save")
 NOT_INPUTS = ("out", "title", "name", "baseline", "positive")
 
 #: ``-o`` of the commands that print a table: extension -> format.
-TABLE = {".tsv": "tsv", ".txt": "table", ".csv": "csv", ".jsonl": "jsonl", ".json": "json",
-         ".md": "markdown", ".markdown": "markdown", ".tex": "latex"}  # fmt: skip
+TABLE = {
+    ".tsv": "tsv",
+    ".txt": "table",
+    ".csv": "csv",
+    ".jsonl": "jsonl",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+}
 #: ``assay report -o``: the page, or its tables.
-PAGE = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown",
-        ".tex": "latex", ".txt": "table"}  # fmt: skip
+PAGE = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+    ".txt": "table",
+}
 #: ``assay plot -o``.
 PLOT = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 #: ``--report``: a self-contained HTML page.

@@ -380,8 +380,9 @@ def _wide(
     # Every rater rates on one scale: the table is typed as a whole (numbers only when every
     # value is a number), else one rater's 1 would be the number 1.0 and another's the text
     # "1", two categories that never agree.
-    flat = _typed([c[j] for c in cells for j in value_cols],
-                  [no for no in lines for _ in value_cols], source)  # fmt: skip
+    flat = _typed(
+        [c[j] for c in cells for j in value_cols], [no for no in lines for _ in value_cols], source
+    )
     width = len(value_cols)
     rows = [flat[i * width : (i + 1) * width] for i in range(len(cells))]
     if transposed:  # one row per rater: a unit's values are a column

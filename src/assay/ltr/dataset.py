@@ -156,9 +156,11 @@ class LetorDataset:
         refused before it is built (see :func:`assay.io.limits.check_dense`)."""
         if _is_sparse(self.features) or np.dtype(dtype) != self.features.dtype:
             check_dense(
-                self.features.shape, np.dtype(dtype).itemsize,
-                read_bytes=self.read_bytes, source=self.source,
-            )  # fmt: skip
+                self.features.shape,
+                np.dtype(dtype).itemsize,
+                read_bytes=self.read_bytes,
+                source=self.source,
+            )
         x = self.features.toarray() if _is_sparse(self.features) else self.features
         return np.asarray(x, dtype=dtype)
 

@@ -100,9 +100,14 @@ class RBORuns(Result):
             for q, lo, r, e in zip(self.queries, self.min, self.res, self.ext, strict=True)
         ]  # fmt: skip
         rows.append(
-            {"run_a": self.run_a, "run_b": self.run_b, "query": None, "aggregate": "mean",
-             **self.mean()}
-        )  # fmt: skip
+            {
+                "run_a": self.run_a,
+                "run_b": self.run_b,
+                "query": None,
+                "aggregate": "mean",
+                **self.mean(),
+            }
+        )
         return rows
 
 

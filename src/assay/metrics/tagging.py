@@ -139,8 +139,9 @@ def _ill_formed(encoded: EncodedTags, k: int, strict: Spans) -> tuple[int, int]:
     # conlleval's type codes index the full vocabulary of types, strict's the present ones
     present = {t: i for i, t in enumerate(strict.types)}
     remap = np.array([present.get(t, -1) for t in encoded.types], dtype=np.int32)
-    chunks = Spans(chunks.start, chunks.end, remap[chunks.type], chunks.sentence,
-                   chunks.offsets, ())  # fmt: skip
+    chunks = Spans(
+        chunks.start, chunks.end, remap[chunks.type], chunks.sentence, chunks.offsets, ()
+    )
     hit, _ = match_spans(chunks, same)
     return int(np.count_nonzero(~hit)), len(chunks)
 

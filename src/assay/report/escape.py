@@ -99,8 +99,10 @@ def latex(text: str) -> str:
 def latex_marks(marks: str) -> str:
     """Significance markers for a math-mode superscript: ▲/▼ become symbols, letters and
     digits stay; anything else is text in an ``\\mbox`` (text commands fail in math mode)."""
-    return "".join(_LATEX_MARKS.get(c) or (c if c.isascii() and c.isalnum() else
-                                           f"\\mbox{{{latex(c)}}}") for c in marks)  # fmt: skip
+    return "".join(
+        _LATEX_MARKS.get(c) or (c if c.isascii() and c.isalnum() else f"\\mbox{{{latex(c)}}}")
+        for c in marks
+    )
 
 
 def markdown(text: str) -> str:

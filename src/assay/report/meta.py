@@ -149,8 +149,16 @@ def repro_report(rep: Reproducibility) -> Report:
 def assessors_report(agr: AssessorAgreement) -> Report:
     """Per-topic overlap, κ and α, the pooled row, then the system-ranking correlations."""
     recs = agr.records()
-    topic_cols = ["topic", "aggregate", "n_docs", "n_relevant_a", "n_relevant_b", "overlap",
-                  "kappa", "alpha"]  # fmt: skip
+    topic_cols = [
+        "topic",
+        "aggregate",
+        "n_docs",
+        "n_relevant_a",
+        "n_relevant_b",
+        "overlap",
+        "kappa",
+        "alpha",
+    ]
     topics = [r for r in recs if r["kind"] == "topic"]
     table = _table(topic_cols, topics, legend=_assessor_legend(agr))
     return _report(table, recs, agr.provenance, warnings=list(agr.warnings))

@@ -66,9 +66,18 @@ DRAWN_LABELS = 400
 
 _KINDS = ("box", "diff", "line", "hbar", "bars", "heatmap", "scatter")
 _LEGEND = (
-    "best", "upper right", "upper left", "lower left", "lower right", "right", "center left",
-    "center right", "lower center", "upper center", "center",
-)  # fmt: skip
+    "best",
+    "upper right",
+    "upper left",
+    "lower left",
+    "lower right",
+    "right",
+    "center left",
+    "center right",
+    "lower center",
+    "upper center",
+    "center",
+)
 _DRAWSTYLE = ("default", "steps", "steps-pre", "steps-mid", "steps-post")
 
 

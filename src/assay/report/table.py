@@ -43,11 +43,23 @@ Align = Literal["left", "right"]
 #: ``\\input{/etc/passwd}``) is ignored and the escaped column name is shown instead.
 LATEX_HEADERS = frozenset(
     {
-        "Run", "Query", "Metric", "System", "Model", "vs.", "Value", "Label", "Rank",
-        "Candidate", "Score", "$\\Delta$ [CI]", "$p$ ($p_{adj}$)", "$d$",
+        "Run",
+        "Query",
+        "Metric",
+        "System",
+        "Model",
+        "vs.",
+        "Value",
+        "Label",
+        "Rank",
+        "Candidate",
+        "Score",
+        "$\\Delta$ [CI]",
+        "$p$ ($p_{adj}$)",
+        "$d$",
         "True $\\backslash$ predicted",
     }
-)  # fmt: skip
+)
 
 
 @dataclass(frozen=True)
