@@ -117,6 +117,18 @@ def npz_bomb(rng: Rng, at: Path) -> list[str]:
     return ["embed", str(at / "e.npz"), str(_labels(at, n))]
 
 
+def embed_all_pairs(rng: Rng, at: Path) -> list[str]:
+    """A plain .npy under a megabyte whose few classes make r_precision and map@r rank
+    every query's R nearest: up to 20,000 x 19,999 pairs."""
+    dims = int(rng.integers(4, 24))
+    rows = int(rng.integers(2_000, min(20_000, 800_000 // (4 * dims)) + 1))
+    x = rng.normal(size=(rows, dims)).astype(np.float32)
+    np.save(at / "e.npy", x)
+    classes = int(rng.integers(1, 4))
+    (at / "labels.txt").write_text("".join(f"c{i % classes}\n" for i in range(rows)))
+    return ["embed", str(at / "e.npy"), str(at / "labels.txt")]
+
+
 def npy_lying(rng: Rng, at: Path) -> list[str]:
     shape = (int(rng.integers(10**4, 10**7)), int(rng.integers(2, 10**4)))
     data = np.ones((3, 4)).tobytes()
@@ -276,6 +288,7 @@ FAMILIES: dict[str, Callable[[Rng, Path], list[str]]] = {
     "letor-gzip": letor_gzip,
     "npz-bomb": npz_bomb,
     "npy-lying": npy_lying,
+    "embed-all-pairs": embed_all_pairs,
     "parquet-bomb": parquet_bomb,
     "parquet-dictionary": parquet_dictionary,
     "metric-names": metric_names,

@@ -355,3 +355,19 @@ def test_brackets_in_json_strings_are_text(tmp_path: Path) -> None:
     )
     run = assay.Run.read(p)
     assert len(run) == 2
+
+
+def test_neighbour_pairs_are_capped_before_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One class: r_precision/map@r rank each query's R = n - 1 nearest, n^2 pairs in all.
+    x = np.random.default_rng(0).normal(size=(300, 4))
+    labels = ["a"] * 300
+    monkeypatch.setenv("ASSAY_MAX_NEIGHBOURS", str(300 * 298))
+    with pytest.raises(InputError, match=r"300 queries x 299 neighbours.*at a cutoff"):
+        assay.embeddings.retrieval_metrics(x, labels)
+    with pytest.raises(InputError, match="give a smaller k"):
+        assay.embeddings.nearest_neighbours(x, k=299)
+    at_cutoff = assay.embeddings.retrieval_metrics(x, labels, metrics=["precision@5"])
+    assert at_cutoff.mean("precision@5") == 1.0
+    monkeypatch.setenv("ASSAY_MAX_NEIGHBOURS", str(300 * 299))
+    assert assay.embeddings.retrieval_metrics(x, labels).mean("map@r") == 1.0
+    assert assay.embeddings.nearest_neighbours(x, k=299).shape == (300, 299)

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._options import choice, cutoff, flag, integer
 from ..errors import EmptyInputError, InputError
+from ..io.limits import check_neighbours
 from ..metrics.embedding import DEFAULT_METRICS, NEEDS_R, lone_warning, per_query_values
 from ..metrics.embedding_result import RetrievalMetrics, resolve_metrics, summarise
 from .knn import Backend, Distance, neighbours, prepare, searcher
@@ -72,6 +73,7 @@ def retrieval_metrics(
         _check_k(k_given, available, exclude_self)
     n = _n_neighbours(chosen, relevant, available, exclude_self)
     evaluated = np.flatnonzero(relevant > 0)
+    check_neighbours(evaluated.size, n, _fewer_neighbours(n, k_given))
     warning = lone_warning(q_labels.size - evaluated.size, q_labels.size)
     values = {str(m): np.full(q_labels.size, np.nan) for m in chosen}
     space = prepare(q, r, distance)
@@ -159,6 +161,7 @@ def nearest_neighbours(
             "exclude_self=True with a reference set needs its first rows to be the queries"
         )
     _check_k(k, n_refs - int(exclude_self), exclude_self)
+    check_neighbours(q.shape[0], k, "give a smaller k")
     space = prepare(q, r, distance)
     out = np.empty((q.shape[0], k), dtype=np.int64)
     for rows, idx in neighbours(
@@ -169,6 +172,17 @@ def nearest_neighbours(
 
 
 # ---------------------------------------------------------------- checks
+
+
+def _fewer_neighbours(n: int, k_given: int | None) -> str:
+    """How to rank fewer than ``n`` neighbours a query: R-based measures (r_precision,
+    map@r) rank each query's R nearest, whatever k is."""
+    if k_given is not None and n <= k_given:
+        return "give a smaller k (-k)"
+    return (
+        f"the largest class has {n} other members and r_precision/map@r rank that many; "
+        "ask for measures at a cutoff (-m precision@10 -m map@10 ...)"
+    )
 
 
 def _embeddings(x: ArrayLike, name: str) -> NDArray[Any]:

@@ -23,10 +23,12 @@ __all__ = [
     "EXPANSION_FLOOR",
     "MAX_CLASSES",
     "MAX_FEATURES",
+    "MAX_NEIGHBOURS",
     "check_decoded_strings",
     "check_dense",
     "check_expansion",
     "check_json_depth",
+    "check_neighbours",
     "check_parquet",
     "expansion_cap",
     "limit",
@@ -37,6 +39,10 @@ MAX_FEATURES = 1 << 20
 #: Most distinct labels of a classification (``ASSAY_MAX_CLASSES``): its confusion matrix
 #: has one cell per pair of them.
 MAX_CLASSES = 2048
+#: Most (query, neighbour) pairs one k-NN evaluation ranks (``ASSAY_MAX_NEIGHBOURS``): each
+#: query ranks its R (or k) nearest references, so one class over 20,000 small vectors (a
+#: 1 MB file) asks for 2e8 and 80 s; 2**24 takes about 5 s here.
+MAX_NEIGHBOURS = 1 << 24
 #: Bytes out per compressed byte in (gzip, a zip member), beyond EXPANSION_FLOOR
 #: (``ASSAY_MAX_EXPANSION``): text compresses 3-20 fold, a bomb a thousandfold.
 EXPANSION = 32
@@ -65,6 +71,18 @@ def limit(variable: str, default: int) -> int:
 def expansion_cap(compressed: int) -> int:
     """The most bytes ``compressed`` bytes of gzip or deflate may expand to."""
     return max(EXPANSION_FLOOR, limit("ASSAY_MAX_EXPANSION", EXPANSION) * compressed)
+
+
+def check_neighbours(n_queries: int, n: int, remedy: str) -> None:
+    """Refuse ranking ``n`` neighbours for each of ``n_queries`` queries beyond
+    ASSAY_MAX_NEIGHBOURS pairs, before any search; ``remedy`` says how to ask for fewer."""
+    cap = limit("ASSAY_MAX_NEIGHBOURS", MAX_NEIGHBOURS)
+    if n_queries * n > cap:
+        raise InputError(
+            f"{n_queries} queries x {n} neighbours each is more than the {cap:,} (query, "
+            f"neighbour) pairs ranked by default; {remedy}, or set ASSAY_MAX_NEIGHBOURS to "
+            "allow more"
+        )
 
 
 def check_expansion(produced: int, compressed: int, source: str) -> None:
