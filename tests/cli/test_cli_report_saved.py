@@ -7,8 +7,6 @@ line, and bound the work of drawing it.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import pytest
 from assay.report.document import document, dumps, section
 from assay.report.table import Cell, Column, DisplayTable
 from support.cli import assert_one_line_error, invoke
+from support.latex import typeset
 
 INPUT = "\\input{/etc/passwd}"
 
@@ -97,29 +96,10 @@ def test_a_latex_row_starting_with_a_bracket_or_star_is_guarded(tmp_path: Path, 
 
 
 def test_a_row_named_3cm_is_typeset_as_text(tmp_path: Path) -> None:
-    engine, pdftotext = shutil.which("pdflatex"), shutil.which("pdftotext")
-    if engine is None or pdftotext is None:
-        pytest.skip("no pdflatex/pdftotext on this machine")
     saved = _saved(tmp_path / "x.json", _table("[3cm]run.txt", "*star", "ok"))
     code, out, _ = invoke("report", saved, "-f", "latex")
     assert code == 0
-    (tmp_path / "t.tex").write_text(out, "utf-8")
-    (tmp_path / "doc.tex").write_text(
-        "\\documentclass{article}\\usepackage{booktabs,amssymb}\\usepackage[T1]{fontenc}"
-        "\\begin{document}\\input{t.tex}\\end{document}\n",
-        "utf-8",
-    )
-    done = subprocess.run(
-        [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout[-2000:]
-    text = subprocess.run(
-        [pdftotext, "doc.pdf", "-"], cwd=tmp_path, capture_output=True, text=True
-    ).stdout
+    text = typeset(out, tmp_path)
     assert "[3cm]run.txt" in text and "*star" in text
 
 

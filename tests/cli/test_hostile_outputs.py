@@ -10,10 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,6 +18,7 @@ from typer.testing import CliRunner
 
 import assay
 from assay.cli import app
+from support.latex import typeset
 
 runner = CliRunner()
 
@@ -113,31 +111,9 @@ def test_latex_is_inert(collection: tuple[Path, list[Path]]) -> None:
 def test_latex_compiles_with_input_as_text(
     collection: tuple[Path, list[Path]], tmp_path: Path
 ) -> None:
-    engine = shutil.which("pdflatex") or shutil.which("lualatex")
-    if engine is None:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("no TeX engine: .ci/run installs texlive-latex-base")
-        pytest.skip("no TeX engine (pdflatex/lualatex) on this machine")
-    (tmp_path / "table.tex").write_text(_compare(collection, "latex"), encoding="utf-8")
-    (tmp_path / "doc.tex").write_text(
-        "\\documentclass{article}\\usepackage{booktabs,amssymb}\\usepackage[T1]{fontenc}"
-        "\\begin{document}\\input{table.tex}\\end{document}\n",
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [engine, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout[-2000:]
-    if shutil.which("pdftotext"):
-        text = subprocess.run(
-            ["pdftotext", "doc.pdf", "-"], cwd=tmp_path, capture_output=True, text=True
-        ).stdout
-        assert "\\input{_etc_passwd}%$#_&~^" in text  # typeset as text, not executed
-        assert "root:" not in text
+    text = typeset(_compare(collection, "latex"), tmp_path)
+    assert "\\input{_etc_passwd}%$#_&~^" in text  # typeset as text, not executed
+    assert "root:" not in text
 
 
 def test_tsv_keeps_one_record_per_line(collection: tuple[Path, list[Path]]) -> None:
