@@ -28,8 +28,9 @@ from typing import Any
 
 from .._files import atomic_open, atomic_path
 from ..errors import InputError
+from ..io.limits import limit
 from .records import jsonable
-from .saved import MAX_BYTES, MAX_DEPTH, check, limit
+from .saved import MAX_BYTES, MAX_DEPTH, check
 from .table import Cell, Column, DisplayTable
 
 __all__ = [

@@ -17,12 +17,12 @@ Text is only type-checked here; every renderer escapes it for its format.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from ..io.limits import limit
 
 __all__ = [
     "DPI",
@@ -36,7 +36,6 @@ __all__ = [
     "PLOT_PANELS",
     "check",
     "drawing_budget",
-    "limit",
 ]
 
 #: Largest saved file read, in bytes (``ASSAY_MAX_SAVED_BYTES`` lifts it).
@@ -79,16 +78,6 @@ _LEGEND = (
     "center",
 )
 _DRAWSTYLE = ("default", "steps", "steps-pre", "steps-mid", "steps-post")
-
-
-def limit(variable: str, default: int) -> int:
-    """A cap: ``default``, or the positive integer in the environment ``variable``."""
-    value = os.environ.get(variable, "").strip()
-    if not value:
-        return default
-    if not value.isdigit() or int(value) < 1:
-        raise InputError(f"{variable}={value!r}: expected a positive whole number")
-    return int(value)
 
 
 class _Refused(Exception):
