@@ -8,8 +8,9 @@ mode, a new one gets ``0o666`` less the umask. Writing through a symbolic link r
 file it points to (the link stays); a target that is not a regular file (``/dev/stdout``, a
 named pipe) is written directly, as there is nothing to keep.
 
-:func:`same_file` tells whether two paths name one file (symbolic and hard links, relative
-paths, ``./x``), for the command line's refusal to write over its own inputs.
+:func:`file_key` identifies the file a path names (symbolic and hard links, relative paths,
+``./x`` share one key) and :func:`same_file` compares two paths by it, for the command
+line's refusal to write over its own inputs or take one file twice.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import IO, Any
 
-__all__ = ["atomic_open", "atomic_path", "same_file"]
+__all__ = ["atomic_open", "atomic_path", "file_key", "same_file"]
 
 PathLike = str | os.PathLike[str]
 
@@ -98,11 +99,16 @@ def atomic_open(
             os.fsync(fh.fileno())
 
 
-def same_file(a: PathLike, b: PathLike) -> bool:
-    """Whether ``a`` and ``b`` name one file: the same device and inode where both exist
-    (symbolic and hard links), else the same resolved path."""
+def file_key(path: PathLike) -> tuple[int, int] | str:
+    """What identifies the file ``path`` names: its device and inode where it exists (one
+    key for every symbolic or hard link to it), else its resolved path."""
     try:
-        sa, sb = os.stat(a), os.stat(b)
+        st = os.stat(path)
     except OSError:
-        return os.path.realpath(os.fspath(a)) == os.path.realpath(os.fspath(b))
-    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+        return os.path.realpath(os.fspath(path))
+    return st.st_dev, st.st_ino
+
+
+def same_file(a: PathLike, b: PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file (:func:`file_key`)."""
+    return file_key(a) == file_key(b)

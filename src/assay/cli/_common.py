@@ -561,17 +561,14 @@ def distinct_inputs(paths: list[str], what: str) -> None:
     """Refuse a file given twice among ``paths`` (the same path, or two paths to one file):
     results are keyed by name, so one of the two vanished ("needs at least two runs", one row
     instead of two), or a run was compared with itself."""
+    from .._files import file_key
     from ..errors import InputError
 
-    seen: dict[Any, str] = {}
+    seen: dict[tuple[int, int] | str, str] = {}
     for path in paths:
         if path == "-":
             continue
-        try:  # one file under two names (./x, a link) has one device and inode
-            stat = os.stat(path)
-            key: Any = (stat.st_dev, stat.st_ino)
-        except OSError:  # missing: its reader says so
-            key = os.path.realpath(path)
+        key = file_key(path)  # one file under two names (./x, a link) has one key
         if key in seen:
             first = seen[key]
             also = "" if first == path else f" (as {first} and {path})"
