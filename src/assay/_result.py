@@ -2,11 +2,17 @@
 
 A result is a frozen dataclass with a ``provenance`` mapping (what produced it: assay's
 version, the options, seeds, inputs) and ``records()``, flat rows of plain Python values
-that every output format, data frame and report is built from.
+that every output format, data frame and report is built from. Every result also reads well
+where people look at it: ``repr()`` fits on one screen (arrays and long collections are
+summarised, never dumped) and ``_repr_html_()`` shows its records as a table in a notebook.
+Results of the families and of the ranking core add ``report()`` and ``document()``
+(:class:`assay.report.Reported`), from which the CLI prints and writes ``--report``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import platform
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -29,16 +35,34 @@ class ResultLike(Protocol):
     def to_pandas(self) -> pd.DataFrame: ...
 
 
-class Result:
-    """Base of the result types: ``to_pandas()`` from ``records()``.
+#: A ``repr()`` is one screen: at most this many characters.
+REPR_LIMIT = 2000
+#: Rows of ``records()`` a notebook's HTML view shows before "… n more rows".
+HTML_ROWS = 20
+#: Items of a collection shown by a short repr before "… n more".
+_SHOWN_ITEMS = 6
 
-    Subclasses are frozen dataclasses with a ``provenance`` field and a ``records()`` method.
+
+class Result:
+    """Base of the result types: ``to_pandas()`` from ``records()``, a one-screen ``repr()``
+    and a notebook view (``_repr_html_``).
+
+    Subclasses are frozen dataclasses with a ``provenance`` field and a ``records()`` method;
+    they are declared with ``repr=False`` so that this ``__repr__`` (fields in order, arrays,
+    long sequences and mappings summarised, provenance left out) is the one used.
     """
 
     __slots__ = ()
 
     def records(self) -> list[dict[str, Any]]:
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return short_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The records as an HTML table (the first :data:`HTML_ROWS` rows), escaped."""
+        return records_html(type(self).__name__, self.records())
 
     def to_pandas(self) -> pd.DataFrame:
         """``records()`` as a pandas DataFrame (needs the ``frames`` extra)."""
@@ -76,6 +100,62 @@ class TupleResult(Result):
 
     def records(self) -> list[dict[str, Any]]:
         return [{name: getattr(self, name) for name in self._fields}]
+
+
+def short(value: Any, budget: int = 120) -> str:
+    """A short repr of ``value``: arrays as shape and dtype, long sequences and mappings as
+    their first items and a count, anything else cut at ``budget`` characters."""
+    shape = getattr(value, "shape", None)
+    if shape is not None and getattr(value, "dtype", None) is not None and len(shape) > 0:
+        return f"<array shape={tuple(shape)} dtype={value.dtype}>"
+    if isinstance(value, Result) and dataclasses.is_dataclass(value):
+        return f"<{type(value).__name__}>"
+    if isinstance(value, Mapping):
+        items = list(value.items())
+        shown = ", ".join(f"{k!r}: {short(v, 40)}" for k, v in items[:_SHOWN_ITEMS])
+        more = f", … {len(items) - _SHOWN_ITEMS} more" if len(items) > _SHOWN_ITEMS else ""
+        return _cut("{" + shown + more + "}", budget)
+    if isinstance(value, list | tuple) and len(value) > _SHOWN_ITEMS:
+        shown = ", ".join(short(v, 40) for v in value[:_SHOWN_ITEMS])
+        return _cut(f"[{shown}, … {len(value) - _SHOWN_ITEMS} more]", budget)
+    return _cut(repr(value), budget)
+
+
+def _cut(text: str, budget: int) -> str:
+    return text if len(text) <= budget else text[: budget - 1] + "…"
+
+
+def short_repr(result: Any) -> str:
+    """``Name(field=value, ...)`` of a dataclass result in at most :data:`REPR_LIMIT`
+    characters: every field but ``provenance``, each summarised by :func:`short`."""
+    name = type(result).__name__
+    fields = [f.name for f in dataclasses.fields(result) if f.repr and f.name != "provenance"]
+    parts = [f"{name}={short(getattr(result, name))}" for name in fields]
+    return _cut(f"{name}({', '.join(parts)})", REPR_LIMIT)
+
+
+def records_html(title: str, records: list[dict[str, Any]]) -> str:
+    """An HTML table of ``records`` (the first :data:`HTML_ROWS`), every text escaped."""
+    columns = list(dict.fromkeys(key for row in records for key in row))
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_cell(row.get(c)))}</td>" for c in columns) + "</tr>"
+        for row in records[:HTML_ROWS]
+    )
+    more = len(records) - HTML_ROWS
+    note = f"<p>… {more} more rows</p>" if more > 0 else ""
+    return (
+        f"<div><strong>{html.escape(title)}</strong><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>{note}</div>"
+    )
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
 
 
 def provenance(**settings: Any) -> dict[str, Any]:

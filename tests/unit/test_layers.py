@@ -20,7 +20,7 @@ SRC = ROOT / "src" / "assay"
 #: ones listed before it); facades sit just above what they re-export.
 LAYERS: list[set[str]] = [
     {"errors", "_version"},
-    {"_options", "_optional", "_arrow", "_arrays", "_parallel", "_lazy", "_files"},
+    {"_options", "_optional", "_arrow", "_arrays", "_parallel", "_lazy", "_files", "_families"},
     {"_result"},
     {"io"},
     {"data"},

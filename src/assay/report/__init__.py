@@ -50,6 +50,7 @@ from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
+from .reported import Reported
 from .sections_ranking import comparison_document, experiment_document, results_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
@@ -65,6 +66,7 @@ __all__ = [
     "OutputFormat",
     "RecordFormat",
     "Report",
+    "Reported",
     "analysis_report",
     "any_document",
     "assessors_report",

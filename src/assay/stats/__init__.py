@@ -7,7 +7,9 @@ Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
 :mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
 :mod:`~assay.stats.concordance` (Kendall's τ from pair counts) and
-:mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`). Their public
+:mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`) and
+:mod:`~assay.stats.pairs` (:class:`PairResult`: one system against the baseline, in every
+family). Their public
 names are loaded lazily from here.
 """
 
@@ -19,6 +21,7 @@ _LAZY = {
     # results
     "StatResult": "result",
     "TukeyHSDResult": "result",
+    "PairResult": "pairs",
     # paired tests and effect size
     "randomization_test": "paired",
     "ttest": "paired",
