@@ -40,7 +40,6 @@ from numpy.typing import NDArray
 from .._options import KappaWeights, ZeroDivision, integer
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from ._labels import Counts, counts, zero_division_value
 from ._ratings import FloatArray, is_missing, ratings, unit_counts, values_array
 from .agreement_alpha import (
     COUNTS,
@@ -51,6 +50,7 @@ from .agreement_alpha import (
     alpha_bootstrap,
     krippendorff_alpha,
 )
+from .labels import Counts, counts, zero_division_value
 from .registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
 
 __all__ = [

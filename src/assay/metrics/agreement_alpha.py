@@ -51,8 +51,8 @@ from numpy.typing import NDArray
 from .._options import MAX_RESAMPLES, Level, choice, choices, integer, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from ._labels import boolean
 from ._ratings import FloatArray, Ratings, ratings, unit_counts
+from .labels import boolean
 from .registry import FROM_SIGNATURE, Param, anything, measure
 
 __all__ = [

@@ -48,7 +48,7 @@ import numpy as np
 from .._options import Average, Degenerate, Normalize, SBAAbsent, ZeroDivision, choice, number
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
-from ._labels import (
+from .labels import (
     AVERAGE,
     LABELS,
     POS_LABEL,

@@ -19,7 +19,7 @@ import numpy as np
 from .._options import choice, flag, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from ._labels import as_labels, kind, py, unique
+from .labels import as_labels, kind, py, unique
 from .registry import FROM_SIGNATURE, Param, anything, measure
 
 __all__ = [

@@ -13,9 +13,6 @@ import numpy as np
 from .._options import Degenerate, ZeroDivision, choice, integer, number
 from .._result import Result, provenance
 from ..errors import MetricError
-from ._label_sets import catch_label_warning, quiet
-from ._labels import Counts, average_values, check_pair, counts, divide, kind, py
-from ._labels import zero_division_value as _zd
 from .agreement import cohen_kappa
 from .classification import _mcc_from_matrix, balanced_accuracy, sba
 from .classification_curves import (
@@ -25,6 +22,9 @@ from .classification_curves import (
     recall_levels,
     roc_auc,
 )
+from .label_sets import catch_label_warning, quiet
+from .labels import Counts, average_values, check_pair, counts, divide, kind, py
+from .labels import zero_division_value as _zd
 
 __all__ = [
     "ClassMetrics",

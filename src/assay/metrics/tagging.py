@@ -41,8 +41,8 @@ from numpy.typing import NDArray
 from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
 from ..errors import EmptyInputError, InputWarning, MetricError
 from ..io.conll import TagSequences, check_aligned
-from ._label_sets import caller_level, mismatch
-from ._labels import ZERO_DIVISION, average_values, divide, zero_division_value
+from .label_sets import caller_level, mismatch
+from .labels import ZERO_DIVISION, average_values, divide, zero_division_value
 from .registry import FROM_SIGNATURE, Param, measure, one_of
 from .tagging_partial import PartialCounts, partial_counts
 from .tagging_spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode

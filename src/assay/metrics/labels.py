@@ -20,8 +20,27 @@ from .._arrays import same_length
 from .._options import Average, ZeroDivision, flag
 from ..errors import InputError, MetricError
 from ..io.limits import MAX_CLASSES, limit
-from ._label_sets import check_label_sets
+from .label_sets import check_label_sets
 from .registry import FROM_SIGNATURE, Param, anything, one_of, optional
+
+__all__ = [
+    "AVERAGE",
+    "LABELS",
+    "POS_LABEL",
+    "ZERO_DIVISION",
+    "Counts",
+    "as_labels",
+    "average_values",
+    "boolean",
+    "check_pair",
+    "counts",
+    "divide",
+    "kind",
+    "kind_name",
+    "py",
+    "unique",
+    "zero_division_value",
+]
 
 
 def as_labels(y: Any, name: str) -> np.ndarray:
@@ -141,7 +160,7 @@ def counts(
 ) -> Counts:
     """The confusion counts of two label sequences; ``labels`` puts those classes first and
     selects them. Warns when the sequences share no label or differ only in spelling
-    (:func:`~assay.metrics._label_sets.check_label_sets`; ``names`` are theirs)."""
+    (:func:`~assay.metrics.label_sets.check_label_sets`; ``names`` are theirs)."""
     t, p = check_pair(y_true, y_pred)
     n = t.shape[0]
     requested = None if labels is None else _requested(labels, t)
