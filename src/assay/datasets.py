@@ -37,9 +37,49 @@ def synthetic(
 ) -> tuple[Qrels, dict[str, Run]]:
     """A seeded collection: ``(qrels, {name: run})`` with one run per ``noise`` level.
 
-    ``judged_fraction`` < 1 leaves a random share of candidates out of the qrels (unjudged);
-    ``score_decimals`` rounds scores (creating ties, as real systems do); ``depth`` truncates
-    each ranked list.
+    Each query has ``docs_per_query`` candidate documents with grades drawn from
+    ``grade_probs``; a run scores every candidate as ``grade + noise * N(0, 1)``, so a smaller
+    ``noise`` is a better system.
+
+    Parameters
+    ----------
+    n_queries : int, default 50
+        Queries, named "q1", "q2", ...
+    docs_per_query : int, default 100
+        Candidate documents of each query (named "d0", "d1", ... across the collection).
+    noise : sequence of float, default (0.5, 1.0, 2.0)
+        Standard deviation of each run's noise, one run per value (≥ 0).
+    run_names : sequence of str, optional
+        The runs' names, one per ``noise`` level; default "run1", "run2", ...
+    grade_probs : sequence of float, default (0.6, 0.2, 0.12, 0.06, 0.02)
+        Relative probabilities of grades 0, 1, 2, ... (normalised to sum to 1).
+    judged_fraction : float, default 1.0
+        Share of candidates judged, in (0, 1]; the others are left out of the qrels.
+    depth : int, optional
+        Keep each run's top ``depth`` documents per query.
+    score_decimals : int or None, default 4
+        Round scores to this many decimals (creating ties, as real systems do); None: no
+        rounding.
+    seed : int, default 0
+        Seed of the grades, the judged share and the noise.
+
+    Returns
+    -------
+    tuple
+        ``(qrels, runs)``: a :class:`~assay.data.Qrels` and a dict name → :class:`~assay.data.Run`.
+
+    Examples
+    --------
+    >>> from assay import datasets, evaluate
+    >>> qrels, runs = datasets.synthetic(n_queries=20, docs_per_query=10, seed=0)
+    >>> qrels.n_queries, len(qrels), list(runs)
+    (20, 200, ['run1', 'run2', 'run3'])
+    >>> means = evaluate(qrels, runs, "ndcg@10").mean()
+    >>> print({name: round(m["ndcg@10"], 4) for name, m in means.items()})
+    {'run1': 0.977, 'run2': 0.9389, 'run3': 0.8286}
+    >>> _, small = datasets.synthetic(n_queries=5, noise=[1.0], run_names=["bm25"], depth=3)
+    >>> len(small["bm25"])
+    15
     """
     nq = opt.integer(n_queries, "n_queries", minimum=1)
     nd = opt.integer(docs_per_query, "docs_per_query", minimum=1)

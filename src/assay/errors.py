@@ -28,13 +28,39 @@ __all__ = [
 
 
 def shown(text: str, limit: int = 60, *, points: bool | None = None) -> str:
-    """User text as it appears in a message: quoted, control characters escaped (an ESC or a
-    newline from a file never reaches the terminal raw) and cut to ``limit`` characters.
+    r"""User text as it appears in a message: quoted, control characters escaped and cut to
+    ``limit`` characters.
 
-    Text that can look like other text also shows its code points, ``'é' (U+0065 U+0301)``:
+    Escaping means that an ESC or a newline from a file never reaches the terminal raw. Text
+    that can look like other text also shows its code points, ``'é' (U+0065 U+0301)``:
     combining marks, characters that Unicode normalisation (NFKC) changes, format characters
     and letters of more than one script (Latin ``a`` and Cyrillic ``а``), so that two ids that
-    differ invisibly are told apart. ``points`` forces them (True) or leaves them out (False).
+    differ invisibly are told apart.
+
+    Parameters
+    ----------
+    text : str
+        The text (an id, a value read from a file).
+    limit : int, default 60
+        Characters shown; longer text is cut and ends with "…".
+    points : bool, optional
+        True: always list the code points; False: never; None (default): when the text can
+        look like other text.
+
+    Returns
+    -------
+    str
+        The quoted text, followed by its code points where they are listed.
+
+    Examples
+    --------
+    >>> from assay.errors import shown
+    >>> print(shown("doc-1"), shown("x" * 70, limit=10))
+    'doc-1' 'xxxxxxxxxx…'
+    >>> print(shown("a" + chr(27) + "[31mb"))
+    'a\x1b[31mb'
+    >>> print(shown("p" + chr(0x430) + "ss"))
+    'pаss' (U+0070 U+0430 U+0073 U+0073)
     """
     quoted = repr(text if len(text) <= limit else text[:limit] + "…")
     if not (_lookalike(text[:limit]) if points is None else points):

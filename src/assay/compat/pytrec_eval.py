@@ -223,7 +223,37 @@ def _types(data: Mapping[Any, Any], allowed: tuple[type, ...], message: str, lea
 
 
 class RelevanceEvaluator:
-    """pytrec_eval's evaluator: judgments and measures fixed once, runs evaluated many times."""
+    """pytrec_eval's evaluator: judgments and measures fixed once, runs evaluated many times.
+
+    ``evaluate(run)`` gives ``{query: {measure: value}}`` for the queries present in both the
+    qrels and the run, in the run's order, under pytrec_eval's output names (``P.5`` gives
+    ``P_5``, ``ndcg_cut.10`` ``ndcg_cut_10``).
+
+    Parameters
+    ----------
+    query_relevance : mapping of str to mapping of str to int
+        The judgments, ``{query: {doc: grade}}``, grades of type ``int`` (as pytrec_eval
+        checks); queries without judgments are dropped.
+    measures : iterable of str
+        Measure names (``map``), with parameters (``P.5,10``, ``P_5``) or nicknames
+        (``official``, ``set``, ``all_trec``).
+    relevance_level : int, default 1
+        Lowest grade counted relevant (trec_eval's ``-l``), at least 1.
+    judged_docs_only_flag : bool, default False
+        Leave unjudged documents out of the rankings (trec_eval's ``-J``).
+
+    Examples
+    --------
+    >>> from assay.compat import pytrec_eval
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1, "d6": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d4": 0.5, "d5": 0.7}}
+    >>> evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10"})
+    >>> per_query = evaluator.evaluate(run)
+    >>> sorted(per_query), sorted(per_query["q1"])
+    (['q1', 'q2'], ['map', 'ndcg_cut_10'])
+    >>> print(f"{per_query['q1']['map']:.4f} {per_query['q2']['map']:.4f}")
+    0.8333 0.2500
+    """
 
     def __init__(
         self,
@@ -317,6 +347,35 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
 
     The dict remembers the columns it was read into; :class:`RelevanceEvaluator` uses them
     while the dict is unchanged instead of converting it again.
+
+    Parameters
+    ----------
+    f_run : iterable of str
+        The lines of a TREC run file (``query Q0 doc rank score tag``): an open file or a list
+        of lines with their line ends.
+
+    Returns
+    -------
+    dict
+        ``{query: {doc: score}}``, a ``collections.defaultdict(dict)`` as pytrec_eval's.
+
+    Examples
+    --------
+    >>> from assay.compat import pytrec_eval
+    >>> with open("qrels.txt", "w") as f:
+    ...     print("q1 0 d1 1", file=f)
+    ...     print("q1 0 d3 2", file=f)
+    >>> with open("run.txt", "w") as f:
+    ...     print("q1 Q0 d1 1 0.9 demo", file=f)
+    ...     print("q1 Q0 d3 2 0.1 demo", file=f)
+    >>> with open("run.txt") as f:
+    ...     run = pytrec_eval.parse_run(f)
+    >>> dict(run)
+    {'q1': {'d1': 0.9, 'd3': 0.1}}
+    >>> with open("qrels.txt") as f:
+    ...     qrels = pytrec_eval.parse_qrel(f)
+    >>> pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)
+    {'q1': {'recip_rank': 1.0}}
     """
     run = Run.from_trec(_as_stream(f_run))
     return Tracked(
@@ -325,7 +384,30 @@ def parse_run(f_run: Iterable[str]) -> dict[str, dict[str, float]]:
 
 
 def parse_qrel(f_qrel: Iterable[str]) -> dict[str, dict[str, int]]:
-    """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`)."""
+    """``{query: {doc: grade}}`` from the lines of a TREC qrels file (see :func:`parse_run`).
+
+    Parameters
+    ----------
+    f_qrel : iterable of str
+        The lines of a TREC qrels file (``query iteration doc grade``): an open file or a list
+        of lines with their line ends.
+
+    Returns
+    -------
+    dict
+        ``{query: {doc: grade}}``, a ``collections.defaultdict(dict)`` as pytrec_eval's.
+
+    Examples
+    --------
+    >>> from assay.compat import pytrec_eval
+    >>> with open("qrels.txt", "w") as f:
+    ...     print("q1 0 d1 1", file=f)
+    ...     print("q1 0 d3 2", file=f)
+    >>> with open("qrels.txt") as f:
+    ...     qrels = pytrec_eval.parse_qrel(f)
+    >>> dict(qrels)
+    {'q1': {'d1': 1, 'd3': 2}}
+    """
     qrels = Qrels.from_trec(_as_stream(f_qrel))
     return Tracked(
         _groups(
@@ -365,7 +447,32 @@ def _as_stream(lines: Iterable[str]) -> Any:
 
 def compute_aggregated_measure(measure: str, values: list[float]) -> float:
     """Aggregate per-query values as pytrec_eval: sums for ``num_*``, geometric means (of the
-    logged values) for ``gm_*``, arithmetic means otherwise."""
+    logged values) for ``gm_*``, arithmetic means otherwise.
+
+    Parameters
+    ----------
+    measure : str
+        The output name (``map``, ``num_ret``, ``gm_map``, ...).
+    values : list of float
+        Its per-query values, as :meth:`RelevanceEvaluator.evaluate` gives them (``gm_*`` as
+        logarithms).
+
+    Returns
+    -------
+    float
+        The value over all queries.
+
+    Examples
+    --------
+    >>> import math
+    >>> from assay.compat import pytrec_eval
+    >>> pytrec_eval.compute_aggregated_measure("map", [0.5, 0.25])
+    0.375
+    >>> pytrec_eval.compute_aggregated_measure("num_ret", [10, 7])
+    17.0
+    >>> round(pytrec_eval.compute_aggregated_measure("gm_map", [math.log(0.5), math.log(0.125)]), 6)
+    0.25
+    """
     arr = np.asarray(values, dtype=np.float64)
     if measure.startswith("num_"):
         return float(arr.sum())

@@ -243,14 +243,52 @@ def evaluate_trec(
 ) -> TrecResult:
     """Evaluate one run as trec_eval 10.0 does.
 
-    ``measures``: trec_eval ``-m`` arguments (default ``["official"]``). ``relevance_level``
-    is ``-l``, ``complete`` is ``-c`` (without it a qrels topic with no results is an error,
-    as in trec_eval 10), ``depth`` is ``-M`` (keep the first ``depth`` documents of every
-    ranking), ``judged_only`` is ``-J``, ``num_docs_in_coll`` is ``-N`` (utility's fourth
-    coefficient). ``iprec_rounding``: ``"lround"`` turns recall levels into document counts
-    as trec_eval 10 does, ``"trec9"`` as trec_eval 9 and pytrec_eval do
-    ((long)(level * R + 0.9)), for iprec_at_recall and 11pt_avg. A bad option or measure
-    raises :class:`TrecEvalError` (an :class:`~assay.errors.OptionError`).
+    A bad option or measure raises :class:`TrecEvalError` (an
+    :class:`~assay.errors.OptionError`).
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments (a path, a data frame or a ``{query: {doc: grade}}`` dict is read as
+        one).
+    run : Run
+        The run (a path, a data frame or a ``{query: {doc: score}}`` dict is read as one).
+    measures : str or sequence of str, optional
+        trec_eval ``-m`` arguments (``"official"``, ``"P.5,10"``, ``"ndcg.1=3,2=9"``, ...);
+        default ``["official"]``.
+    relevance_level : int, default 1
+        ``-l``: lowest grade counted relevant by binary measures.
+    complete : bool, default False
+        ``-c``: average over every qrels topic, one without results scored as trec_eval
+        scores it; without it such a topic is an error, as in trec_eval 10.
+    depth : int, optional
+        ``-M``: keep the first ``depth`` documents of every ranking.
+    judged_only : bool, default False
+        ``-J``: leave unjudged documents out of the rankings.
+    iprec_rounding : {"lround", "trec9"}, default "lround"
+        How iprec_at_recall and 11pt_avg turn recall levels into document counts: as
+        trec_eval 10 does, or as trec_eval 9 and pytrec_eval do ((long)(level * R + 0.9)).
+    num_docs_in_coll : int, default 0
+        ``-N``: documents in the collection (utility's fourth coefficient).
+
+    Returns
+    -------
+    TrecResult
+        ``summary`` (the ``all`` lines), ``per_query`` (what ``-q`` prints), ``queries``,
+        ``measures``; :func:`format_trec` prints it as trec_eval does.
+
+    Examples
+    --------
+    >>> from assay.data import Qrels, Run
+    >>> from assay.compat.trec_eval import evaluate_trec, format_trec
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1, "d6": 1}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d4": 0.5, "d5": 0.7}})
+    >>> res = evaluate_trec(qrels, run, ["map", "P.5"])
+    >>> print(f"{res.summary['map']:.4f}", res.per_query["q2"])
+    0.5417 {'map': 0.25, 'P_5': 0.2}
+    >>> print(format_trec(res), end="")
+    map                         all     0.5417
+    P_5                         all     0.3000
     """
     # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users give it.
     qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
@@ -304,8 +342,39 @@ def _evaluate(
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
-    """Run ``assay trec-eval`` on ``argv`` (without the command name); returns the exit code.
-    Errors raise :class:`~assay.errors.AssayError` (the CLI prints one line, exit code 2)."""
+    """Run ``assay trec-eval`` on ``argv``; returns the exit code.
+
+    Errors raise :class:`~assay.errors.AssayError` (the CLI prints one line, exit code 2).
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The command's arguments without the command name: trec_eval's flags (``-q``, ``-c``,
+        ``-m MEASURE``, ...), then the qrels and run files.
+    out : text stream, optional
+        Where the results are written; default ``sys.stdout``.
+
+    Returns
+    -------
+    int
+        The exit code: 0.
+
+    Examples
+    --------
+    >>> from assay.compat.trec_eval import main
+    >>> with open("qrels.txt", "w") as f:
+    ...     print("q1 0 d1 1", file=f)
+    ...     print("q1 0 d3 2", file=f)
+    >>> with open("run.txt", "w") as f:
+    ...     print("q1 Q0 d1 1 0.9 demo", file=f)
+    ...     print("q1 Q0 d3 2 0.1 demo", file=f)
+    >>> main(["-q", "-m", "map", "-m", "P.1", "qrels.txt", "run.txt"])
+    map                         q1      1.0000
+    P_1                         q1      1.0000
+    map                         all     1.0000
+    P_1                         all     1.0000
+    0
+    """
     stream = out if out is not None else sys.stdout
     a = parse_argv(argv)
     if a.version:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._optional import require
 from .._options import Missing, NoRelevant, ShortQueries, Ties
@@ -22,9 +22,15 @@ from ..metrics import Metric
 from ..results import Results
 from ._watch import Fingerprint, check_unchanged, compute, fingerprints, timeout_seconds
 
+if TYPE_CHECKING:
+    from dask.dataframe import DataFrame as DaskFrame
+
 __all__ = [
     "evaluate",
 ]
+
+#: One run on Dask: a Dask DataFrame, or a Parquet file or dataset directory read as one.
+DaskRun: TypeAlias = "DaskFrame | str | os.PathLike[str]"
 
 
 def _partition_values(
@@ -96,7 +102,7 @@ def _as_frames(runs: Any) -> dict[str, Any]:
 
 def evaluate(
     qrels: Qrels,
-    runs: Any,
+    runs: DaskRun | Mapping[str, DaskRun],
     metrics: str | Metric | Sequence[str | Metric],
     *,
     ties: Ties = "docno",
@@ -111,25 +117,60 @@ def evaluate(
     shuffled: bool = False,
     timeout: float | None = None,
 ) -> Results:
-    """Evaluate runs on Dask against qrels: a Dask DataFrame (named "run"), a Parquet file
-    or dataset directory, or ``{name: either}``.
+    """Evaluate runs on Dask against qrels, with the per-query values of :func:`assay.evaluate`.
 
     The rows are shuffled by query so that each query is whole in one partition (a Parquet
     dataset's partitions may split queries); the combination checks it and refuses a query
-    met in two partitions (:class:`~assay.evaluation.SplitQueryError`).
+    met in two partitions (:class:`~assay.evaluation.SplitQueryError`). The computation runs
+    on the current Dask scheduler (a ``distributed.Client`` if one is active). Each task
+    checks that the run file (or every file of a Parquet dataset given by its path) still has
+    the size and modification time it had when the work was planned, and refuses one that
+    changed.
 
-    Options are those of :func:`assay.evaluate`; ``query``/``doc``/``score`` name the
-    columns. The computation runs on the current Dask scheduler (a ``distributed.Client`` if
-    one is active). ``ties="input"`` follows the rows' order within each partition, which a
-    shuffle keeps only per input partition: use ``docno`` or ``average`` unless the frame is
-    already partitioned by query in its original order (``shuffled=True``).
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments (a path, a data frame or a ``{query: {doc: grade}}`` dict is read as
+        one).
+    runs : dask.dataframe.DataFrame, path or mapping of str to either
+        A Dask DataFrame (named "run"), a Parquet file or dataset directory (named after it),
+        or ``{name: either}``.
+    metrics : str, Metric or sequence of them
+        The metrics, as :func:`assay.evaluate` takes them (``"ndcg@10"``, ``"map"``, ...).
+    ties, missing, no_relevant, judged_only, short_queries
+        Evaluation conventions, as :func:`assay.evaluate` (see docs/conventions.md).
+        ``ties="input"`` follows the rows' order within each partition, which a shuffle keeps
+        only per input partition: use ``docno`` or ``average`` unless the frame is already
+        partitioned by query in its original order (``shuffled=True``).
+    depth : int, optional
+        Keep the first ``depth`` documents of every ranking.
+    query, doc, score : str, default "query", "doc", "score"
+        The frames' column names.
+    shuffled : bool, default False
+        The frames are already partitioned by query: no shuffle (the split-query check still
+        runs).
+    timeout : float, optional
+        On a distributed client, seconds without any task finishing before the evaluation
+        gives up (:class:`ClusterTimeoutError`): a cluster whose workers died would otherwise
+        be waited for for ever. Default ``$ASSAY_DASK_TIMEOUT``, else 600.
 
-    On a distributed client, the evaluation gives up (:class:`ClusterTimeoutError`, one line
-    on the command line) when no task finishes for ``timeout`` seconds (default
-    ``$ASSAY_DASK_TIMEOUT``, else 600): a cluster whose workers died would otherwise be
-    waited for for ever. Each task checks that the run file (or every file of a Parquet
-    dataset given by its path) still has the size and modification time it had when the
-    work was planned, and refuses one that changed.
+    Returns
+    -------
+    Results
+        Per-query values and aggregates of every run and metric, as :func:`assay.evaluate`
+        gives them.
+
+    Examples
+    --------
+    >>> from assay import datasets, dist, evaluate
+    >>> qrels, runs = datasets.synthetic(n_queries=20, docs_per_query=10, seed=0)
+    >>> runs["run1"].to_trec("run1.txt")
+    >>> frame = dist.read_trec_run("run1.txt", partition_bytes=2000)
+    >>> res = dist.evaluate(qrels, {"run1": frame}, ["ndcg@10", "map"])
+    >>> print(f"{res.aggregate('run1', 'ndcg@10'):.4f} {res.aggregate('run1', 'map'):.4f}")
+    0.9770 0.9685
+    >>> res.mean() == evaluate(qrels, runs["run1"], ["ndcg@10", "map"]).mean()
+    True
     """
     dask = require("dask")
     qrels = Qrels.coerce(qrels, where="assay.dist.evaluate", role="qrels")

@@ -30,32 +30,68 @@ _Distribution = tuple[FloatArray, rs.Resampled, FloatArray | None, Any]
 
 def bootstrap_ci(
     x: ArrayLike | tuple[ArrayLike, ...],
-    statistic: Callable[..., Any] = np.mean,
+    statistic: Callable[..., ArrayLike] = np.mean,
     *,
     n_resamples: int = 10000,
     seed: int = 0,
     ci_method: BootstrapMethod = "bca",
     confidence: float = 0.95,
 ) -> StatResult:
-    """Bootstrap confidence interval of ``statistic`` (Efron & Tibshirani 1993): resample the
-    n items with replacement B times, θ*_b = statistic(resample b), θ̂ = statistic(x).
+    """Bootstrap confidence interval of ``statistic`` (Efron & Tibshirani 1993).
 
-    ``ci_method``:
+    Resample the n items with replacement B times, θ*_b = statistic(resample b),
+    θ̂ = statistic(x). ``ci_method``:
 
     - percentile: (q(α/2), q(1-α/2)) of θ* (linear interpolation, numpy's default);
     - basic: (2θ̂ - q(1-α/2), 2θ̂ - q(α/2));
     - bca (default): percentile at bias-corrected and accelerated levels, z₀ from the share of
       θ* below θ̂ (ties count one half) and the acceleration from the jackknife (ch. 14).
 
-    ``x`` is one sample (a 1-D array), or a tuple of equally long samples resampled jointly
-    (pairs stay together); ``statistic`` then takes them all: ``statistic(a, b)``. A
-    ``statistic`` with an ``axis`` parameter is called once per block on (resamples × n)
-    arrays with ``axis=-1``; otherwise row by row. With the same seed the resample indices are
-    those of ``scipy.stats.bootstrap(..., rng=np.random.default_rng(seed))``. A degenerate
-    distribution (every θ* equal to θ̂) gives the interval (θ̂, θ̂) (scipy: NaN for BCa).
+    With the same seed the resample indices are those of
+    ``scipy.stats.bootstrap(..., rng=np.random.default_rng(seed))``. A degenerate distribution
+    (every θ* equal to θ̂) gives the interval (θ̂, θ̂) (scipy: NaN for BCa).
 
-    Returns ``statistic`` = θ̂, ``pvalue`` = NaN, ``ci`` = (low, high); ``details``:
-    n_resamples, seed, ci_method, confidence, standard_error (sd of θ*, ddof=1).
+    Parameters
+    ----------
+    x : array_like or tuple of array_like
+        One sample (1-D, n ≥ 2), or a tuple of equally long samples resampled jointly (pairs
+        stay together).
+    statistic : callable, default numpy.mean
+        A function of the sample, or of all the samples of a tuple (``statistic(a, b)``). One
+        with an ``axis`` parameter is called once per block on (resamples × n) arrays with
+        ``axis=-1``; otherwise row by row.
+    n_resamples : int, default 10000
+        Bootstrap resamples B.
+    seed : int, default 0
+        Seed of the resample indices.
+    ci_method : {"bca", "percentile", "basic"}, default "bca"
+        How the interval is computed from θ*.
+    confidence : float, default 0.95
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` θ̂, ``pvalue`` NaN, ``ci`` (low, high); ``details``: n_resamples, seed,
+        ci_method, confidence, standard_error (sd of θ*, ddof=1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.stats import bootstrap_ci
+    >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+    >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = bootstrap_ci(a, n_resamples=2000, seed=0)
+    >>> print(f"{res.statistic:.4f} ({res.ci[0]:.4f}, {res.ci[1]:.4f})")
+    0.4688 (0.4125, 0.5260)
+
+    Paired samples, resampled together (here the ratio of their means):
+
+    >>> def ratio(x, y):
+    ...     return np.mean(x) / np.mean(y)
+    >>> res = bootstrap_ci((a, b), ratio, n_resamples=2000, seed=0)
+    >>> print(f"{res.statistic:.3f} ({res.ci[0]:.3f}, {res.ci[1]:.3f})")
+    1.090 (1.047, 1.125)
     """
     where = "bootstrap_ci"
     n_resamples, seed = check.resampling(n_resamples, seed, where)
@@ -168,16 +204,43 @@ def bootstrap_mean_ci(
     ci_method: BootstrapMethod = "bca",
     confidence: float = 0.95,
 ) -> tuple[FloatArray, FloatArray]:
-    """Bootstrap confidence intervals of the mean of every row of ``x`` (m, n) at once, with
-    one resample-index matrix shared by the rows; the resampled means of all rows are one
-    matrix product per block (resample counts @ x.T / n). Row j's interval equals
-    ``bootstrap_ci(x[j], n_resamples=..., seed=..., ci_method=..., confidence=...).ci`` with
-    the same options. BCa uses the closed-form jackknife of the mean,
-    θ_(i) = (Σx - x_i) / (n - 1).
+    """Bootstrap confidence intervals of the mean of every row of ``x`` at once.
 
-    Returns ``(low, high)``, two arrays of length m. With a single item (n = 1) no interval
-    is defined and both are NaN (:func:`bootstrap_ci` raises instead), so that a batch of
-    rows grouped by length can be passed as it comes.
+    One resample-index matrix is shared by the rows; the resampled means of all rows are one
+    matrix product per block (resample counts @ x.T / n). Row j's interval equals
+    ``bootstrap_ci(x[j], ...).ci`` with the same options. BCa uses the closed-form jackknife of
+    the mean, θ_(i) = (Σx - x_i) / (n - 1).
+
+    Parameters
+    ----------
+    x : array_like
+        (m, n) array: m rows of n values each.
+    n_resamples : int, default 10000
+        Bootstrap resamples B.
+    seed : int, default 0
+        Seed of the resample indices.
+    ci_method : {"bca", "percentile", "basic"}, default "bca"
+        How the intervals are computed (see :func:`bootstrap_ci`).
+    confidence : float, default 0.95
+        Level of the intervals, in (0, 1).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(low, high)``, two arrays of length m. With a single item (n = 1) no interval is
+        defined and both are NaN (:func:`bootstrap_ci` raises instead), so that a batch of rows
+        grouped by length can be passed as it comes.
+
+    Examples
+    --------
+    >>> from assay.stats import bootstrap_ci, bootstrap_mean_ci
+    >>> x = [[0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49],
+    ...      [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]]
+    >>> low, high = bootstrap_mean_ci(x, n_resamples=2000, seed=0)
+    >>> print(low.round(4).tolist(), high.round(4).tolist())
+    [0.4125, 0.3812] [0.526, 0.4712]
+    >>> bool(low[1] == bootstrap_ci(x[1], n_resamples=2000, seed=0).ci[0])
+    True
     """
     where = "bootstrap_mean_ci"
     data = check.matrix(x, "x", where, min_n=1)

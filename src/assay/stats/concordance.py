@@ -321,6 +321,43 @@ def kendall(
       reproducible with ``seed``.
 
     Constant x or y: τ, p and the interval are NaN, without a warning.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Two 1-D sequences of finite numbers of the same length (n ≥ 3 pairs).
+    confidence : float or None, default 0.95
+        Level of the interval; None for no interval.
+    variant : {"b", "c"}, default "b"
+        τ-b or τ-c.
+    ci_method : {"fieller", "bootstrap"}, default "fieller"
+        How the interval is computed.
+    n_resamples : int, default 9999
+        Resamples of the bootstrap interval.
+    seed : int, default 0
+        Seed of the bootstrap interval.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": positive association (the interval is then (low, 1)); "less": negative.
+    pvalue_method : {"auto", "exact", "asymptotic"}, default "auto"
+        How the p-value is computed.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` τ, ``pvalue``, ``ci`` (None when ``confidence`` is None); ``details``:
+        n, method, variant, alternative, pvalue_method (the one used), n_discordant, n_tied_x,
+        n_tied_y, n_tied_xy, constant_input and the interval's settings.
+
+    Examples
+    --------
+    >>> from assay.stats import kendall
+    >>> x = [0.31, 0.35, 0.28, 0.40, 0.33, 0.37, 0.25, 0.39]
+    >>> y = [0.52, 0.55, 0.50, 0.61, 0.51, 0.58, 0.47, 0.60]
+    >>> res = kendall(x, y)
+    >>> print(f"tau={res.statistic:.4f} p={res.pvalue:.2g} ci=({res.ci[0]:.3f}, {res.ci[1]:.3f})")
+    tau=0.9286 p=0.0004 ci=(0.762, 0.980)
+    >>> res.details["pvalue_method"], res.details["n_discordant"]
+    ('exact', 1)
     """
     where = "kendall"
     alternative = check.alternative(alternative, where)

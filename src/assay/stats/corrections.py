@@ -26,8 +26,29 @@ def correct(pvalues: ArrayLike, *, correction: Correction = "holm") -> FloatArra
       positively dependent tests);
     - "none": unchanged.
 
-    NaN p-values (an undefined test) stay NaN and are not counted in m. Values outside
-    [0, 1] raise InputError. Equal to statsmodels' ``multipletests``.
+    NaN p-values (an undefined test) stay NaN and are not counted in m. Equal to statsmodels'
+    ``multipletests``.
+
+    Parameters
+    ----------
+    pvalues : array_like
+        p-values in [0, 1] (NaN allowed), of any shape; values outside [0, 1] raise
+        :class:`~assay.errors.InputError`.
+    correction : {"holm", "bonferroni", "bh", "fdr_bh", "none"}, default "holm"
+        The correction.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values (float64), in the shape and order of ``pvalues``.
+
+    Examples
+    --------
+    >>> from assay.stats import correct
+    >>> print(correct([0.01, 0.04, 0.03, 0.2]).tolist())
+    [0.04, 0.09, 0.09, 0.2]
+    >>> print(correct([0.01, 0.04, 0.03, 0.2], correction="bh").round(4).tolist())
+    [0.04, 0.0533, 0.0533, 0.2]
     """
     where = "correct"
     correction = check.option(correction, Correction, "correction", where, CORRECTION_ALIASES)

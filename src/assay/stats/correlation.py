@@ -82,9 +82,32 @@ def pearson(
     Interval: Fisher (1921): z = atanh(r) is approximately normal with standard error
     1/sqrt(n - 3); the interval is tanh(z ∓ z_{(1+c)/2} / sqrt(n - 3)) (one-sided with
     z_c for a one-sided ``alternative``), as ``PearsonRResult.confidence_interval()``.
-    Needs n ≥ 4 unless ``confidence=None``.
 
     Constant x or y: r, p and the interval are NaN, without a warning.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Two 1-D sequences of finite numbers of the same length (n ≥ 3 pairs).
+    confidence : float or None, default 0.95
+        Level of the Fisher-z interval (needs n ≥ 4); None for no interval.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": positive association (the interval is then (low, 1)); "less": negative.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` r, ``pvalue``, ``ci`` (None when ``confidence`` is None); ``details``:
+        n, method, alternative, pvalue_method, constant_input, confidence, ci_method, se.
+
+    Examples
+    --------
+    >>> from assay.stats import pearson
+    >>> x = [0.31, 0.35, 0.28, 0.40, 0.33, 0.37, 0.25, 0.39]
+    >>> y = [0.52, 0.55, 0.50, 0.61, 0.51, 0.58, 0.47, 0.60]
+    >>> res = pearson(x, y)
+    >>> print(f"r={res.statistic:.4f} p={res.pvalue:.2g} ci=({res.ci[0]:.3f}, {res.ci[1]:.3f})")
+    r=0.9703 p=6.4e-05 ci=(0.840, 0.995)
     """
     alternative = check.alternative(alternative, "pearson")
     confidence = check.optional_confidence(confidence, "pearson")
@@ -168,6 +191,40 @@ def spearman(
       reproducible with ``seed``.
 
     Constant x or y: ρ, p and the interval are NaN, without a warning.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Two 1-D sequences of finite numbers of the same length (n ≥ 3 pairs).
+    confidence : float or None, default 0.95
+        Level of the interval; None for no interval.
+    ci_method : {"fisher", "bootstrap"}, default "fisher"
+        How the interval is computed.
+    n_resamples : int, default 9999
+        Resamples of the bootstrap interval.
+    seed : int, default 0
+        Seed of the bootstrap interval.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": positive association (the interval is then (low, 1)); "less": negative.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` ρ, ``pvalue``, ``ci`` (None when ``confidence`` is None); ``details``:
+        n, method, alternative, pvalue_method, ties, constant_input and the interval's
+        settings (se; or n_resamples, seed, n_degenerate).
+
+    Examples
+    --------
+    >>> from assay.stats import spearman
+    >>> x = [0.31, 0.35, 0.28, 0.40, 0.33, 0.37, 0.25, 0.39]
+    >>> y = [0.52, 0.55, 0.50, 0.61, 0.51, 0.58, 0.47, 0.60]
+    >>> res = spearman(x, y)
+    >>> print(f"rho={res.statistic:.4f} p={res.pvalue:.2g} ci=({res.ci[0]:.3f}, {res.ci[1]:.3f})")
+    rho=0.9762 p=3.3e-05 ci=(0.816, 0.997)
+    >>> res = spearman(x, y, ci_method="bootstrap", n_resamples=1000, seed=0)
+    >>> print(f"({res.ci[0]:.3f}, {res.ci[1]:.3f})")
+    (0.795, 1.000)
     """
     where = "spearman"
     alternative = check.alternative(alternative, where)
@@ -312,24 +369,44 @@ def tau_ap(
     Like Kendall's τ it lies in [-1, 1] (1: same ranking, -1: reversed), but a swap near the
     top of the ``y`` ranking costs more than one near the bottom. It is **not symmetric**:
     ``tau_ap(x, y) != tau_ap(y, x)`` in general; ``x`` is the reference ("true") ranking, as
-    ``tauAP(x, y)`` of the R package ircor. ``symmetric=True`` returns the mean of both
-    directions, (τ_AP(y | x) + τ_AP(x | y)) / 2.
-
-    Ties (``ties``):
-
-    - "error" (default): tied values in x or y raise an InputError.
-    - "average": the expected τ_AP when the tied items of each ranking are put in a uniformly
-      random order (computed exactly, in closed form); with a tie-free ``x`` this is
-      τ_AP,a of Urbano & Marrero (2017), their coefficient for an estimated ranking with
-      ties compared with a true one (ircor's ``tauAP_a``).
-
-    Constant x or y (a single tie group): the statistic is NaN, with either ``ties``.
-
-    ``pvalue`` is NaN and ``ci`` is None: τ_AP has no standard test.
+    ``tauAP(x, y)`` of the R package ircor. Constant x or y (a single tie group): the
+    statistic is NaN, with either ``ties``. τ_AP has no standard test.
 
     E. Yilmaz, J. A. Aslam and S. Robertson (2008), "A new rank correlation coefficient for
     information retrieval", SIGIR, 587-594. J. Urbano and M. Marrero (2017), "The treatment of
     ties in AP correlation", ICTIR, 321-324.
+
+    Parameters
+    ----------
+    x : array_like
+        Values inducing the reference ranking.
+    y : array_like
+        Values inducing the evaluated ranking, one per item of ``x``.
+    symmetric : bool, default False
+        Return the mean of both directions, (τ_AP(y | x) + τ_AP(x | y)) / 2.
+    ties : {"error", "average"}, default "error"
+        "error": tied values in x or y raise an InputError. "average": the expected τ_AP when
+        the tied items of each ranking are put in a uniformly random order (computed exactly,
+        in closed form); with a tie-free ``x`` this is τ_AP,a of Urbano & Marrero (2017), their
+        coefficient for an estimated ranking with ties compared with a true one (ircor's
+        ``tauAP_a``).
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` τ_AP, ``pvalue`` NaN, ``ci`` None; ``details``: n, method, symmetric,
+        ties, reference, n_tied_x, n_tied_y, constant_input.
+
+    Examples
+    --------
+    Swapping the top two items costs more than swapping the bottom two (Kendall's τ: 0.8
+    for both):
+
+    >>> from assay.stats import tau_ap
+    >>> print(tau_ap([1, 2, 3, 4, 5], [1, 2, 3, 5, 4]).statistic)
+    0.5
+    >>> print(tau_ap([1, 2, 3, 4, 5], [2, 1, 3, 4, 5]).statistic)
+    0.875
     """
     symmetric = check.flag(symmetric, "symmetric", "tau_ap")
     ties = check.option(ties, TauAPTies, "ties", "tau_ap")
@@ -427,31 +504,52 @@ def _known_options(function: Callable[..., StatResult], options: Mapping[str, An
 
 
 def system_rank_correlation(
-    scores_a: Mapping[Any, float] | ArrayLike,
-    scores_b: Mapping[Any, float] | ArrayLike,
+    scores_a: Mapping[str, float] | ArrayLike,
+    scores_b: Mapping[str, float] | ArrayLike,
     *,
     method: SystemCorrelation = "kendall",
-    **options: Any,
+    **options: float | str | None,
 ) -> StatResult:
     """Correlation of the rankings of systems (runs) induced by two metrics.
 
-    ``scores_a`` and ``scores_b`` give each run's aggregate value under the two metrics:
-    either two mappings run name -> value with the same keys (any order; a run missing from
-    either is an InputError naming it), or two sequences of the same length in the same run
-    order. Higher values rank a run higher.
-
-    ``method``:
+    Higher values rank a run higher. ``method``:
 
     - "kendall" (default): Kendall's τ-b with its p-value (:func:`kendall`);
     - "spearman": Spearman's ρ with its p-value (:func:`spearman`);
     - "tau_ap": τ_AP (:func:`tau_ap`) with ``scores_a`` as the reference ranking and the
       ranking by ``scores_b`` evaluated against it; p-value NaN, no interval.
 
-    ``options`` are passed on to that function (``confidence``, ``ci_method``, ``seed``,
-    ``alternative``, ``ties``, ``symmetric``, ...); one it does not take is an OptionError.
     Note that the Fisher-z intervals of Kendall and Spearman need at least 5 and 4 runs; with
-    fewer, pass ``confidence=None``. ``details`` adds ``runs`` (the run names, in the order of
-    ``scores_a``, when mappings were given) and ``system_method``.
+    fewer, pass ``confidence=None``.
+
+    Parameters
+    ----------
+    scores_a, scores_b : mapping of str to float, or array_like
+        Each run's aggregate value under the two metrics: either two mappings run name →
+        value with the same keys (any order; a run missing from either is an InputError
+        naming it), or two sequences of the same length in the same run order.
+    method : {"kendall", "spearman", "tau_ap"}, default "kendall"
+        The coefficient.
+    **options
+        Passed on to that function (``confidence``, ``ci_method``, ``seed``, ``alternative``,
+        ``ties``, ``symmetric``, ...); one it does not take is an OptionError.
+
+    Returns
+    -------
+    StatResult
+        That function's result; ``details`` adds ``runs`` (the run names, in the order of
+        ``scores_a``, when mappings were given) and ``system_method``.
+
+    Examples
+    --------
+    >>> from assay.stats import system_rank_correlation
+    >>> map_ = {"bm25": 0.31, "dense": 0.35, "splade": 0.40, "tfidf": 0.25, "colbert": 0.39}
+    >>> ndcg = {"bm25": 0.52, "dense": 0.58, "splade": 0.61, "tfidf": 0.47, "colbert": 0.55}
+    >>> res = system_rank_correlation(map_, ndcg, confidence=None)
+    >>> print(res.statistic, f"{res.pvalue:.4f}")
+    0.8 0.0833
+    >>> print(system_rank_correlation(map_, ndcg, method="tau_ap").statistic)
+    0.75
     """
     method = check.option(method, SystemCorrelation, "method", "system_rank_correlation")
     functions: dict[str, Callable[..., StatResult]] = {

@@ -134,26 +134,54 @@ def _sign_pvalues(wins: NDArray[Any], losses: NDArray[Any], alternative: str) ->
 def randomization_test(
     a: ArrayLike,
     b: ArrayLike | None = None,
-    statistic: Callable[..., Any] | None = None,
+    statistic: Callable[..., ArrayLike] | None = None,
     *,
     n_resamples: int = 10000,
     seed: int = 0,
     alternative: Alternative = "two-sided",
 ) -> StatResult:
-    """Paired sign-flip (approximate randomization) test on d = a - b (or on ``a`` if ``b`` is
-    None) (Fisher 1935; Noreen 1989; Smucker, Allan & Carterette 2007).
+    """Paired sign-flip (approximate randomization) test on d = a - b (Fisher 1935; Noreen 1989;
+    Smucker, Allan & Carterette 2007).
 
     Under H0 each d_i is symmetric about 0, so every sign vector s ∈ {-1, 1}ⁿ is equally likely.
     With T = statistic(d) (default: mean(d)), p = #{s : T(s·d) ≥ T(d)} / N for "greater",
     ``≤`` for "less", and |T(s·d)| ≥ |T(d)| for "two-sided". If 2ⁿ ≤ ``n_resamples`` all 2ⁿ
     sign vectors are enumerated (identity included) and p = c / 2ⁿ; otherwise ``n_resamples``
-    random sign vectors give p = (c + 1) / (N + 1).
+    random sign vectors give p = (c + 1) / (N + 1). Resampled values within
+    ``8·n·eps·max(|T(d)|, |T(|d|)|)`` of T(d) count as ties.
 
-    ``statistic`` is a function of one (sign-flipped) difference vector. If it has an ``axis``
-    parameter it is called once per block as ``statistic(D, axis=-1)`` on a (resamples × n)
-    array and must return one value per row; otherwise it is called row by row (a Python loop).
-    Resampled values within ``8·n·eps·max(|T(d)|, |T(|d|)|)`` of T(d) count as ties.
-    ``details``: n_resamples, seed, exact, alternative, n_evaluated.
+    Parameters
+    ----------
+    a : array_like
+        Per-item scores of the system (one per query, topic or sentence), or the differences
+        d themselves when ``b`` is None.
+    b : array_like, optional
+        Per-item scores of the baseline, paired with ``a`` by position.
+    statistic : callable, optional
+        A function of one (sign-flipped) difference vector. If it has an ``axis`` parameter it
+        is called once per block as ``statistic(D, axis=-1)`` on a (resamples × n) array and
+        must return one value per row; otherwise it is called row by row (a Python loop).
+    n_resamples : int, default 10000
+        Random sign vectors drawn when 2ⁿ is larger.
+    seed : int, default 0
+        Seed of the random sign vectors.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": T(d) is larger than chance gives (``a`` better than ``b``).
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` T(d), ``pvalue`` and ``ci`` None; ``details``: n_resamples, seed, exact,
+        alternative, n_evaluated.
+
+    Examples
+    --------
+    >>> from assay.stats import randomization_test
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = randomization_test(a, b, seed=0)
+    >>> print(f"{res.statistic:.5f} {res.pvalue:.6f}", res.details["exact"])
+    0.03875 0.015625 True
     """
     where = "randomization_test"
     d = check.difference(a, b, where, min_n=1)
@@ -212,13 +240,39 @@ def ttest(
     confidence: float = 0.95,
     alternative: Alternative = "two-sided",
 ) -> StatResult:
-    """Paired t-test (Student 1908): t = mean(d) / (sd(d) / √n), d = a - b, sd with ddof=1,
-    df = n - 1; computed by ``scipy.stats.ttest_1samp(d, 0)`` (the same as ``ttest_rel``).
+    """Paired t-test (Student 1908) on d = a - b.
 
-    ``ci`` is the t-based confidence interval of the mean difference, mean(d) ± t_{df} · sd/√n
-    (one-sided bounds for one-sided alternatives, as scipy). Constant d gives scipy's answer:
-    t = ±inf (p = 0) if d ≠ 0, NaN if d = 0. ``details``: df, mean_difference, confidence,
-    alternative.
+    t = mean(d) / (sd(d) / √n), sd with ddof=1, df = n - 1; computed by
+    ``scipy.stats.ttest_1samp(d, 0)`` (the same as ``ttest_rel``). ``ci`` is the t-based
+    confidence interval of the mean difference, mean(d) ± t_{df} · sd/√n (one-sided bounds for
+    one-sided alternatives, as scipy). Constant d gives scipy's answer: t = ±inf (p = 0) if
+    d ≠ 0, NaN if d = 0.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-item scores of the system and of the baseline, paired by position (n ≥ 2).
+    confidence : float, default 0.95
+        Level of the interval of the mean difference, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": mean(d) > 0.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` t, ``pvalue``, ``ci`` (low, high); ``details``: df, mean_difference,
+        confidence, alternative.
+
+    Examples
+    --------
+    >>> from assay.stats import ttest
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = ttest(a, b)
+    >>> print(f"t={res.statistic:.3f} p={res.pvalue:.4f} df={res.details['df']}")
+    t=3.779 p=0.0069 df=7
+    >>> print(f"({res.ci[0]:.4f}, {res.ci[1]:.4f})")
+    (0.0145, 0.0630)
     """
     from scipy import stats
 
@@ -251,13 +305,40 @@ def wilcoxon(
     pvalue_method: WilcoxonPValue = "auto",
     alternative: Alternative = "two-sided",
 ) -> StatResult:
-    """Wilcoxon signed-rank test (Wilcoxon 1945) on d = a - b: W = Σ_{d_i > 0} rank(|d_i|)
-    for one-sided alternatives, min(W⁺, W⁻) for two-sided; computed by
-    ``scipy.stats.wilcoxon`` (statistic and p-value are scipy's). ``zero_method``: "wilcox"
-    drops zero differences, "pratt" ranks then drops them, "zsplit" splits their ranks.
-    ``continuity``: apply the continuity correction to the normal approximation (scipy's
-    ``correction``). ``pvalue_method``: "auto", "exact" or "asymptotic" (scipy's ``method``).
-    ``details``: n, zero_method, continuity, pvalue_method, alternative."""
+    """Wilcoxon signed-rank test (Wilcoxon 1945) on d = a - b.
+
+    W = Σ_{d_i > 0} rank(|d_i|) for one-sided alternatives, min(W⁺, W⁻) for two-sided;
+    computed by ``scipy.stats.wilcoxon`` (statistic and p-value are scipy's).
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-item scores of the system and of the baseline, paired by position.
+    zero_method : {"wilcox", "pratt", "zsplit"}, default "wilcox"
+        "wilcox" drops zero differences, "pratt" ranks then drops them, "zsplit" splits their
+        ranks.
+    continuity : bool, default False
+        Apply the continuity correction to the normal approximation (scipy's ``correction``).
+    pvalue_method : {"auto", "exact", "asymptotic"}, default "auto"
+        scipy's ``method``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the differences tend to be positive.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` W, ``pvalue``, ``ci`` None; ``details``: n, zero_method, continuity,
+        pvalue_method, alternative.
+
+    Examples
+    --------
+    >>> from assay.stats import wilcoxon
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = wilcoxon(a, b)
+    >>> print(res.statistic, res.pvalue)
+    1.0 0.015625
+    """
     where = "wilcoxon"
     d = check.difference(a, b, where, min_n=1)
     zero_method = check.option(zero_method, WilcoxonZeroMethod, "zero_method", where)
@@ -276,11 +357,34 @@ def wilcoxon(
 
 
 def sign_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two-sided") -> StatResult:
-    """Sign test (Dixon & Mood 1946): ties (a_i = b_i) dropped, wins W = #{a_i > b_i} against
-    losses L = #{a_i < b_i}; exact binomial test of W ~ Bin(W + L, 1/2). Two-sided
-    p = min(1, 2 · P(X ≤ min(W, L))) (equal to ``scipy.stats.binomtest``'s, the distribution
-    being symmetric). With no non-tied pair there is no evidence either way: p = 1.
-    ``statistic`` is W; ``details``: wins, ties, losses, alternative."""
+    """Sign test (Dixon & Mood 1946): wins against losses, ties dropped.
+
+    Wins W = #{a_i > b_i} against losses L = #{a_i < b_i} (ties a_i = b_i dropped); exact
+    binomial test of W ~ Bin(W + L, 1/2). Two-sided p = min(1, 2 · P(X ≤ min(W, L))) (equal to
+    ``scipy.stats.binomtest``'s, the distribution being symmetric). With no non-tied pair
+    there is no evidence either way: p = 1.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-item scores of the system and of the baseline, paired by position.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": more wins than losses.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` W, ``pvalue``, ``ci`` None; ``details``: wins, ties, losses, alternative.
+
+    Examples
+    --------
+    >>> from assay.stats import sign_test
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = sign_test(a, b)
+    >>> print(res.statistic, res.pvalue, res.details["losses"])
+    7.0 0.0703125 1
+    """
     where = "sign_test"
     d = check.difference(a, b, where, min_n=1)
     alternative = check.alternative(alternative, where)
@@ -298,30 +402,60 @@ def sign_test(a: ArrayLike, b: ArrayLike, *, alternative: Alternative = "two-sid
 def paired_bootstrap_test(
     a: ArrayLike,
     b: ArrayLike,
-    statistic: Callable[..., Any] | None = None,
+    statistic: Callable[..., ArrayLike] | None = None,
     *,
     n_resamples: int = 10000,
     seed: int = 0,
     alternative: Alternative = "two-sided",
     confidence: float = 0.95,
 ) -> StatResult:
-    """Paired bootstrap test of mean(d) = 0, d = a - b (Efron & Tibshirani 1993, §16.4;
-    Sakai 2006): resample the items with replacement B times; with d̄* the resampled mean,
-    the null distribution is d̄* - d̄ (the differences shifted to mean 0) and
-    p = (#{|d̄* - d̄| ≥ |d̄|} + 1) / (B + 1) (one-sided: ≥ d̄ or ≤ d̄).
+    """Paired bootstrap test of mean(d) = 0, d = a - b (Efron & Tibshirani 1993, §16.4; Sakai
+    2006).
 
-    ``ci`` is the percentile interval (q(α/2), q(1-α/2)) of d̄*. ``statistic`` is d̄.
-    ``details``: n_resamples, seed, alternative, confidence.
+    Resample the items with replacement B times; with d̄* the resampled mean, the null
+    distribution is d̄* - d̄ (the differences shifted to mean 0) and
+    p = (#{|d̄* - d̄| ≥ |d̄|} + 1) / (B + 1) (one-sided: ≥ d̄ or ≤ d̄). ``ci`` is the
+    percentile interval (q(α/2), q(1-α/2)) of d̄*.
 
-    With ``statistic``, the test is of a corpus-level statistic that is not a mean of
+    With ``statistic``, the test is of a corpus-level statistic S that is not a mean of
     per-item values (F1 from per-sentence counts, ...; Koehn 2004, Berg-Kirkpatrick et al.
-    2012): ``a`` and ``b`` are the two systems' per-item records (numeric arrays of one shape,
-    items along the first axis), θ = S(a) - S(b), every resample draws the same items for
-    both systems (the index stream of the mean version, same seed), and θ* - θ is the null
-    distribution: p = (#{|θ* - θ| ≥ |θ|} + 1) / (B + 1), ``ci`` the percentile interval of
-    θ*. ``statistic`` is called as in :func:`stratified_shuffling_test`: with ``axis=1`` on
-    a block of resamples (resamples × n × ...) if it takes an ``axis``, else on one resample
-    (n × ...) at a time.
+    2012): θ = S(a) - S(b), every resample draws the same items for both systems (the index
+    stream of the mean version, same seed), θ* - θ is the null distribution,
+    p = (#{|θ* - θ| ≥ |θ|} + 1) / (B + 1) and ``ci`` is the percentile interval of θ*.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-item scores of the system and of the baseline, paired by position (n ≥ 2); with
+        ``statistic``, the two systems' per-item records (numeric arrays of one shape, items
+        along the first axis).
+    statistic : callable, optional
+        The corpus-level statistic S, called as in :func:`stratified_shuffling_test`: with
+        ``axis=1`` on a block of resamples (resamples × n × ...) if it takes an ``axis``, else
+        on one resample (n × ...) at a time.
+    n_resamples : int, default 10000
+        Bootstrap resamples B.
+    seed : int, default 0
+        Seed of the resample indices.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the statistic of ``a`` is larger.
+    confidence : float, default 0.95
+        Level of the percentile interval, in (0, 1).
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` d̄ (or θ), ``pvalue``, ``ci`` (low, high); ``details``: n_resamples,
+        seed, alternative, confidence (and statistic_a, statistic_b with ``statistic``).
+
+    Examples
+    --------
+    >>> from assay.stats import paired_bootstrap_test
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> res = paired_bootstrap_test(a, b, n_resamples=2000, seed=0)
+    >>> print(f"{res.statistic:.5f} p={res.pvalue:.4f} ci=({res.ci[0]:.4f}, {res.ci[1]:.4f})")
+    0.03875 p=0.0005 ci=(0.0200, 0.0575)
     """
     where = "paired_bootstrap_test"
     if statistic is not None:
@@ -425,15 +559,43 @@ def paired_pvalues(
     seed: int = 0,
     alternative: Alternative = "two-sided",
 ) -> FloatArray:
-    """p-values of m paired comparisons at once: ``diffs`` is (m, n), one row of per-item
-    differences a - b per comparison, all over the same n items.
+    """p-values of m paired comparisons at once, one row of per-item differences each.
 
-    ``test``: "randomization" (sign-flip test of the mean, as :func:`randomization_test`),
-    "t" (:func:`ttest`), "wilcoxon" (:func:`wilcoxon` with its defaults), "sign"
-    (:func:`sign_test`) or "bootstrap" (:func:`paired_bootstrap_test`). Each row's p-value is
-    the one the single-pair function gives with the same ``seed``: the randomization and
-    bootstrap tests share one sign (resample) matrix across the rows (common random numbers),
-    and compute the resampled statistics of all rows as one matrix product per block.
+    Each row's p-value is the one the single-pair function gives with the same ``seed``: the
+    randomization and bootstrap tests share one sign (resample) matrix across the rows (common
+    random numbers), and compute the resampled statistics of all rows as one matrix product
+    per block.
+
+    Parameters
+    ----------
+    diffs : array_like
+        (m, n) array: one row of per-item differences a - b per comparison, all over the same
+        n items.
+    test : {"randomization", "t", "wilcoxon", "sign", "bootstrap"}, default "randomization"
+        :func:`randomization_test` (sign flips of the mean), :func:`ttest`, :func:`wilcoxon`
+        (with its defaults), :func:`sign_test` or :func:`paired_bootstrap_test`.
+    n_resamples : int, default 10000
+        Resamples of the randomization and bootstrap tests.
+    seed : int, default 0
+        Seed of the resamples.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        "greater": the differences tend to be positive.
+
+    Returns
+    -------
+    numpy.ndarray
+        The m p-values (float64), in row order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.stats import paired_pvalues
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> c = [0.41, 0.50, 0.36, 0.61, 0.44, 0.52, 0.35, 0.46]
+    >>> diffs = np.subtract([a, a], [b, c])
+    >>> print(paired_pvalues(diffs, seed=0).tolist())
+    [0.015625, 0.1484375]
     """
     where = "paired_pvalues"
     test = check.option(test, PairedTest, "test", where)
@@ -467,13 +629,33 @@ def _t_pvalues(d: FloatArray, alternative: str) -> FloatArray:
 # ----------------------------------------------------------------------------- effect size
 
 
-def cohens_d_paired(a: ArrayLike, b: ArrayLike) -> Any:
-    """Paired effect size d_z = mean(d) / sd(d), d = a - b, sd with ddof=1 (Cohen 1988;
-    Lakens 2013, "Calculating and reporting effect sizes", eq. 6).
+def cohens_d_paired(a: ArrayLike, b: ArrayLike) -> float | NDArray[np.float64]:
+    """Paired effect size d_z = mean(d) / sd(d), d = a - b, sd with ddof=1 (Cohen 1988; Lakens
+    2013, "Calculating and reporting effect sizes", eq. 6).
 
     NaN when every d_i is equal (sd = 0, checked exactly rather than against a rounded sd):
-    identical systems, or a constant shift, have no finite standardised effect. 1-D inputs
-    give a float; (m, n) inputs give one value per row.
+    identical systems, or a constant shift, have no finite standardised effect.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-item scores of the system and of the baseline, paired by position (n ≥ 2): 1-D,
+        or (m, n) for m comparisons at once.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        d_z: a float for 1-D inputs, one value per row for (m, n) inputs.
+
+    Examples
+    --------
+    >>> from assay.stats import cohens_d_paired
+        >>> a = [0.42, 0.51, 0.38, 0.60, 0.47, 0.55, 0.33, 0.49]
+        >>> b = [0.40, 0.45, 0.39, 0.52, 0.41, 0.50, 0.30, 0.47]
+    >>> print(f"{cohens_d_paired(a, b):.3f}")
+    1.336
+    >>> print(cohens_d_paired([0.5, 0.6, 0.7], [0.4, 0.5, 0.6]))
+    nan
     """
     where = "cohens_d_paired"
     x = np.asarray(a, dtype=np.float64)

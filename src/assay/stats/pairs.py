@@ -11,13 +11,51 @@ __all__ = ["PairResult"]
 
 @dataclass(frozen=True)
 class PairResult:
-    """``system`` against ``baseline`` on ``metric``: ``diff`` = system − baseline in the
-    metric's units, its confidence interval (``ci_low``, ``ci_high``; NaN where the family's
-    test gives none), the test's ``p_value`` and the ``p_adjusted`` of the correction, the
-    ``effect_size`` (NaN where not computed), and over the ``n`` paired units (queries,
-    sentences, items; 0 where the comparison is of corpus scores) the ``wins``, ``ties`` and
-    ``losses`` of ``system`` by the metric's direction. ``significant``: ``p_adjusted <
-    alpha``; ``higher_is_better``: the metric's direction (a loss, an error rate: False).
+    """``system`` against ``baseline`` on ``metric``: the difference, its interval and test, and
+    the wins, ties and losses over the paired units.
+
+    ``better`` says whether ``system`` scores better by the metric's direction (None when
+    equal), ``direction`` is +1 / -1 when significantly better / worse and 0 otherwise, and
+    ``run`` is ``system`` (ranking's name for it).
+
+    Parameters
+    ----------
+    system, baseline : str
+        The compared system and the system to beat.
+    metric : str
+        The metric, e.g. "ndcg@10".
+    diff : float
+        system − baseline, in the metric's units.
+    ci_low, ci_high : float
+        Confidence interval of ``diff`` (NaN where the family's test gives none).
+    p_value : float
+        The test's p-value.
+    p_adjusted : float
+        The p-value after the multiple-comparison correction.
+    significant : bool
+        ``p_adjusted < alpha``.
+    higher_is_better : bool, default True
+        The metric's direction (a loss, an error rate: False).
+    effect_size : float, default NaN
+        The effect size (NaN where not computed).
+    wins, ties, losses : int, default 0
+        Paired units on which ``system`` is better, equal, worse by the metric's direction.
+    n : int, default 0
+        Paired units (queries, sentences, items); 0 where the comparison is of corpus scores.
+
+    Examples
+    --------
+    >>> from assay.stats import PairResult
+    >>> pair = PairResult(system="dense", baseline="bm25", metric="ndcg@10", diff=0.031,
+    ...                   ci_low=0.012, ci_high=0.050, p_value=0.004, p_adjusted=0.008,
+    ...                   significant=True, wins=31, ties=4, losses=15, n=50)
+    >>> pair.better, pair.direction, pair.run
+    (True, 1, 'dense')
+    >>> error = PairResult(system="b", baseline="a", metric="mae", diff=0.2, ci_low=0.05,
+    ...                    ci_high=0.35, p_value=0.01, p_adjusted=0.02, significant=True,
+    ...                    higher_is_better=False)
+    >>> error.better, error.direction
+    (False, -1)
     """
 
     system: str

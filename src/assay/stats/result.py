@@ -35,14 +35,40 @@ class StatResult(Result):
     """A test or an estimate: ``statistic``, ``pvalue`` (NaN where not a test) and, where
     defined, ``ci`` as a (low, high) pair; ``method`` names the procedure.
 
-    ``float(result)`` is the p-value for tests and the statistic for estimates.
+    ``float(result)`` is the p-value for tests and the statistic for estimates; ``details`` is
+    ``provenance`` without the version header; ``records()`` is one row.
+
+    Parameters
+    ----------
+    statistic : float
+        The test statistic or the estimate.
+    pvalue : float
+        The p-value; NaN for an estimate.
+    ci : tuple of float, optional
+        Confidence interval (low, high); None without one.
+    method : str, default ""
+        The procedure, e.g. "paired t-test".
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, then the options and counts that produced the value.
+
+    Examples
+    --------
+    >>> import math
+    >>> from assay.stats import StatResult
+    >>> res = StatResult(statistic=2.5, pvalue=0.04, ci=(0.1, 0.9), method="demo")
+    >>> float(res)
+    0.04
+    >>> res.records()
+    [{'method': 'demo', 'statistic': 2.5, 'pvalue': 0.04, 'ci_low': 0.1, 'ci_high': 0.9}]
+    >>> float(StatResult(statistic=0.7, pvalue=math.nan))
+    0.7
     """
 
     statistic: float
     pvalue: float
     ci: tuple[float, float] | None = None
     method: str = ""
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     @classmethod
     def of(
@@ -82,20 +108,41 @@ class StatResult(Result):
 class TukeyHSDResult(Result):
     """Result of :func:`assay.stats.tukey_hsd`.
 
-    - ``names``: the k system names, in column order;
-    - ``means``: mean score of each system (k,);
-    - ``pvalues``: (k, k) symmetric matrix of pairwise p-values, 1 on the diagonal;
-    - ``pairs``: one ``(i, j, diff, p)`` per pair i < j, ``diff = means[i] - means[j]``;
-    - ``provenance``: versions, n_resamples, seed, n_items (``details``: without versions).
+    ``result.pvalue("bm25", "dense")`` looks a pair up by names (or column indices);
+    ``records()`` is one row per pair; ``details`` is ``provenance`` without the versions.
 
-    ``result.pvalue("bm25", "dense")`` looks a pair up by names (or column indices).
+    Parameters
+    ----------
+    names : tuple of str
+        The k system names, in column order.
+    means : numpy.ndarray
+        Mean score of each system (k,).
+    pvalues : numpy.ndarray
+        (k, k) symmetric matrix of pairwise p-values, 1 on the diagonal.
+    pairs : tuple of tuple
+        One ``(i, j, diff, p)`` per pair i < j, ``diff = means[i] - means[j]``.
+    provenance : mapping of str to any, optional
+        Versions, n_resamples, seed, n_items.
+
+    Examples
+    --------
+    >>> from assay.stats import tukey_hsd
+    >>> res = tukey_hsd([[0.40, 0.42, 0.45], [0.45, 0.51, 0.52], [0.39, 0.38, 0.41],
+    ...                  [0.52, 0.60, 0.61], [0.41, 0.47, 0.50]], names=["a", "b", "c"],
+    ...                 n_resamples=1000, seed=0)
+    >>> res.names
+    ('a', 'b', 'c')
+    >>> print(f"{res.pvalue('a', 'c'):.4f} {res.pvalue(0, 2):.4f}")
+    0.0050 0.0050
+    >>> print(res.records()[0]["first"], res.records()[0]["second"])
+    a b
     """
 
     names: tuple[str, ...]
     means: NDArray[np.float64]
     pvalues: NDArray[np.float64]
     pairs: tuple[tuple[int, int, float, float], ...]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     @property
     def details(self) -> dict[str, Any]:

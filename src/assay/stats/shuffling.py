@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import InputError
 from . import _checks as check
@@ -19,33 +19,65 @@ __all__ = ["stratified_shuffling_test"]
 
 _WHERE = "stratified_shuffling_test"
 
-Outputs = Sequence[Any] | NDArray[Any]
+#: One record per item: a numeric array (items first) or a sequence of records of any kind.
+Outputs = Sequence[object] | NDArray[np.generic]
 
 
 def stratified_shuffling_test(
     outputs_a: Outputs,
     outputs_b: Outputs,
-    statistic: Callable[..., Any],
+    statistic: Callable[..., ArrayLike],
     *,
     n_resamples: int = 10000,
     seed: int = 0,
 ) -> StatResult:
     """Approximate randomization test for corpus-level statistics that are not means of
-    per-item values (F1, BLEU, ...) (Noreen 1989; Yeh 2000, "More accurate tests for the
-    statistical significance of result differences"; Padó 2006, sigf).
+    per-item values (F1, BLEU, ...).
 
-    ``outputs_a`` and ``outputs_b`` hold one record per item (equal lengths). Each resample
-    swaps the two systems' records on a random subset of items (each item with probability
-    1/2) and recomputes both statistics; p = (#{|S*_a - S*_b| ≥ |S_a - S_b|} + 1) / (N + 1).
+    Noreen 1989; Yeh 2000, "More accurate tests for the statistical significance of result
+    differences"; Padó 2006, sigf. Each resample swaps the two systems' records on a random
+    subset of items (each item with probability 1/2) and recomputes both statistics;
+    p = (#{|S*_a - S*_b| ≥ |S_a - S_b|} + 1) / (N + 1). The swap pattern of resample r is the
+    flip pattern of :func:`~assay.stats.randomization_test` with the same seed, so with
+    ``statistic=np.mean`` both tests agree.
 
-    ``statistic`` receives the records as given: numeric NumPy arrays stay arrays (item axis
-    first), anything else is passed as a list. With arrays, a ``statistic`` that has an
-    ``axis`` parameter is called once per block on the stacked (resamples × n × ...) array
-    with ``axis=1`` (the item axis) and must return one value per resample; otherwise it is
-    called once per resample and side (a Python loop). The swap pattern of resample r is
-    the flip pattern of :func:`~assay.stats.randomization_test` with the same seed, so with
-    ``statistic=np.mean`` both tests agree. ``statistic`` = S_a - S_b; ``details``:
-    n_resamples, seed, statistic_a, statistic_b.
+    Parameters
+    ----------
+    outputs_a, outputs_b : sequence or numpy.ndarray
+        One record per item for each system (equal lengths): numeric NumPy arrays of one shape
+        (items along the first axis), or sequences of records of any kind.
+    statistic : callable
+        The corpus-level statistic S of one system's records, given as they are: numeric
+        arrays stay arrays, anything else is passed as a list. With arrays, a ``statistic``
+        that has an ``axis`` parameter is called once per block on the stacked
+        (resamples × n × ...) array with ``axis=1`` and must return one value per resample;
+        otherwise it is called once per resample and side (a Python loop).
+    n_resamples : int, default 10000
+        Random swaps N.
+    seed : int, default 0
+        Seed of the swaps.
+
+    Returns
+    -------
+    StatResult
+        ``statistic`` S_a - S_b, ``pvalue`` (two-sided), ``ci`` None; ``details``:
+        n_resamples, seed, statistic_a, statistic_b.
+
+    Examples
+    --------
+    F1 over a corpus, from per-sentence counts (true positives, false positives, false
+    negatives):
+
+    >>> import numpy as np
+    >>> from assay.stats import stratified_shuffling_test
+    >>> a = np.array([[3, 1, 0], [2, 0, 1], [4, 1, 1], [1, 0, 2], [5, 0, 0], [2, 2, 1]])
+    >>> b = np.array([[2, 1, 1], [2, 1, 1], [3, 2, 2], [1, 1, 2], [4, 1, 1], [1, 2, 2]])
+    >>> def f1(counts):
+    ...     tp, fp, fn = np.sum(counts, axis=0)
+    ...     return 2 * tp / (2 * tp + fp + fn)
+    >>> res = stratified_shuffling_test(a, b, f1, n_resamples=1000, seed=0)
+    >>> print(f"{res.statistic:.4f} p={res.pvalue:.3f}")
+    0.1860 p=0.040
     """
     if not callable(statistic):
         raise InputError(f"{_WHERE}: statistic must be callable (got {statistic!r})")
