@@ -37,25 +37,51 @@ class TrecResult(Result):
     """What trec_eval computes for one run.
 
     ``per_query[query][name]`` holds the values trec_eval prints with ``-q`` (floats; counts
-    as ints; ``relstring`` as a string), ``summary[name]`` the ``all`` lines (``runid`` a
-    string), ``queries`` the topics in trec_eval's order. ``raw_per_query`` holds the value
-    trec_eval keeps per topic for every output, printed or not: ``gm_map`` and ``gm_bpref`` as
+    as ints; ``relstring`` as a string). ``raw_per_query`` holds the value trec_eval keeps per
+    topic for every output, printed or not: ``gm_map`` and ``gm_bpref`` as
     log(max(value, 1e-5)), ``num_q`` as 1, ``relstring`` and ``runid`` as 0.0 — the per-topic
-    dictionary pytrec_eval returns.
-    ``measures`` lists the output names in order. Where parameters make two outputs print the
-    same name (``iprec_at_recall.0.1,0.101``), the dictionaries keep the last; the text from
-    :func:`format_trec` has both. ``options`` are the validated options (also in
-    ``provenance``). ``records()``: one row ``{"query", "measure", "value"}`` per value printed
-    with ``-q``, then the summary rows (query ``"all"``).
+    dictionary pytrec_eval returns. Where parameters make two outputs print the same name
+    (``iprec_at_recall.0.1,0.101``), the dictionaries keep the last; the text from
+    :func:`format_trec` has both. ``records()``: one row ``{"query", "measure", "value"}`` per
+    value printed with ``-q``, then the summary rows (query ``"all"``).
+
+    Parameters
+    ----------
+    summary : dict
+        The ``all`` lines by output name (``runid`` a string).
+    queries : list of str
+        The topics, in trec_eval's order.
+    measures : list of str
+        The output names, in order.
+    runid : str
+        The run's tag.
+    options : dict, optional
+        The validated options (also in ``provenance``).
+    _slots : list, optional
+        The computed values, per output (internal: made by ``evaluate_trec``).
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, the options and the backend.
+
+    Examples
+    --------
+    >>> from assay.data import Qrels, Run
+    >>> from assay.compat.trec_eval import evaluate_trec, format_trec
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1, "d6": 1}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d4": 0.5, "d5": 0.7}})
+    >>> res = evaluate_trec(qrels, run, ["map", "P.5"])
+    >>> res.queries, res.measures
+    (['q1', 'q2'], ['map', 'P_5'])
+    >>> res.records()[0]
+    {'query': 'q1', 'measure': 'map', 'value': 0.8333333333333333}
     """
 
-    summary: dict[str, Any]
+    summary: dict[str, Any]  # Any: floats, ints and the runid string
     queries: list[str]
     measures: list[str]
     runid: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)  # Any: options of every type
     _slots: list[Slot] = field(default_factory=list, repr=False)
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def _nested(self, names: list[str], cols: list[list[Any]]) -> dict[str, dict[str, Any]]:
         n = len(self.queries)
@@ -144,8 +170,40 @@ def _texts(s: Slot, values: Any) -> list[str]:
 
 
 def format_trec(res: TrecResult, *, per_query: bool = False, summary: bool = True) -> str:
-    """The text trec_eval prints: per-topic blocks (``-q``) then the ``all`` lines (unless
-    ``-n``): ``%-22s\\t%s\\t%6.4f``, counts as integers, relstring quoted, runid as text."""
+    """The text trec_eval prints for a result.
+
+    Per-topic blocks (``-q``) then the ``all`` lines (unless ``-n``), each line
+    ``%-22s\\t%s\\t%6.4f``: counts as integers, relstring quoted, runid as text.
+
+    Parameters
+    ----------
+    res : TrecResult
+        What :func:`evaluate_trec` returned.
+    per_query : bool, default False
+        Print the per-topic blocks first (trec_eval's ``-q``).
+    summary : bool, default True
+        Print the ``all`` lines (False: trec_eval's ``-n``).
+
+    Returns
+    -------
+    str
+        The lines, each ending with a newline.
+
+    Examples
+    --------
+    >>> from assay.data import Qrels, Run
+    >>> from assay.compat.trec_eval import evaluate_trec, format_trec
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1, "d6": 1}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}, "q2": {"d4": 0.5, "d5": 0.7}})
+    >>> res = evaluate_trec(qrels, run, ["map", "P.5"])
+    >>> print(format_trec(res, per_query=True), end="")
+    map                     q1      0.8333
+    P_5                     q1      0.4000
+    map                     q2      0.2500
+    P_5                     q2      0.2000
+    map                     all     0.5417
+    P_5                     all     0.3000
+    """
     out = io.StringIO()
     write_trec(res, out, per_query=per_query, summary=summary)
     return out.getvalue()
