@@ -30,7 +30,7 @@ def _without_header(mapping: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in mapping.items() if key not in _HEADER}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class StatResult(Result):
     """A test or an estimate: ``statistic``, ``pvalue`` (NaN where not a test) and, where
     defined, ``ci`` as a (low, high) pair; ``method`` names the procedure.
@@ -104,7 +104,7 @@ class StatResult(Result):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TukeyHSDResult(Result):
     """Result of :func:`assay.stats.tukey_hsd`.
 
