@@ -96,7 +96,7 @@ def test_several_taggers_are_the_api(files: dict[str, str]) -> None:
     expected = cmp.pair("b.conll")
     assert (pair["value"], pair["pvalue"], pair["p_adjusted"]) == (
         expected.diff,
-        expected.pvalue,
+        expected.p_value,
         expected.p_adjusted,
     )
     assert (pair["ci_low"], pair["ci_high"]) == (expected.ci_low, expected.ci_high)

@@ -1,7 +1,7 @@
 """Slow, plain-Python references for the tagging family, one token (or one span) at a time.
 
 Written from the tools' descriptions, with loops and no NumPy, so that the vectorised code
-of ``assay.metrics.tagging_spans`` and ``assay.metrics.tagging_partial`` can be checked
+of ``assay.tagging.spans`` and ``assay.tagging.partial`` can be checked
 against something independent:
 
 - :func:`conlleval_pl` — the main loop of CoNLL-2000's ``conlleval`` (version 2004-01-26),

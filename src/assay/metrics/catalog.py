@@ -182,8 +182,8 @@ _INTRO = {
     "tagging": "From aligned gold and predicted tag sequences (`tag sequences`: lists of "
     "sentences, each a list of tags, or a CoNLL column file), with `assay.tagging` (reports, "
     "paired tests between taggers: [tagging.md](tagging.md)). Span rules (`scheme`, `mode`): "
-    "`assay.metrics.tagging_spans`; conventions (`average`, `zero_division`): "
-    "`assay.metrics.tagging`; partial matches (`match`): `assay.metrics.tagging_partial`.",
+    "`assay.tagging.spans`; conventions (`average`, `zero_division`): "
+    "`assay.tagging.measures`; partial matches (`match`): `assay.tagging.partial`.",
 }
 
 

@@ -44,9 +44,10 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from .._arrow import to_np
-from .._options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme, choice
+from .._options import choice
 from ..errors import InputError, MetricError, shown
-from ..io.conll import TagSequences, check_aligned
+from .conll import TagSequences, check_aligned
+from .options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme
 
 __all__ = [
     "PREFIX_LETTERS",
@@ -431,7 +432,7 @@ def extract_spans(
     sequences: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
 ) -> Spans:
     """The spans (chunks) of tag sequences: a list of sentences (lists of tags) or a
-    :class:`~assay.io.conll.TagSequences`. See the module docstring for the rules."""
+    :class:`~assay.tagging.conll.TagSequences`. See the module docstring for the rules."""
     scheme = check_scheme(scheme)
     mode = check_mode(mode)
     seqs = TagSequences.from_lists(sequences, "sequences")

@@ -2,10 +2,10 @@
 token accuracy, and nervaluate's partial-match measures.
 
 Every measure takes ``y_true`` and ``y_pred`` positionally -- lists of sentences, each a
-list of tags (seqeval's layout), or :class:`~assay.io.conll.TagSequences` read from a CoNLL
+list of tags (seqeval's layout), or :class:`~assay.tagging.conll.TagSequences` read from a CoNLL
 file -- and its options keyword-only; all are declared in the metric registry (``assay
-metrics``, ``docs/metrics.md``). Spans come from :mod:`assay.metrics.tagging_spans`
-(``scheme``, ``mode``), partial matches from :mod:`assay.metrics.tagging_partial`.
+metrics``, ``docs/metrics.md``). Spans come from :mod:`assay.tagging.spans`
+(``scheme``, ``mode``), partial matches from :mod:`assay.tagging.partial`.
 
 Conventions (names follow ``docs/parameters.md``):
 
@@ -38,14 +38,15 @@ import numpy as np
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
+from .._options import ZeroDivision, choice
 from ..errors import EmptyInputError, InputWarning, MetricError
-from ..io.conll import TagSequences, check_aligned
-from .label_sets import caller_level, mismatch
-from .labels import ZERO_DIVISION, average_values, divide, zero_division_value
-from .registry import FROM_SIGNATURE, Param, measure, one_of
-from .tagging_partial import PartialCounts, partial_counts
-from .tagging_spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
+from ..metrics.label_sets import caller_level, mismatch
+from ..metrics.labels import ZERO_DIVISION, average_values, divide, zero_division_value
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .conll import TagSequences, check_aligned
+from .options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme
+from .partial import PartialCounts, partial_counts
+from .spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
 
 __all__ = [
     "SpanCounts",

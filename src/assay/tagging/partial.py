@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .tagging_spans import Spans
+from .spans import Spans
 
 __all__ = ["MATCH_SCHEMES", "PartialCounts", "partial_counts", "partial_counts_all"]
 

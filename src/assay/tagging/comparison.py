@@ -25,19 +25,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .. import _options as opt
-from .._options import Correction, TaggingMode, TaggingScheme, TaggingTest, ZeroDivision
-from .._result import Result, provenance
+from .._options import Correction, ZeroDivision
+from .._result import REPR_LIMIT, Result, provenance, short
 from ..errors import InputError
-from ..io.conll import TagSequences
-from ._report import TaggingReport, tagging_report
+from ..report.reported import Reported
+from ..stats.pairs import PairResult
+from .conll import TagSequences
+from .evaluation import HEADING, TaggingReport, tagging_report
+from .options import TaggingMode, TaggingScheme, TaggingTest
 
-__all__ = ["TaggerComparison", "TaggerPair", "compare_taggers", "micro_f1"]
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
+
+#: Sentences of tags, as lists or read from a CoNLL file.
+Tags = Sequence[Sequence[str]] | TagSequences
+
+__all__ = ["TaggerComparison", "TaggerPair", "compare_taggers", "evaluate", "micro_f1"]
 
 DEFAULT_RESAMPLES = {"bootstrap": 1000, "randomization": 10000}
 #: Bootstrap resamples of the intervals when the test is the randomisation test.
@@ -57,36 +67,30 @@ def _f1_columns(tp: Any, pred: Any, gold: Any, axis: int = -1) -> Any:
     return micro_f1(np.stack([tp, pred, gold], axis=-1), axis=axis if axis >= 0 else axis - 1)
 
 
-@dataclass(frozen=True)
-class TaggerPair:
-    """One tagger against the baseline: F1 difference (tagger - baseline) with its paired
-    bootstrap interval, the test's p-value, the corrected one and the decision."""
-
-    tagger: str
-    baseline: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    pvalue: float
-    p_adjusted: float
-    significant: bool
-
-    @property
-    def direction(self) -> int:
-        """+1 significantly better than the baseline, -1 worse, 0 otherwise."""
-        if not self.significant or self.diff == 0:
-            return 0
-        return 1 if self.diff > 0 else -1
+#: One tagger against the baseline: :class:`assay.stats.PairResult` (``system`` is the
+#: tagger, ``metric`` the micro span F1, ``n`` 0: a difference of corpus-level scores).
+#: The name of the type tagging had before every family shared one.
+TaggerPair = PairResult
+#: The metric of the pairs: corpus-level micro span F1.
+PAIR_METRIC = "span_f1"
+#: Taggers and pairs a ``repr()`` lists before "… n more".
+_SHOWN = 8
 
 
-@dataclass(frozen=True, eq=False)
-class TaggerComparison(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class TaggerComparison(Reported, Result):
     """Taggers on the same gold tags (see the module docstring). ``reports[name]``: each
     tagger's :class:`TaggingReport`; ``intervals[name]``: the percentile bootstrap interval
     of its span F1; ``pairs``: every tagger but the baseline against it.
 
     ``records()``: per tagger its micro precision, recall, F1 (with interval) and token
-    accuracy, then per pair the F1 difference (with interval, p-values and decision)."""
+    accuracy, then per pair the F1 difference (with interval, p-values and decision).
+
+    Its outputs: :meth:`report` (the table of ``assay tagging`` with several taggers),
+    :meth:`document` and :meth:`html` (the ``--report`` page), :meth:`conlleval` and a
+    one-screen ``repr()`` with every tagger's F1 and every difference's p-value."""
+
+    family = "tagging"
 
     names: tuple[str, ...]
     baseline: str
@@ -96,14 +100,53 @@ class TaggerComparison(Result):
     confidence: float
     reports: Mapping[str, TaggingReport]
     intervals: Mapping[str, tuple[float, float]]
-    pairs: tuple[TaggerPair, ...]
+    pairs: tuple[PairResult, ...]
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
-    def pair(self, tagger: str) -> TaggerPair:
+    def pair(self, tagger: str) -> PairResult:
+        """``tagger`` against the baseline (a ``KeyError`` if it is the baseline or unknown)."""
         for p in self.pairs:
-            if p.tagger == tagger:
+            if p.system == tagger:
                 return p
         raise KeyError(tagger)
+
+    def report(self) -> Report:
+        """The table ``assay tagging`` prints for several taggers (see
+        :mod:`assay.tagging.tables`)."""
+        from .tables import comparison_report
+
+        return comparison_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` page's content: the table as one section, with the records and
+        provenance."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document(HEADING, self.family, self.report())
+
+    def conlleval(self) -> str:
+        """conlleval's output per tagger, then a line per paired test (``-f conlleval``)."""
+        from .conlleval import conlleval_text
+
+        return conlleval_text(self)
+
+    def __repr__(self) -> str:
+        f1 = _listed(
+            [f"{short(n, 50)}: {float(self.reports[n].f1()):.4f}" for n in self.names], ", "
+        )
+        pairs = _listed(
+            [
+                f"{short(p.system, 50)} diff={p.diff:+.4f} p={p.p_value:.4g} "
+                f"p_adjusted={p.p_adjusted:.4g}{' *' if p.significant else ''}"
+                for p in self.pairs
+            ],
+            "; ",
+        )
+        text = (
+            f"TaggerComparison(baseline={short(self.baseline, 50)}, test={self.test!r}, "
+            f"correction={self.correction!r}, alpha={self.alpha}, f1={{{f1}}}, pairs=[{pairs}])"
+        )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
 
     def records(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
@@ -123,11 +166,18 @@ class TaggerComparison(Result):
                     )
                 )
         for p in self.pairs:
-            row = _row(p.tagger, f"f1 diff vs {p.baseline}", p.diff, p.ci_low, p.ci_high)
+            row = _row(p.system, f"f1 diff vs {p.baseline}", p.diff, p.ci_low, p.ci_high)
             rows.append(
-                row | {"pvalue": p.pvalue, "p_adjusted": p.p_adjusted, "significant": p.significant}
+                row
+                | {"pvalue": p.p_value, "p_adjusted": p.p_adjusted, "significant": p.significant}
             )
         return rows
+
+
+def _listed(items: list[str], sep: str, shown: int = _SHOWN) -> str:
+    """The first ``shown`` items, then how many more (a repr stays on one screen)."""
+    more = f"{sep}… {len(items) - shown} more" if len(items) > shown else ""
+    return sep.join(items[:shown]) + more
 
 
 def _row(
@@ -145,7 +195,7 @@ def _row(
     }
 
 
-def _named(predictions: Mapping[str, Any] | Sequence[Any]) -> dict[str, TagSequences]:
+def _named(predictions: Mapping[str, Tags] | Sequence[Tags]) -> dict[str, TagSequences]:
     items = (
         list(predictions.items())
         if isinstance(predictions, Mapping)
@@ -173,8 +223,8 @@ def _check(
 
 
 def compare_taggers(
-    y_true: Any,
-    predictions: Mapping[str, Any] | Sequence[Any],
+    y_true: Tags,
+    predictions: Mapping[str, Tags] | Sequence[Tags],
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -187,9 +237,49 @@ def compare_taggers(
     alpha: float = 0.05,
     zero_division: ZeroDivision = 0,
 ) -> TaggerComparison:
-    """Evaluate several taggers (``predictions``: name -> sentences, or a list named tagger1,
-    tagger2, ...) on the same gold sentences and test each against ``baseline`` (default:
-    the first) on span F1 by resampling sentences; see the module docstring."""
+    """Evaluate several taggers on the same gold sentences and test each against
+    ``baseline`` on span F1 by resampling sentences; see the module docstring.
+
+    Parameters
+    ----------
+    y_true : list of sentences (lists of tags) or TagSequences
+        The gold tags.
+    predictions : mapping of name to sentences, or a list of them
+        Each tagger's tags (a list: named tagger1, tagger2, ...).
+    scheme, mode, zero_division
+        As for :func:`tagging_report`.
+    baseline : str, optional
+        The tagger every other is tested against (default: the first).
+    test : {"bootstrap", "randomization"}
+        The paired test on corpus-level span F1.
+    n_resamples : int, optional
+        Resamples of the test (default 1000 bootstrap, 10000 randomization).
+    seed : int
+        One seed for every test and interval.
+    confidence : float
+        Of the bootstrap intervals.
+    correction : str
+        Of the p-values against the baseline (``holm``, ``bonferroni``, ``bh``, ``none``...).
+    alpha : float
+        ``significant`` is ``p_adjusted < alpha``.
+
+    Returns
+    -------
+    TaggerComparison
+        Each tagger's :class:`TaggingReport` and F1 interval, and its
+        :class:`~assay.stats.PairResult` against the baseline.
+
+    Examples
+    --------
+    >>> from assay.tagging import compare_taggers
+    >>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["O", "B-ORG"]]
+    >>> good = [["B-PER", "I-PER", "O"], ["B-LOC", "O"], ["O", "B-ORG"]]
+    >>> bad = [["B-PER", "O", "O"], ["O", "O"], ["O", "B-ORG"]]
+    >>> cmp = compare_taggers(gold, {"good": good, "bad": bad}, n_resamples=200)
+    >>> pair = cmp.pair("bad")
+    >>> pair.system, pair.baseline, round(pair.diff, 4)
+    ('bad', 'good', -0.6)
+    """
     from ..stats import bootstrap_ci, correct
 
     checked = _check(test, n_resamples, seed, confidence, correction, alpha)
@@ -200,7 +290,9 @@ def compare_taggers(
     if base not in named:
         raise InputError(f"baseline {base!r} is not one of the taggers ({', '.join(named)})")
     reports = {
-        name: tagging_report(gold, pred, scheme=scheme, mode=mode, zero_division=zero_division)
+        name: tagging_report(
+            gold, pred, scheme=scheme, mode=mode, zero_division=zero_division, name=name
+        )
         for name, pred in named.items()
     }
     if gold.n_sentences < 2:
@@ -225,7 +317,17 @@ def compare_taggers(
     }
     adjusted = correct([r[0] for r in tests.values()], correction=correction_name) if tests else []
     pairs = tuple(
-        TaggerPair(name, base, diff, low, high, p, float(q), bool(q < alpha))
+        PairResult(
+            system=name,
+            baseline=base,
+            metric=PAIR_METRIC,
+            diff=diff,
+            ci_low=low,
+            ci_high=high,
+            p_value=p,
+            p_adjusted=float(q),
+            significant=bool(q < alpha),
+        )
         for (name, (p, diff, low, high)), q in zip(tests.items(), adjusted, strict=True)
     )
     return TaggerComparison(
@@ -285,3 +387,68 @@ def _pair_test(
         ).pvalue
     low, high = cast(tuple[float, float], boot.ci)
     return float(pvalue), float(boot.statistic), low, high
+
+
+def evaluate(
+    gold: Tags,
+    predictions: Mapping[str, Tags] | Sequence[Tags],
+    *,
+    scheme: TaggingScheme = "iob2",
+    mode: TaggingMode = "conlleval",
+    baseline: str | None = None,
+    test: TaggingTest = "bootstrap",
+    n_resamples: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
+    correction: Correction = "holm",
+    alpha: float = 0.05,
+    zero_division: ZeroDivision = 0,
+) -> TaggingReport | TaggerComparison:
+    """What ``assay tagging`` computes: one tagger's :func:`tagging_report` (named by its
+    key), or, for several, :func:`compare_taggers` (the test options apply only then).
+
+    Parameters
+    ----------
+    gold : list of sentences (lists of tags) or TagSequences
+        The gold tags.
+    predictions : mapping of name to sentences, or a list of them
+        The taggers' tags (a list: named tagger1, tagger2, ...).
+    scheme, mode, zero_division
+        As for :func:`tagging_report`.
+    baseline, test, n_resamples, seed, confidence, correction, alpha
+        As for :func:`compare_taggers`.
+
+    Returns
+    -------
+    TaggingReport or TaggerComparison
+        Its ``report()`` is the table ``assay tagging`` prints, ``html(title=...)`` the page
+        its ``--report`` writes, ``conlleval()`` its ``-f conlleval`` text.
+
+    Examples
+    --------
+    >>> from assay.tagging import evaluate
+    >>> gold = [["B-PER", "I-PER", "O"], ["B-LOC", "O"]]
+    >>> rep = evaluate(gold, {"mine": [["B-PER", "I-PER", "O"], ["O", "O"]]})
+    >>> rep.tagger, round(rep.f1(), 4)
+    ('mine', 0.6667)
+    """
+    named = _named(predictions)
+    if len(named) == 1:
+        name, pred = next(iter(named.items()))
+        return tagging_report(
+            gold, pred, scheme=scheme, mode=mode, zero_division=zero_division, name=name
+        )
+    return compare_taggers(
+        gold,
+        named,
+        scheme=scheme,
+        mode=mode,
+        baseline=baseline,
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        confidence=confidence,
+        correction=correction,
+        alpha=alpha,
+        zero_division=zero_division,
+    )

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from .._arrow import from_np, to_np
 from ..errors import EmptyInputError, InputError, ParseError, shown
-from .text import read_bytes, source_name, text_lines
+from ..io.text import read_bytes, source_name, text_lines
 
 __all__ = [
     "DOCSTART",
