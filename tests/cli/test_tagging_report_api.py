@@ -43,9 +43,7 @@ def test_several_taggers_page_is_the_api_page(tmp_path: Path) -> None:
     page = _cli_page(tmp_path, str(path), "--pred-column", "-1", "--pred-column", "-2", *options)
     data = read_conll(path, pred=[-1, -2])
     named = {f"{SAMPLE}:-1": data.predictions[0], f"{SAMPLE}:-2": data.predictions[1]}
-    result = assay.tagging.evaluate(
-        data.gold, named, n_resamples=200, seed=3, test="randomization"
-    )
+    result = assay.tagging.evaluate(data.gold, named, n_resamples=200, seed=3, test="randomization")
     assert result.html(title=TITLE) == page
 
 

@@ -36,16 +36,13 @@ from .._result import REPR_LIMIT, Result, provenance, short
 from ..errors import InputError
 from ..report.reported import Reported
 from ..stats.pairs import PairResult
-from .conll import TagSequences
+from .conll import Tags, TagSequences
 from .evaluation import HEADING, TaggingReport, tagging_report
 from .options import TaggingMode, TaggingScheme, TaggingTest
 
 if TYPE_CHECKING:
     from ..report.document import Document
     from ..report.output import Report
-
-#: Sentences of tags, as lists or read from a CoNLL file.
-Tags = Sequence[Sequence[str]] | TagSequences
 
 __all__ = ["TaggerComparison", "TaggerPair", "compare_taggers", "evaluate", "micro_f1"]
 
@@ -55,7 +52,30 @@ CI_RESAMPLES = 1000
 
 
 def micro_f1(records: NDArray[np.float64], axis: int = 0) -> Any:
-    """Span F1 of the summed per-sentence (matched, predicted, gold) counts along ``axis``."""
+    """Span F1 of the summed per-sentence (matched, predicted, gold) counts along ``axis``:
+    the statistic of the paired tests, recomputed from the resampled sentences.
+
+    Parameters
+    ----------
+    records : array of shape (..., sentences, 3)
+        Matched, predicted and gold spans per sentence
+        (:attr:`TaggingReport.sentence_counts`), or resamples of them.
+    axis : int
+        The axis of the sentences.
+
+    Returns
+    -------
+    numpy.ndarray
+        2·Σmatched / (Σpredicted + Σgold), 0 where both sums are 0 (a 0-d array for one
+        corpus).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.tagging import micro_f1
+    >>> float(micro_f1(np.array([[1.0, 2.0, 1.0], [0.0, 0.0, 1.0]])))
+    0.5
+    """
     totals = np.sum(records, axis=axis)
     tp, pred, gold = totals[..., 0], totals[..., 1], totals[..., 2]
     den = pred + gold

@@ -34,6 +34,7 @@ __all__ = [
     "DOCSTART",
     "ConllData",
     "TagSequences",
+    "Tags",
     "check_aligned",
     "check_same_tags",
     "read_conll",
@@ -115,6 +116,11 @@ class TagSequences:
         return InputError(f"{self.name}[{sentence}] {message}")
 
 
+#: Sentences of tags as the family's functions take them: a list of sentences, each a list of
+#: tags (seqeval's layout), or :class:`TagSequences` (read by :func:`read_conll`).
+Tags = Sequence[Sequence[str]] | TagSequences
+
+
 def _string_array(flat: list[Any], name: str, offsets: IntArray) -> pa.Array:
     """Python strings as an Arrow string array, built from one joined buffer (``pa.array`` on
     a list would import pandas, which costs more than the conversion)."""
@@ -184,6 +190,32 @@ def read_conll(
     :class:`~assay.errors.ParseError` naming the file and line for a line with another number
     of fields than the first, a column that does not exist or invalid UTF-8, and
     :class:`~assay.errors.EmptyInputError` for a file without tokens.
+
+    Parameters
+    ----------
+    path : str, path or binary file
+        The CoNLL column file (UTF-8; gzip read by content).
+    gold : int
+        Column of the gold tags (default -2, conlleval's).
+    pred : int or sequence of int
+        Column(s) of the predicted tags (default -1); several: one tagger each.
+
+    Returns
+    -------
+    ConllData
+        ``gold`` and ``predictions`` (one :class:`TagSequences` per column), the source,
+        the number of fields and the columns read.
+
+    Examples
+    --------
+    >>> import io
+    >>> from assay.tagging import read_conll, span_f1
+    >>> text = b"John NNP B-PER B-PER\\nSmith NNP I-PER O\\n\\nParis NNP B-LOC B-LOC\\n"
+    >>> data = read_conll(io.BytesIO(text))
+    >>> data.gold.n_sentences, data.gold.n_tokens, len(data.predictions)
+    (2, 3, 1)
+    >>> span_f1(data.gold, data.predictions[0])
+    0.5
     """
     source = source_name(path)
     lines = text_lines(read_bytes(path, source), source)

@@ -49,7 +49,27 @@ def conlleval_block(rep: TaggingReport) -> str:
 
 def conlleval_text(result: TaggingReport | TaggerComparison) -> str:
     """conlleval's layout: exactly its output for one tagger; for several, one block per
-    tagger after a line ``tagger: NAME``, then a line per paired test."""
+    tagger after a line ``tagger: NAME``, then a line per paired test.
+
+    Parameters
+    ----------
+    result : TaggingReport or TaggerComparison
+        One tagger's evaluation, or several taggers'.
+
+    Returns
+    -------
+    str
+        The text ``assay tagging -f conlleval`` prints (also ``result.conlleval()``).
+
+    Examples
+    --------
+    >>> from assay.tagging import conlleval_text, tagging_report
+    >>> rep = tagging_report([["B-NP", "I-NP", "O"]], [["B-NP", "I-NP", "O"]])
+    >>> print(conlleval_text(rep), end="")
+    processed 3 tokens with 1 phrases; found: 1 phrases; correct: 1.
+    accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00
+                   NP: precision: 100.00%; recall: 100.00%; FB1: 100.00  1
+    """
     from .evaluation import TaggingReport
 
     if isinstance(result, TaggingReport):

@@ -4,7 +4,7 @@ averaged, with the spans, per-sentence counts and provenance (:func:`tagging_rep
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +16,7 @@ from .._options import ZeroDivision
 from .._result import Result, provenance, short
 from ..errors import MetricError
 from ..report.reported import Reported
-from .conll import TagSequences
+from .conll import Tags, TagSequences
 from .measures import SpanCounts, span_counts
 from .options import SpanAverage, TaggingMode, TaggingScheme
 from .partial import MATCH_SCHEMES, PartialCounts, partial_counts_all
@@ -241,8 +241,8 @@ def _described(seqs: TagSequences) -> str:
 
 
 def tagging_report(
-    y_true: Sequence[Sequence[str]] | TagSequences,
-    y_pred: Sequence[Sequence[str]] | TagSequences,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",

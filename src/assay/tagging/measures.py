@@ -43,7 +43,7 @@ from ..errors import EmptyInputError, InputWarning, MetricError
 from ..metrics.label_sets import caller_level, mismatch
 from ..metrics.labels import ZERO_DIVISION, average_values, divide, zero_division_value
 from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
-from .conll import TagSequences, check_aligned
+from .conll import Tags, TagSequences, check_aligned
 from .options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme
 from .partial import PartialCounts, partial_counts
 from .spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
@@ -99,7 +99,7 @@ _ner_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, MATCH, ZER
 # ---------------------------------------------------------------- spans and counts
 
 
-def prepare(y_true: Any, y_pred: Any, scheme: str, mode: str) -> tuple[EncodedTags, Spans, Spans]:
+def prepare(y_true: Tags, y_pred: Tags, scheme: str, mode: str) -> tuple[EncodedTags, Spans, Spans]:
     """Both sides encoded on one vocabulary and their spans."""
     gold = TagSequences.from_lists(y_true, "y_true")
     pred = TagSequences.from_lists(y_pred, "y_pred")
@@ -281,9 +281,29 @@ def _token_counts(encoded: EncodedTags) -> dict[str, int]:
 
 
 def span_counts(
-    y_true: Any, y_pred: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
+    y_true: Tags, y_pred: Tags, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
 ) -> SpanCounts:
-    """The counts behind every span measure (see the module docstring)."""
+    """The counts behind every span measure (see the module docstring).
+
+    Parameters
+    ----------
+    y_true, y_pred : list of sentences (lists of tags) or TagSequences
+        The gold and the predicted tags.
+    scheme, mode
+        How spans are read (:func:`assay.tagging.extract_spans`).
+
+    Returns
+    -------
+    SpanCounts
+        Per type matched, predicted and gold spans, with the spans and token counts.
+
+    Examples
+    --------
+    >>> from assay.tagging import span_counts
+    >>> c = span_counts([["B-PER", "O"], ["B-LOC"]], [["B-PER", "O"], ["O"]])
+    >>> c.types, c.tp.tolist(), c.pred.tolist(), c.gold.tolist()
+    (('LOC', 'PER'), [0, 1], [0, 1], [1, 1])
+    """
     scheme, mode = check_scheme(scheme), check_mode(mode)
     encoded, gold, pred = prepare(y_true, y_pred, scheme, mode)
     gold_hit, pred_hit = match_spans(gold, pred)
@@ -329,8 +349,8 @@ def _present(
 
 @_span_measure(aliases=("chunk_precision",))
 def span_precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -346,8 +366,8 @@ def span_precision(
 
 @_span_measure(aliases=("chunk_recall",))
 def span_recall(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -362,8 +382,8 @@ def span_recall(
 
 @_span_measure(aliases=("chunk_f1", "fb1"))
 def span_f1(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -377,7 +397,7 @@ def span_f1(
 
 
 @_tags_measure(aliases=("tag_accuracy",))
-def token_accuracy(y_true: Any, y_pred: Any) -> float:
+def token_accuracy(y_true: Tags, y_pred: Tags) -> float:
     """Token accuracy = tokens whose predicted tag equals the gold tag / tokens (conlleval's
     accuracy / 100, seqeval's accuracy_score)."""
     gold = TagSequences.from_lists(y_true, "y_true")
@@ -392,8 +412,8 @@ def token_accuracy(y_true: Any, y_pred: Any) -> float:
 
 
 def ner_counts(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -409,8 +429,8 @@ def ner_counts(
 
 @_ner_measure()
 def ner_precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -425,8 +445,8 @@ def ner_precision(
 
 @_ner_measure()
 def ner_recall(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
@@ -441,8 +461,8 @@ def ner_recall(
 
 @_ner_measure()
 def ner_f1(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",

@@ -312,5 +312,27 @@ def partial_counts(
     gold: Spans, pred: Spans, match: str
 ) -> tuple[PartialCounts, dict[str, PartialCounts]]:
     """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
-    ``gold.types`` that occur on either side)."""
+    ``gold.types`` that occur on either side).
+
+    Parameters
+    ----------
+    gold, pred : Spans
+        The gold and the predicted spans, on one vocabulary of types (``gold.types``).
+    match : {"strict", "exact", "partial", "type"}
+        nervaluate's scheme (see the module docstring).
+
+    Returns
+    -------
+    tuple of PartialCounts and dict of str to PartialCounts
+        The counts over all spans, and per type.
+
+    Examples
+    --------
+    >>> from assay.tagging import Spans, partial_counts
+    >>> gold = Spans.from_sentences([[("PER", 0, 1)]], lengths=[3])
+    >>> pred = Spans.from_sentences([[("PER", 0, 0)]], lengths=[3], types=gold.types)
+    >>> overall, per_type = partial_counts(gold, pred, "partial")
+    >>> overall.partial, overall.correct, round(overall.f1(), 4)
+    (1, 0, 0.5)
+    """
     return partial_counts_all(gold, pred, (match,))[match]
