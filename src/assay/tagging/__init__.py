@@ -24,7 +24,8 @@ conventions in :mod:`assay.tagging.measures`, the matching in :mod:`assay.taggin
 the option values in :mod:`assay.tagging.options`.
 
 Modules, by role: :mod:`~assay.tagging.conll` (the data type and the reader),
-:mod:`~assay.tagging.spans`, :mod:`~assay.tagging.partial`, :mod:`~assay.tagging.measures`,
+:mod:`~assay.tagging.spans`, :mod:`~assay.tagging.partial`, :mod:`~assay.tagging.counts`,
+:mod:`~assay.tagging.measures`,
 :mod:`~assay.tagging.evaluation` (one tagger), :mod:`~assay.tagging.comparison` (several),
 :mod:`~assay.tagging.tables` and :mod:`~assay.tagging.conlleval` (their outputs). Their
 public names load lazily from here.
@@ -44,8 +45,8 @@ _LAZY = {
     "extract_spans": "spans",
     "PartialCounts": "partial",
     "partial_counts": "partial",
-    "SpanCounts": "measures",
-    "span_counts": "measures",
+    "SpanCounts": "counts",
+    "span_counts": "counts",
     # measures
     "span_precision": "measures",
     "span_recall": "measures",

@@ -17,7 +17,7 @@ from .._result import Result, provenance, short
 from ..errors import MetricError
 from ..report.reported import Reported
 from .conll import Tags, TagSequences
-from .measures import SpanCounts, span_counts
+from .counts import SpanCounts, span_counts
 from .options import SpanAverage, TaggingMode, TaggingScheme
 from .partial import MATCH_SCHEMES, PartialCounts, partial_counts_all
 from .spans import Spans, check_mode, check_scheme
@@ -44,7 +44,7 @@ _HEADLINE = ("precision", "recall", "f1")
 class TaggingReport(Reported, Result):
     """Span (chunk) evaluation of one tagger against the gold tags.
 
-    ``counts`` (:class:`~assay.tagging.measures.SpanCounts`): per type matched, predicted and
+    ``counts`` (:class:`~assay.tagging.counts.SpanCounts`): per type matched, predicted and
     gold spans, the spans and which matched; :meth:`precision`, :meth:`recall`, :meth:`f1`
     per type (``average=None``) or averaged; ``accuracy`` (token accuracy);
     ``token_counts``: seqeval's ``performance_measure`` (TP: equal tags other than O, FP:
