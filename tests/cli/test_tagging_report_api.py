@@ -61,6 +61,9 @@ def test_results_read_well_in_a_notebook() -> None:
     pair = several.pair("gold")
     assert isinstance(pair, assay.stats.PairResult) and pair.system == "gold"
     assert assay.tagging.TaggerPair is assay.stats.PairResult
+    # the data and the counts behind a report also fit on one screen
+    for part in (data, data.gold, one.counts, one.gold_spans, one.partial["strict"]):
+        assert len(repr(part)) < 2000, type(part).__name__
 
 
 def test_moved_report_names_warn_and_still_work() -> None:

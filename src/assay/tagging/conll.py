@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._arrow import from_np, to_np
+from .._result import short, short_repr
 from ..errors import EmptyInputError, InputError, ParseError, shown
 from ..io.text import read_bytes, source_name, text_lines
 
@@ -46,7 +47,7 @@ IntArray = NDArray[np.int64]
 DOCSTART = "-DOCSTART-"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TagSequences:
     """Sentences of tags: ``tags`` (an Arrow string array, all sentences concatenated) and
     ``offsets`` (n_sentences + 1 positions). ``name`` says what they are in messages
@@ -58,6 +59,14 @@ class TagSequences:
     name: str
     source: str | None = None
     lines: IntArray | None = None
+
+    def __repr__(self) -> str:
+        # one screen: the counts, never the tags
+        where = "" if self.source is None else f", source={short(self.source, 200)}"
+        return (
+            f"TagSequences(name={self.name!r}{where}, sentences={self.n_sentences}, "
+            f"tokens={self.n_tokens})"
+        )
 
     @property
     def n_sentences(self) -> int:
@@ -151,7 +160,7 @@ def _encodable(tag: Any) -> bool:
     return True
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ConllData:
     """A CoNLL column file: the gold column and the prediction columns (in the order asked),
     the number of fields per line and the 0-based indices of the columns read."""
@@ -161,6 +170,10 @@ class ConllData:
     predictions: tuple[TagSequences, ...]
     n_fields: int
     columns: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
 
 def _resolve(column: Any, n_fields: int, source: str, line: int) -> int:

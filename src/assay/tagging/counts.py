@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._options import ZeroDivision
+from .._result import short_repr
 from ..errors import EmptyInputError, InputWarning
 from ..metrics.label_sets import caller_level, mismatch
 from ..metrics.labels import average_values, divide, zero_division_value
@@ -140,7 +141,7 @@ def _f1(
     return np.where(both, harmonic, divide(2 * tp, pred + gold, zero_division))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class SpanCounts:
     """Per type (``types``, sorted): matched spans ``tp``, predicted spans ``pred``, gold
     spans ``gold`` (the support); tokens, correctly tagged tokens and seqeval's token-level
@@ -158,6 +159,10 @@ class SpanCounts:
     pred_spans: Spans
     gold_hit: NDArray[np.bool_]
     pred_hit: NDArray[np.bool_]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
     def precision(self, average: str | None, zero_division: ZeroDivision = 0) -> Any:
         return self._ratio(self.tp, self.pred, average, zero_division)

@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 
 from .._arrow import to_np
 from .._options import choice
+from .._result import short_repr
 from ..errors import InputError, MetricError, shown
 from .conll import Tags, TagSequences, check_aligned
 from .options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme
@@ -291,7 +292,7 @@ def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
 # ---------------------------------------------------------------- spans
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Spans:
     """Chunks of one tag sequence: ``start``, ``end`` (inclusive token indices into the
     concatenated sentences), ``type`` (codes into ``types``) and ``sentence``, sorted by
@@ -304,6 +305,10 @@ class Spans:
     sentence: IntArray
     offsets: IntArray
     types: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
     def __len__(self) -> int:
         return len(self.start)
