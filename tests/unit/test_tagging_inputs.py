@@ -78,9 +78,20 @@ def test_lists_are_checked() -> None:
 
 @pytest.mark.parametrize(
     ("scheme", "tag"),
-    [("iob2", "E-X"), ("ioe2", "B-X"), ("io", "B-X"), ("bioes", "L-X"), ("bilou", "S-X"),
-     ("iob2", "B-"), ("iob2", "X"), ("iob2", "B"), ("iob2", "B--X"), ("iob2", "O-X"), ("iob2", "BX-Y")],
-)  # fmt: skip
+    [
+        ("iob2", "E-X"),
+        ("ioe2", "B-X"),
+        ("io", "B-X"),
+        ("bioes", "L-X"),
+        ("bilou", "S-X"),
+        ("iob2", "B-"),
+        ("iob2", "X"),
+        ("iob2", "B"),
+        ("iob2", "B--X"),
+        ("iob2", "O-X"),
+        ("iob2", "BX-Y"),
+    ],
+)
 def test_tags_outside_the_scheme(scheme: str, tag: str) -> None:
     with pytest.raises(InputError) as err:
         T.span_f1([["O", "O"]], [["O", tag]], scheme=scheme)
