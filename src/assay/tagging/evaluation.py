@@ -108,12 +108,18 @@ class TaggingReport(Reported, Result):
         return self.counts.pred_spans
 
     def precision(self, average: SpanAverage | None = "micro") -> Any:
+        """Span precision (matched / predicted spans): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.precision(_average(average), self.zero_division)
 
     def recall(self, average: SpanAverage | None = "micro") -> Any:
+        """Span recall (matched / gold spans): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.recall(_average(average), self.zero_division)
 
     def f1(self, average: SpanAverage | None = "micro") -> Any:
+        """Span F1 (2·matched / (predicted + gold spans)): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.f1(_average(average), self.zero_division)
 
     def __getitem__(self, name: str) -> float:

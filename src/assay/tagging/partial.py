@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .options import MatchScheme
 from .spans import Spans
 
 __all__ = ["MATCH_SCHEMES", "PartialCounts", "partial_counts", "partial_counts_all"]
@@ -309,7 +310,7 @@ def partial_counts_all(
 
 
 def partial_counts(
-    gold: Spans, pred: Spans, match: str
+    gold: Spans, pred: Spans, match: MatchScheme
 ) -> tuple[PartialCounts, dict[str, PartialCounts]]:
     """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
     ``gold.types`` that occur on either side).
