@@ -94,7 +94,6 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "tagging",
-        measures=("assay.metrics.tagging",),
     ),
     Family(
         "embeddings",

@@ -101,14 +101,6 @@ RegressionLoss = Literal["squared", "absolute"]
 DiscPowerTest = Literal["bootstrap", "tukey"]
 PowerMethod = Literal["exact", "normal"]
 RBOTies = Literal["docno", "input", "group"]
-# Token classification (assay.tagging).
-TaggingScheme = Literal["iob1", "iob2", "ioe1", "ioe2", "bioes", "bilou", "io"]
-#: Other names of tagging schemes (keys lower-case: names are matched ignoring case).
-TAGGING_SCHEME_ALIASES = {"bio": "iob2", "iobes": "bioes", "biluo": "bilou"}
-TaggingMode = Literal["conlleval", "strict"]
-SpanAverage = Literal["micro", "macro", "weighted"]
-MatchScheme = Literal["strict", "exact", "partial", "type"]
-TaggingTest = Literal["bootstrap", "randomization"]
 # Embedding retrieval (assay.embeddings).
 Distance = Literal["euclidean", "cosine", "inner"]
 KnnBackend = Literal["auto", "faiss", "numpy"]
@@ -123,8 +115,6 @@ OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "late
 ReportFormat = Literal["html", "markdown", "latex", "table"]
 #: Files a plot is exported to.
 PlotFormat = Literal["png", "svg", "pdf"]
-#: ``assay tagging`` also prints conlleval's own layout.
-TaggingFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex", "conlleval"]
 
 
 def choices(kind: Any) -> tuple[Any, ...]:

@@ -96,7 +96,7 @@ def test_several_taggers_are_the_api(files: dict[str, str]) -> None:
     expected = cmp.pair("b.conll")
     assert (pair["value"], pair["pvalue"], pair["p_adjusted"]) == (
         expected.diff,
-        expected.pvalue,
+        expected.p_value,
         expected.p_adjusted,
     )
     assert (pair["ci_low"], pair["ci_high"]) == (expected.ci_low, expected.ci_high)
@@ -104,9 +104,20 @@ def test_several_taggers_are_the_api(files: dict[str, str]) -> None:
 
 def test_prediction_columns_of_one_file(files: dict[str, str]) -> None:
     code, out, err = _run(
-        files["both"], "--gold-column", "2", "--pred-column", "3", "--pred-column", "4",
-        "--test", "randomization", "--n-resamples", "99", "-f", "conlleval",
-    )  # fmt: skip
+        files["both"],
+        "--gold-column",
+        "2",
+        "--pred-column",
+        "3",
+        "--pred-column",
+        "4",
+        "--test",
+        "randomization",
+        "--n-resamples",
+        "99",
+        "-f",
+        "conlleval",
+    )
     assert code == 0, err
     assert "tagger: both.conll:3" in out and "tagger: both.conll:4" in out
     assert "both.conll:4 vs both.conll:3" in out and "randomization" in out

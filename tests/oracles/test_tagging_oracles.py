@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from assay import tagging as T
 from assay.cli import app
-from assay.report import conlleval_text
+from assay.tagging import conlleval_text
 from conftest import shared_file
 
 SCENARIOS = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.metrics import tagging as T
-from assay.metrics.tagging_partial import partial_counts
+from assay.tagging import measures as T
+from assay.tagging.partial import partial_counts
 from strategies.tagging import SCHEMES, TYPES, corpora
 
 nervaluate = pytest.importorskip("nervaluate")

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.metrics import tagging as T
-from assay.metrics.tagging_spans import extract_spans
+from assay.tagging import measures as T
+from assay.tagging.spans import extract_spans
 from strategies.tagging import SCHEMES, corpora
 
 seqeval_metrics = pytest.importorskip("seqeval.metrics")

@@ -1,7 +1,7 @@
 """Slow, plain-Python references for the tagging family, one token (or one span) at a time.
 
 Written from the tools' descriptions, with loops and no NumPy, so that the vectorised code
-of ``assay.metrics.tagging_spans`` and ``assay.metrics.tagging_partial`` can be checked
+of ``assay.tagging.spans`` and ``assay.tagging.partial`` can be checked
 against something independent:
 
 - :func:`conlleval_pl` — the main loop of CoNLL-2000's ``conlleval`` (version 2004-01-26),
@@ -38,8 +38,14 @@ def split_tag(tag: str) -> Tag:
 
 def _pl_end(prev: str, tag: str, prev_type: str, kind: str) -> bool:
     end = (prev, tag) in {
-        ("B", "B"), ("B", "O"), ("I", "B"), ("I", "O"), ("E", "E"), ("E", "I"), ("E", "O"),
-    }  # fmt: skip
+        ("B", "B"),
+        ("B", "O"),
+        ("I", "B"),
+        ("I", "O"),
+        ("E", "E"),
+        ("E", "I"),
+        ("E", "O"),
+    }
     if prev not in ("O", ".") and prev_type != kind:
         end = True
     return end or prev in ("]", "[")
@@ -47,8 +53,14 @@ def _pl_end(prev: str, tag: str, prev_type: str, kind: str) -> bool:
 
 def _pl_start(prev: str, tag: str, prev_type: str, kind: str) -> bool:
     start = (prev, tag) in {
-        ("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E"),
-    }  # fmt: skip
+        ("B", "B"),
+        ("I", "B"),
+        ("O", "B"),
+        ("O", "I"),
+        ("E", "E"),
+        ("E", "I"),
+        ("O", "E"),
+    }
     if tag not in ("O", ".") and prev_type != kind:
         start = True
     return start or tag in ("[", "]")
@@ -139,22 +151,55 @@ _ANY = "OBIES"
 #: scheme -> (start, inside, end) patterns: (previous prefixes, current prefixes, type rule).
 PATTERNS: dict[str, tuple[list[tuple[str, str, str]], ...]] = {
     "iob1": (
-        [("O", "I", "any"), ("I", "I", "diff"), ("B", "I", "any"), ("I", "B", "same"), ("B", "B", "same")],
+        [
+            ("O", "I", "any"),
+            ("I", "I", "diff"),
+            ("B", "I", "any"),
+            ("I", "B", "same"),
+            ("B", "B", "same"),
+        ],
         [("B", "I", "same"), ("I", "I", "same")],
-        [("I", "I", "diff"), ("I", "O", "any"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"), ("B", "B", "same")],
+        [
+            ("I", "I", "diff"),
+            ("I", "O", "any"),
+            ("I", "B", "any"),
+            ("B", "O", "any"),
+            ("B", "I", "diff"),
+            ("B", "B", "same"),
+        ],
     ),
     "ioe1": (
         [("O", "I", "any"), ("I", "I", "diff"), ("E", "I", "any"), ("E", "E", "same")],
         [("I", "I", "same"), ("I", "E", "same")],
-        [("I", "I", "diff"), ("I", "O", "any"), ("I", "E", "diff"), ("E", "I", "same"), ("E", "E", "same")],
+        [
+            ("I", "I", "diff"),
+            ("I", "O", "any"),
+            ("I", "E", "diff"),
+            ("E", "I", "same"),
+            ("E", "E", "same"),
+        ],
     ),
     "iob2": (
         [(_ANY, "B", "any")],
         [("B", "I", "same"), ("I", "I", "same")],
-        [("I", "O", "any"), ("I", "I", "diff"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"), ("B", "B", "any")],
+        [
+            ("I", "O", "any"),
+            ("I", "I", "diff"),
+            ("I", "B", "any"),
+            ("B", "O", "any"),
+            ("B", "I", "diff"),
+            ("B", "B", "any"),
+        ],
     ),
     "ioe2": (
-        [("O", "I", "any"), ("O", "E", "any"), ("E", "I", "any"), ("E", "E", "any"), ("I", "I", "diff"), ("I", "E", "diff")],
+        [
+            ("O", "I", "any"),
+            ("O", "E", "any"),
+            ("E", "I", "any"),
+            ("E", "E", "any"),
+            ("I", "I", "diff"),
+            ("I", "E", "diff"),
+        ],
         [("I", "E", "same"), ("I", "I", "same")],
         [("E", _ANY, "any")],
     ),
@@ -168,7 +213,7 @@ PATTERNS: dict[str, tuple[list[tuple[str, str, str]], ...]] = {
         [("I", "I", "same")],
         [("I", "O", "any"), ("I", "I", "diff")],
     ),
-}  # fmt: skip
+}
 PATTERNS["bilou"] = PATTERNS["bioes"]
 
 

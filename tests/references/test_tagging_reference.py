@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assay.metrics import tagging as T
-from assay.metrics.tagging_partial import partial_counts
-from assay.metrics.tagging_spans import extract_spans
+from assay.tagging import measures as T
+from assay.tagging.partial import partial_counts
+from assay.tagging.spans import extract_spans
 from references import slow_tagging as slow
 from strategies.tagging import SCHEMES, corpora
 
@@ -33,7 +33,7 @@ def test_spans_equal_the_reference(scheme: str, mode: str, data: Any) -> None:
 
 # conlleval.pl reads IOB1, IOB2, IOE1, IOE2 and IO tags; it knows no S and sees E-B of one
 # type as neither an end nor a start, so BIOES/BILOU are out of its reach (module docstring
-# of assay.metrics.tagging_spans).
+# of assay.tagging.spans).
 @pytest.mark.parametrize("scheme", ["iob1", "iob2", "ioe1", "ioe2", "io"])
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())

@@ -1,4 +1,4 @@
-"""Tag input of the tagging family: CoNLL column files (io.conll) and lists of tag lists, and
+"""Tag input of the tagging family: CoNLL column files (tagging.conll) and lists of tag lists, and
 the one clear error each kind of bad input gets (file and line, or the list position)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from assay import tagging as T
 from assay.errors import EmptyInputError, InputError, ParseError
-from assay.io.conll import TagSequences, check_aligned, read_conll
+from assay.tagging.conll import TagSequences, check_aligned, read_conll
 
 
 def test_read_conll_layout(tmp_path: Path) -> None:
@@ -78,9 +78,20 @@ def test_lists_are_checked() -> None:
 
 @pytest.mark.parametrize(
     ("scheme", "tag"),
-    [("iob2", "E-X"), ("ioe2", "B-X"), ("io", "B-X"), ("bioes", "L-X"), ("bilou", "S-X"),
-     ("iob2", "B-"), ("iob2", "X"), ("iob2", "B"), ("iob2", "B--X"), ("iob2", "O-X"), ("iob2", "BX-Y")],
-)  # fmt: skip
+    [
+        ("iob2", "E-X"),
+        ("ioe2", "B-X"),
+        ("io", "B-X"),
+        ("bioes", "L-X"),
+        ("bilou", "S-X"),
+        ("iob2", "B-"),
+        ("iob2", "X"),
+        ("iob2", "B"),
+        ("iob2", "B--X"),
+        ("iob2", "O-X"),
+        ("iob2", "BX-Y"),
+    ],
+)
 def test_tags_outside_the_scheme(scheme: str, tag: str) -> None:
     with pytest.raises(InputError) as err:
         T.span_f1([["O", "O"]], [["O", tag]], scheme=scheme)

@@ -36,14 +36,14 @@ def test_tests_are_the_stats_functions_on_sentence_counts() -> None:
         for name in ("bad", "same"):
             other = cmp.reports[name].sentence_counts.astype(float)
             expected = func(other, base, micro_f1, n_resamples=500, seed=7)
-            assert cmp.pair(name).pvalue == expected.pvalue
+            assert cmp.pair(name).p_value == expected.pvalue
             assert cmp.pair(name).diff == pytest.approx(
                 cmp.reports[name].f1() - cmp.reports["good"].f1()
             )
-        adjusted = S.correct([cmp.pair("bad").pvalue, cmp.pair("same").pvalue], correction="holm")
+        adjusted = S.correct([cmp.pair("bad").p_value, cmp.pair("same").p_value], correction="holm")
         assert [cmp.pair("bad").p_adjusted, cmp.pair("same").p_adjusted] == adjusted.tolist()
         assert cmp.pair("bad").significant and cmp.pair("bad").direction == -1
-        assert cmp.pair("same").pvalue == 1.0 and not cmp.pair("same").significant
+        assert cmp.pair("same").p_value == 1.0 and not cmp.pair("same").significant
 
 
 def test_sentence_counts_sum_to_the_corpus_counts() -> None:

@@ -3,16 +3,11 @@ conlleval's way or strictly, and paired tests between taggers on the same gold t
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .._options import (
-    TaggingFormat,
-    TaggingMode,
-    TaggingScheme,
-    TaggingTest,
-)
+from ..tagging.options import TaggingFormat, TaggingMode, TaggingScheme, TaggingTest
 from ._common import (
     AlphaOption,
     ConfidenceOption,
@@ -27,9 +22,12 @@ from ._common import (
     emit,
     errors,
     present,
-    tables_documents,
     unique_names,
+    write_documents,
 )
+
+if TYPE_CHECKING:
+    from ..tagging.conll import TagSequences
 
 __all__ = ["register", "tagging"]
 
@@ -53,8 +51,10 @@ def _names(paths: list[str], columns: list[int]) -> list[str]:
     return [f"{f}:{c}" for f in files for c in columns]
 
 
-def _read(paths: list[str], gold: int, columns: list[int]) -> tuple[Any, dict[str, Any]]:
-    from ..io.conll import check_same_tags, read_conll
+def _read(
+    paths: list[str], gold: int, columns: list[int]
+) -> tuple[TagSequences, dict[str, TagSequences]]:
+    from ..tagging.conll import check_same_tags, read_conll
 
     data = [read_conll(p, gold=gold, pred=columns) for p in paths]
     for other in data[1:]:
@@ -117,39 +117,32 @@ def tagging(
     """Span precision, recall and F1 per type (conlleval's numbers), token accuracy and
     nervaluate's partial matches; with several taggers, paired tests on span F1."""
     with errors():
-        from ..report import conlleval_text, tagging_report
-        from ..tagging import compare_taggers
-        from ..tagging import tagging_report as evaluate
+        from ..tagging import evaluate
 
         check_report(report)
-        columns = pred_column or [-1]
-        gold, named = _read(files, gold_column, columns)
-        name = None
-        if len(named) == 1:
-            name, pred = next(iter(named.items()))
-            result: Any = evaluate(gold, pred, scheme=scheme, mode=mode)
-        else:
-            with busy(f"comparing taggers ({test}, {n_resamples} resamples)", quiet):
-                result = compare_taggers(
-                    gold,
-                    named,
-                    scheme=scheme,
-                    mode=mode,
-                    baseline=baseline,
-                    test=test,
-                    n_resamples=n_resamples,
-                    seed=seed,
-                    confidence=confidence,
-                    correction=correction,
-                    alpha=alpha,
-                )
-        shown = tagging_report(result, name=name)
+        gold, named = _read(files, gold_column, pred_column or [-1])
+        # the spinner only where resampling makes it worth one: several taggers
+        with busy(f"comparing taggers ({test}, {n_resamples} resamples)", quiet or len(named) < 2):
+            result = evaluate(
+                gold,
+                named,
+                scheme=scheme,
+                mode=mode,
+                baseline=baseline,
+                test=test,
+                n_resamples=n_resamples,
+                seed=seed,
+                confidence=confidence,
+                correction=correction,
+                alpha=alpha,
+            )
         if fmt == "conlleval":
-            emit(conlleval_text(result), output)
+            emit(result.conlleval(), output)
         else:
-            present(shown, fmt, output)
-        tables_documents(shown, family="tagging", heading="Tagging", report=report, save=save,
-                         title="assay tagging", quiet=quiet)  # fmt: skip
+            present(result.report(), fmt, output)
+        if report is not None or save is not None:
+            docs = [result.document()]
+            write_documents(docs, report=report, save=save, title="assay tagging", quiet=quiet)
 
 
 def register(app: typer.Typer) -> None:

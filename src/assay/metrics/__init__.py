@@ -26,11 +26,15 @@ FAMILIES: tuple[str, ...] = (
 
 
 def load_families() -> None:
-    """Import every family's declarations (for listings and docs)."""
+    """Import every family's declarations (for listings and docs): the modules
+    :data:`assay._families.FAMILIES` names."""
     from importlib import import_module
 
-    for family in FAMILIES[1:]:
-        import_module(f"{__name__}.{family}")
+    from .._families import FAMILIES as _LISTED
+
+    for family in _LISTED:
+        for module in family.measure_modules:
+            import_module(module)
 
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .registry import MetricSpec
@@ -64,6 +65,20 @@ def _listed(spec: MetricSpec, kind: str) -> str:
     return "p=x,level=gain,..." if "p" in names else _LIST[kind]
 
 
+#: The first NumPy-style section of a docstring (Parameters, Returns, Examples, ...).
+_SECTION = re.compile(
+    r"^[ \t]*(?:Parameters|Returns|Examples|Notes|See Also|References)[ \t]*\n[ \t]*-{3,}[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _prose(doc: str) -> str:
+    """A declaration's description: its docstring up to the first NumPy-style section (the
+    parameters, returns and examples are the function's reference, not the catalogue's)."""
+    found = _SECTION.search(doc)
+    return doc if found is None else doc[: found.start()]
+
+
 def describe(spec: MetricSpec) -> dict[str, Any]:
     params = [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]
     return {
@@ -82,7 +97,7 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "aggregate": spec.aggregate,
         "ties_average": spec.average_ties,
         "summary": spec.summary,
-        "doc": " ".join(spec.doc.split()),
+        "doc": " ".join(_prose(spec.doc).split()),
     }
 
 
@@ -182,8 +197,8 @@ _INTRO = {
     "tagging": "From aligned gold and predicted tag sequences (`tag sequences`: lists of "
     "sentences, each a list of tags, or a CoNLL column file), with `assay.tagging` (reports, "
     "paired tests between taggers: [tagging.md](tagging.md)). Span rules (`scheme`, `mode`): "
-    "`assay.metrics.tagging_spans`; conventions (`average`, `zero_division`): "
-    "`assay.metrics.tagging`; partial matches (`match`): `assay.metrics.tagging_partial`.",
+    "`assay.tagging.spans`; conventions (`average`, `zero_division`): "
+    "`assay.tagging.measures`; partial matches (`match`): `assay.tagging.partial`.",
 }
 
 

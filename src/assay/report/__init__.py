@@ -20,8 +20,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
-:func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
+:func:`generation_report`, :func:`regression_report`, the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
@@ -54,7 +53,6 @@ from .reported import Reported
 from .sections_ranking import comparison_document, experiment_document, results_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
-from .tagging import conlleval_text, tagging_report
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
 from .values import count, json_value, plain, short
 
@@ -77,7 +75,6 @@ __all__ = [
     "comparison_legend",
     "comparison_report",
     "confusion_table",
-    "conlleval_text",
     "consensus_report",
     "count",
     "discpower_report",
@@ -97,7 +94,6 @@ __all__ = [
     "short",
     "stats_report",
     "tables_document",
-    "tagging_report",
     "to_html",
     "to_latex",
     "to_markdown",
@@ -106,3 +102,27 @@ __all__ = [
     "topicsize_report",
     "values_report",
 ]
+
+#: Public names that moved to their family's package: still resolved here, with a
+#: DeprecationWarning naming the new home.
+_MOVED = {
+    "conlleval_text": ("assay.tagging.conlleval", "assay.tagging.conlleval_text"),
+    "tagging_report": (
+        "assay.tagging.tables",
+        "TaggingReport.report() and TaggerComparison.report() (assay.tagging)",
+    ),
+}
+_MOVED_AS = {"tagging_report": "report_of"}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+    from importlib import import_module
+
+    module, home = _MOVED[name]
+    warnings.warn(
+        f"assay.report.{name} is deprecated; use {home}", DeprecationWarning, stacklevel=2
+    )
+    return getattr(import_module(module), _MOVED_AS.get(name, name))

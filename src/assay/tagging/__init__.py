@@ -2,12 +2,15 @@
 averaged, token accuracy, nervaluate's partial-match schemes, and paired significance tests
 between taggers that resample sentences.
 
-- measures (declared in the metric registry): :func:`span_precision`, :func:`span_recall`,
-  :func:`span_f1`, :func:`token_accuracy`, :func:`ner_precision`, :func:`ner_recall`,
-  :func:`ner_f1`;
+- measures (declared in the metric registry, :mod:`assay.tagging.measures`):
+  :func:`span_precision`, :func:`span_recall`, :func:`span_f1`, :func:`token_accuracy`,
+  :func:`ner_precision`, :func:`ner_recall`, :func:`ner_f1`;
 - one tagger, everything at once: :func:`tagging_report` -> :class:`TaggingReport`;
 - several taggers on one gold: :func:`compare_taggers` -> :class:`TaggerComparison`
-  (:func:`micro_f1`: the statistic it tests, on per-sentence counts);
+  (:func:`micro_f1`: the statistic it tests, on per-sentence counts; each tagger against the
+  baseline: a :class:`~assay.stats.PairResult`, once called :data:`TaggerPair`);
+- what ``assay tagging`` computes, one tagger or several: :func:`evaluate`; every result
+  builds its own outputs (``report()``, ``html()``, ``conlleval()``; :func:`conlleval_text`);
 - spans: :func:`extract_spans` -> :class:`Spans` (or :meth:`Spans.from_sentences`),
   matched nervaluate's way by :func:`partial_counts`; files: :func:`read_conll` (CoNLL columns)
   -> :class:`ConllData` of :class:`TagSequences`.
@@ -16,51 +19,60 @@ Input: lists of sentences, each a list of tags (seqeval's layout), or tag sequen
 from CoNLL column files. ``scheme`` (iob1, iob2, ioe1, ioe2, bioes, bilou, io) says which
 tags are allowed; ``mode`` how spans are read: ``conlleval`` (CoNLL-2000's conlleval and
 seqeval's default: an I- tag may open a chunk) or ``strict`` (only well-formed chunks, as
-seqeval's strict mode). The rules are in :mod:`assay.metrics.tagging_spans`, the measures'
-conventions in :mod:`assay.metrics.tagging`, the matching in
-:mod:`assay.metrics.tagging_partial`.
+seqeval's strict mode). The rules are in :mod:`assay.tagging.spans`, the measures'
+conventions in :mod:`assay.tagging.measures`, the matching in :mod:`assay.tagging.partial`,
+the option values in :mod:`assay.tagging.options`.
+
+Modules, by role: :mod:`~assay.tagging.conll` (the data type and the reader),
+:mod:`~assay.tagging.spans`, :mod:`~assay.tagging.partial`, :mod:`~assay.tagging.counts`,
+:mod:`~assay.tagging.measures`,
+:mod:`~assay.tagging.evaluation` (one tagger), :mod:`~assay.tagging.comparison` (several),
+:mod:`~assay.tagging.tables` and :mod:`~assay.tagging.conlleval` (their outputs). Their
+public names load lazily from here.
 """
 
 from __future__ import annotations
 
-from ..io.conll import ConllData, TagSequences, read_conll
-from ..metrics.tagging import (
-    SpanCounts,
-    ner_f1,
-    ner_precision,
-    ner_recall,
-    span_counts,
-    span_f1,
-    span_precision,
-    span_recall,
-    token_accuracy,
-)
-from ..metrics.tagging_partial import PartialCounts, partial_counts
-from ..metrics.tagging_spans import Spans, extract_spans
-from ._compare import TaggerComparison, TaggerPair, compare_taggers, micro_f1
-from ._report import TaggingReport, tagging_report
+from .._lazy import LazyNames
 
-__all__ = [
-    "ConllData",
-    "PartialCounts",
-    "SpanCounts",
-    "Spans",
-    "TagSequences",
-    "TaggerComparison",
-    "TaggerPair",
-    "TaggingReport",
-    "compare_taggers",
-    "extract_spans",
-    "micro_f1",
-    "ner_f1",
-    "ner_precision",
-    "ner_recall",
-    "partial_counts",
-    "read_conll",
-    "span_counts",
-    "span_f1",
-    "span_precision",
-    "span_recall",
-    "tagging_report",
-    "token_accuracy",
-]
+_LAZY = {
+    # data and reader
+    "ConllData": "conll",
+    "TagSequences": "conll",
+    "read_conll": "conll",
+    # spans and counts
+    "Spans": "spans",
+    "extract_spans": "spans",
+    "PartialCounts": "partial",
+    "partial_counts": "partial",
+    "SpanCounts": "counts",
+    "span_counts": "counts",
+    # measures
+    "span_precision": "measures",
+    "span_recall": "measures",
+    "span_f1": "measures",
+    "token_accuracy": "measures",
+    "ner_precision": "measures",
+    "ner_recall": "measures",
+    "ner_f1": "measures",
+    # one tagger, several
+    "TaggingReport": "evaluation",
+    "tagging_report": "evaluation",
+    "TaggerComparison": "comparison",
+    "TaggerPair": "comparison",
+    "compare_taggers": "comparison",
+    "evaluate": "comparison",
+    "micro_f1": "comparison",
+    # outputs
+    "conlleval_text": "conlleval",
+}
+
+
+_NAMES = LazyNames(__name__, globals(), _LAZY)
+
+
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
+
+
+__all__ = sorted(_LAZY)

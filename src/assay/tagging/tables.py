@@ -1,6 +1,7 @@
-"""Reports of the tagging family: one tagger (:class:`~assay.tagging.TaggingReport`) or several
-on the same gold with paired tests (:class:`~assay.tagging.TaggerComparison`), and
-conlleval's own text layout (:func:`conlleval_text`).
+"""The tables of the tagging family's results: one tagger
+(:meth:`TaggingReport.report() <assay.tagging.TaggingReport.report>`) or several on the
+same gold with paired tests (:meth:`TaggerComparison.report()
+<assay.tagging.TaggerComparison.report>`).
 
 One tagger: a row per type, the three averages, then nervaluate's four match schemes
 (precision, recall, F1, support = gold spans, found = predicted spans, correct). Several
@@ -12,14 +13,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .output import Report
-from .table import Cell, Column, DisplayTable
-from .values import short
+from ..report.output import Report
+from ..report.table import Cell, Column, DisplayTable
+from ..report.values import short
 
 if TYPE_CHECKING:
-    from ..tagging import TaggerComparison, TaggingReport
+    from .comparison import TaggerComparison
+    from .evaluation import TaggingReport
 
-__all__ = ["TAGGING_COLUMNS", "conlleval_text", "tagging_report"]
+__all__ = [
+    "COMPARISON_COLUMNS",
+    "TAGGING_COLUMNS",
+    "comparison_report",
+    "report_of",
+    "single_report",
+]
 
 TAGGING_COLUMNS = ("tagger", "match", "type", "measure", "value", "aggregate")
 COMPARISON_COLUMNS = (*TAGGING_COLUMNS, "ci_low", "ci_high", "pvalue", "p_adjusted", "significant")
@@ -27,66 +35,12 @@ _MARK = {1: "▲", -1: "▼", 0: ""}
 _MATCH_LABELS = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "type"}
 
 
-# ---------------------------------------------------------------- conlleval's layout
-
-
-def _percent(num: int, den: int) -> float:
-    return 100 * num / den if den > 0 else 0.0
-
-
-def _fb1(precision: float, recall: float) -> float:
-    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-
-
-def conlleval_block(rep: TaggingReport) -> str:
-    """conlleval's output for one tagger, byte for byte: the overall counts, the overall
-    line and one line per type (``%17s``, percentages with ``%6.2f``, the type's predicted
-    spans last). Tokens count as read (``-DOCSTART-`` lines are not tokens here; conlleval
-    counts them)."""
-    c = rep.counts
-    tp, pred, gold = int(c.tp.sum()), int(c.pred.sum()), int(c.gold.sum())
-    lines = [
-        f"processed {c.n_tokens} tokens with {gold} phrases; found: {pred} phrases; correct: {tp}.\n"
-    ]
-    if c.n_tokens > 0:
-        p, r = _percent(tp, pred), _percent(tp, gold)
-        accuracy = 100 * c.correct_tokens / c.n_tokens
-        lines.append(
-            "accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n"  # noqa: UP031 - Perl's printf
-            % (accuracy, p, r, _fb1(p, r))
-        )
-    for i, kind in enumerate(c.types):
-        p, r = _percent(int(c.tp[i]), int(c.pred[i])), _percent(int(c.tp[i]), int(c.gold[i]))
-        lines.append(
-            "%17s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n"  # noqa: UP031
-            % (kind, p, r, _fb1(p, r), int(c.pred[i]))
-        )
-    return "".join(lines)
-
-
-def conlleval_text(result: TaggingReport | TaggerComparison) -> str:
-    """conlleval's layout: exactly its output for one tagger; for several, one block per
-    tagger after a line ``tagger: NAME``, then a line per paired test."""
-    from ..tagging import TaggingReport
-
-    if isinstance(result, TaggingReport):
-        return conlleval_block(result)
-    blocks = [f"tagger: {name}\n{conlleval_block(result.reports[name])}" for name in result.names]
-    prov = result.provenance
-    tests = [
-        f"{p.tagger} vs {p.baseline}: FB1 difference {100 * p.diff:+.2f} "
-        f"[{100 * p.ci_low:+.2f}, {100 * p.ci_high:+.2f}]; p = {p.pvalue:.4f}, "
-        f"{result.correction} p = {p.p_adjusted:.4f}{' *' if p.significant else ''} "
-        f"(paired {result.test}, {prov['n_resamples']} resamples of the sentences, seed {prov['seed']})\n"
-        for p in result.pairs
-    ]
-    return "\n".join(blocks) + ("\n" + "".join(tests) if tests else "")
-
-
 # ---------------------------------------------------------------- one tagger
 
 
-def _single(rep: TaggingReport, name: str | None) -> Report:
+def single_report(rep: TaggingReport, name: str | None = None) -> Report:
+    """The report of one tagger (its records' ``tagger`` is ``name``, default: the tagger's
+    own name, else its input)."""
     columns = [Column("type", style="bold")]
     columns += [
         Column(h, align="right")
@@ -125,7 +79,7 @@ def _single(rep: TaggingReport, name: str | None) -> Report:
         f"sentences, token accuracy {short(rep.accuracy)}; support: gold spans, found: "
         "predicted spans; last rows: nervaluate's match schemes"
     )
-    tagger = name if name is not None else _tagger_name(rep)
+    tagger = name if name is not None else rep.tagger
     records = [{"tagger": tagger, **r} for r in rep.records()]
     return Report(
         table=DisplayTable(columns, rows, legend=legend, sections=frozenset(sections)),
@@ -136,14 +90,11 @@ def _single(rep: TaggingReport, name: str | None) -> Report:
     )
 
 
-def _tagger_name(rep: TaggingReport) -> str:
-    return str(rep.provenance.get("inputs", {}).get("y_pred", "y_pred"))
-
-
 # ---------------------------------------------------------------- several taggers
 
 
-def _comparison(cmp: TaggerComparison) -> Report:
+def comparison_report(cmp: TaggerComparison) -> Report:
+    """The report of several taggers on the same gold, tested against the baseline."""
     columns = [Column("tagger", style="bold")]
     columns += [Column(h, align="right") for h in ("accuracy", "precision", "recall", "F1", "ΔF1")]
     rows: list[list[Cell | str]] = []
@@ -207,7 +158,7 @@ def _comparison_records(cmp: TaggerComparison) -> list[dict[str, Any]]:
     for p in cmp.pairs:
         rows.append(
             {
-                "tagger": p.tagger,
+                "tagger": p.system,
                 "match": "span",
                 "type": None,
                 "aggregate": "micro",
@@ -215,7 +166,7 @@ def _comparison_records(cmp: TaggerComparison) -> list[dict[str, Any]]:
                 "value": p.diff,
                 "ci_low": p.ci_low,
                 "ci_high": p.ci_high,
-                "pvalue": p.pvalue,
+                "pvalue": p.p_value,
                 "p_adjusted": p.p_adjusted,
                 "significant": p.significant,
             }
@@ -223,11 +174,12 @@ def _comparison_records(cmp: TaggerComparison) -> list[dict[str, Any]]:
     return rows
 
 
-def tagging_report(result: TaggingReport | TaggerComparison, *, name: str | None = None) -> Report:
+def report_of(result: TaggingReport | TaggerComparison, *, name: str | None = None) -> Report:
     """The report of one tagger's evaluation (its records' ``tagger`` is ``name``, default:
-    its input) or of a comparison of taggers."""
-    from ..tagging import TaggingReport
+    the tagger's name) or of a comparison of taggers: ``result.report()``. (What
+    ``assay.report.tagging_report`` was; that name is deprecated.)"""
+    from .evaluation import TaggingReport
 
     if isinstance(result, TaggingReport):
-        return _single(result, name)
-    return _comparison(result)
+        return single_report(result, name)
+    return comparison_report(result)

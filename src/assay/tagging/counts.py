@@ -1,104 +1,34 @@
-"""Token classification (tagging): chunk/entity precision, recall and F1 from tag sequences,
-token accuracy, and nervaluate's partial-match measures.
-
-Every measure takes ``y_true`` and ``y_pred`` positionally -- lists of sentences, each a
-list of tags (seqeval's layout), or :class:`~assay.io.conll.TagSequences` read from a CoNLL
-file -- and its options keyword-only; all are declared in the metric registry (``assay
-metrics``, ``docs/metrics.md``). Spans come from :mod:`assay.metrics.tagging_spans`
-(``scheme``, ``mode``), partial matches from :mod:`assay.metrics.tagging_partial`.
-
-Conventions (names follow ``docs/parameters.md``):
-
-- A gold and a predicted span match when they have the same start, end and type (conlleval,
-  seqeval). Per type: precision = matched / predicted, recall = matched / gold, F1 =
-  2·matched / (predicted + gold); support = gold spans. Types are those of either side,
-  sorted (conlleval and seqeval list them so).
-- ``average``: ``micro`` (counts summed over types first: conlleval's overall line and
-  seqeval's ``micro avg``), ``macro`` (unweighted mean over types), ``weighted`` (mean
-  weighted by support; all supports 0: the unweighted mean).
-- ``zero_division``: the value of a ratio whose denominator is 0 (precision of a type never
-  predicted, recall of a type absent from the gold, anything with no spans at all): ``0``
-  (default; conlleval's and seqeval's), ``1`` or ``"nan"`` (left out of macro and weighted
-  means). With no span on either side, the macro mean is the ``zero_division`` value, as
-  the micro and weighted ones are (seqeval gives NaN there, a mean of nothing).
-- Sentences of different lengths, different sentence counts and tags that the scheme does
-  not allow are :class:`~assay.errors.InputError`\\s naming the file and line (or the
-  position in the lists). Empty input (no tokens) is an
-  :class:`~assay.errors.EmptyInputError`.
+"""The counts behind every span measure of the tagging family: both sides' spans on one
+vocabulary (:func:`prepare`, with the warnings about span types that never meet and chunks
+that strict mode drops), which spans match (:func:`match_spans`) and, per type, matched,
+predicted and gold spans with token counts (:func:`span_counts` -> :class:`SpanCounts`).
+The conventions are those of :mod:`assay.tagging.measures`.
 """
 
 from __future__ import annotations
 
-import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .._options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme, ZeroDivision, choice
-from ..errors import EmptyInputError, InputWarning, MetricError
-from ..io.conll import TagSequences, check_aligned
-from .label_sets import caller_level, mismatch
-from .labels import ZERO_DIVISION, average_values, divide, zero_division_value
-from .registry import FROM_SIGNATURE, Param, measure, one_of
-from .tagging_partial import PartialCounts, partial_counts
-from .tagging_spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
+from .._options import ZeroDivision
+from .._result import short_repr
+from ..errors import EmptyInputError, InputWarning
+from ..metrics.label_sets import caller_level, mismatch
+from ..metrics.labels import average_values, divide, zero_division_value
+from .conll import Tags, TagSequences
+from .options import TaggingMode, TaggingScheme
+from .spans import EncodedTags, Spans, check_mode, check_scheme, decode, encode
 
-__all__ = [
-    "SpanCounts",
-    "match_spans",
-    "ner_f1",
-    "ner_precision",
-    "ner_recall",
-    "span_counts",
-    "span_f1",
-    "span_precision",
-    "span_recall",
-    "token_accuracy",
-]
+__all__ = ["SpanCounts", "match_spans", "prepare", "span_counts"]
 
-FAMILY = "tagging"
 IntArray = NDArray[np.int64]
 
-SCHEME = Param(
-    "scheme",
-    FROM_SIGNATURE,
-    check_scheme,
-    "tagging scheme: iob1, iob2 (bio), ioe1, ioe2, bioes (iobes), bilou, io",
-)
-MODE = Param(
-    "mode",
-    FROM_SIGNATURE,
-    check_mode,
-    "conlleval (an I- tag may open a chunk, as conlleval and seqeval's default) or strict "
-    "(only well-formed chunks of the scheme, as seqeval's strict mode)",
-)
-SPAN_AVERAGE = Param(
-    "average",
-    FROM_SIGNATURE,
-    one_of("average", SpanAverage),
-    "micro (counts summed over types), macro (unweighted mean over types), weighted (by support)",
-)
-MATCH = Param(
-    "match",
-    FROM_SIGNATURE,
-    one_of("match", MatchScheme),
-    "nervaluate's scheme: strict (boundaries and type), exact (boundaries), partial (overlap, "
-    "half credit), type (overlap and type)",
-)
 
-_tags_measure = functools.partial(measure, family=FAMILY, input="tag sequences")
-_span_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, SPAN_AVERAGE, ZERO_DIVISION))
-_ner_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, MATCH, ZERO_DIVISION))
-
-
-# ---------------------------------------------------------------- spans and counts
-
-
-def prepare(y_true: Any, y_pred: Any, scheme: str, mode: str) -> tuple[EncodedTags, Spans, Spans]:
+def prepare(y_true: Tags, y_pred: Tags, scheme: str, mode: str) -> tuple[EncodedTags, Spans, Spans]:
     """Both sides encoded on one vocabulary and their spans."""
     gold = TagSequences.from_lists(y_true, "y_true")
     pred = TagSequences.from_lists(y_pred, "y_pred")
@@ -211,7 +141,7 @@ def _f1(
     return np.where(both, harmonic, divide(2 * tp, pred + gold, zero_division))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class SpanCounts:
     """Per type (``types``, sorted): matched spans ``tp``, predicted spans ``pred``, gold
     spans ``gold`` (the support); tokens, correctly tagged tokens and seqeval's token-level
@@ -229,6 +159,10 @@ class SpanCounts:
     pred_spans: Spans
     gold_hit: NDArray[np.bool_]
     pred_hit: NDArray[np.bool_]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
     def precision(self, average: str | None, zero_division: ZeroDivision = 0) -> Any:
         return self._ratio(self.tp, self.pred, average, zero_division)
@@ -280,9 +214,29 @@ def _token_counts(encoded: EncodedTags) -> dict[str, int]:
 
 
 def span_counts(
-    y_true: Any, y_pred: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
+    y_true: Tags, y_pred: Tags, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
 ) -> SpanCounts:
-    """The counts behind every span measure (see the module docstring)."""
+    """The counts behind every span measure (see the module docstring).
+
+    Parameters
+    ----------
+    y_true, y_pred : list of sentences (lists of tags) or TagSequences
+        The gold and the predicted tags.
+    scheme, mode
+        How spans are read (:func:`assay.tagging.extract_spans`).
+
+    Returns
+    -------
+    SpanCounts
+        Per type matched, predicted and gold spans, with the spans and token counts.
+
+    Examples
+    --------
+    >>> from assay.tagging import span_counts
+    >>> c = span_counts([["B-PER", "O"], ["B-LOC"]], [["B-PER", "O"], ["O"]])
+    >>> c.types, c.tp.tolist(), c.pred.tolist(), c.gold.tolist()
+    (('LOC', 'PER'), [0, 1], [0, 1], [1, 1])
+    """
     scheme, mode = check_scheme(scheme), check_mode(mode)
     encoded, gold, pred = prepare(y_true, y_pred, scheme, mode)
     gold_hit, pred_hit = match_spans(gold, pred)
@@ -321,134 +275,3 @@ def _present(
         return Spans(s.start, s.end, remap[s.type], s.sentence, s.offsets, kept)
 
     return kept, spans(gold), spans(pred)
-
-
-# ---------------------------------------------------------------- span measures
-
-
-@_span_measure(aliases=("chunk_precision",))
-def span_precision(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    average: SpanAverage = "micro",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """Span precision: matched spans / predicted spans, a span matching a gold span of the
-    same start, end and type (conlleval's and seqeval's precision; Tjong Kim Sang & Buchholz
-    2000, CoNLL-2000 shared task)."""
-    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
-    return float(counts.precision(average, zero_division))
-
-
-@_span_measure(aliases=("chunk_recall",))
-def span_recall(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    average: SpanAverage = "micro",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """Span recall: matched spans / gold spans (conlleval's and seqeval's recall; Tjong Kim
-    Sang & Buchholz 2000)."""
-    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
-    return float(counts.recall(average, zero_division))
-
-
-@_span_measure(aliases=("chunk_f1", "fb1"))
-def span_f1(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    average: SpanAverage = "micro",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """Span F1 = 2·matched / (predicted + gold), the harmonic mean of span precision and
-    recall (conlleval's FB1 / 100, seqeval's f1_score; Tjong Kim Sang & Buchholz 2000)."""
-    counts = span_counts(y_true, y_pred, scheme=scheme, mode=mode)
-    return float(counts.f1(average, zero_division))
-
-
-@_tags_measure(aliases=("tag_accuracy",))
-def token_accuracy(y_true: Any, y_pred: Any) -> float:
-    """Token accuracy = tokens whose predicted tag equals the gold tag / tokens (conlleval's
-    accuracy / 100, seqeval's accuracy_score)."""
-    gold = TagSequences.from_lists(y_true, "y_true")
-    pred = TagSequences.from_lists(y_pred, "y_pred")
-    check_aligned(gold, pred)
-    if gold.n_tokens == 0:
-        raise EmptyInputError("no tags to evaluate (every sentence is empty)")
-    return int(pc.sum(pc.equal(gold.tags, pred.tags)).as_py() or 0) / gold.n_tokens
-
-
-# ---------------------------------------------------------------- nervaluate's measures
-
-
-def ner_counts(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    match: MatchScheme = "strict",
-) -> tuple[PartialCounts, dict[str, PartialCounts]]:
-    """nervaluate's counts (overall, per type) of one ``match`` scheme."""
-    scheme, mode = check_scheme(scheme), check_mode(mode)
-    match = choice(match, MatchScheme, "match", error=MetricError)
-    _, gold, pred = prepare(y_true, y_pred, scheme, mode)
-    overall, per_type = partial_counts(gold, pred, match)
-    return overall, dict(per_type)
-
-
-@_ner_measure()
-def ner_precision(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    match: MatchScheme = "strict",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """nervaluate's precision of a ``match`` scheme: (correct + ½·partial) / actual, actual =
-    predicted spans (Segura-Bedmar et al. 2013, SemEval-2013 task 9.1; nervaluate)."""
-    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
-    return counts.precision(zero_division_value(zero_division))
-
-
-@_ner_measure()
-def ner_recall(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    match: MatchScheme = "strict",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """nervaluate's recall of a ``match`` scheme: (correct + ½·partial) / possible, possible =
-    gold spans (Segura-Bedmar et al. 2013; nervaluate)."""
-    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
-    return counts.recall(zero_division_value(zero_division))
-
-
-@_ner_measure()
-def ner_f1(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    scheme: TaggingScheme = "iob2",
-    mode: TaggingMode = "conlleval",
-    match: MatchScheme = "strict",
-    zero_division: ZeroDivision = 0,
-) -> float:
-    """nervaluate's F1 of a ``match`` scheme: 2PR / (P + R) of :func:`ner_precision` and
-    :func:`ner_recall`, 0 when P + R = 0 (Segura-Bedmar et al. 2013; nervaluate)."""
-    counts, _ = ner_counts(y_true, y_pred, scheme=scheme, mode=mode, match=match)
-    return counts.f1(zero_division_value(zero_division))

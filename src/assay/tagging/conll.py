@@ -27,13 +27,15 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from .._arrow import from_np, to_np
+from .._result import short, short_repr
 from ..errors import EmptyInputError, InputError, ParseError, shown
-from .text import read_bytes, source_name, text_lines
+from ..io.text import read_bytes, source_name, text_lines
 
 __all__ = [
     "DOCSTART",
     "ConllData",
     "TagSequences",
+    "Tags",
     "check_aligned",
     "check_same_tags",
     "read_conll",
@@ -45,7 +47,7 @@ IntArray = NDArray[np.int64]
 DOCSTART = "-DOCSTART-"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TagSequences:
     """Sentences of tags: ``tags`` (an Arrow string array, all sentences concatenated) and
     ``offsets`` (n_sentences + 1 positions). ``name`` says what they are in messages
@@ -57,6 +59,14 @@ class TagSequences:
     name: str
     source: str | None = None
     lines: IntArray | None = None
+
+    def __repr__(self) -> str:
+        # one screen: the counts, never the tags
+        where = "" if self.source is None else f", source={short(self.source, 200)}"
+        return (
+            f"TagSequences(name={self.name!r}{where}, sentences={self.n_sentences}, "
+            f"tokens={self.n_tokens})"
+        )
 
     @property
     def n_sentences(self) -> int:
@@ -115,6 +125,11 @@ class TagSequences:
         return InputError(f"{self.name}[{sentence}] {message}")
 
 
+#: Sentences of tags as the family's functions take them: a list of sentences, each a list of
+#: tags (seqeval's layout), or :class:`TagSequences` (read by :func:`read_conll`).
+Tags = Sequence[Sequence[str]] | TagSequences
+
+
 def _string_array(flat: list[Any], name: str, offsets: IntArray) -> pa.Array:
     """Python strings as an Arrow string array, built from one joined buffer (``pa.array`` on
     a list would import pandas, which costs more than the conversion)."""
@@ -145,7 +160,7 @@ def _encodable(tag: Any) -> bool:
     return True
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ConllData:
     """A CoNLL column file: the gold column and the prediction columns (in the order asked),
     the number of fields per line and the 0-based indices of the columns read."""
@@ -155,6 +170,10 @@ class ConllData:
     predictions: tuple[TagSequences, ...]
     n_fields: int
     columns: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
 
 def _resolve(column: Any, n_fields: int, source: str, line: int) -> int:
@@ -184,6 +203,32 @@ def read_conll(
     :class:`~assay.errors.ParseError` naming the file and line for a line with another number
     of fields than the first, a column that does not exist or invalid UTF-8, and
     :class:`~assay.errors.EmptyInputError` for a file without tokens.
+
+    Parameters
+    ----------
+    path : str, path or binary file
+        The CoNLL column file (UTF-8; gzip read by content).
+    gold : int
+        Column of the gold tags (default -2, conlleval's).
+    pred : int or sequence of int
+        Column(s) of the predicted tags (default -1); several: one tagger each.
+
+    Returns
+    -------
+    ConllData
+        ``gold`` and ``predictions`` (one :class:`TagSequences` per column), the source,
+        the number of fields and the columns read.
+
+    Examples
+    --------
+    >>> import io
+    >>> from assay.tagging import read_conll, span_f1
+    >>> text = b"John NNP B-PER B-PER\\nSmith NNP I-PER O\\n\\nParis NNP B-LOC B-LOC\\n"
+    >>> data = read_conll(io.BytesIO(text))
+    >>> data.gold.n_sentences, data.gold.n_tokens, len(data.predictions)
+    (2, 3, 1)
+    >>> span_f1(data.gold, data.predictions[0])
+    0.5
     """
     source = source_name(path)
     lines = text_lines(read_bytes(path, source), source)

@@ -44,9 +44,11 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from .._arrow import to_np
-from .._options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme, choice
+from .._options import choice
+from .._result import short_repr
 from ..errors import InputError, MetricError, shown
-from ..io.conll import TagSequences, check_aligned
+from .conll import Tags, TagSequences, check_aligned
+from .options import TAGGING_SCHEME_ALIASES, TaggingMode, TaggingScheme
 
 __all__ = [
     "PREFIX_LETTERS",
@@ -129,30 +131,54 @@ CONLLEVAL_START, CONLLEVAL_END = _conlleval_tables()
 #: Strict mode: (start, inside, end) patterns per scheme.
 _STRICT_PATTERNS: dict[str, tuple[list[tuple[str, str, str]], ...]] = {
     "iob1": (
-        [("O", "I", _ANY), ("I", "I", _DIFF), ("B", "I", _ANY), ("I", "B", _SAME), ("B", "B", _SAME)],
+        [
+            ("O", "I", _ANY),
+            ("I", "I", _DIFF),
+            ("B", "I", _ANY),
+            ("I", "B", _SAME),
+            ("B", "B", _SAME),
+        ],
         [("B", "I", _SAME), ("I", "I", _SAME)],
         [
-            ("I", "I", _DIFF), ("I", "O", _ANY), ("I", "B", _ANY), ("B", "O", _ANY),
-            ("B", "I", _DIFF), ("B", "B", _SAME),
+            ("I", "I", _DIFF),
+            ("I", "O", _ANY),
+            ("I", "B", _ANY),
+            ("B", "O", _ANY),
+            ("B", "I", _DIFF),
+            ("B", "B", _SAME),
         ],
     ),
     "ioe1": (
         [("O", "I", _ANY), ("I", "I", _DIFF), ("E", "I", _ANY), ("E", "E", _SAME)],
         [("I", "I", _SAME), ("I", "E", _SAME)],
-        [("I", "I", _DIFF), ("I", "O", _ANY), ("I", "E", _DIFF), ("E", "I", _SAME), ("E", "E", _SAME)],
+        [
+            ("I", "I", _DIFF),
+            ("I", "O", _ANY),
+            ("I", "E", _DIFF),
+            ("E", "I", _SAME),
+            ("E", "E", _SAME),
+        ],
     ),
     "iob2": (
         [(_ALL, "B", _ANY)],
         [("B", "I", _SAME), ("I", "I", _SAME)],
         [
-            ("I", "O", _ANY), ("I", "I", _DIFF), ("I", "B", _ANY), ("B", "O", _ANY),
-            ("B", "I", _DIFF), ("B", "B", _ANY),
+            ("I", "O", _ANY),
+            ("I", "I", _DIFF),
+            ("I", "B", _ANY),
+            ("B", "O", _ANY),
+            ("B", "I", _DIFF),
+            ("B", "B", _ANY),
         ],
     ),
     "ioe2": (
         [
-            ("O", "I", _ANY), ("O", "E", _ANY), ("E", "I", _ANY), ("E", "E", _ANY),
-            ("I", "I", _DIFF), ("I", "E", _DIFF),
+            ("O", "I", _ANY),
+            ("O", "E", _ANY),
+            ("E", "I", _ANY),
+            ("E", "E", _ANY),
+            ("I", "I", _DIFF),
+            ("I", "E", _DIFF),
         ],
         [("I", "E", _SAME), ("I", "I", _SAME)],
         [("E", _ALL, _ANY)],
@@ -167,7 +193,7 @@ _STRICT_PATTERNS: dict[str, tuple[list[tuple[str, str, str]], ...]] = {
         [("I", "I", _SAME)],
         [("I", "O", _ANY), ("I", "I", _DIFF)],
     ),
-}  # fmt: skip
+}
 _STRICT_PATTERNS["bilou"] = _STRICT_PATTERNS["bioes"]  # with L, U read as E, S
 STRICT_TABLES = {
     scheme: tuple(_table(p) for p in patterns) for scheme, patterns in _STRICT_PATTERNS.items()
@@ -266,7 +292,7 @@ def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
 # ---------------------------------------------------------------- spans
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Spans:
     """Chunks of one tag sequence: ``start``, ``end`` (inclusive token indices into the
     concatenated sentences), ``type`` (codes into ``types``) and ``sentence``, sorted by
@@ -279,6 +305,10 @@ class Spans:
     sentence: IntArray
     offsets: IntArray
     types: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        # one screen: arrays as their shape, long collections cut (assay._result.short_repr)
+        return short_repr(self)
 
     def __len__(self) -> int:
         return len(self.start)
@@ -428,10 +458,34 @@ def decode(encoded: EncodedTags, k: int, mode: str) -> Spans:
 
 
 def extract_spans(
-    sequences: Any, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
+    sequences: Tags, *, scheme: TaggingScheme = "iob2", mode: TaggingMode = "conlleval"
 ) -> Spans:
-    """The spans (chunks) of tag sequences: a list of sentences (lists of tags) or a
-    :class:`~assay.io.conll.TagSequences`. See the module docstring for the rules."""
+    """The spans (chunks) of tag sequences. See the module docstring for the rules.
+
+    Parameters
+    ----------
+    sequences : list of sentences (lists of tags) or TagSequences
+        The tags.
+    scheme : {"iob1", "iob2", "ioe1", "ioe2", "bioes", "bilou", "io"}
+        Which tag prefixes are allowed.
+    mode : {"conlleval", "strict"}
+        ``conlleval``: an I- tag may open a chunk; ``strict``: only well-formed chunks.
+
+    Returns
+    -------
+    Spans
+        ``start`` and ``end`` (token indices into the concatenated sentences, inclusive),
+        ``type`` (codes into ``types``) and ``sentence`` of every span.
+
+    Examples
+    --------
+    >>> from assay.tagging import extract_spans
+    >>> spans = extract_spans([["B-PER", "I-PER", "O"], ["I-LOC", "O"]])
+    >>> spans.start.tolist(), spans.end.tolist(), [spans.types[t] for t in spans.type]
+    ([0, 3], [1, 3], ['PER', 'LOC'])
+    >>> len(extract_spans([["B-PER", "I-PER", "O"], ["I-LOC", "O"]], mode="strict"))
+    1
+    """
     scheme = check_scheme(scheme)
     mode = check_mode(mode)
     seqs = TagSequences.from_lists(sequences, "sequences")

@@ -1,23 +1,30 @@
 """The evaluation of one tagger: every measure of the tagging family at once, per type and
-averaged, with the spans, per-sentence counts and provenance."""
+averaged, with the spans, per-sentence counts and provenance (:func:`tagging_report` ->
+:class:`TaggingReport`, which builds its own report, page and conlleval text)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .. import _options as opt
-from .._options import SpanAverage, TaggingMode, TaggingScheme, ZeroDivision
-from .._result import Result, provenance
+from .._options import ZeroDivision
+from .._result import Result, provenance, short
 from ..errors import MetricError
-from ..io.conll import TagSequences
-from ..metrics.tagging import SpanCounts, span_counts
-from ..metrics.tagging_partial import MATCH_SCHEMES, PartialCounts, partial_counts_all
-from ..metrics.tagging_spans import Spans, check_mode, check_scheme
+from ..report.reported import Reported
+from .conll import Tags, TagSequences
+from .counts import SpanCounts, span_counts
+from .options import SpanAverage, TaggingMode, TaggingScheme
+from .partial import MATCH_SCHEMES, PartialCounts, partial_counts_all
+from .spans import Spans, check_mode, check_scheme
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["AVERAGES", "TaggingReport", "tagging_report"]
 
@@ -27,11 +34,17 @@ AVERAGES: tuple[SpanAverage, ...] = ("micro", "macro", "weighted")
 RECORD_COLUMNS = ("match", "type", "measure", "value", "aggregate")
 
 
-@dataclass(frozen=True, eq=False)
-class TaggingReport(Result):
+#: The heading of the tagging family's section in the HTML report (``assay tagging --report``).
+HEADING = "Tagging"
+#: Micro averages shown by ``repr()``.
+_HEADLINE = ("precision", "recall", "f1")
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TaggingReport(Reported, Result):
     """Span (chunk) evaluation of one tagger against the gold tags.
 
-    ``counts`` (:class:`~assay.metrics.tagging.SpanCounts`): per type matched, predicted and
+    ``counts`` (:class:`~assay.tagging.counts.SpanCounts`): per type matched, predicted and
     gold spans, the spans and which matched; :meth:`precision`, :meth:`recall`, :meth:`f1`
     per type (``average=None``) or averaged; ``accuracy`` (token accuracy);
     ``token_counts``: seqeval's ``performance_measure`` (TP: equal tags other than O, FP:
@@ -46,7 +59,13 @@ class TaggingReport(Result):
     the types has ``type`` None and ``aggregate`` ``micro``/``macro``/``weighted`` (span
     averages) or ``overall`` (tokens, and each match scheme's totals), so that no entity type
     (``all``, say) can be taken for an aggregate.
+
+    Its outputs: :meth:`report` (the tables of ``assay tagging``, records named by
+    ``name``), :meth:`document` and :meth:`html` (the ``--report`` page), :meth:`conlleval`
+    (conlleval's text) and a one-screen ``repr()`` of the micro averages.
     """
+
+    family = "tagging"
 
     scheme: str
     mode: str
@@ -58,6 +77,15 @@ class TaggingReport(Result):
     partial_types: Mapping[str, Mapping[str, PartialCounts]]
     sentence_counts: IntArray
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    #: The tagger's name in the report (None: its input, as in ``provenance``).
+    name: str | None = None
+
+    @property
+    def tagger(self) -> str:
+        """The tagger's name: ``name``, else its input (``provenance["inputs"]["y_pred"]``)."""
+        if self.name is not None:
+            return self.name
+        return str(self.provenance.get("inputs", {}).get("y_pred", "y_pred"))
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -80,12 +108,18 @@ class TaggingReport(Result):
         return self.counts.pred_spans
 
     def precision(self, average: SpanAverage | None = "micro") -> Any:
+        """Span precision (matched / predicted spans): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.precision(_average(average), self.zero_division)
 
     def recall(self, average: SpanAverage | None = "micro") -> Any:
+        """Span recall (matched / gold spans): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.recall(_average(average), self.zero_division)
 
     def f1(self, average: SpanAverage | None = "micro") -> Any:
+        """Span F1 (2·matched / (predicted + gold spans)): a float averaged by ``average`` (``micro``,
+        ``macro``, ``weighted``), or per type, in the order of ``types`` (``None``)."""
         return self.counts.f1(_average(average), self.zero_division)
 
     def __getitem__(self, name: str) -> float:
@@ -96,6 +130,33 @@ class TaggingReport(Result):
         if measure in ("precision", "recall", "f1"):
             return float(getattr(self, measure)(average or "micro"))
         raise KeyError(name)
+
+    def report(self) -> Report:
+        """The tables ``assay tagging`` prints for one tagger (see :mod:`assay.tagging.tables`)."""
+        from .tables import single_report
+
+        return single_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` page's content: the tables as one section, with the records and
+        provenance."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document(HEADING, self.family, self.report())
+
+    def conlleval(self) -> str:
+        """conlleval's output for this tagger, byte for byte (``assay tagging -f conlleval``)."""
+        from .conlleval import conlleval_text
+
+        return conlleval_text(self)
+
+    def __repr__(self) -> str:
+        micro = ", ".join(f"{m}={float(getattr(self, m)()):.4f}" for m in _HEADLINE)
+        return (
+            f"TaggingReport(tagger={short(self.tagger, 100)}, scheme={self.scheme!r}, "
+            f"mode={self.mode!r}, sentences={self.n_sentences}, tokens={self.n_tokens}, "
+            f"types={short(self.types, 400)}, micro {micro}, accuracy={self.accuracy:.4f})"
+        )
 
     def records(self) -> list[dict[str, Any]]:
         rows = self._span_rows()
@@ -186,21 +247,55 @@ def _described(seqs: TagSequences) -> str:
 
 
 def tagging_report(
-    y_true: Any,
-    y_pred: Any,
+    y_true: Tags,
+    y_pred: Tags,
     *,
     scheme: TaggingScheme = "iob2",
     mode: TaggingMode = "conlleval",
     zero_division: ZeroDivision = 0,
+    name: str | None = None,
 ) -> TaggingReport:
     """Every tagging measure of one prediction: span precision, recall, F1 and support per
     type and averaged (micro, macro, weighted), token accuracy and seqeval's token counts,
     nervaluate's four match schemes overall and per type, and the per-sentence counts.
 
-    ``y_true``, ``y_pred``: lists of sentences (lists of tags) or
-    :class:`~assay.io.conll.TagSequences` (:func:`assay.io.conll.read_conll`). See
-    :mod:`assay.metrics.tagging` for the conventions, :mod:`assay.metrics.tagging_spans`
-    for ``scheme`` and ``mode``.
+    See :mod:`assay.tagging.measures` for the conventions, :mod:`assay.tagging.spans` for
+    ``scheme`` and ``mode``.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of sentences (lists of tags) or TagSequences
+        The gold and the predicted tags, sentence by sentence (seqeval's layout), or read
+        from CoNLL column files (:func:`assay.tagging.read_conll`).
+    scheme : {"iob1", "iob2", "ioe1", "ioe2", "bioes", "bilou", "io"}
+        Which tag prefixes are allowed (``bio``, ``iobes``, ``biluo``: other names).
+    mode : {"conlleval", "strict"}
+        ``conlleval``: an I- tag may open a chunk; ``strict``: only well-formed chunks.
+    zero_division : {0, 1, "nan"}
+        The value of a ratio whose denominator is 0.
+    name : str, optional
+        The tagger's name in the report's records (default: its input).
+
+    Returns
+    -------
+    TaggingReport
+        Its measures, counts and spans; ``report()``, ``html()`` and ``conlleval()`` give
+        what ``assay tagging`` prints and writes.
+
+    Examples
+    --------
+    >>> from assay.tagging import tagging_report
+    >>> gold = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]]
+    >>> pred = [["B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "O"]]
+    >>> rep = tagging_report(gold, pred, name="mine")
+    >>> round(rep.f1(), 4), rep.accuracy, rep.types
+    (0.6667, 0.8333333333333334, ('LOC', 'ORG', 'PER'))
+    >>> print(rep.conlleval(), end="")
+    processed 6 tokens with 3 phrases; found: 3 phrases; correct: 2.
+    accuracy:  83.33%; precision:  66.67%; recall:  66.67%; FB1:  66.67
+                  LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  0
+                  ORG: precision:  50.00%; recall: 100.00%; FB1:  66.67  2
+                  PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1
     """
     scheme, mode = check_scheme(scheme), check_mode(mode)
     zero_division = opt.choice(zero_division, opt.ZeroDivision, "zero_division", error=MetricError)
@@ -221,6 +316,7 @@ def tagging_report(
         partial=partial,
         partial_types=partial_types,
         sentence_counts=sentence_counts(counts, gold.n_sentences),
+        name=name,
         provenance=provenance(
             scheme=scheme,
             mode=mode,

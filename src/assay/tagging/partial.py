@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .tagging_spans import Spans
+from .options import MatchScheme
+from .spans import Spans
 
 __all__ = ["MATCH_SCHEMES", "PartialCounts", "partial_counts", "partial_counts_all"]
 
@@ -309,8 +310,30 @@ def partial_counts_all(
 
 
 def partial_counts(
-    gold: Spans, pred: Spans, match: str
+    gold: Spans, pred: Spans, match: MatchScheme
 ) -> tuple[PartialCounts, dict[str, PartialCounts]]:
     """nervaluate's counts for one ``match`` scheme: overall, and per type (the types of
-    ``gold.types`` that occur on either side)."""
+    ``gold.types`` that occur on either side).
+
+    Parameters
+    ----------
+    gold, pred : Spans
+        The gold and the predicted spans, on one vocabulary of types (``gold.types``).
+    match : {"strict", "exact", "partial", "type"}
+        nervaluate's scheme (see the module docstring).
+
+    Returns
+    -------
+    tuple of PartialCounts and dict of str to PartialCounts
+        The counts over all spans, and per type.
+
+    Examples
+    --------
+    >>> from assay.tagging import Spans, partial_counts
+    >>> gold = Spans.from_sentences([[("PER", 0, 1)]], lengths=[3])
+    >>> pred = Spans.from_sentences([[("PER", 0, 0)]], lengths=[3], types=gold.types)
+    >>> overall, per_type = partial_counts(gold, pred, "partial")
+    >>> overall.partial, overall.correct, round(overall.f1(), 4)
+    (1, 0, 0.5)
+    """
     return partial_counts_all(gold, pred, (match,))[match]
