@@ -90,7 +90,6 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "regression",
-        measures=("assay.metrics.regression",),
     ),
     Family(
         "tagging",

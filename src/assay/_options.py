@@ -92,10 +92,7 @@ BleuTokenize = Literal[
 BleuSmoothing = Literal["exp", "floor", "add-k", "none"]
 GenerationTest = Literal["bootstrap", "randomization"]
 
-# Regression (assay.regression).
-ZeroTarget = Literal["error", "eps", "nan", "skip"]
-ConstantTarget = Literal["finite", "nan", "error"]
-RegressionLoss = Literal["squared", "absolute"]
+# Regression: assay.regression.options.
 
 # Meta-evaluation (assay.meta).
 DiscPowerTest = Literal["bootstrap", "tukey"]

@@ -209,6 +209,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.regression.r2": lambda: ((A, B), {}),
     "assay.regression.compare_models": lambda: ((A, _compare_models()), {"n_resamples": 20}),
     "assay.regression.regression_report": lambda: ((A, B), {"n_resamples": 20}),
+    "assay.regression.evaluate": lambda: ((A, _compare_models()), {"n_resamples": 20}),
     "assay.data.rank": lambda: _rank_call(),
     "assay.evaluation.block_values": lambda: _block_values_call(),
     "assay.datasets.synthetic": lambda: ((), {"n_queries": 3, "docs_per_query": 4}),

@@ -29,8 +29,11 @@ def load_families() -> None:
     """Import every family's declarations (for listings and docs)."""
     from importlib import import_module
 
-    for family in FAMILIES[1:]:
-        import_module(f"{__name__}.{family}")
+    from .._families import FAMILIES as _ALL
+
+    for family in _ALL:
+        for module in family.measure_modules:
+            import_module(module)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
+:func:`generation_report`, :func:`tagging_report` (with
 :func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
@@ -34,6 +34,10 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 | a\\|b | 0.5000 |
 """
 
+import warnings
+from importlib import import_module
+from typing import Any
+
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
@@ -46,7 +50,7 @@ from .meta import (
     repro_report,
     topicsize_report,
 )
-from .nlp import generation_report, regression_report
+from .nlp import generation_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
@@ -89,7 +93,6 @@ __all__ = [
     "labelled_report",
     "plain",
     "rbo_report",
-    "regression_report",
     "render_records",
     "repro_report",
     "results_document",
@@ -106,3 +109,22 @@ __all__ = [
     "topicsize_report",
     "values_report",
 ]
+
+#: Public names that moved to their family: old name -> (new home, its name there).
+_MOVED = {
+    "regression_report": ("assay.regression.render", "models_report"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    # A moved name still resolves, warning on every access (never cached here).
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home, new = _MOVED[name]
+    warnings.warn(
+        f"{__name__}.{name} moved to {home}.{new}; import it from there "
+        f"({__name__}.{name} will be removed)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(import_module(home), new)

@@ -37,9 +37,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._arrays import finite_array, same_length
-from .._options import ConstantTarget, ZeroTarget
 from ..errors import InputError
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .options import ConstantTarget, ZeroTarget
 
 __all__ = [
     "explained_variance",
