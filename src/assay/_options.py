@@ -112,9 +112,7 @@ KnnBackend = Literal["auto", "faiss", "numpy"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
-# Ratings files (assay.io.ratings): which layout, and what the rows of a wide table are.
-RatingsLayout = Literal["auto", "wide", "long"]
-RatingsOrientation = Literal["units-by-raters", "raters-by-units"]
+# Ratings files: assay.agreement.options.
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
 #: ``assay report``: the HTML page, or the tables of saved results as text.
 ReportFormat = Literal["html", "markdown", "latex", "table"]

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import InputError, InputWarning
-from .label_sets import caller_level, spelling_twins
+from ..metrics.label_sets import caller_level, spelling_twins
 
 FloatArray = NDArray[np.float64]
 

@@ -49,18 +49,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._options import RatingsLayout, RatingsOrientation, choice, flag
+from .._options import choice, flag
 from ..errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError, shown
-from ._csv import csv_rows
+from ..io.delimited import csv_rows
+from .options import RatingsLayout, RatingsOrientation
 
 PathLike = str | os.PathLike[str]
 
-__all__ = [
-    "Ratings",
-    "RatingsLayout",
-    "RatingsOrientation",
-    "read_ratings",
-]
+__all__ = ["Ratings", "read_ratings"]
 
 _MISSING = frozenset({"", "na", "nan", ".", "*", "n/a", "null", "none"})
 _UNIT = frozenset({"unit", "item", "subject"})
@@ -99,6 +95,10 @@ class Ratings:
     long: Mapping[str, list[Any]] | None = None
     orientation: RatingsOrientation = "units-by-raters"
     id_column: str | None = None
+
+    def __repr__(self) -> str:
+        # How the file was read, not its (possibly long) table.
+        return f"Ratings({self.source!r}, {self.describe()!r})"
 
     @property
     def data(self) -> Any:
@@ -142,7 +142,7 @@ def read_ratings(
     exactly the three long columns. ``header=False``: the file has no header line; its
     columns are named by their numbers, ``"1"``, ``"2"``, ... (a first line that looks like
     data is refused when ``header`` is true)."""
-    from .text import read_text  # NumPy and pyarrow load with it: only when a file is read
+    from ..io.text import read_text  # NumPy and pyarrow load with it: only when a file is read
 
     layout = choice(layout, RatingsLayout, "layout")
     header = flag(header, "header")

@@ -48,12 +48,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._options import MAX_RESAMPLES, Level, choice, choices, integer, number
+from .._options import MAX_RESAMPLES, choice, choices, integer, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
+from ..metrics.labels import boolean
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
 from ._ratings import FloatArray, Ratings, ratings, unit_counts
-from .labels import boolean
-from .registry import FROM_SIGNATURE, Param, anything, measure
+from .options import Level
 
 __all__ = [
     "LEVELS",
@@ -75,7 +76,7 @@ _BLOCK = 1 << 22
 # results
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AlphaResult(Result):
     """Krippendorff's alpha. ``float(result)`` is ``alpha``.
 
@@ -129,7 +130,7 @@ class AlphaResult(Result):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AlphaBootstrap(Result):
     """Bootstrap of Krippendorff's alpha. ``float()`` gives the point estimate.
 

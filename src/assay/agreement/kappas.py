@@ -37,11 +37,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._options import KappaWeights, ZeroDivision, integer
+from .._options import ZeroDivision, integer
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
+from ..metrics.labels import Counts, counts, zero_division_value
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
 from ._ratings import FloatArray, is_missing, ratings, unit_counts, values_array
-from .agreement_alpha import (
+from .alpha import (
     COUNTS,
     LEVELS,
     AlphaBootstrap,
@@ -50,8 +52,7 @@ from .agreement_alpha import (
     alpha_bootstrap,
     krippendorff_alpha,
 )
-from .labels import Counts, counts, zero_division_value
-from .registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
+from .options import KappaWeights
 
 __all__ = [
     "LEVELS",
@@ -79,7 +80,7 @@ RATER_LABELS = Param(
 TABLE = Param("table", None, anything, "a k × k contingency table (rows rater a) instead of a, b")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AgreementResult(Result):
     """A kappa-type coefficient ``value = (p_o - p_e) / (1 - p_e)``; ``float()`` gives it.
 
