@@ -528,9 +528,15 @@ def alpha_bootstrap(
     )
     seed = integer(seed, "seed", minimum=0, error=MetricError, where=where)
     confidence = number(
-        confidence, "confidence", low=0, high=1, low_open=True, high_open=True,
-        error=MetricError, where=where,
-    )  # fmt: skip
+        confidence,
+        "confidence",
+        low=0,
+        high=1,
+        low_open=True,
+        high_open=True,
+        error=MetricError,
+        where=where,
+    )
     cuts = _thresholds(thresholds)
     lv = level_option(level)
     r = ratings(data, boolean("counts")(counts), values, where)

@@ -64,15 +64,58 @@ _RATER = frozenset({"rater", "coder", "annotator", "observer"})
 _VALUE = frozenset({"value", "label", "rating", "code", "category"})
 # Column names that hold ids of rows, compared without case, "_", "-" or spaces.
 _UNIT_IDS = frozenset(
-    {"", "unit", "item", "subject", "id", "task", "doc", "document", "sentence", "text",
-     "question", "query", "qid", "example", "sample", "segment", "utterance", "pair", "hitid",
-     "hit", "uid", "guid", "key", "index", "idx", "unnamed0", "instance", "case", "image",
-     "file", "filename", "url"}
-)  # fmt: skip
+    {
+        "",
+        "unit",
+        "item",
+        "subject",
+        "id",
+        "task",
+        "doc",
+        "document",
+        "sentence",
+        "text",
+        "question",
+        "query",
+        "qid",
+        "example",
+        "sample",
+        "segment",
+        "utterance",
+        "pair",
+        "hitid",
+        "hit",
+        "uid",
+        "guid",
+        "key",
+        "index",
+        "idx",
+        "unnamed0",
+        "instance",
+        "case",
+        "image",
+        "file",
+        "filename",
+        "url",
+    }
+)
 _RATER_IDS = frozenset(
-    {"rater", "coder", "annotator", "observer", "worker", "workerid", "judge", "assessor",
-     "annotatorid", "raterid", "coderid", "user", "userid"}
-)  # fmt: skip
+    {
+        "rater",
+        "coder",
+        "annotator",
+        "observer",
+        "worker",
+        "workerid",
+        "judge",
+        "assessor",
+        "annotatorid",
+        "raterid",
+        "coderid",
+        "user",
+        "userid",
+    }
+)
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
