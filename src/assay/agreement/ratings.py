@@ -184,7 +184,37 @@ def read_ratings(
     the long layout when a unit, rater or value column is named, or when the header has
     exactly the three long columns. ``header=False``: the file has no header line; its
     columns are named by their numbers, ``"1"``, ``"2"``, ... (a first line that looks like
-    data is refused when ``header`` is true)."""
+    data is refused when ``header`` is true).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV/TSV file (``-``: stdin; gzip is decompressed).
+    layout : {"auto", "wide", "long"}
+        The file's layout.
+    orientation : {"units-by-raters", "raters-by-units"}
+        What the rows of a wide file are.
+    id_column : str or False, optional
+        A wide file's column of row ids (False: none; None: found by its name).
+    unit_column, rater_column, value_column : str, optional
+        A long file's columns (None: found by name).
+    header : bool
+        Whether the first line is a header.
+
+    Returns
+    -------
+    Ratings
+        The ratings (``matrix``: units × raters; ``data``: what the coefficients take) and
+        how they were read (:meth:`Ratings.describe`).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from assay.agreement import read_ratings
+    >>> _ = Path("ratings.csv").write_text("unit,ann1,ann2\\nu1,x,x\\nu2,y,x\\n")
+    >>> read_ratings("ratings.csv").describe()
+    "wide, units × raters: 2 units as rows, 2 raters as columns; unit ids from column 'unit'"
+    """
     from ..io.text import read_text  # NumPy and pyarrow load with it: only when a file is read
 
     layout = choice(layout, RatingsLayout, "layout")
