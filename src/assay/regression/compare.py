@@ -154,6 +154,44 @@ def compare_models(
     (:func:`assay.stats.correct`, ``correction``); ``significant`` is p_adjusted < ``alpha``.
     Intervals (mean loss of each model, mean difference of each pair): bootstrap of the mean
     (:func:`assay.stats.bootstrap_mean_ci`).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    predictions : mapping of str to array_like, or sequence of array_like
+        Each model's predictions, aligned with ``y_true`` (a sequence: models named
+        ``model1``, ``model2``, ...).
+    baseline : str, optional
+        The model every other is compared with (default: the first).
+    loss : {"squared", "absolute"}
+        The per-item loss compared.
+    test : {"randomization", "t", "wilcoxon", "sign", "bootstrap"}
+        The paired test of the loss differences.
+    n_resamples, seed
+        Resamples and seed of the test and the intervals.
+    correction : str
+        The multiple-comparison correction of the pairs' p-values.
+    alpha : float
+        Significance level of ``significant``.
+    confidence, ci_method
+        Level and bootstrap method of the intervals.
+
+    Returns
+    -------
+    ModelComparison
+        The mean loss of each model with its interval, and each model against the baseline
+        (:class:`assay.stats.PairResult`: ``diff`` < 0 when the model errs less).
+
+    Examples
+    --------
+    >>> from assay.regression import compare_models
+    >>> y = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    >>> cmp = compare_models(y, {"good": [1.1, 2.0, 2.9, 4.1, 5.0, 6.1],
+    ...                          "poor": [2.0, 1.0, 4.0, 3.0, 6.0, 5.0]}, n_resamples=200)
+    >>> pair = cmp.pair("poor")
+    >>> pair.system, pair.baseline, pair.diff > 0, pair.wins
+    ('poor', 'good', True, 0)
     """
     from ..stats import bootstrap_mean_ci, correct, paired_pvalues
 

@@ -227,6 +227,38 @@ def regression_report(
     single item). Correlations: :func:`assay.stats.pearson`, :func:`~assay.stats.spearman`,
     :func:`~assay.stats.kendall` with their Fisher-z intervals (no interval below 4 or 5
     pairs, NaN below 3; constant inputs give NaN, as there).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+    zero_target : {"error", "eps", "nan", "skip"}
+        MAPE's rule for a zero target.
+    constant_target : {"finite", "nan", "error"}
+        R²'s and explained variance's value for a constant ``y_true``.
+    confidence : float
+        Level of every interval.
+    ci_method : {"bca", "percentile", "basic"}
+        The bootstrap interval of MAE, MSE and RMSE.
+    n_resamples : int
+        Bootstrap resamples.
+    seed : int
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    RegressionReport
+        Every measure (``report["mae"]``), the intervals, the correlations and the per-item
+        errors.
+
+    Examples
+    --------
+    >>> from assay.regression import regression_report
+    >>> rep = regression_report([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0], n_resamples=200)
+    >>> rep["mae"], round(rep["pearson"], 4)
+    (0.5, 0.9849)
     """
     t, p = check_pair(y_true, y_pred)
     check_squared_errors(t, p)
