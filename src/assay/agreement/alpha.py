@@ -43,7 +43,7 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -196,7 +196,7 @@ def alpha_band(alpha: float) -> str:
 def level_option(value: Any) -> str | Distance:
     """A level of measurement (any case) or a distance callable ``f(c, k)``."""
     if callable(value):
-        return value
+        return cast(Distance, value)
     return str(choice(value, Level, "level", ignore_case=True, error=MetricError))
 
 
@@ -470,7 +470,7 @@ class _PatternModel:
         """Resamples per block, bounding the memory of one block."""
         P, R = self.safe.shape
         width = P * (R if self.level == "ordinal" else 1)
-        return max(1, _BLOCK // max(width, len(self.x), 1))
+        return int(max(1, _BLOCK // max(width, len(self.x), 1)))
 
     def alphas(self, cnt: FloatArray) -> FloatArray:
         """Alpha of each resample; ``cnt`` is (b, P) draws per pattern."""

@@ -143,7 +143,7 @@ def _present_pairs(a: Any, b: Any, where: str) -> tuple[np.ndarray, np.ndarray, 
 
 def _missing(arr: np.ndarray) -> np.ndarray:
     if arr.dtype.kind == "f":
-        return np.isnan(arr)
+        return np.asarray(np.isnan(arr), dtype=bool)
     if arr.dtype.kind == "O":
         return np.fromiter((is_missing(v) for v in arr.tolist()), bool, arr.shape[0])
     return np.zeros(arr.shape[0], dtype=bool)
@@ -190,10 +190,10 @@ def _disagreement_weights(k: int, weights: KappaWeights | None) -> FloatArray:
     """w_ij: 1 off the diagonal (unweighted), |i - j| (linear) or (i - j)^2 (quadratic)."""
     i, j = np.indices((k, k))
     if weights is None:
-        return (i != j).astype(np.float64)
+        return np.asarray(i != j, dtype=np.float64)
     if weights == "linear":
-        return np.abs(i - j).astype(np.float64)
-    return ((i - j) ** 2).astype(np.float64)
+        return np.asarray(np.abs(i - j), dtype=np.float64)
+    return np.asarray((i - j) ** 2, dtype=np.float64)
 
 
 def _disagreements(t: FloatArray, chance: FloatArray, w: FloatArray) -> tuple[float, float]:
