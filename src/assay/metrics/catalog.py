@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .registry import MetricSpec
@@ -82,8 +83,18 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "aggregate": spec.aggregate,
         "ties_average": spec.average_ties,
         "summary": spec.summary,
-        "doc": " ".join(spec.doc.split()),
+        "doc": " ".join(prose(spec.doc).split()),
     }
+
+
+def prose(doc: str) -> str:
+    """A declaration's docstring without its NumPy sections (Parameters, Returns, Examples):
+    the description the catalogue shows."""
+    return _SECTION.split(doc, maxsplit=1)[0]
+
+
+#: The first NumPy-style section header of a docstring ("Parameters" over a dashed rule).
+_SECTION = re.compile(r"\n[ \t]*(?:Parameters|Returns|Examples|Notes|See Also)\n[ \t]*-{3,}")
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
