@@ -211,8 +211,8 @@ def read_ratings(
     --------
     >>> from pathlib import Path
     >>> from assay.agreement import read_ratings
-    >>> _ = Path("ratings.csv").write_text("unit,ann1,ann2\\nu1,x,x\\nu2,y,x\\n")
-    >>> read_ratings("ratings.csv").describe()
+    >>> _ = Path("two_annotators.csv").write_text("unit,ann1,ann2\\nu1,x,x\\nu2,y,x\\n")
+    >>> read_ratings("two_annotators.csv").describe()
     "wide, units × raters: 2 units as rows, 2 raters as columns; unit ids from column 'unit'"
     """
     from ..io.text import read_text  # NumPy and pyarrow load with it: only when a file is read
