@@ -80,7 +80,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "agreement",
-        measures=("assay.metrics.agreement", "assay.metrics.agreement_alpha"),
+        measures=("assay.agreement.kappas", "assay.agreement.alpha"),
         cli=("agree",),
     ),
     Family(
@@ -90,7 +90,6 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "regression",
-        measures=("assay.metrics.regression",),
     ),
     Family(
         "tagging",

@@ -92,10 +92,7 @@ BleuTokenize = Literal[
 BleuSmoothing = Literal["exp", "floor", "add-k", "none"]
 GenerationTest = Literal["bootstrap", "randomization"]
 
-# Regression (assay.regression).
-ZeroTarget = Literal["error", "eps", "nan", "skip"]
-ConstantTarget = Literal["finite", "nan", "error"]
-RegressionLoss = Literal["squared", "absolute"]
+# Regression: assay.regression.options.
 
 # Meta-evaluation (assay.meta).
 DiscPowerTest = Literal["bootstrap", "tukey"]
@@ -107,9 +104,7 @@ KnnBackend = Literal["auto", "faiss", "numpy"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]
-# Ratings files (assay.io.ratings): which layout, and what the rows of a wide table are.
-RatingsLayout = Literal["auto", "wide", "long"]
-RatingsOrientation = Literal["units-by-raters", "raters-by-units"]
+# Ratings files: assay.agreement.options.
 OutputFormat = Literal["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"]
 #: ``assay report``: the HTML page, or the tables of saved results as text.
 ReportFormat = Literal["html", "markdown", "latex", "table"]

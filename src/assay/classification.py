@@ -11,10 +11,10 @@ the conventions (label order, ``labels``, ``average``, ``zero_division``, ``pos_
 
 from __future__ import annotations
 
+from .agreement.kappas import AgreementResult, cohen_kappa
 from .metrics import classification as _measures
 from .metrics import classification_curves as _curves
 from .metrics import classification_report as _report
-from .metrics.agreement import AgreementResult, cohen_kappa
 from .metrics.classification import *  # noqa: F403
 from .metrics.classification_curves import *  # noqa: F403
 from .metrics.classification_report import *  # noqa: F403

@@ -202,7 +202,7 @@ def test_regression_json_matches_the_api(app: typer.Typer, numbers: dict[str, st
         y, {"p1.txt": read_numbers(numbers["p1"]), "p2.txt": p2}, loss="absolute", n_resamples=500
     )
     diff = rows["absolute error diff vs p1.txt"]
-    assert diff["pvalue"] == cmp.pair("p2.txt").pvalue and diff["significant"] is True
+    assert diff["pvalue"] == cmp.pair("p2.txt").p_value and diff["significant"] is True
     assert doc["provenance"]["comparison"]["loss"] == "absolute"
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from assay import agreement as ag
+from assay.agreement import alpha as agreement_alpha
 from assay.errors import AssayError, EmptyInputError, InputError, MetricError
-from assay.metrics import agreement_alpha
 from support.examples import KRIPP_2011, long_triples
 
 nan = math.nan
@@ -79,7 +79,7 @@ def test_bootstrap_seeded_and_chunk_independent(monkeypatch: pytest.MonkeyPatch)
     a = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     b = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.array_equal(a.samples, b.samples, equal_nan=True)
-    # the block size lives with the implementation (assay.metrics.agreement_alpha)
+    # the block size lives with the implementation (assay.agreement.alpha)
     monkeypatch.setattr(agreement_alpha, "_BLOCK", 64)
     c = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.allclose(a.samples, c.samples, equal_nan=True)

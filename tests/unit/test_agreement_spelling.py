@@ -9,8 +9,8 @@ import warnings
 from pathlib import Path
 
 from assay import agreement
+from assay.agreement import read_ratings
 from assay.errors import InputWarning
-from assay.io import read_ratings
 from support.cli import invoke
 
 

@@ -109,6 +109,12 @@ HYPS = ["the cat sat on the mat", "a dog barked"]
 REFS = ["the cat is on the mat", "the dog barked"]
 
 
+def _ratings() -> Any:
+    from assay.agreement import Ratings
+
+    return Ratings("r.csv", "wide", ["1", "2", "3", "4"], ["a", "b", "c"], RATINGS)
+
+
 def _compare_models() -> dict[str, Any]:
     return {"a": A, "b": B}
 
@@ -209,6 +215,8 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.regression.r2": lambda: ((A, B), {}),
     "assay.regression.compare_models": lambda: ((A, _compare_models()), {"n_resamples": 20}),
     "assay.regression.regression_report": lambda: ((A, B), {"n_resamples": 20}),
+    "assay.agreement.evaluate": lambda: ((_ratings(),), {"n_resamples": 20}),
+    "assay.regression.evaluate": lambda: ((A, _compare_models()), {"n_resamples": 20}),
     "assay.data.rank": lambda: _rank_call(),
     "assay.evaluation.block_values": lambda: _block_values_call(),
     "assay.datasets.synthetic": lambda: ((), {"n_queries": 3, "docs_per_query": 4}),
@@ -238,7 +246,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
 ELSEWHERE = {
     "assay.io.read_labels": "reads a file; its options are column names (free text)",
     "assay.io.read_scores": "reads a file; its options are column names (free text)",
-    "assay.io.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
+    "assay.agreement.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
     "assay.io.read_clustering": "reads a file; layout: tests/unit/test_io_clustering_lines.py",
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",

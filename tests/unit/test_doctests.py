@@ -46,4 +46,6 @@ def test_docstring_examples_run(name: str, tmp_path, monkeypatch) -> None:
     for test in _tests(name):
         runner.run(test)
     failed, attempted = runner.summarize(verbose=False)
-    assert failed == 0, f"{failed} of {attempted} examples in {name} failed (run pytest -s to see them)"
+    assert failed == 0, (
+        f"{failed} of {attempted} examples in {name} failed (run pytest -s to see them)"
+    )

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from assay.agreement import read_ratings
 from assay.errors import InputError
-from assay.io import read_ratings
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from assay.agreement import read_ratings
 from assay.errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError
-from assay.io import Clustering, read_clustering, read_labels, read_ratings, read_scores, read_votes
+from assay.io import Clustering, read_clustering, read_labels, read_scores, read_votes
 from support.io import write
 
 

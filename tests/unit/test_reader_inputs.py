@@ -16,9 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from assay import AssayError, InputError, MetricError, ParseError, Qrels, Run
+from assay.agreement import read_ratings
 from assay.cli import app
 from assay.errors import DuplicateError, InputWarning
-from assay.io import read_clustering, read_labels, read_ratings, read_votes, streams
+from assay.io import read_clustering, read_labels, read_votes, streams
 from assay.io.segments import read_segments
 from assay.metrics.names import parse
 

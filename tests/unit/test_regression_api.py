@@ -107,7 +107,7 @@ def test_compare_models_uses_the_paired_tests(test: str, loss: str) -> None:
     diffs = np.vstack([lossf(preds[m]) - lossf(preds["a"]) for m in ("b", "c")])
     raw = stats.paired_pvalues(diffs, test=test, n_resamples=999, seed=4)
     adjusted = stats.correct(raw, correction="holm")
-    assert [p.pvalue for p in cmp.pairs] == raw.tolist()
+    assert [p.p_value for p in cmp.pairs] == raw.tolist()
     assert [p.p_adjusted for p in cmp.pairs] == adjusted.tolist()
     for p, d in zip(cmp.pairs, diffs, strict=True):
         assert p.diff == pytest.approx(d.mean())
@@ -127,7 +127,7 @@ def test_compare_models_baseline_and_errors() -> None:
     y = [1.0, 2.0, 3.0, 4.0]
     preds = {"a": [1.1, 2.0, 2.9, 4.2], "b": [1.0, 2.0, 3.0, 4.0]}
     cmp = R.compare_models(y, preds, baseline="b")
-    assert cmp.baseline == "b" and cmp.pair("a").model == "a"
+    assert cmp.baseline == "b" and cmp.pair("a").system == "a"
     assert R.compare_models(y, [preds["a"], preds["b"]]).models == ["model1", "model2"]
     with pytest.raises(InputError, match="baseline 'z'"):
         R.compare_models(y, preds, baseline="z")

@@ -7,13 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import (
-    BootstrapMethod,
-    ConstantTarget,
-    PairedTest,
-    RegressionLoss,
-    ZeroTarget,
-)
+from .._options import BootstrapMethod, PairedTest
+from ..regression.options import ConstantTarget, RegressionLoss, ZeroTarget
 from ._common import (
     AlphaOption,
     ConfidenceOption,
@@ -30,14 +25,17 @@ from ._common import (
     distinct_inputs,
     errors,
     present,
-    tables_documents,
     unique_names,
+    write_documents,
 )
 
 __all__ = [
     "register",
     "regression",
 ]
+
+#: The title of the ``--report`` page.
+TITLE = "assay regression"
 
 
 def _read(gold: str, preds: list[str]) -> tuple[list[float], dict[str, list[float]]]:
@@ -96,8 +94,7 @@ def regression(
     Pearson/Spearman/Kendall) of each PRED against GOLD, with intervals, and paired tests of
     the models' per-item losses against a baseline."""
     with errors():
-        from ..regression import compare_models, regression_report
-        from ..report import regression_report as render_regression
+        from ..regression import evaluate
 
         check_report(report)
         paths = list(preds)
@@ -105,39 +102,25 @@ def regression(
         if baseline is not None and baseline not in paths:
             paths = [baseline, *paths]
         y_true, named = _read(gold, paths)
-        reports = {
-            name: regression_report(
+        with busy(f"comparing models ({test}, {n_resamples} resamples)", quiet or len(named) < 2):
+            result = evaluate(
                 y_true,
-                p,
-                # unset: the measures' own defaults (one declaration, in assay.regression)
-                **_given(zero_target=zero_target, constant_target=constant_target),
-                confidence=confidence,
-                ci_method=ci_method,
+                named,
+                baseline=None if baseline is None else list(named)[paths.index(baseline)],
+                loss=loss,
+                test=test,
                 n_resamples=n_resamples,
                 seed=seed,
+                confidence=confidence,
+                ci_method=ci_method,
+                correction=correction,
+                alpha=alpha,
+                # unset: the measures' own defaults (one declaration, in assay.regression)
+                **_given(zero_target=zero_target, constant_target=constant_target),
             )
-            for name, p in named.items()
-        }
-        cmp = None
-        if len(named) > 1:
-            with busy(f"comparing models ({test}, {n_resamples} resamples)", quiet):
-                cmp = compare_models(
-                    y_true,
-                    named,
-                    baseline=None if baseline is None else list(named)[paths.index(baseline)],
-                    loss=loss,
-                    test=test,
-                    correction=correction,
-                    alpha=alpha,
-                    confidence=confidence,
-                    ci_method=ci_method,
-                    n_resamples=n_resamples,
-                    seed=seed,
-                )
-        shown = render_regression(reports, cmp)
-        present(shown, fmt, output)
-        tables_documents(shown, family="regression", heading="Regression", report=report,
-                         save=save, title="assay regression", quiet=quiet)  # fmt: skip
+        present(result.report(), fmt, output)
+        if report is not None or save is not None:
+            write_documents([result.document()], report=report, save=save, title=TITLE, quiet=quiet)
 
 
 def _given(**options: Any) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Readers of the task files: labels and scores (classification), clusterings and votes
-(rank aggregation); ratings (inter-rater agreement) are read by :mod:`assay.io.ratings`.
+(rank aggregation); ratings (inter-rater agreement) are read by :mod:`assay.agreement.ratings`.
 
 Every reader takes a path (``-`` reads stdin; gzip is decompressed, by content) and raises a
 :class:`~assay.errors.ParseError` (or another :class:`~assay.errors.InputError`) naming the
@@ -50,19 +50,14 @@ from typing import Literal
 
 from ..errors import DuplicateError, EmptyInputError, InputError, InputWarning, ParseError, shown
 from ._csv import csv_rows
-from .ratings import Ratings, RatingsLayout, RatingsOrientation, read_ratings
 
 PathLike = str | os.PathLike[str]
 
 __all__ = [
     "Clustering",
     "ClusteringLayout",
-    "Ratings",
-    "RatingsLayout",
-    "RatingsOrientation",
     "read_clustering",
     "read_labels",
-    "read_ratings",
     "read_scores",
     "read_votes",
     "split_lines",

@@ -193,7 +193,7 @@ _INTRO = {
     "(pytorch-metric-learning's): `assay.metrics.embedding`; `map@r` is `map_at_r`.",
     "regression": "From aligned true values and predictions (`values`: finite real numbers), "
     "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
-    "`assay.metrics.regression`.",
+    "`assay.regression.measures`.",
     "tagging": "From aligned gold and predicted tag sequences (`tag sequences`: lists of "
     "sentences, each a list of tags, or a CoNLL column file), with `assay.tagging` (reports, "
     "paired tests between taggers: [tagging.md](tagging.md)). Span rules (`scheme`, `mode`): "

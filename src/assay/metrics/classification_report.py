@@ -12,8 +12,8 @@ import numpy as np
 
 from .._options import Degenerate, ZeroDivision, choice, integer, number
 from .._result import Result, provenance
+from ..agreement.kappas import cohen_kappa
 from ..errors import MetricError
-from .agreement import cohen_kappa
 from .classification import _mcc_from_matrix, balanced_accuracy, sba
 from .classification_curves import (
     InterpolatedPrecision,

@@ -20,7 +20,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, :func:`regression_report`, the learning-to-rank reports
+:func:`generation_report`, the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
@@ -32,6 +32,10 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 |---|---:|
 | a\\|b | 0.5000 |
 """
+
+import warnings
+from importlib import import_module
+from typing import Any
 
 from .._options import OutputFormat
 from . import escape
@@ -45,7 +49,7 @@ from .meta import (
     repro_report,
     topicsize_report,
 )
-from .nlp import generation_report, regression_report
+from .nlp import generation_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
@@ -86,7 +90,6 @@ __all__ = [
     "labelled_report",
     "plain",
     "rbo_report",
-    "regression_report",
     "render_records",
     "repro_report",
     "results_document",
@@ -103,26 +106,32 @@ __all__ = [
     "values_report",
 ]
 
-#: Public names that moved to their family's package: still resolved here, with a
-#: DeprecationWarning naming the new home.
+#: Public names that moved to their family's package: old name -> (module, its name there,
+#: what to use now). Still resolved here, with a DeprecationWarning naming the new home.
 _MOVED = {
-    "conlleval_text": ("assay.tagging.conlleval", "assay.tagging.conlleval_text"),
+    "conlleval_text": ("assay.tagging.conlleval", "conlleval_text", "assay.tagging.conlleval_text"),
     "tagging_report": (
         "assay.tagging.tables",
+        "report_of",
         "TaggingReport.report() and TaggerComparison.report() (assay.tagging)",
     ),
+    "regression_report": (
+        "assay.regression.render",
+        "models_report",
+        "RegressionReport.report() and ModelComparison.report() (assay.regression)",
+    ),
 }
-_MOVED_AS = {"tagging_report": "report_of"}
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
+    # A moved name still resolves, warning on every access (never cached here).
     if name not in _MOVED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import warnings
-    from importlib import import_module
-
-    module, home = _MOVED[name]
+    module, attribute, instead = _MOVED[name]
     warnings.warn(
-        f"assay.report.{name} is deprecated; use {home}", DeprecationWarning, stacklevel=2
+        f"assay.report.{name} moved to {module}.{attribute} and will be removed from "
+        f"assay.report; use {instead}",
+        DeprecationWarning,
+        stacklevel=2,
     )
-    return getattr(import_module(module), _MOVED_AS.get(name, name))
+    return getattr(import_module(module), attribute)

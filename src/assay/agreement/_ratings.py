@@ -21,12 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..errors import InputError, InputWarning
-from .label_sets import caller_level, spelling_twins
+from ..metrics.label_sets import caller_level, spelling_twins
 
 FloatArray = NDArray[np.float64]
+#: Ratings in any layout of the module documentation: a units × raters matrix (nested
+#: sequences, NumPy array, data frame), (unit, rater, value) triples, a table or a dict of
+#: columns, or a units × values count matrix.
+RatingsData = ArrayLike | Mapping[str, Sequence[Any]]
 
 _UNIT_NAMES = ("unit", "item", "subject", "unit_id", "item_id")
 _RATER_NAMES = ("rater", "coder", "annotator", "observer", "rater_id", "coder_id")

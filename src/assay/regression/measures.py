@@ -37,9 +37,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._arrays import finite_array, same_length
-from .._options import ConstantTarget, ZeroTarget
 from ..errors import InputError
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .options import ConstantTarget, ZeroTarget
 
 __all__ = [
     "explained_variance",
@@ -116,20 +116,77 @@ def is_constant(values: FloatArray) -> bool:
 
 @_error_measure(aliases=("mean_squared_error",))
 def mse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Mean squared error: (1/n) Σ (y_i - ŷ_i)²."""
+    """Mean squared error: (1/n) Σ (y_i - ŷ_i)².
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+
+    Returns
+    -------
+    float
+        The MSE.
+
+    Examples
+    --------
+    >>> from assay.regression import mse
+    >>> round(mse([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.375
+    """
     t, p = check_pair(y_true, y_pred)
     return float(np.mean((t - p) ** 2))
 
 
 @_error_measure(aliases=("root_mean_squared_error",))
 def rmse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Root mean squared error: sqrt((1/n) Σ (y_i - ŷ_i)²), in the unit of y."""
+    """Root mean squared error: sqrt((1/n) Σ (y_i - ŷ_i)²), in the unit of y.
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+
+    Returns
+    -------
+    float
+        The RMSE.
+
+    Examples
+    --------
+    >>> from assay.regression import rmse
+    >>> round(rmse([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.6124
+    """
     return math.sqrt(mse(y_true, y_pred))
 
 
 @_error_measure(aliases=("mean_absolute_error",))
 def mae(y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Mean absolute error: (1/n) Σ abs(y_i - ŷ_i)."""
+    """Mean absolute error: (1/n) Σ abs(y_i - ŷ_i).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+
+    Returns
+    -------
+    float
+        The MAE.
+
+    Examples
+    --------
+    >>> from assay.regression import mae
+    >>> round(mae([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.5
+    """
     t, p = check_pair(y_true, y_pred)
     return float(np.mean(np.abs(t - p)))
 
@@ -137,14 +194,52 @@ def mae(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 @_error_measure(aliases=("medae",))
 def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Median absolute error: median of abs(y_i - ŷ_i) (the mean of the two middle values for
-    even n), robust to outliers."""
+    even n), robust to outliers.
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+
+    Returns
+    -------
+    float
+        The median absolute error.
+
+    Examples
+    --------
+    >>> from assay.regression import median_absolute_error
+    >>> round(median_absolute_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.5
+    """
     t, p = check_pair(y_true, y_pred)
     return float(np.median(np.abs(t - p)))
 
 
 @_error_measure()
 def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Maximum absolute error: max abs(y_i - ŷ_i), the worst case."""
+    """Maximum absolute error: max abs(y_i - ŷ_i), the worst case.
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+
+    Returns
+    -------
+    float
+        The max error.
+
+    Examples
+    --------
+    >>> from assay.regression import max_error
+    >>> round(max_error([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    1.0
+    """
     t, p = check_pair(y_true, y_pred)
     return float(np.max(np.abs(t - p)))
 
@@ -173,7 +268,28 @@ def percentage_errors(t: FloatArray, p: FloatArray, zero_target: str) -> FloatAr
 def mape(y_true: ArrayLike, y_pred: ArrayLike, *, zero_target: ZeroTarget = "error") -> float:
     """Mean absolute percentage error: (1/n) Σ abs(y_i - ŷ_i) / abs(y_i), as a fraction. A zero
     target makes a term undefined: ``zero_target`` says what happens (see the module
-    docstring; "eps" is scikit-learn's ``mean_absolute_percentage_error``)."""
+    docstring; "eps" is scikit-learn's ``mean_absolute_percentage_error``).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+    zero_target : {"error", "eps", "nan", "skip"}
+        What a zero target does (see the module documentation).
+
+    Returns
+    -------
+    float
+        The MAPE (a fraction).
+
+    Examples
+    --------
+    >>> from assay.regression import mape
+    >>> round(mape([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.3274
+    """
     t, p = check_pair(y_true, y_pred)
     ape = percentage_errors(t, p, zero_target)
     if zero_target == "nan" and np.isnan(ape).any():
@@ -204,7 +320,28 @@ def r2(
 ) -> float:
     """Coefficient of determination R² = 1 - Σ (y_i - ŷ_i)² / Σ (y_i - ȳ)²: 1 for a perfect
     prediction, 0 for predicting the mean, unbounded below. Constant ``y_true``: see
-    ``constant_target``."""
+    ``constant_target``.
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+    constant_target : {"finite", "nan", "error"}
+        The value for a constant ``y_true`` (see the module documentation).
+
+    Returns
+    -------
+    float
+        The R².
+
+    Examples
+    --------
+    >>> from assay.regression import r2
+    >>> round(r2([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.9486
+    """
     t, p = check_pair(y_true, y_pred)
     numerator = float(np.sum((t - p) ** 2))
     denominator = float(np.sum((t - np.mean(t)) ** 2))
@@ -219,7 +356,28 @@ def explained_variance(
 ) -> float:
     """Explained variance 1 - Var(y - ŷ) / Var(y) (population variances): R² without the
     penalty for a constant bias. Constant ``y_true``: see ``constant_target`` (perfect
-    means a constant residual)."""
+    means a constant residual).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+    constant_target : {"finite", "nan", "error"}
+        The value for a constant ``y_true`` (see the module documentation).
+
+    Returns
+    -------
+    float
+        The explained variance.
+
+    Examples
+    --------
+    >>> from assay.regression import explained_variance
+    >>> round(explained_variance([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.9572
+    """
     t, p = check_pair(y_true, y_pred)
     residual = t - p
     numerator = float(np.mean((residual - np.mean(residual)) ** 2))

@@ -49,18 +49,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._options import RatingsLayout, RatingsOrientation, choice, flag
+from .._options import choice, flag
 from ..errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError, shown
-from ._csv import csv_rows
+from ..io.delimited import csv_rows
+from .options import RatingsLayout, RatingsOrientation
 
 PathLike = str | os.PathLike[str]
 
-__all__ = [
-    "Ratings",
-    "RatingsLayout",
-    "RatingsOrientation",
-    "read_ratings",
-]
+__all__ = ["Ratings", "read_ratings"]
 
 _MISSING = frozenset({"", "na", "nan", ".", "*", "n/a", "null", "none"})
 _UNIT = frozenset({"unit", "item", "subject"})
@@ -68,15 +64,58 @@ _RATER = frozenset({"rater", "coder", "annotator", "observer"})
 _VALUE = frozenset({"value", "label", "rating", "code", "category"})
 # Column names that hold ids of rows, compared without case, "_", "-" or spaces.
 _UNIT_IDS = frozenset(
-    {"", "unit", "item", "subject", "id", "task", "doc", "document", "sentence", "text",
-     "question", "query", "qid", "example", "sample", "segment", "utterance", "pair", "hitid",
-     "hit", "uid", "guid", "key", "index", "idx", "unnamed0", "instance", "case", "image",
-     "file", "filename", "url"}
-)  # fmt: skip
+    {
+        "",
+        "unit",
+        "item",
+        "subject",
+        "id",
+        "task",
+        "doc",
+        "document",
+        "sentence",
+        "text",
+        "question",
+        "query",
+        "qid",
+        "example",
+        "sample",
+        "segment",
+        "utterance",
+        "pair",
+        "hitid",
+        "hit",
+        "uid",
+        "guid",
+        "key",
+        "index",
+        "idx",
+        "unnamed0",
+        "instance",
+        "case",
+        "image",
+        "file",
+        "filename",
+        "url",
+    }
+)
 _RATER_IDS = frozenset(
-    {"rater", "coder", "annotator", "observer", "worker", "workerid", "judge", "assessor",
-     "annotatorid", "raterid", "coderid", "user", "userid"}
-)  # fmt: skip
+    {
+        "rater",
+        "coder",
+        "annotator",
+        "observer",
+        "worker",
+        "workerid",
+        "judge",
+        "assessor",
+        "annotatorid",
+        "raterid",
+        "coderid",
+        "user",
+        "userid",
+    }
+)
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
@@ -99,6 +138,10 @@ class Ratings:
     long: Mapping[str, list[Any]] | None = None
     orientation: RatingsOrientation = "units-by-raters"
     id_column: str | None = None
+
+    def __repr__(self) -> str:
+        # How the file was read, not its (possibly long) table.
+        return f"Ratings({self.source!r}, {self.describe()!r})"
 
     @property
     def data(self) -> Any:
@@ -141,8 +184,38 @@ def read_ratings(
     the long layout when a unit, rater or value column is named, or when the header has
     exactly the three long columns. ``header=False``: the file has no header line; its
     columns are named by their numbers, ``"1"``, ``"2"``, ... (a first line that looks like
-    data is refused when ``header`` is true)."""
-    from .text import read_text  # NumPy and pyarrow load with it: only when a file is read
+    data is refused when ``header`` is true).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV/TSV file (``-``: stdin; gzip is decompressed).
+    layout : {"auto", "wide", "long"}
+        The file's layout.
+    orientation : {"units-by-raters", "raters-by-units"}
+        What the rows of a wide file are.
+    id_column : str or False, optional
+        A wide file's column of row ids (False: none; None: found by its name).
+    unit_column, rater_column, value_column : str, optional
+        A long file's columns (None: found by name).
+    header : bool
+        Whether the first line is a header.
+
+    Returns
+    -------
+    Ratings
+        The ratings (``matrix``: units × raters; ``data``: what the coefficients take) and
+        how they were read (:meth:`Ratings.describe`).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from assay.agreement import read_ratings
+    >>> _ = Path("two_annotators.csv").write_text("unit,ann1,ann2\\nu1,x,x\\nu2,y,x\\n")
+    >>> read_ratings("two_annotators.csv").describe()
+    "wide, units × raters: 2 units as rows, 2 raters as columns; unit ids from column 'unit'"
+    """
+    from ..io.text import read_text  # NumPy and pyarrow load with it: only when a file is read
 
     layout = choice(layout, RatingsLayout, "layout")
     header = flag(header, "header")

@@ -1,12 +1,12 @@
-"""Regression reports and model comparisons: every measure of :mod:`assay.metrics.regression`
-at once with per-item errors, confidence intervals and correlations, and paired significance
-tests between models' per-item losses (all through :mod:`assay.stats`)."""
+"""The regression report of one prediction: every measure of :mod:`assay.regression.measures`
+at once with per-item errors, confidence intervals and correlations (through
+:mod:`assay.stats`)."""
 
 from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -14,20 +14,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .. import _options as opt
-from .._options import (
-    BootstrapMethod,
-    ConstantTarget,
-    Correction,
-    PairedTest,
-    RegressionLoss,
-    ZeroTarget,
-)
+from .._options import BootstrapMethod
 from .._result import Result, provenance
-from ..errors import InputError
 from ..stats import StatResult
-from .regression import (
+from .measures import (
     FloatArray,
-    as_values,
     check_pair,
     check_squared_errors,
     explained_variance,
@@ -40,14 +31,9 @@ from .regression import (
     r2,
     rmse,
 )
+from .options import ConstantTarget, ZeroTarget
 
-__all__ = [
-    "ModelComparison",
-    "ModelPair",
-    "RegressionReport",
-    "compare_models",
-    "regression_report",
-]
+__all__ = ["RegressionReport", "regression_report"]
 
 #: The measures of a report, in order (registry names).
 MEASURES = (
@@ -77,10 +63,7 @@ _MIN_PAIRS = 3
 _MIN_CI_PAIRS = {"pearson": 4, "spearman": 4, "kendall": 5}
 
 
-# ---------------------------------------------------------------- report
-
-
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RegressionReport(Result):
     """Every regression measure of one prediction, with per-item errors.
 
@@ -104,6 +87,12 @@ class RegressionReport(Result):
     n_zero_targets: int
     constant_target: bool
     provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # The headline numbers (every measure and correlation), not the per-item arrays.
+        shown = [f"{k}={v:.4g}" for k, v in self.values.items()]
+        shown += [f"{k}={float(r.statistic):.4g}" for k, r in self.correlations.items()]
+        return f"RegressionReport(n={self.n}, {', '.join(shown)})"
 
     @property
     def residuals(self) -> FloatArray:
@@ -172,7 +161,7 @@ def _row(name: str, value: float, low: float, high: float, p: float, n: int) -> 
     }
 
 
-def _check_resampling(
+def check_resampling(
     confidence: Any, ci_method: Any, n_resamples: Any, seed: Any
 ) -> tuple[float, BootstrapMethod, int, int]:
     return (
@@ -238,6 +227,38 @@ def regression_report(
     single item). Correlations: :func:`assay.stats.pearson`, :func:`~assay.stats.spearman`,
     :func:`~assay.stats.kendall` with their Fisher-z intervals (no interval below 4 or 5
     pairs, NaN below 3; constant inputs give NaN, as there).
+
+    Parameters
+    ----------
+    y_true : array_like
+        The true values (finite real numbers).
+    y_pred : array_like
+        The predictions, aligned with ``y_true``.
+    zero_target : {"error", "eps", "nan", "skip"}
+        MAPE's rule for a zero target.
+    constant_target : {"finite", "nan", "error"}
+        R²'s and explained variance's value for a constant ``y_true``.
+    confidence : float
+        Level of every interval.
+    ci_method : {"bca", "percentile", "basic"}
+        The bootstrap interval of MAE, MSE and RMSE.
+    n_resamples : int
+        Bootstrap resamples.
+    seed : int
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    RegressionReport
+        Every measure (``report["mae"]``), the intervals, the correlations and the per-item
+        errors.
+
+    Examples
+    --------
+    >>> from assay.regression import regression_report
+    >>> rep = regression_report([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0], n_resamples=200)
+    >>> rep["mae"], round(rep["pearson"], 4)
+    (0.5, 0.9849)
     """
     t, p = check_pair(y_true, y_pred)
     check_squared_errors(t, p)
@@ -245,7 +266,7 @@ def regression_report(
     constant_target = cast(
         ConstantTarget, opt.choice(constant_target, ConstantTarget, "constant_target")
     )
-    confidence, ci_method, n_resamples, seed = _check_resampling(
+    confidence, ci_method, n_resamples, seed = check_resampling(
         confidence, ci_method, n_resamples, seed
     )
     values = {
@@ -281,214 +302,5 @@ def regression_report(
             n_resamples=n_resamples,
             seed=seed,
             kendall_variant="b",
-        ),
-    )
-
-
-# ---------------------------------------------------------------- model comparison
-
-
-@dataclass(frozen=True)
-class ModelPair:
-    """``model`` against ``baseline`` on the mean per-item loss: ``diff`` = mean loss of
-    ``model`` - mean loss of ``baseline`` (negative: ``model`` errs less), its confidence
-    interval, the test's p-value and the corrected one; ``wins`` counts the items where
-    ``model``'s loss is lower, ``losses`` where it is higher, ``ties`` where they are equal."""
-
-    model: str
-    baseline: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    pvalue: float
-    p_adjusted: float
-    wins: int
-    ties: int
-    losses: int
-    n: int
-    significant: bool
-
-    @property
-    def direction(self) -> int:
-        """+1 if ``model`` errs significantly less than ``baseline``, -1 if more, else 0."""
-        return 0 if not self.significant else (1 if self.diff < 0 else -1)
-
-
-@dataclass(frozen=True, eq=False)
-class ModelComparison(Result):
-    """Per-item losses of several models on the same targets, the mean loss of each with a
-    bootstrap interval, and every model against the baseline (:class:`ModelPair`).
-    ``records()``: one row per model, then one per pair."""
-
-    models: list[str]
-    baseline: str
-    loss: str
-    test: str
-    correction: str
-    alpha: float
-    losses: Mapping[str, FloatArray]
-    mean_loss: Mapping[str, float]
-    intervals: Mapping[str, tuple[float, float]]
-    pairs: list[ModelPair]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
-
-    def pair(self, model: str) -> ModelPair:
-        for p in self.pairs:
-            if p.model == model:
-                return p
-        raise KeyError(model)
-
-    def records(self) -> list[dict[str, Any]]:
-        measure = "mse" if self.loss == "squared" else "mae"
-        rows: list[dict[str, Any]] = []
-        for m in self.models:
-            low, high = self.intervals[m]
-            rows.append(
-                {
-                    "model": m,
-                    "baseline": None,
-                    "measure": measure,
-                    "value": self.mean_loss[m],
-                    "ci_low": low,
-                    "ci_high": high,
-                    "pvalue": math.nan,
-                    "p_adjusted": math.nan,
-                    "significant": False,
-                }
-            )
-        for p in self.pairs:
-            rows.append(
-                {
-                    "model": p.model,
-                    "baseline": p.baseline,
-                    "measure": f"{measure} diff",
-                    "value": p.diff,
-                    "ci_low": p.ci_low,
-                    "ci_high": p.ci_high,
-                    "pvalue": p.pvalue,
-                    "p_adjusted": p.p_adjusted,
-                    "significant": p.significant,
-                }
-            )
-        return rows
-
-
-def _named_predictions(
-    predictions: Mapping[str, ArrayLike] | Sequence[ArrayLike], t: FloatArray
-) -> dict[str, FloatArray]:
-    n = t.shape[0]
-    if isinstance(predictions, Mapping):
-        items = [(str(k), v) for k, v in predictions.items()]
-    else:
-        items = [(f"model{i + 1}", v) for i, v in enumerate(predictions)]
-    if len(items) < 2:
-        raise InputError(f"a comparison needs at least two models, got {len(items)}")
-    out = {}
-    for name, values in items:
-        arr = as_values(values, f"predictions[{name!r}]")
-        if arr.shape[0] != n:
-            raise InputError(f"y_true has {n} values but model {name!r} has {arr.shape[0]}")
-        check_squared_errors(t, arr, f"predictions[{name!r}]")
-        out[name] = arr
-    return out
-
-
-def compare_models(
-    y_true: ArrayLike,
-    predictions: Mapping[str, ArrayLike] | Sequence[ArrayLike],
-    *,
-    baseline: str | None = None,
-    loss: RegressionLoss = "squared",
-    test: PairedTest = "randomization",
-    n_resamples: int = 10000,
-    seed: int = 0,
-    correction: Correction = "holm",
-    alpha: float = 0.05,
-    confidence: float = 0.95,
-    ci_method: BootstrapMethod = "bca",
-) -> ModelComparison:
-    """Compare models' per-item losses (squared or absolute errors) on the same targets.
-
-    Every model is compared with ``baseline`` (default: the first) by a paired test of the
-    per-item loss differences (:func:`assay.stats.paired_pvalues`: ``randomization`` sign-flip
-    test of the mean, ``t``, ``wilcoxon``, ``sign``, ``bootstrap``), two-sided, with one
-    ``seed`` shared by all pairs; the p-values of the pairs are corrected together
-    (:func:`assay.stats.correct`, ``correction``); ``significant`` is p_adjusted < ``alpha``.
-    Intervals (mean loss of each model, mean difference of each pair): bootstrap of the mean
-    (:func:`assay.stats.bootstrap_mean_ci`).
-    """
-    from ..stats import bootstrap_mean_ci, correct, paired_pvalues
-
-    t = as_values(y_true, "y_true")
-    if t.shape[0] < 2:
-        raise InputError(f"a comparison needs at least 2 items, got {t.shape[0]}")
-    preds = _named_predictions(predictions, t)
-    loss = cast(RegressionLoss, opt.choice(loss, RegressionLoss, "loss"))
-    test = cast(PairedTest, opt.choice(test, PairedTest, "test"))
-    correction = cast(
-        Correction,
-        opt.choice(correction, Correction, "correction", aliases=opt.CORRECTION_ALIASES),
-    )
-    alpha = opt.alpha(alpha)
-    confidence, ci_method, n_resamples, seed = _check_resampling(
-        confidence, ci_method, n_resamples, seed
-    )
-    names = list(preds)
-    base = names[0] if baseline is None else baseline
-    if base not in preds:
-        raise InputError(f"baseline {base!r} is not one of the models ({', '.join(names)})")
-    losses = {m: (np.abs(v - t) if loss == "absolute" else (v - t) ** 2) for m, v in preds.items()}
-    low, high = bootstrap_mean_ci(
-        np.vstack([losses[m] for m in names]),
-        n_resamples=n_resamples,
-        seed=seed,
-        ci_method=ci_method,
-        confidence=confidence,
-    )
-    others = [m for m in names if m != base]
-    diffs = np.vstack([losses[m] - losses[base] for m in others])
-    pvalues = paired_pvalues(diffs, test=test, n_resamples=n_resamples, seed=seed)
-    adjusted = correct(pvalues, correction=correction)
-    d_low, d_high = bootstrap_mean_ci(
-        diffs, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
-    )
-    pairs = [
-        ModelPair(
-            model=m,
-            baseline=base,
-            diff=float(diffs[i].mean()),
-            ci_low=float(d_low[i]),
-            ci_high=float(d_high[i]),
-            pvalue=float(pvalues[i]),
-            p_adjusted=float(adjusted[i]),
-            wins=int(np.count_nonzero(diffs[i] < 0)),
-            ties=int(np.count_nonzero(diffs[i] == 0)),
-            losses=int(np.count_nonzero(diffs[i] > 0)),
-            n=int(t.shape[0]),
-            significant=bool(adjusted[i] < alpha),
-        )
-        for i, m in enumerate(others)
-    ]
-    return ModelComparison(
-        models=names,
-        baseline=base,
-        loss=loss,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        losses=losses,
-        mean_loss={m: float(losses[m].mean()) for m in names},
-        intervals={m: (float(low[i]), float(high[i])) for i, m in enumerate(names)},
-        pairs=pairs,
-        provenance=provenance(
-            loss=loss,
-            test=test,
-            n_resamples=n_resamples,
-            seed=seed,
-            correction=correction,
-            alpha=alpha,
-            confidence=confidence,
-            ci_method=ci_method,
-            baseline=base,
         ),
     )

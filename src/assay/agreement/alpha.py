@@ -43,17 +43,18 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from .._options import MAX_RESAMPLES, Level, choice, choices, integer, number
+from .._options import MAX_RESAMPLES, choice, choices, integer, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from ._ratings import FloatArray, Ratings, ratings, unit_counts
-from .labels import boolean
-from .registry import FROM_SIGNATURE, Param, anything, measure
+from ..metrics.labels import boolean
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
+from ._ratings import FloatArray, Ratings, RatingsData, ratings, unit_counts
+from .options import Level
 
 __all__ = [
     "LEVELS",
@@ -75,7 +76,7 @@ _BLOCK = 1 << 22
 # results
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AlphaResult(Result):
     """Krippendorff's alpha. ``float(result)`` is ``alpha``.
 
@@ -129,7 +130,7 @@ class AlphaResult(Result):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AlphaBootstrap(Result):
     """Bootstrap of Krippendorff's alpha. ``float()`` gives the point estimate.
 
@@ -195,7 +196,7 @@ def alpha_band(alpha: float) -> str:
 def level_option(value: Any) -> str | Distance:
     """A level of measurement (any case) or a distance callable ``f(c, k)``."""
     if callable(value):
-        return value
+        return cast(Distance, value)
     return str(choice(value, Level, "level", ignore_case=True, error=MetricError))
 
 
@@ -319,11 +320,11 @@ def _observed_sum(level: str | Distance, x: FloatArray, o: Any, n_c: FloatArray)
     aliases=("alpha",),
 )
 def krippendorff_alpha(
-    data: Any,
+    data: RatingsData,
     *,
     level: str | Distance = "nominal",
     counts: bool = False,
-    values: Any = None,
+    values: ArrayLike | None = None,
 ) -> AlphaResult:
     """Krippendorff's alpha of ``data`` at measurement ``level``: alpha = 1 - D_o / D_e,
     observed over expected disagreement of the pairable values.
@@ -332,6 +333,32 @@ def krippendorff_alpha(
     value), or with ``counts=True`` a units × values count matrix (``values`` names the
     columns). See the module documentation for the formulas and the D_e = 0 case (NaN).
     Reference: Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*.
+
+    Parameters
+    ----------
+    data : array_like or mapping of columns
+        The ratings: a units × raters matrix (missing: NaN or None), (unit, rater, value)
+        triples or columns, or with ``counts=True`` a units × values count matrix.
+    level : {"nominal", "ordinal", "interval", "ratio"} or callable
+        The level of measurement (its difference function), or a difference function
+        ``delta(a, b)`` of two values.
+    counts : bool
+        Whether ``data`` is a count matrix.
+    values : array_like, optional
+        The values of a count matrix's columns (default 0, 1, ...).
+
+    Returns
+    -------
+    AlphaResult
+        Alpha (``float()`` gives it), D_o, D_e, the coincidence matrix and the counts of
+        pairable values and units.
+
+    Examples
+    --------
+    >>> from assay.agreement import krippendorff_alpha
+    >>> res = krippendorff_alpha([[1, 1], [2, 2], [3, 2], [None, 3]], level="interval")
+    >>> round(res.alpha, 4), res.n_pairable, res.band
+    (0.7059, 6, 'tentative')
     """
     r = ratings(data, counts, values, "krippendorff_alpha")
     return _alpha_from_counts(unit_counts(r), r.domain, level_option(level))
@@ -443,7 +470,7 @@ class _PatternModel:
         """Resamples per block, bounding the memory of one block."""
         P, R = self.safe.shape
         width = P * (R if self.level == "ordinal" else 1)
-        return max(1, _BLOCK // max(width, len(self.x), 1))
+        return int(max(1, _BLOCK // max(width, len(self.x), 1)))
 
     def alphas(self, cnt: FloatArray) -> FloatArray:
         """Alpha of each resample; ``cnt`` is (b, P) draws per pattern."""
@@ -499,7 +526,7 @@ def _thresholds(value: Any) -> tuple[float, ...]:
 
 
 def alpha_bootstrap(
-    data: Any,
+    data: RatingsData,
     *,
     level: str | Distance = "nominal",
     n_resamples: int = 1000,
@@ -507,7 +534,7 @@ def alpha_bootstrap(
     thresholds: Sequence[float] = (0.667, 0.8),
     confidence: float = 0.95,
     counts: bool = False,
-    values: Any = None,
+    values: ArrayLike | None = None,
 ) -> AlphaBootstrap:
     """Bootstrap confidence interval for Krippendorff's alpha and P(alpha < threshold).
 
@@ -520,6 +547,31 @@ def alpha_bootstrap(
     from one ``numpy.random.default_rng(seed)`` stream in a fixed order: results depend on
     ``seed`` only (not on threads or chunking). ``ci`` is the percentile interval; resamples
     without variation (D_e = 0) give NaN and are left out.
+
+    Parameters
+    ----------
+    data, level, counts, values
+        The ratings and their level, as for :func:`krippendorff_alpha`.
+    n_resamples : int
+        Bootstrap resamples.
+    seed : int
+        Seed of the resampling (same seed, same numbers).
+    thresholds : sequence of float
+        The alphas whose probability P(alpha < threshold) is estimated.
+    confidence : float
+        Level of the percentile interval.
+
+    Returns
+    -------
+    AlphaBootstrap
+        The point estimate (``result``), ``ci``, ``probabilities`` and the resampled alphas.
+
+    Examples
+    --------
+    >>> from assay.agreement import alpha_bootstrap
+    >>> bs = alpha_bootstrap([[1, 1], [2, 2], [3, 3], [1, 2], [2, 2]], n_resamples=200)
+    >>> bs.ci[0] <= bs.alpha <= bs.ci[1]
+    True
     """
     where = "alpha_bootstrap"
     n_resamples = integer(
@@ -527,9 +579,15 @@ def alpha_bootstrap(
     )
     seed = integer(seed, "seed", minimum=0, error=MetricError, where=where)
     confidence = number(
-        confidence, "confidence", low=0, high=1, low_open=True, high_open=True,
-        error=MetricError, where=where,
-    )  # fmt: skip
+        confidence,
+        "confidence",
+        low=0,
+        high=1,
+        low_open=True,
+        high_open=True,
+        error=MetricError,
+        where=where,
+    )
     cuts = _thresholds(thresholds)
     lv = level_option(level)
     r = ratings(data, boolean("counts")(counts), values, where)

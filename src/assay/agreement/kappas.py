@@ -35,13 +35,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from .._options import KappaWeights, ZeroDivision, integer
+from .._options import ZeroDivision, integer
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from ._ratings import FloatArray, is_missing, ratings, unit_counts, values_array
-from .agreement_alpha import (
+from ..metrics.labels import Counts, counts, zero_division_value
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
+from ._ratings import FloatArray, RatingsData, is_missing, ratings, unit_counts, values_array
+from .alpha import (
     COUNTS,
     LEVELS,
     AlphaBootstrap,
@@ -50,8 +52,7 @@ from .agreement_alpha import (
     alpha_bootstrap,
     krippendorff_alpha,
 )
-from .labels import Counts, counts, zero_division_value
-from .registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
+from .options import KappaWeights
 
 __all__ = [
     "LEVELS",
@@ -79,7 +80,7 @@ RATER_LABELS = Param(
 TABLE = Param("table", None, anything, "a k × k contingency table (rows rater a) instead of a, b")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class AgreementResult(Result):
     """A kappa-type coefficient ``value = (p_o - p_e) / (1 - p_e)``; ``float()`` gives it.
 
@@ -142,7 +143,7 @@ def _present_pairs(a: Any, b: Any, where: str) -> tuple[np.ndarray, np.ndarray, 
 
 def _missing(arr: np.ndarray) -> np.ndarray:
     if arr.dtype.kind == "f":
-        return np.isnan(arr)
+        return np.asarray(np.isnan(arr), dtype=bool)
     if arr.dtype.kind == "O":
         return np.fromiter((is_missing(v) for v in arr.tolist()), bool, arr.shape[0])
     return np.zeros(arr.shape[0], dtype=bool)
@@ -189,10 +190,10 @@ def _disagreement_weights(k: int, weights: KappaWeights | None) -> FloatArray:
     """w_ij: 1 off the diagonal (unweighted), |i - j| (linear) or (i - j)^2 (quadratic)."""
     i, j = np.indices((k, k))
     if weights is None:
-        return (i != j).astype(np.float64)
+        return np.asarray(i != j, dtype=np.float64)
     if weights == "linear":
-        return np.abs(i - j).astype(np.float64)
-    return ((i - j) ** 2).astype(np.float64)
+        return np.asarray(np.abs(i - j), dtype=np.float64)
+    return np.asarray((i - j) ** 2, dtype=np.float64)
 
 
 def _disagreements(t: FloatArray, chance: FloatArray, w: FloatArray) -> tuple[float, float]:
@@ -235,13 +236,13 @@ def _kappa_value(t: FloatArray, chance: FloatArray, w: FloatArray, undefined: fl
     aliases=("kappa",),
 )
 def cohen_kappa(
-    a: Any = None,
-    b: Any = None,
+    a: ArrayLike | None = None,
+    b: ArrayLike | None = None,
     *,
     weights: KappaWeights | None = None,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     zero_division: ZeroDivision = "nan",
-    table: Any = None,
+    table: ArrayLike | None = None,
 ) -> AgreementResult:
     """Cohen's kappa of two raters, (p_o - p_e) / (1 - p_e), optionally weighted: 1 - Σ w_ij
     o_ij / Σ w_ij e_ij with ``"linear"`` or ``"quadratic"`` disagreement weights over the label
@@ -250,7 +251,34 @@ def cohen_kappa(
     ``table`` a k × k contingency table (rows rater a). Pairs with a missing label, or a label
     not in ``labels``, are dropped (``n_dropped``). Undefined when chance agreement is certain
     (p_e = 1: both raters use one and the same label) or nothing is left: ``zero_division``
-    (default NaN). ``float(result)`` is kappa. Reference: Cohen (1960; weighted 1968)."""
+    (default NaN). ``float(result)`` is kappa. Reference: Cohen (1960; weighted 1968).
+
+    Parameters
+    ----------
+    a, b : array_like of labels, optional
+        The two raters' labels, aligned (or truth and prediction); None, NaN or ``pd.NA``
+        for a missing label.
+    weights : {None, "linear", "quadratic"}
+        Disagreement weights over the label indices (None: unweighted).
+    labels : array_like, optional
+        The categories, in this order (the weights follow it); pairs with another label are
+        dropped.
+    zero_division : {"nan", 0, 1}
+        The value when kappa is undefined.
+    table : array_like, optional
+        A k × k contingency table (rows rater a) instead of ``a`` and ``b``.
+
+    Returns
+    -------
+    AgreementResult
+        Kappa (``value``; ``float()`` gives it), p_o, p_e, the table and its labels.
+
+    Examples
+    --------
+    >>> from assay.agreement import cohen_kappa
+    >>> round(float(cohen_kappa(["x", "y", "x", "y"], ["x", "y", "y", "y"])), 4)
+    0.5
+    """
     where = "cohen_kappa"
     t, dom, dropped = _two_raters(a, b, labels, table, where)
     chance = np.outer(t.sum(axis=1), t.sum(axis=0))
@@ -267,11 +295,36 @@ def cohen_kappa(
 
 @_agreement(input="labels", params=(RATER_LABELS, TABLE))
 def scott_pi(
-    a: Any = None, b: Any = None, *, labels: Any = None, table: Any = None
+    a: ArrayLike | None = None,
+    b: ArrayLike | None = None,
+    *,
+    labels: ArrayLike | None = None,
+    table: ArrayLike | None = None,
 ) -> AgreementResult:
     """Scott's pi of two raters: (p_o - p_e) / (1 - p_e) like Cohen's kappa, but chance
     agreement from the pooled marginals ``p_e = sum_j ((row_j + col_j) / 2n)^2``. Missing and
-    unlisted labels as in :func:`cohen_kappa`; NaN when p_e = 1. Reference: Scott (1955)."""
+    unlisted labels as in :func:`cohen_kappa`; NaN when p_e = 1. Reference: Scott (1955).
+
+    Parameters
+    ----------
+    a, b : array_like of labels, optional
+        The two raters' labels, aligned (missing: None or NaN).
+    labels : array_like, optional
+        The categories; pairs with another label are dropped.
+    table : array_like, optional
+        A k × k contingency table (rows rater a) instead of ``a`` and ``b``.
+
+    Returns
+    -------
+    AgreementResult
+        Pi (``value``), p_o, p_e and the table.
+
+    Examples
+    --------
+    >>> from assay.agreement import scott_pi
+    >>> round(float(scott_pi(["x", "y", "x", "y"], ["x", "y", "y", "y"])), 4)
+    0.4667
+    """
     where = "scott_pi"
     t, dom, dropped = _two_raters(a, b, labels, table, where)
     pooled = (t.sum(axis=1) + t.sum(axis=0)) / 2.0
@@ -331,11 +384,33 @@ def _multirater(s: _Subjects, p_e: float, method: str, **settings: Any) -> Agree
 
 
 @_agreement(input="ratings", params=(COUNTS,))
-def fleiss_kappa(data: Any, *, counts: bool = False) -> AgreementResult:
+def fleiss_kappa(data: RatingsData, *, counts: bool = False) -> AgreementResult:
     """Fleiss' kappa (P_o - P_e) / (1 - P_e) with P_e = Σ_j p_j²: ``data`` subjects × raters
     labels (missing allowed) or, with ``counts=True``, a subjects × categories count table.
     Varying numbers of raters per subject use the generalisation in the module documentation.
-    Reference: Fleiss (1971)."""
+    Reference: Fleiss (1971).
+
+    Parameters
+    ----------
+    data : array_like or mapping of columns
+        Ratings in any layout (see the module documentation): a subjects × raters matrix
+        (missing: None or NaN), (unit, rater, value) triples or columns, or with
+        ``counts=True`` a subjects × categories count table.
+    counts : bool
+        Whether ``data`` is a count table.
+
+    Returns
+    -------
+    AgreementResult
+        Kappa (``value``), P_o, P_e, the subjects × categories table and the category
+        proportions.
+
+    Examples
+    --------
+    >>> from assay.agreement import fleiss_kappa
+    >>> round(float(fleiss_kappa([["x", "x", "x"], ["x", "y", "y"], ["y", "y", "y"]])), 4)
+    0.55
+    """
     where = "fleiss_kappa"
     s = _subjects(data, counts, where)
     p_e = float((s.proportions**2).sum())
@@ -361,7 +436,7 @@ def _categories(value: Any) -> int | None:
     ),
 )
 def randolph_kappa(
-    data: Any, *, counts: bool = False, n_categories: int | None = None
+    data: RatingsData, *, counts: bool = False, n_categories: int | None = None
 ) -> AgreementResult:
     """Randolph's (2005) free-marginal multirater kappa: as Fleiss but P_e = 1 / k, with
     ``k = n_categories`` (default: the categories observed, or the count table's columns)."""
@@ -376,7 +451,7 @@ def randolph_kappa(
 
 
 @_agreement(input="ratings", params=(COUNTS,), bounds=(0.0, 1.0))
-def percent_agreement(data: Any, *, counts: bool = False) -> AgreementResult:
+def percent_agreement(data: RatingsData, *, counts: bool = False) -> AgreementResult:
     """Mean pairwise percent agreement P_o = mean_i Σ_j n_ij (n_ij - 1) / (n_i (n_i - 1)): the
     mean over subjects (with two or more ratings) of the share of agreeing rater pairs. With
     two raters, the share of items labelled alike. ``expected`` is 0 (no chance correction) so
