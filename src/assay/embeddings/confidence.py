@@ -31,7 +31,7 @@ from .._options import n_resamples as check_resamples
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
-from ..metrics.embedding_result import RetrievalMetrics
+from .result import RetrievalMetrics
 
 __all__ = [
     "ErrorRejectCurve",

@@ -1,5 +1,5 @@
 """Retrieval measures of embeddings: each query's nearest references (faiss or NumPy, one
-deterministic order) scored by the measures of :mod:`assay.metrics.embedding`."""
+deterministic order) scored by the measures of :mod:`assay.embeddings.measures`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from numpy.typing import ArrayLike, NDArray
 from .._options import choice, cutoff, flag, integer
 from ..errors import EmptyInputError, InputError
 from ..io.limits import check_neighbours
-from ..metrics.embedding import DEFAULT_METRICS, NEEDS_R, lone_warning, per_query_values
-from ..metrics.embedding_result import RetrievalMetrics, resolve_metrics, summarise
 from .knn import Backend, Distance, neighbours, prepare, searcher
+from .measures import DEFAULT_METRICS, NEEDS_R, lone_warning, per_query_values
+from .result import RetrievalMetrics, resolve_metrics, summarise
 
 __all__ = ["nearest_neighbours", "retrieval_metrics"]
 

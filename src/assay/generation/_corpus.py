@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _options as opt
-from .._options import BleuSmoothing, BleuTokenize, BootstrapMethod, RougeType
+from .._options import BootstrapMethod
 from .._result import Result, provenance
 from ..errors import InputError
 from ._scorers import (
@@ -26,6 +26,7 @@ from ._scorers import (
     rouge_items,
 )
 from ._scorers import metric as make_metric
+from .options import GENERATION_METRIC_ALIASES, BleuSmoothing, BleuTokenize, RougeType
 
 FloatArray = NDArray[np.float64]
 
@@ -310,7 +311,7 @@ def _rouge_types(rouge_types: Any) -> list[str]:
         cast(
             str,
             opt.choice(
-                t, RougeType, "rouge_types", aliases=opt.GENERATION_METRIC_ALIASES, ignore_case=True
+                t, RougeType, "rouge_types", aliases=GENERATION_METRIC_ALIASES, ignore_case=True
             ),
         )
         for t in rouge_types

@@ -20,7 +20,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
+:func:`regression_report`, :func:`tagging_report` (with
 :func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
@@ -34,6 +34,8 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 | a\\|b | 0.5000 |
 """
 
+from typing import Any
+
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
@@ -46,7 +48,7 @@ from .meta import (
     repro_report,
     topicsize_report,
 )
-from .nlp import generation_report, regression_report
+from .nlp import regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
@@ -84,7 +86,6 @@ __all__ = [
     "escape",
     "experiment_document",
     "experiment_report",
-    "generation_report",
     "json_value",
     "labelled_report",
     "plain",
@@ -106,3 +107,25 @@ __all__ = [
     "topicsize_report",
     "values_report",
 ]
+
+#: Public names that moved to their family's package: still resolved here, with a
+#: DeprecationWarning naming the new home (one line per name).
+_MOVED = {
+    "generation_report": "assay.generation.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+    from importlib import import_module
+
+    home = _MOVED[name]
+    warnings.warn(
+        f"assay.report.{name} moved to {home.rsplit('.', 1)[0]}.{name}; "
+        "import it from there (this alias will be removed)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(import_module(home), name)

@@ -1,10 +1,10 @@
-"""Reports of the NLP families: generation systems (:class:`~assay.generation.SystemComparison`)
-and regression models (:class:`~assay.regression.RegressionReport`, with an optional
-:class:`~assay.regression.ModelComparison`).
+"""Reports of the NLP families: regression models (:class:`~assay.regression.RegressionReport`,
+with an optional :class:`~assay.regression.ModelComparison`). Generation's report is
+:func:`assay.generation.generation_report` (``SystemComparison.report()``).
 
-Each system or model is a row; each cell shows the score with its confidence interval and,
-against the baseline, the corrected p-value and a ▲/▼ mark; the legend says how the
-intervals and tests were made.
+Each model is a row; each cell shows the score with its confidence interval and, against
+the baseline, the corrected p-value and a ▲/▼ mark; the legend says how the intervals and
+tests were made.
 """
 
 from __future__ import annotations
@@ -17,23 +17,10 @@ from .table import Cell, Column, DisplayTable
 from .values import short
 
 if TYPE_CHECKING:
-    from ..generation import SystemComparison
     from ..regression import ModelComparison, RegressionReport
 
-__all__ = ["GENERATION_COLUMNS", "REGRESSION_COLUMNS", "generation_report", "regression_report"]
+__all__ = ["REGRESSION_COLUMNS", "regression_report"]
 
-GENERATION_COLUMNS = (
-    "system",
-    "metric",
-    "baseline",
-    "score",
-    "mean",
-    "ci_low",
-    "ci_high",
-    "pvalue",
-    "p_adjusted",
-    "significant",
-)
 REGRESSION_COLUMNS = (
     "model",
     "measure",
@@ -50,49 +37,6 @@ _MARK = {1: "▲", -1: "▼", 0: ""}
 
 def _with_interval(value: float, low: float, high: float, spec: str) -> tuple[str, str]:
     return short(value, spec), f"[{short(low, spec)}, {short(high, spec)}]"
-
-
-# ---------------------------------------------------------------- generation
-
-
-def generation_report(cmp: SystemComparison) -> Report:
-    """Systems x metrics: corpus score [bootstrap interval], p against the baseline, marks."""
-    columns = [Column("system", latex="System", style="bold")]
-    columns += [Column(m, align="right") for m in cmp.metrics]
-    rows: list[list[Cell | str]] = []
-    several = len(cmp.systems) > 1
-    for s in cmp.systems:
-        label = f"{s} (baseline)" if several and s == cmp.baseline else s
-        cells: list[Cell | str] = [label]
-        for m in cmp.metrics:
-            row = cmp[s, m]
-            spec = ".4f" if m.startswith("rouge") else ".2f"
-            text, interval = _with_interval(row.score, row.ci_low, row.ci_high, spec)
-            if row.p_adjusted is not None:
-                interval += f" p={short(row.p_adjusted)}"
-            cells.append(Cell(text, marks=cmp.marker(s, m), note=interval))
-        rows.append(cells)
-    return Report(
-        table=DisplayTable(columns, rows, legend=_generation_legend(cmp), pivot="metric"),
-        records=cmp.records(),
-        columns=GENERATION_COLUMNS,
-        key="records",
-        document={"provenance": cmp.provenance, "signatures": dict(cmp.signatures)},
-    )
-
-
-def _generation_legend(cmp: SystemComparison) -> str:
-    prov = cmp.provenance
-    conf = round(100 * float(prov["confidence"]))
-    notes = [f"score [{conf}% bootstrap interval, {prov['ci_resamples']} resamples]"]
-    if len(cmp.systems) > 1:
-        notes.append(
-            f"p: paired {cmp.test} test against {cmp.baseline} ({prov['n_resamples']} "
-            f"resamples, seed {prov['seed']}), {cmp.correction} correction per metric; "
-            f"▲/▼ significantly better/worse at alpha={cmp.alpha}"
-        )
-    notes += [f"{m}: {sig}" for m, sig in cmp.signatures.items()]
-    return "; ".join(notes)
 
 
 # ---------------------------------------------------------------- regression

@@ -41,8 +41,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._options import flag
 from ..errors import CoverageWarning, EmptyInputError, InputError, MetricError
-from .registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
-from .registry import REGISTRY as _REGISTRY
+from ..metrics.registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
+from ..metrics.registry import REGISTRY as _REGISTRY
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -177,7 +177,7 @@ def parse_metrics(names: str | Metric | Sequence[str | Metric]) -> list[Metric]:
     """Embedding metric names (``precision@1``, ``map@r``, ``recall@4``, ``ndcg@10``, ...)
     as :class:`~assay.metrics.Metric` objects, in order, repeats dropped. ``name@r`` is
     accepted for the R-based measures (``map@r`` is ``map_at_r``)."""
-    from .names import parse_all
+    from ..metrics.names import parse_all
 
     items = [names] if isinstance(names, str | Metric) else list(names)
     out: list[str | Metric] = []

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import EmptyInputError, InputError, ParseError
-from .limits import check_expansion, check_parquet
+from ..io.limits import check_expansion, check_parquet
 
 __all__ = ["embeddings_shape", "read_embeddings"]
 
@@ -288,7 +288,7 @@ def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    from .text import read_text
+    from ..io.text import read_text
 
     text = read_text(source)
     lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]

@@ -2,7 +2,7 @@
 per-class means and their mean, the queries left out; and :func:`neighbour_metrics`, every
 measure at once from given neighbour labels (the pytorch-metric-learning oracle's input).
 
-Conventions: :mod:`assay.metrics.embedding`.
+Conventions: :mod:`assay.embeddings.measures`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from numpy.typing import ArrayLike, NDArray
 from .._options import choice, cutoff, flag
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
-from .embedding import (
+from ..metrics.registry import Metric, make
+from .measures import (
     DEFAULT_METRICS,
     check_consistent,
     check_neighbours,
@@ -28,7 +29,6 @@ from .embedding import (
     per_query_values,
     relevant_counts,
 )
-from .registry import Metric, make
 
 __all__ = ["RecordLevel", "RetrievalMetrics", "neighbour_metrics", "resolve_metrics"]
 
