@@ -335,7 +335,6 @@ def test_pandas_frames(kind: str, data: st.DataObject) -> None:
 def feature_readers() -> dict[str, Callable[[Path], Any]]:
     """The readers of the feature families, by the kind :func:`feature_file` draws."""
     from assay.embeddings.reader import read_embeddings
-
     from assay.io.conll import read_conll
     from assay.io.letor import read_letor
 

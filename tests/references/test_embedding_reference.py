@@ -9,12 +9,12 @@ import math
 import warnings
 
 import numpy as np
-from assay.embeddings.measures import specs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assay import CoverageWarning
 from assay.embeddings import neighbour_metrics, retrieval_metrics
+from assay.embeddings.measures import specs
 from strategies.embedding import labelled_embeddings, neighbour_tables
 
 # ---------------------------------------------------------------- reference measures

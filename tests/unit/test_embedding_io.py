@@ -7,9 +7,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from assay.embeddings.reader import read_embeddings
 
 from assay import EmptyInputError, InputError, ParseError
+from assay.embeddings.reader import read_embeddings
 
 X = np.arange(12, dtype=np.float32).reshape(4, 3) / 4
 

@@ -10,17 +10,17 @@ import io
 import zipfile
 from pathlib import Path
 
-import assay.embeddings.reader as embeddings_io
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from assay.embeddings.reader import read_embeddings
-from assay.embeddings.result import resolve_metrics
 from numpy.lib import format as npy
 
 import assay
+import assay.embeddings.reader as embeddings_io
 import assay.io.limits as limits
+from assay.embeddings.reader import read_embeddings
+from assay.embeddings.result import resolve_metrics
 from assay.errors import InputError, OptionError
 from assay.io.blocks import iter_parquet_run_blocks, iter_run_blocks
 from assay.io.letor import read_letor

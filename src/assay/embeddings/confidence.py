@@ -73,7 +73,7 @@ def _per_query(
 # ---------------------------------------------------------------- error vs reject
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ErrorRejectCurve(Result):
     """``error[j]`` = 1 - mean metric of the queries kept after rejecting the j least
     confident (``rejected[j]`` = j / n, j = 0..n-1); ``oracle_error`` rejects the worst
@@ -179,7 +179,7 @@ def _kept_means(v: FloatArray, c: FloatArray) -> FloatArray:
 # ---------------------------------------------------------------- metric vs threshold
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ThresholdCurve(Result):
     """``value[i]``: mean metric of the queries whose confidence is at least
     ``thresholds[i]`` (NaN when none is), ``n_kept[i]`` of them (``coverage`` = share)."""
@@ -250,7 +250,7 @@ def threshold_curve(
 # ---------------------------------------------------------------- rank correlation
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class UncertaintyCorrelation(Result):
     """Spearman's ρ and Kendall's τ-b between predicted and reference uncertainties, each a
     :class:`~assay.stats.StatResult` (statistic, p-value, interval)."""
@@ -304,7 +304,7 @@ def uncertainty_correlation(
 # ---------------------------------------------------------------- HPD intervals
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class HPDInterval(Result):
     """Highest posterior density intervals, one per parameter (``low``, ``high``)."""
 

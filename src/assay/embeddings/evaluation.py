@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from numpy.typing import ArrayLike
 
@@ -35,7 +35,7 @@ class EmbeddingEvaluation(Result, Reported):
     page's content (the table and the error-vs-reject plot); ``records()`` are the report's.
     """
 
-    family: ClassVar[str] = "embeddings"
+    family = "embeddings"
 
     retrieval: RetrievalMetrics
     curves: Mapping[str, ErrorRejectCurve] | None = None
@@ -47,7 +47,7 @@ class EmbeddingEvaluation(Result, Reported):
         return self.retrieval.provenance
 
     def records(self) -> list[dict[str, Any]]:
-        return self.report().records
+        return [dict(row) for row in self.report().records]
 
     def report(self) -> Report:
         return embedding_report(self.retrieval, view=self.view, curves=self.curves)

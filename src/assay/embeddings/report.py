@@ -5,7 +5,7 @@ areas of the error-vs-reject curves when per-query confidences are given
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 
@@ -15,7 +15,7 @@ from ..report.values import short
 
 if TYPE_CHECKING:
     from .confidence import ErrorRejectCurve
-    from .result import RetrievalMetrics
+    from .result import RecordLevel, RetrievalMetrics
 
 __all__ = ["EmbeddingView", "embedding_report", "error_reject_plot"]
 
@@ -86,7 +86,7 @@ def _records(
                 "the error-vs-reject curve needs per-query confidences", option="view"
             )
         return [row for curve in curves.values() for row in curve.records()], _COLUMNS["curve"]
-    return result.records(view), _COLUMNS[view]  # "class" or "query"
+    return result.records(cast("RecordLevel", view)), _COLUMNS[view]  # "class" or "query"
 
 
 def _cell(value: Any, column: str) -> str:

@@ -37,7 +37,7 @@ IntArray = NDArray[np.int64]
 RecordLevel = Literal["summary", "class", "query"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RetrievalMetrics(Result):
     """Embedding retrieval measures of a set of queries.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -15,6 +15,7 @@ from .. import _options as opt
 from .._options import BootstrapMethod
 from .._result import Result, provenance
 from ..errors import InputError
+from ..report.reported import Reported
 from ._scorers import (
     GenerationMetric,
     Scorer,
@@ -28,11 +29,14 @@ from ._scorers import (
 from ._scorers import metric as make_metric
 from .options import GENERATION_METRIC_ALIASES, BleuSmoothing, BleuTokenize, RougeType
 
+if TYPE_CHECKING:
+    from ..report.output import Report
+
 FloatArray = NDArray[np.float64]
 
 
-@dataclass(frozen=True, eq=False)
-class GenerationScore(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class GenerationScore(Result, Reported):
     """One metric on one system: the corpus ``score`` (sacrebleu's scale for BLEU, chrF and
     TER: 0-100; rouge-score's for ROUGE: 0-1), the per-item ``items`` (each item scored
     alone with the same options, as ``sentence_*``), sacrebleu's or rouge-score's
@@ -40,8 +44,11 @@ class GenerationScore(Result):
     sacrebleu's text; TER: edits, reference length; ...). ``float()`` is the score.
 
     ``records()``: one row ``{metric, item: "all", value}``; with ``per_item=True`` the
-    per-item rows first (``item`` counts from 0).
+    per-item rows first (``item`` counts from 0). ``report()``: that row, captioned with
+    the signature.
     """
+
+    family = "generation"
 
     metric: str
     name: str
@@ -64,6 +71,11 @@ class GenerationScore(Result):
             ]
         rows.append({"metric": self.metric, "item": "all", "value": float(self.score)})
         return rows
+
+    def report(self) -> Report:
+        from .report import records_report
+
+        return records_report(self.records(), self.provenance, caption=self.signature)
 
 
 def item_values(scorer: Scorer, stats: list[list[Any]]) -> FloatArray:
@@ -270,13 +282,15 @@ def sentence_ter(
 ROUGE_MEASURES = ("precision", "recall", "fmeasure")
 
 
-@dataclass(frozen=True, eq=False)
-class RougeScores(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class RougeScores(Result, Reported):
     """ROUGE of one system: for every type, per-item precision, recall and F-measure
     (``items[type]``, an (n, 3) array in that order), their means over the items (the
     corpus score, as rouge-score's aggregators) and, when asked for, bootstrap confidence
     intervals of the means. ``scores[type]["fmeasure"]`` is a mean; ``records()`` has one
-    row per type and measure."""
+    row per type and measure, as ``report()``."""
+
+    family = "generation"
 
     types: list[str]
     items: Mapping[str, FloatArray]
@@ -302,6 +316,11 @@ class RougeScores(Result):
                     }
                 )
         return rows
+
+    def report(self) -> Report:
+        from .report import records_report
+
+        return records_report(self.records(), self.provenance)
 
 
 def _rouge_types(rouge_types: Any) -> list[str]:

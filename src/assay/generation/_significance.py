@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -121,7 +121,7 @@ class SystemComparison(Result, Reported):
     :meth:`report` is the table ``assay generation`` prints and :meth:`html` the page its
     ``--report`` writes (for the same title)."""
 
-    family: ClassVar[str] = "generation"
+    family = "generation"
 
     systems: list[str]
     metrics: list[str]
@@ -152,6 +152,25 @@ class SystemComparison(Result, Reported):
         if found is None:
             raise KeyError(f"{system!r} is the baseline")
         return found
+
+    def __repr__(self) -> str:
+        """One line per system and metric: the score and, against the baseline, the
+        difference and the corrected p-value (one screen at most)."""
+        from .._result import REPR_LIMIT
+
+        lines = [
+            f"SystemComparison(baseline={self.baseline!r}, test={self.test!r}, "
+            f"correction={self.correction!r}, alpha={self.alpha}, {len(self.systems)} systems, "
+            f"{len(self.metrics)} metrics)"
+        ]
+        for row in self.rows:
+            text = f"  {row.system} {row.metric}: {row.score:.4g}"
+            if row.pair is not None:
+                mark = self.marker(row.system, row.metric)
+                text += f" (diff {row.pair.diff:+.4g}, p_adjusted {row.pair.p_adjusted:.4g}{mark})"
+            lines.append(text)
+        shown = "\n".join(lines)
+        return shown if len(shown) <= REPR_LIMIT else shown[: REPR_LIMIT - 1] + "…"
 
     def marker(self, system: str, metric: str) -> str:
         """``▲`` significantly better than the baseline, ``▼`` significantly worse, else ""."""

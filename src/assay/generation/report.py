@@ -5,7 +5,8 @@ how the intervals and tests were made."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..report.output import Report
 from ..report.table import Cell, Column, DisplayTable
@@ -14,7 +15,7 @@ from ..report.values import short
 if TYPE_CHECKING:
     from ._significance import SystemComparison
 
-__all__ = ["GENERATION_COLUMNS", "generation_report"]
+__all__ = ["GENERATION_COLUMNS", "generation_report", "records_report"]
 
 GENERATION_COLUMNS = (
     "system",
@@ -70,3 +71,19 @@ def _legend(cmp: SystemComparison) -> str:
         )
     notes += [f"{m}: {sig}" for m, sig in cmp.signatures.items()]
     return "; ".join(notes)
+
+
+def records_report(
+    records: Sequence[Mapping[str, Any]], provenance: Mapping[str, Any], *, caption: str = ""
+) -> Report:
+    """A one-system score's report: its records as a table (numbers right-aligned, shown
+    by :func:`~assay.report.values.short`), with the provenance in the document."""
+    columns = list(dict.fromkeys(k for r in records for k in r))
+    numeric = {c for c in columns if all(isinstance(r.get(c), int | float) for r in records)}
+    table = DisplayTable(
+        [Column(c, align="right" if c in numeric else "left") for c in columns],
+        [[short(r.get(c, "")) for c in columns] for r in records],
+        caption=caption,
+        keys=0,
+    )
+    return Report(table, list(records), columns, document={"provenance": dict(provenance)})
