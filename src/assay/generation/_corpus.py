@@ -116,9 +116,36 @@ def score(
     *,
     metric: str | GenerationMetric = "bleu",
 ) -> GenerationScore:
-    """``metric`` (a name or :func:`~assay.generation.metric`) of a system's ``hypotheses`` against
-    ``references``: one stream (a sequence of strings, one per item) or several reference
-    streams (sacrebleu's layout; ``None`` where an item has fewer references)."""
+    """``metric`` of a system's ``hypotheses`` against ``references``.
+
+    The order of the two data arguments is kept from before the naming rule (references
+    first); pass them by keyword to read the same as :func:`compare_systems`.
+
+    Parameters
+    ----------
+    hypotheses
+        The system's output, one string per item.
+    references
+        One stream (a sequence of strings, one per item) or several reference streams
+        (sacrebleu's layout: ``references[j][i]`` the j-th reference of item i; ``None``
+        where an item has fewer references).
+    metric
+        A name (``bleu``, ``chrf``, ``chrf++``, ``ter``, ``rouge1``, ``rouge2``, ``rougeL``,
+        ``rougeLsum``) or a :func:`~assay.generation.metric` with options.
+
+    Returns
+    -------
+    GenerationScore
+        The corpus score (``float()`` of it), per-item values, signature and details.
+
+    Examples
+    --------
+    >>> from assay.generation import score
+    >>> s = score(references=["the cat sat on the mat"], hypotheses=["the cat sat on a mat"],
+    ...           metric="chrf")
+    >>> round(float(s), 2), s.name
+    (65.98, 'chrF2')
+    """
     hyps = as_hypotheses(hypotheses)
     streams = as_streams(references, len(hyps))
     spec = make_metric(metric)
@@ -139,7 +166,28 @@ def bleu(
     """Corpus BLEU (Papineni et al. 2002) as sacrebleu's ``corpus_bleu``: n-gram precisions
     up to ``max_ngram_order`` from counts summed over the corpus, brevity penalty from the
     summed lengths (closest reference length per item), ``tokenize`` (13a by default, as
-    mteval-v13a) and ``smooth_method`` (Chen & Cherry 2014: exp, floor, add-k, none)."""
+    mteval-v13a) and ``smooth_method`` (Chen & Cherry 2014: exp, floor, add-k, none).
+
+    Parameters
+    ----------
+    hypotheses, references
+        As :func:`score` (pass them by keyword to read references first).
+    lowercase, tokenize, smooth_method, smooth_value, max_ngram_order, effective_order
+        sacrebleu's options of the same names.
+
+    Returns
+    -------
+    GenerationScore
+        The corpus BLEU (0-100), per-item BLEU, sacrebleu's signature and its details
+        (counts, totals, precisions, brevity penalty, lengths).
+
+    Examples
+    --------
+    >>> from assay.generation import bleu
+    >>> b = bleu(references=["the cat is on the mat"], hypotheses=["the cat is on the mat"])
+    >>> round(float(b), 6), b.details["bp"]
+    (100.0, 1.0)
+    """
     spec = make_metric(
         "bleu",
         lowercase=lowercase,
@@ -363,6 +411,29 @@ def rouge(
     ``n_resamples``, ``seed``). rouge-score's ``BootstrapAggregator`` draws from NumPy's
     global random state and reports percentiles of the resampled means; the default
     percentile method is the same estimator, seeded and reproducible.
+
+    Parameters
+    ----------
+    hypotheses, references
+        As :func:`score` (pass them by keyword to read references first).
+    rouge_types
+        The ROUGE types scored.
+    use_stemmer, split_summaries
+        rouge-score's options.
+    confidence, ci_method, n_resamples, seed
+        The bootstrap intervals of the means (none when ``confidence`` is None).
+
+    Returns
+    -------
+    RougeScores
+        Per-item and mean precision, recall and F-measure of every type.
+
+    Examples
+    --------
+    >>> from assay.generation import rouge
+    >>> r = rouge(references=["a b c d"], hypotheses=["a b c e"], rouge_types=["rouge1"])
+    >>> r["rouge1"]["fmeasure"]
+    0.75
     """
     from ..stats import bootstrap_mean_ci
 

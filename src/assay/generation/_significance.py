@@ -348,6 +348,40 @@ def compare_systems(
     sacrebleu's 12345. For each metric the p-values of the systems are corrected together
     (``correction``: holm, bonferroni, bh, none); ``significant`` is p_adjusted < ``alpha``.
     See the module docstring for the exact procedures.
+
+    Parameters
+    ----------
+    references
+        One stream (a sequence of strings, one per item) or several (sacrebleu's layout).
+    systems
+        name -> hypotheses (one string per item), or a list of them.
+    metrics
+        Names or :func:`metric` objects (default: BLEU and chrF).
+    baseline
+        The system every other is tested against (default: the first).
+    test, n_resamples, seed, confidence, correction, alpha
+        The paired test, its resamples and seed, the intervals' confidence, the correction
+        of the p-values and the significance level.
+
+    Returns
+    -------
+    SystemComparison
+        Scores, intervals and every system against the baseline
+        (:class:`~assay.stats.PairResult`); ``report()`` and ``html()`` are what ``assay
+        generation`` prints and writes.
+
+    Examples
+    --------
+    >>> from assay.generation import compare_systems
+    >>> refs = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
+    >>> cmp = compare_systems(
+    ...     references=refs,
+    ...     systems={"base": ["the cat sat", "a dog ran", "it rains"], "new": refs},
+    ...     metrics=["chrf"],
+    ...     n_resamples=100,
+    ... )
+    >>> [(p.system, p.baseline, p.diff > 0) for p in cmp.pairs]
+    [('new', 'base', True)]
     """
     named = _named_systems(systems)
     n = len(next(iter(named.values())))

@@ -4,10 +4,11 @@ chrF++ and TER as sacrebleu computes them, ROUGE-1/2/L/Lsum as rouge-score does.
 Every measure takes the ``references`` (one stream: a sequence of strings, one per item; or
 several streams in sacrebleu's layout, ``references[j][i]`` the j-th reference of item i,
 ``None`` where an item has fewer) and the system's ``hypotheses`` (one string per item)
-positionally, its options keyword-only, and returns the corpus score as a float:
+positionally, its options keyword-only, and returns the corpus score as a float; the
+registry gives each as a :class:`~assay.metrics.Metric` with its options bound
+(``assay.metrics.parse("bleu(tokenize='intl')", family="generation")``):
 
->>> from assay.metrics import parse
->>> [bleu] = parse("bleu", family="generation")
+>>> from assay.generation.measures import bleu
 >>> round(bleu(["the cat sat on the mat"], ["the cat sat on the mat"]), 6)
 100.0
 
