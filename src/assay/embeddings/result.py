@@ -21,6 +21,8 @@ from ..errors import InputError, MetricError
 from ..metrics.registry import Metric, make
 from .measures import (
     DEFAULT_METRICS,
+    ClassCounts,
+    MetricNames,
     check_consistent,
     check_neighbours,
     class_means,
@@ -193,9 +195,9 @@ def summarise(
 def neighbour_metrics(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
-    metrics: Any = DEFAULT_METRICS,
+    metrics: MetricNames = DEFAULT_METRICS,
     k: int | None = None,
     exclude_self: bool = False,
 ) -> RetrievalMetrics:
@@ -206,6 +208,27 @@ def neighbour_metrics(
     ``metrics``: names such as ``precision@1``, ``r_precision``, ``map@r``, ``recall@4``,
     ``recall_ir@10``, ``mrr``, ``ndcg@10``, ``map``; a measure named without a cutoff looks
     at the first ``k`` neighbours (default: every column given).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts
+        As above.
+    metrics, k, exclude_self
+        As above.
+
+    Returns
+    -------
+    RetrievalMetrics
+        As :func:`~assay.embeddings.retrieval_metrics`'s.
+
+    Examples
+    --------
+    >>> from assay.embeddings import neighbour_metrics
+    >>> r = neighbour_metrics(
+    ...     [["a"], ["b"]], ["a", "a"], {"a": 2, "b": 1}, metrics=["mrr"], exclude_self=True
+    ... )
+    >>> r["mrr"].tolist()
+    [1.0, 0.0]
     """
     neighbours, labels = check_neighbours(neighbour_labels, query_labels)
     exclude_self = flag(exclude_self, "exclude_self")

@@ -212,7 +212,27 @@ def chrf(
     eps_smoothing: bool = False,
 ) -> GenerationScore:
     """Corpus chrF (Popović 2015) as sacrebleu's ``corpus_chrf``: character n-gram F-β score
-    (β = 2) up to ``char_order``; ``word_order=2`` gives chrF++ (Popović 2017)."""
+    (β = 2) up to ``char_order``; ``word_order=2`` gives chrF++ (Popović 2017).
+
+    Parameters
+    ----------
+    hypotheses, references
+        As :func:`score` (pass them by keyword to read references first).
+    char_order, word_order, beta, lowercase, whitespace, eps_smoothing
+        sacrebleu's options of the same names.
+
+    Returns
+    -------
+    GenerationScore
+        The corpus chrF (0-100), per-item chrF and sacrebleu's signature.
+
+    Examples
+    --------
+    >>> from assay.generation import chrf
+    >>> s = chrf(references=["the cat sat on the mat"], hypotheses=["the cat sat on a mat"])
+    >>> round(float(s), 2)
+    65.98
+    """
     spec = make_metric(
         "chrf",
         char_order=char_order,
@@ -236,7 +256,27 @@ def ter(
 ) -> GenerationScore:
     """Corpus TER (Snover et al. 2006) as sacrebleu's ``corpus_ter``: edits (insertions,
     deletions, substitutions, shifts) over average reference words, summed over the corpus;
-    lower is better."""
+    lower is better.
+
+    Parameters
+    ----------
+    hypotheses, references
+        As :func:`score` (pass them by keyword to read references first).
+    normalized, no_punct, asian_support, case_sensitive
+        sacrebleu's options of the same names.
+
+    Returns
+    -------
+    GenerationScore
+        The corpus TER (in percent), per-item TER, the edits and reference length.
+
+    Examples
+    --------
+    >>> from assay.generation import ter
+    >>> s = ter(references=["the cat sat on the mat"], hypotheses=["the cat sat on a mat"])
+    >>> round(float(s), 2)
+    16.67
+    """
     spec = make_metric(
         "ter",
         normalized=normalized,
@@ -268,7 +308,28 @@ def sentence_bleu(
     effective_order: bool = True,
 ) -> GenerationScore:
     """BLEU of one hypothesis against its references, as sacrebleu's ``sentence_bleu``
-    (``effective_order=True`` by default, as there)."""
+    (``effective_order=True`` by default, as there).
+
+    Parameters
+    ----------
+    hypothesis
+        One output string.
+    references
+        Its references.
+    lowercase, tokenize, smooth_method, smooth_value, max_ngram_order, effective_order
+        As :func:`bleu` (``effective_order`` True by default).
+
+    Returns
+    -------
+    GenerationScore
+        The score (one item).
+
+    Examples
+    --------
+    >>> from assay.generation import sentence_bleu
+    >>> round(float(sentence_bleu("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    53.73
+    """
     spec = make_metric(
         "bleu",
         lowercase=lowercase,
@@ -292,7 +353,28 @@ def sentence_chrf(
     whitespace: bool = False,
     eps_smoothing: bool = False,
 ) -> GenerationScore:
-    """chrF of one hypothesis against its references, as sacrebleu's ``sentence_chrf``."""
+    """chrF of one hypothesis against its references, as sacrebleu's ``sentence_chrf``.
+
+    Parameters
+    ----------
+    hypothesis
+        One output string.
+    references
+        Its references.
+    char_order, word_order, beta, lowercase, whitespace, eps_smoothing
+        As :func:`chrf`.
+
+    Returns
+    -------
+    GenerationScore
+        The score (one item).
+
+    Examples
+    --------
+    >>> from assay.generation import sentence_chrf
+    >>> round(float(sentence_chrf("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    65.98
+    """
     spec = make_metric(
         "chrf",
         char_order=char_order,
@@ -314,7 +396,28 @@ def sentence_ter(
     asian_support: bool = False,
     case_sensitive: bool = False,
 ) -> GenerationScore:
-    """TER of one hypothesis against its references, as sacrebleu's ``sentence_ter``."""
+    """TER of one hypothesis against its references, as sacrebleu's ``sentence_ter``.
+
+    Parameters
+    ----------
+    hypothesis
+        One output string.
+    references
+        Its references.
+    normalized, no_punct, asian_support, case_sensitive
+        As :func:`ter`.
+
+    Returns
+    -------
+    GenerationScore
+        The score (one item).
+
+    Examples
+    --------
+    >>> from assay.generation import sentence_ter
+    >>> round(float(sentence_ter("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    16.67
+    """
     spec = make_metric(
         "ter",
         normalized=normalized,

@@ -126,6 +126,26 @@ def metric(name: str | GenerationMetric, **options: Any) -> GenerationMetric:
       ``lowercase``, ``whitespace``, ``eps_smoothing``;
     - ter: ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``;
     - rouge*: ``use_stemmer``, ``split_summaries``.
+
+    Parameters
+    ----------
+    name
+        The metric's name (any case, or an alias: ``rouge-l``, ``chrf2``, ...), or a
+        metric whose options ``options`` update.
+    **options
+        The metric's options (``Any``: each metric has its own, validated here).
+
+    Returns
+    -------
+    GenerationMetric
+        Hashable; ``str()`` names the options that differ from the defaults.
+
+    Examples
+    --------
+    >>> from assay.generation import metric
+    >>> m = metric("BLEU", tokenize="intl")
+    >>> str(m), m.higher_is_better, metric("ter").higher_is_better
+    ("bleu(tokenize='intl')", True, False)
     """
     if isinstance(name, GenerationMetric):
         if not options:

@@ -33,7 +33,26 @@ GENERATION_COLUMNS = (
 
 def generation_report(cmp: SystemComparison) -> Report:
     """Systems x metrics: corpus score [bootstrap interval], p against the baseline, marks
-    (what ``assay generation`` prints; also ``cmp.report()``)."""
+    (what ``assay generation`` prints; also ``cmp.report()``).
+
+    Parameters
+    ----------
+    cmp
+        A comparison of :func:`~assay.generation.compare_systems`.
+
+    Returns
+    -------
+    Report
+        The table (every display format) and the records (TSV, CSV, JSON).
+
+    Examples
+    --------
+    >>> from assay.generation import compare_systems, generation_report
+    >>> cmp = compare_systems(references=["a b c d"], systems={"s": ["a b c d"]}, metrics=["ter"])
+    >>> print(generation_report(cmp).render("csv"), end="")
+    system,metric,baseline,score,mean,ci_low,ci_high,pvalue,p_adjusted,significant
+    s,ter,True,0.0,0.0,0.0,0.0,nan,nan,False
+    """
     columns = [Column("system", latex="System", style="bold")]
     columns += [Column(m, align="right") for m in cmp.metrics]
     rows: list[list[Cell | str]] = []
