@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..embeddings.options import Distance, KnnBackend
+from ..embeddings.options import Distance, EmbeddingView, KnnBackend
 from ._common import (
     FormatOption,
     OutputOption,
@@ -152,11 +152,14 @@ def embed(
             write_documents(docs, report=report, save=save, title="assay embed", quiet=quiet)
 
 
-def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> Any:
-    """The report's view (an ``EmbeddingView``): summary unless one flag asks otherwise."""
-    chosen = [
-        name for name, on in (("class", per_class), ("query", per_query), ("curve", curve)) if on
-    ]
+def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> EmbeddingView:
+    """The report's view: summary unless one flag asks otherwise."""
+    flags: tuple[tuple[EmbeddingView, bool], ...] = (
+        ("class", per_class),
+        ("query", per_query),
+        ("curve", curve),
+    )
+    chosen = [name for name, on in flags if on]
     from ..errors import OptionError
 
     if len(chosen) > 1:

@@ -13,8 +13,8 @@ from numpy.typing import ArrayLike
 from .._result import Result
 from ..report.reported import Reported
 from .confidence import ErrorRejectCurve, error_reject_curve
-from .options import Distance, KnnBackend
-from .report import EmbeddingView, embedding_report, error_reject_plot
+from .options import Distance, EmbeddingView, KnnBackend
+from .report import embedding_report, error_reject_plot
 from .result import RetrievalMetrics
 
 if TYPE_CHECKING:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["Distance", "KnnBackend"]
+__all__ = ["Distance", "EmbeddingView", "KnnBackend"]
 
 #: How near two embeddings are: squared L2, cosine similarity or inner product.
 Distance = Literal["euclidean", "cosine", "inner"]
 #: The k-NN search: faiss when installed (``auto``), faiss, or NumPy.
 KnnBackend = Literal["auto", "faiss", "numpy"]
+#: What the report of ``assay embed`` shows: a summary per metric, one row per class or
+#: per query, or the error-vs-reject curves' points.
+EmbeddingView = Literal["summary", "class", "query", "curve"]

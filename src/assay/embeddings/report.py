@@ -5,21 +5,20 @@ areas of the error-vs-reject curves when per-query confidences are given
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..report.output import Report
 from ..report.table import Column, DisplayTable
 from ..report.values import short
+from .options import EmbeddingView
 
 if TYPE_CHECKING:
     from .confidence import ErrorRejectCurve
     from .result import RecordLevel, RetrievalMetrics
 
-__all__ = ["EmbeddingView", "embedding_report", "error_reject_plot"]
-
-EmbeddingView = Literal["summary", "class", "query", "curve"]
+__all__ = ["embedding_report", "error_reject_plot"]
 
 _SUMMARY = ("metric", "mean", "class_mean", "n_queries", "n_lone")
 _AREAS = ("aurc", "oracle_aurc", "random_aurc", "e_aurc")
