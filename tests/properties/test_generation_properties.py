@@ -43,7 +43,8 @@ BAD = {
     "split_summaries": "x",
 }
 
-_WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", "ran", "."])
+# Words only: rouge-score drops punctuation, and an identical text must keep its bigrams.
+_WORDS = st.sampled_from(["the", "cat", "sat", "on", "a", "mat", "dog", "ran"])
 # At least 4 words: BLEU of an identical hypothesis reaches 100 only with 4-grams to match.
 _SENTENCE = st.lists(_WORDS, min_size=4, max_size=8).map(" ".join)
 _CORPUS = st.integers(1, 5).flatmap(

@@ -32,7 +32,7 @@ from .._lazy import LazyNames
 _LAZY = {
     "GenerationMetric": "_scorers",
     "GenerationScore": "_corpus",
-    "RougeScores": "_corpus",
+    "RougeScores": "_rouge",
     "SystemComparison": "_significance",
     "SystemScore": "_significance",
     "bleu": "_corpus",
@@ -42,7 +42,7 @@ _LAZY = {
     "generation_report": "report",
     "metric": "_scorers",
     "read_reference_streams": "reader",
-    "rouge": "_corpus",
+    "rouge": "_rouge",
     "score": "_corpus",
     "sentence_bleu": "_corpus",
     "sentence_chrf": "_corpus",
