@@ -97,12 +97,10 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "embeddings",
         metrics="embedding",
-        measures=("assay.metrics.embedding",),
         cli=("embed",),
     ),
     Family(
         "generation",
-        metrics=None,
     ),
     Family(
         "ltr",

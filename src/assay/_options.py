@@ -74,33 +74,11 @@ AggregationMethod = Literal["borda", "weighted_borda", "dowdall", "copeland", "k
 Partial = Literal["zero", "average"]
 Search = Literal["grid", "random"]
 
-# Generation (assay.generation): metric names, sacrebleu's tokenisers and smoothing methods.
-GenerationMetricName = Literal[
-    "bleu", "chrf", "chrf++", "ter", "rouge1", "rouge2", "rougeL", "rougeLsum",
-]  # fmt: skip
-#: Other spellings of generation metrics (keys lower-case: names are matched ignoring case).
-GENERATION_METRIC_ALIASES = {
-    "rougel": "rougeL", "rougelsum": "rougeLsum", "rouge-1": "rouge1", "rouge-2": "rouge2",
-    "rouge-l": "rougeL", "rouge-lsum": "rougeLsum", "chrf2": "chrf", "chrf2++": "chrf++",
-    "chrfpp": "chrf++", "sacrebleu": "bleu",
-}  # fmt: skip
-RougeType = Literal["rouge1", "rouge2", "rougeL", "rougeLsum"]
-BleuTokenize = Literal[
-    "13a", "none", "intl", "char", "zh", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200",
-    "spBLEU-1K",
-]  # fmt: skip
-BleuSmoothing = Literal["exp", "floor", "add-k", "none"]
-GenerationTest = Literal["bootstrap", "randomization"]
-
-# Regression: assay.regression.options.
 
 # Meta-evaluation (assay.meta).
 DiscPowerTest = Literal["bootstrap", "tukey"]
 PowerMethod = Literal["exact", "normal"]
 RBOTies = Literal["docno", "input", "group"]
-# Embedding retrieval (assay.embeddings).
-Distance = Literal["euclidean", "cosine", "inner"]
-KnnBackend = Literal["auto", "faiss", "numpy"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]

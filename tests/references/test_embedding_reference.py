@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from assay import CoverageWarning
 from assay.embeddings import neighbour_metrics, retrieval_metrics
-from assay.metrics.embedding import specs
+from assay.embeddings.measures import specs
 from strategies.embedding import labelled_embeddings, neighbour_tables
 
 # ---------------------------------------------------------------- reference measures

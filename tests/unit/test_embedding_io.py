@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from assay import EmptyInputError, InputError, ParseError
-from assay.io.embeddings import read_embeddings
+from assay.embeddings.reader import read_embeddings
 
 X = np.arange(12, dtype=np.float32).reshape(4, 3) / 4
 

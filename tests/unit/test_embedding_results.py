@@ -71,3 +71,31 @@ def test_values_and_names(res: RetrievalMetrics) -> None:
 
     with pytest.raises(MetricError, match="was not computed"):
         res["ndcg@3"]
+
+
+def test_evaluate_builds_what_the_cli_shows() -> None:
+    from assay.embeddings import EmbeddingEvaluation, error_reject_curve, evaluate
+    from assay.embeddings.report import embedding_report
+    from assay.errors import InputError, OptionError
+
+    x = np.array([[0.0], [0.1], [1.0], [1.1], [5.0], [5.2]])
+    labels = ["a", "a", "b", "b", "a", "b"]
+    conf = [0.9, 0.2, 0.5, 0.7, 0.1, 0.3]
+    r = evaluate(x, labels, metrics=["map@r"], backend="numpy", confidences=conf)
+    assert isinstance(r, EmbeddingEvaluation) and r.view == "summary"
+    assert r.curves is not None and list(r.curves) == ["map_at_r"]
+    expected = error_reject_curve(r.retrieval, conf, metric="map_at_r")
+    assert r.curves["map_at_r"].area == expected.area
+    shown = embedding_report(r.retrieval, view="summary", curves=r.curves)
+    assert r.report().records == shown.records and r.records() == shown.records
+    assert r.provenance == r.retrieval.provenance
+    assert len(repr(r)) < 2000 and len(repr(r.retrieval)) < 2000
+    assert r._repr_html_().startswith("<div>")
+    titles = [s["title"] for s in r.document()["sections"]]
+    assert titles == ["Results", "Error against rejection"]
+    with pytest.raises(InputError, match="5 confidences given for 6 queries"):
+        evaluate(x, labels, backend="numpy", confidences=conf[:5])
+    with pytest.raises(OptionError, match="view"):
+        evaluate(x, labels, backend="numpy", view="table")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="confidences"):
+        evaluate(x, labels, backend="numpy", view="curve").report()

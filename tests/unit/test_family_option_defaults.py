@@ -41,6 +41,7 @@ EXEMPT = {
     ("assay.embeddings.retrieval_metrics", "exclude_self"): "None: the measures' False when "
     "references are given, True when the queries are the references (the only sound value)",
     ("assay.embeddings.nearest_neighbours", "exclude_self"): "as retrieval_metrics",
+    ("assay.embeddings.evaluate", "exclude_self"): "as retrieval_metrics",
     ("embed", "exclude_self"): "as retrieval_metrics",
 }
 

@@ -67,10 +67,11 @@ def test_intervals_contain_scores_and_results_are_frozen() -> None:
 def test_randomization_rouge_is_seeded() -> None:
     refs, systems = paired_systems()
     runs = [
-        G.compare_systems(refs, systems, metrics="rougeL", test="randomization",
-                          n_resamples=300, seed=seed)
+        G.compare_systems(
+            refs, systems, metrics="rougeL", test="randomization", n_resamples=300, seed=seed
+        )
         for seed in (5, 5, 6)
-    ]  # fmt: skip
+    ]
     pvalues = [[r.pvalue for r in run.rows] for run in runs]
     assert pvalues[0] == pvalues[1]
     assert pvalues[0] != pvalues[2]
@@ -149,3 +150,82 @@ def test_import_does_not_load_the_backends() -> None:
         "print(any(m in sys.modules for m in ('sacrebleu', 'rouge_score', 'sklearn')))"
     )
     assert run_python(code).stdout.strip() == "False"
+
+
+def test_import_of_the_declarations_does_not_load_the_backends() -> None:
+    code = (
+        "import sys, assay.generation.measures, assay.generation.options; "
+        "print(any(m in sys.modules for m in ('sacrebleu', 'rouge_score')))"
+    )
+    assert run_python(code).stdout.strip() == "False"
+
+
+def test_against_the_baseline_is_a_pair_result() -> None:
+    from assay.stats import PairResult
+
+    refs, systems = paired_systems()
+    cmp = G.compare_systems(
+        references=refs, systems=systems, metrics=["bleu", "ter"], n_resamples=100
+    )
+    assert [(p.system, p.metric) for p in cmp.pairs] == [
+        ("close", "bleu"),
+        ("worse", "bleu"),
+        ("close", "ter"),
+        ("worse", "ter"),
+    ]
+    for p in cmp.pairs:
+        row = cmp[p.system, p.metric]
+        base = cmp["base", p.metric]
+        assert isinstance(p, PairResult) and p is cmp.pair(p.system, p.metric)
+        assert p.baseline == "base" and p.diff == row.score - base.score
+        assert (row.pvalue, row.p_adjusted, row.significant) == (
+            p.p_value,
+            p.p_adjusted,
+            p.significant,
+        )
+        assert row.better == p.better and row.direction == p.direction
+        assert p.higher_is_better == (p.metric != "ter")
+    assert cmp["base", "bleu"].pair is None and cmp["base", "bleu"].pvalue is None
+    with pytest.raises(KeyError):
+        cmp.pair("base", "bleu")
+    assert len(repr(cmp)) < 2000 and "p_adjusted" in repr(cmp)
+
+
+def test_report_of_a_comparison_is_the_cli_s_table() -> None:
+    refs, systems = paired_systems()
+    cmp = G.compare_systems(refs, systems, metrics=["chrf"], n_resamples=100)
+    report = cmp.report()
+    assert report.records == cmp.records()
+    assert cmp._repr_html_().startswith("<div>")
+    assert "close" in report.render("table")
+
+
+def test_one_score_reads_well_and_reports() -> None:
+    refs, systems = paired_systems()
+    s = G.bleu(systems["base"], refs)
+    assert len(s.items) == 300 and len(repr(s)) < 2000
+    assert s.report().records == s.records()
+    r = G.rouge(systems["base"], refs, rouge_types=["rouge1"])
+    assert len(repr(r)) < 2000 and r.report().records == r.records()
+
+
+def test_the_old_report_home_warns_and_resolves() -> None:
+    import assay.report
+    from assay.generation import generation_report
+
+    with pytest.warns(DeprecationWarning, match="assay.generation.generation_report"):
+        old = assay.report.generation_report
+    assert old is generation_report
+    assert "generation_report" not in assay.report.__all__
+
+
+def test_configure_metrics_is_the_cli_s_flags() -> None:
+    specs = G.configure_metrics(
+        ["BLEU", "chrf++", "rouge-l", "ter"], tokenize="intl", lowercase=True, use_stemmer=True
+    )
+    assert [str(s) for s in specs] == [
+        "bleu(lowercase=True, tokenize='intl')",
+        "chrf++(lowercase=True)",
+        "rougeL(use_stemmer=True)",
+        "ter",
+    ]

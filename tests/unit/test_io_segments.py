@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from assay.errors import EmptyInputError, InputError, ParseError
+from assay.generation.reader import read_reference_streams
 from assay.io.segments import (
     check_same_count,
     read_numbers,
-    read_reference_streams,
     read_segments,
     split_segments,
 )

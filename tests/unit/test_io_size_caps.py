@@ -17,15 +17,15 @@ import pytest
 from numpy.lib import format as npy
 
 import assay
-import assay.io.embeddings as embeddings_io
+import assay.embeddings.reader as embeddings_io
 import assay.io.limits as limits
+from assay.embeddings.reader import read_embeddings
+from assay.embeddings.result import resolve_metrics
 from assay.errors import InputError, OptionError
 from assay.io.blocks import iter_parquet_run_blocks, iter_run_blocks
-from assay.io.embeddings import read_embeddings
 from assay.io.letor import read_letor
 from assay.ltr import LetorDataset
 from assay.metrics import parse_all
-from assay.metrics.embedding_result import resolve_metrics
 from assay.metrics.registry import Metric
 from support.cli import assert_one_line_error, invoke
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import Distance, KnnBackend
+from ..embeddings.options import Distance, EmbeddingView, KnnBackend
 from ._common import (
     FormatOption,
     OutputOption,
@@ -20,8 +20,8 @@ from ._common import (
     check_report,
     errors,
     present,
-    tables_documents,
     warn,
+    write_documents,
 )
 
 __all__ = ["embed", "register"]
@@ -101,10 +101,9 @@ def embed(
     with errors():
         import warnings
 
-        from ..embeddings import error_reject_curve, retrieval_metrics
+        from ..embeddings import evaluate
         from ..errors import AssayWarning, InputError, OptionError
         from ..io.tasks import read_labels, read_scores
-        from ..report.embeddings import embedding_report
 
         check_report(report)
         view = _view(per_class, per_query, curve, confidence)
@@ -120,47 +119,47 @@ def embed(
         if reference is not None and reference_labels is not None:
             r_labels = list(read_labels(reference_labels, name="labels"))
             r = _read_counted(reference, key, r_labels, reference_labels)
+        conf = None
+        if confidence is not None:
+            conf = read_scores(confidence, name="confidences")
+            if len(conf) != len(q_labels):  # one query per label
+                raise InputError(
+                    f"{confidence} has {len(conf)} confidences but {embeddings} has "
+                    f"{len(q_labels)} queries"
+                )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AssayWarning)
             with busy("nearest neighbours and metrics", quiet):
-                result = retrieval_metrics(
-                    q, q_labels, r, r_labels,
-                    metrics=metric or _default(), k=k, distance=distance,
-                    exclude_self=exclude_self, backend=backend, block_size=block_size,
-                )  # fmt: skip
+                result = evaluate(
+                    q,
+                    q_labels,
+                    r,
+                    r_labels,
+                    metrics=metric or None,
+                    k=k,
+                    distance=distance,
+                    exclude_self=exclude_self,
+                    backend=backend,
+                    block_size=block_size,
+                    confidences=conf,
+                    view=view,
+                )
         for w in caught:
             warn(str(w.message))
-        curves: dict[str, Any] | None = None
-        if confidence is not None:
-            conf = read_scores(confidence, name="confidences")
-            if len(conf) != result.n_queries:
-                raise InputError(
-                    f"{confidence} has {len(conf)} confidences but {embeddings} has "
-                    f"{result.n_queries} queries"
-                )
-            curves = {m: error_reject_curve(result, conf, metric=m) for m in result.metrics}
-        shown = embedding_report(result, view=view, curves=curves)
-        present(shown, fmt, output)
+        present(result.report(), fmt, output)
         if report is not None or save is not None:
-            from ..report.document import section
-            from ..report.sections_tasks import error_reject_plot
-
-            plots = [section("Error against rejection", error_reject_plot(curves or {}))]
-            tables_documents(shown, family="embeddings", heading="Embeddings", report=report,
-                             save=save, title="assay embed", sections=plots, quiet=quiet)  # fmt: skip
+            docs = [result.document()]
+            write_documents(docs, report=report, save=save, title="assay embed", quiet=quiet)
 
 
-def _default() -> list[str]:
-    from ..embeddings import DEFAULT_METRICS
-
-    return list(DEFAULT_METRICS)
-
-
-def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> Any:
-    """The report's view (an ``EmbeddingView``): summary unless one flag asks otherwise."""
-    chosen = [
-        name for name, on in (("class", per_class), ("query", per_query), ("curve", curve)) if on
-    ]
+def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> EmbeddingView:
+    """The report's view: summary unless one flag asks otherwise."""
+    flags: tuple[tuple[EmbeddingView, bool], ...] = (
+        ("class", per_class),
+        ("query", per_query),
+        ("curve", curve),
+    )
+    chosen = [name for name, on in flags if on]
     from ..errors import OptionError
 
     if len(chosen) > 1:
@@ -173,7 +172,7 @@ def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None)
 def _read_counted(embeddings: str, key: str | None, labels: list[str], path: str) -> Any:
     """The embeddings of ``embeddings``, one per label of ``path``: the count is checked from
     an .npy/.npz header before the data is read, and from the array otherwise."""
-    from ..io.embeddings import embeddings_shape, read_embeddings
+    from ..embeddings.reader import embeddings_shape, read_embeddings
 
     shape = embeddings_shape(embeddings, key=key)
     if shape is not None:

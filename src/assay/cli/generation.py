@@ -3,11 +3,11 @@ with bootstrap intervals and sacrebleu's paired tests against a baseline."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from .._options import BleuTokenize, GenerationTest
+from ..generation.options import BleuTokenize, GenerationTest
 from ._common import (
     AlphaOption,
     ConfidenceOption,
@@ -24,8 +24,8 @@ from ._common import (
     distinct_inputs,
     errors,
     present,
-    tables_documents,
     unique_names,
+    write_documents,
 )
 
 __all__ = [
@@ -46,7 +46,8 @@ def _systems(hyps: list[str], baseline: str | None) -> tuple[list[str], str | No
 
 
 def _read(refs: list[str], paths: list[str]) -> tuple[list[list[str]], dict[str, list[str]]]:
-    from ..io.segments import check_same_count, read_reference_streams, read_segments
+    from ..generation import read_reference_streams
+    from ..io.segments import check_same_count, read_segments
 
     distinct_inputs(paths, "system output")
     streams = read_reference_streams(refs)
@@ -54,22 +55,6 @@ def _read(refs: list[str], paths: list[str]) -> tuple[list[list[str]], dict[str,
     check_same_count({refs[0]: streams[0], **outputs})
     names = unique_names(paths)
     return streams, {name: outputs[p] for name, p in zip(names, paths, strict=True)}
-
-
-def _metrics(names: list[str], tokenize: str, lowercase: bool, stem: bool) -> list[Any]:
-    from ..generation import metric
-
-    out = []
-    for name in names:
-        spec = metric(name)
-        if spec.name == "bleu":
-            spec = metric(spec, tokenize=tokenize, lowercase=lowercase)
-        elif spec.name in ("chrf", "chrf++"):
-            spec = metric(spec, lowercase=lowercase)
-        elif spec.name.startswith("rouge"):
-            spec = metric(spec, use_stemmer=stem)
-        out.append(spec)
-    return out
 
 
 def generation(
@@ -124,17 +109,18 @@ def generation(
     """Generation metrics (sacrebleu, rouge-score) of one or more systems, with bootstrap
     intervals and paired significance tests against a baseline."""
     with errors():
-        from ..generation import compare_systems
-        from ..report import generation_report
+        from ..generation import compare_systems, configure_metrics
 
         check_report(report)
         paths, base = _systems(list(hyps), baseline)
         streams, named = _read([refs, *(ref or [])], paths)
-        specs = _metrics(metric or ["bleu", "chrf"], tokenize, lowercase, stem)
+        specs = configure_metrics(
+            metric or ["bleu", "chrf"], tokenize=tokenize, lowercase=lowercase, use_stemmer=stem
+        )
         with busy(f"scoring and resampling ({test}, {n_resamples} resamples)", quiet):
             cmp = compare_systems(
-                streams,
-                named,
+                references=streams,
+                systems=named,
                 metrics=specs,
                 baseline=None if base is None else next(iter(named)),
                 test=test,
@@ -144,10 +130,10 @@ def generation(
                 correction=correction,
                 alpha=alpha,
             )
-        shown = generation_report(cmp)
-        present(shown, fmt, output)
-        tables_documents(shown, family="generation", heading="Generation", report=report,
-                         save=save, title="assay generation", quiet=quiet)  # fmt: skip
+        present(cmp.report(), fmt, output)
+        if report is not None or save is not None:
+            docs = [cmp.document()]
+            write_documents(docs, report=report, save=save, title="assay generation", quiet=quiet)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,8 +5,10 @@ references, on faiss or NumPy), and whether a model's confidences mean anything
 uncertainties, highest posterior density intervals).
 
 The measures are declared in the metric registry (``assay metrics --family embedding``);
-their conventions (pytorch-metric-learning's) are in :mod:`assay.metrics.embedding`, the
-search and its deterministic order in :mod:`assay.embeddings.knn`.
+their conventions (pytorch-metric-learning's) are in :mod:`assay.embeddings.measures`, the
+search and its deterministic order in :mod:`assay.embeddings.knn`, the reader of embedding
+files in :mod:`assay.embeddings.reader`. :func:`evaluate` gives in one call what ``assay
+embed`` prints and writes (an :class:`EmbeddingEvaluation`: ``report()``, ``html()``).
 """
 
 from __future__ import annotations
@@ -26,27 +28,29 @@ _LAZY = {
     "HPDInterval": "confidence",
     "Distance": "knn",
     "Backend": "knn",
+    "KnnBackend": "options",
+    "evaluate": "evaluation",
+    "EmbeddingEvaluation": "evaluation",
+    "read_embeddings": "reader",
 }
-#: Names from the metrics layer: the declared measures, the result and its builder.
+#: The declared measures, the result and its builder.
 _MEASURES = {
-    "precision": "embedding",
-    "r_precision": "embedding",
-    "map_at_r": "embedding",
-    "map_at_k": "embedding",
-    "recall": "embedding",
-    "recall_ir": "embedding",
-    "mrr": "embedding",
-    "ndcg": "embedding",
-    "DEFAULT_METRICS": "embedding",
-    "EmbeddingAverage": "embedding",
-    "neighbour_metrics": "embedding_result",
-    "RetrievalMetrics": "embedding_result",
+    "precision": "measures",
+    "r_precision": "measures",
+    "map_at_r": "measures",
+    "map_at_k": "measures",
+    "recall": "measures",
+    "recall_ir": "measures",
+    "mrr": "measures",
+    "ndcg": "measures",
+    "DEFAULT_METRICS": "measures",
+    "EmbeddingAverage": "measures",
+    "neighbour_metrics": "result",
+    "RetrievalMetrics": "result",
 }
 
 
-_NAMES = LazyNames(
-    __name__, globals(), _LAZY, {n: f"assay.metrics.{m}" for n, m in _MEASURES.items()}
-)
+_NAMES = LazyNames(__name__, globals(), {**_LAZY, **_MEASURES})
 
 
 __getattr__ = _NAMES.get

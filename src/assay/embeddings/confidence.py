@@ -31,7 +31,7 @@ from .._options import n_resamples as check_resamples
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
-from ..metrics.embedding_result import RetrievalMetrics
+from .result import RetrievalMetrics
 
 __all__ = [
     "ErrorRejectCurve",
@@ -73,7 +73,7 @@ def _per_query(
 # ---------------------------------------------------------------- error vs reject
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ErrorRejectCurve(Result):
     """``error[j]`` = 1 - mean metric of the queries kept after rejecting the j least
     confident (``rejected[j]`` = j / n, j = 0..n-1); ``oracle_error`` rejects the worst
@@ -133,6 +133,28 @@ def error_reject_curve(
     not depend on the input order. Area: AURC = (1/n) Σ_{j=0..n-1} error[j] (Geifman,
     Uziel & El-Yaniv 2019, "Bias-Reduced Uncertainty Estimation for Deep Neural
     Classifiers", ICLR).
+
+    Parameters
+    ----------
+    values
+        Per-query values of the metric, or a :class:`RetrievalMetrics` (then ``metric``
+        names the measure; queries left out are left out here too).
+    confidence
+        One confidence per query.
+    metric
+        The measure of a :class:`RetrievalMetrics`.
+
+    Returns
+    -------
+    ErrorRejectCurve
+        The error after each rejection, the oracle's, and their areas.
+
+    Examples
+    --------
+    >>> from assay.embeddings import error_reject_curve
+    >>> c = error_reject_curve([1.0, 0.0, 1.0, 1.0], confidence=[0.9, 0.1, 0.8, 0.7])
+    >>> c.error.tolist(), c.area
+    ([0.25, 0.0, 0.0, 0.0], 0.0625)
     """
     vals, conf, excluded, name = _per_query(values, confidence, metric)
     n = vals.size
@@ -179,7 +201,7 @@ def _kept_means(v: FloatArray, c: FloatArray) -> FloatArray:
 # ---------------------------------------------------------------- metric vs threshold
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ThresholdCurve(Result):
     """``value[i]``: mean metric of the queries whose confidence is at least
     ``thresholds[i]`` (NaN when none is), ``n_kept[i]`` of them (``coverage`` = share)."""
@@ -219,7 +241,27 @@ def threshold_curve(
 ) -> ThresholdCurve:
     """A per-query metric (Recall@1, MAP@R, ...) among the queries whose confidence is at
     least each threshold. Confidences and thresholds lie in [0, 1]; default thresholds
-    0, 0.01, ..., 1."""
+    0, 0.01, ..., 1.
+
+    Parameters
+    ----------
+    values, confidence, metric
+        As :func:`error_reject_curve`.
+    thresholds
+        Confidence thresholds in [0, 1].
+
+    Returns
+    -------
+    ThresholdCurve
+        The mean metric and the number of queries kept at each threshold.
+
+    Examples
+    --------
+    >>> from assay.embeddings import threshold_curve
+    >>> t = threshold_curve([1.0, 0.0, 1.0, 1.0], [0.9, 0.1, 0.8, 0.7], thresholds=[0.0, 0.5])
+    >>> t.value.tolist(), t.n_kept.tolist()
+    ([0.75, 1.0], [4, 3])
+    """
     vals, conf, excluded, name = _per_query(values, confidence, metric)
     if conf.min() < 0 or conf.max() > 1:
         bad = int(np.flatnonzero((conf < 0) | (conf > 1))[0])
@@ -250,7 +292,7 @@ def threshold_curve(
 # ---------------------------------------------------------------- rank correlation
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class UncertaintyCorrelation(Result):
     """Spearman's ρ and Kendall's τ-b between predicted and reference uncertainties, each a
     :class:`~assay.stats.StatResult` (statistic, p-value, interval)."""
@@ -282,7 +324,27 @@ def uncertainty_correlation(
     errors): Spearman's ρ and Kendall's τ-b with p-values and intervals from
     :func:`assay.stats.spearman` and :func:`assay.stats.kendall`. ``ci_method``:
     ``"analytic"`` (Fisher's z with Bonett & Wright's SE for ρ, Fieller's for τ) or
-    ``"bootstrap"`` (percentile bootstrap of pairs, ``n_resamples``, ``seed``)."""
+    ``"bootstrap"`` (percentile bootstrap of pairs, ``n_resamples``, ``seed``).
+
+    Parameters
+    ----------
+    predicted, reference
+        Predicted uncertainties and reference uncertainties (or errors), one per query.
+    confidence, ci_method, n_resamples, seed
+        The intervals (none when ``confidence`` is None).
+
+    Returns
+    -------
+    UncertaintyCorrelation
+        Spearman's ρ and Kendall's τ-b (:class:`~assay.stats.StatResult` each).
+
+    Examples
+    --------
+    >>> from assay.embeddings import uncertainty_correlation
+    >>> u = uncertainty_correlation([0.1, 0.4, 0.35, 0.8, 0.6], [0.0, 0.5, 0.3, 0.9, 0.7])
+    >>> u.spearman.statistic, u.kendall.statistic
+    (1.0, 1.0)
+    """
     from ..stats import kendall, spearman
 
     ci_method = choice(ci_method, UncertaintyCI, "ci_method")
@@ -304,7 +366,7 @@ def uncertainty_correlation(
 # ---------------------------------------------------------------- HPD intervals
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class HPDInterval(Result):
     """Highest posterior density intervals, one per parameter (``low``, ``high``)."""
 
@@ -327,7 +389,28 @@ def hpd_interval(samples: ArrayLike, *, confidence: float = 0.95) -> HPDInterval
     (``samples``: draws, or draws x parameters), the Monte Carlo HPD interval of Chen &
     Shao (1999, J. Comput. Graph. Stat. 8(1), 69-92), as ArviZ's ``hdi``: among
     [θ_(j), θ_(j+⌊c·n⌋)] the narrowest, the first one on equal widths. It assumes a unimodal
-    posterior."""
+    posterior.
+
+    Parameters
+    ----------
+    samples
+        Posterior draws (n), or draws × parameters.
+    confidence
+        The share of the draws the interval holds.
+
+    Returns
+    -------
+    HPDInterval
+        ``low`` and ``high`` per parameter.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import hpd_interval
+    >>> h = hpd_interval(np.arange(101.0), confidence=0.9)
+    >>> h.low.tolist(), h.high.tolist()
+    ([0.0], [90.0])
+    """
     confidence = check_confidence(confidence)
     raw = np.asarray(samples)
     ndim = 1 if raw.ndim == 1 else 2

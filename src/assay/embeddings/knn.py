@@ -32,8 +32,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from .._options import Distance, KnnBackend
 from ..errors import InputError
+from .options import Distance, KnnBackend
 
 __all__ = ["Backend", "Distance", "Space", "exact_distances", "neighbours", "prepare", "searcher"]
 

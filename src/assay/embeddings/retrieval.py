@@ -1,5 +1,5 @@
 """Retrieval measures of embeddings: each query's nearest references (faiss or NumPy, one
-deterministic order) scored by the measures of :mod:`assay.metrics.embedding`."""
+deterministic order) scored by the measures of :mod:`assay.embeddings.measures`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from numpy.typing import ArrayLike, NDArray
 from .._options import choice, cutoff, flag, integer
 from ..errors import EmptyInputError, InputError
 from ..io.limits import check_neighbours
-from ..metrics.embedding import DEFAULT_METRICS, NEEDS_R, lone_warning, per_query_values
-from ..metrics.embedding_result import RetrievalMetrics, resolve_metrics, summarise
 from .knn import Backend, Distance, neighbours, prepare, searcher
+from .measures import DEFAULT_METRICS, NEEDS_R, MetricNames, lone_warning, per_query_values
+from .result import RetrievalMetrics, resolve_metrics, summarise
 
 __all__ = ["nearest_neighbours", "retrieval_metrics"]
 
@@ -26,7 +26,7 @@ def retrieval_metrics(
     reference_embeddings: ArrayLike | None = None,
     reference_labels: ArrayLike | None = None,
     *,
-    metrics: Any = DEFAULT_METRICS,
+    metrics: MetricNames = DEFAULT_METRICS,
     k: int | None = None,
     distance: Distance = "euclidean",
     exclude_self: bool | None = None,
@@ -55,6 +55,29 @@ def retrieval_metrics(
 
     Queries whose class has no other reference (R = 0) are left out of the means, counted
     in ``n_lone`` and a :class:`~assay.errors.CoverageWarning`.
+
+    Parameters
+    ----------
+    query_embeddings, query_labels
+        The queries (n × d) and their classes (n).
+    reference_embeddings, reference_labels
+        The set searched (default: the queries, leave-one-out).
+    metrics, k, distance, exclude_self, backend, block_size
+        As above.
+
+    Returns
+    -------
+    RetrievalMetrics
+        Per-query values of every measure, their means, per-class means, R per query.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import retrieval_metrics
+    >>> x = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    >>> r = retrieval_metrics(x, ["a", "a", "b", "b"], backend="numpy")
+    >>> r.metrics, r["map_at_r"].tolist()
+    (('precision@1', 'r_precision', 'map_at_r'), [1.0, 1.0, 1.0, 1.0])
     """
     distance = choice(distance, Distance, "distance")
     backend = choice(backend, Backend, "backend")
@@ -139,7 +162,30 @@ def nearest_neighbours(
     block_size: int | None = None,
 ) -> IntArray:
     """The indices of the ``k`` nearest references of each query, nearest first (queries x
-    k), ties to the lower index; options as :func:`retrieval_metrics`."""
+    k), ties to the lower index; options as :func:`retrieval_metrics`.
+
+    Parameters
+    ----------
+    query_embeddings, reference_embeddings
+        The queries (n × d) and the set searched (default: the queries, leave-one-out).
+    k
+        Neighbours per query.
+    distance, exclude_self, backend, block_size
+        As :func:`retrieval_metrics`.
+
+    Returns
+    -------
+    numpy.ndarray
+        An (n, k) int64 array of reference indices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import nearest_neighbours
+    >>> x = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    >>> nearest_neighbours(x, k=1, backend="numpy").tolist()
+    [[1], [0], [3], [2]]
+    """
     distance = choice(distance, Distance, "distance")
     backend = choice(backend, Backend, "backend")
     k = integer(k, "k", minimum=1)

@@ -7,45 +7,54 @@ tests between systems, corrected for multiple comparisons.
 - one system: :func:`bleu`, :func:`chrf`, :func:`ter` (corpus), :func:`sentence_bleu`,
   :func:`sentence_chrf`, :func:`sentence_ter`, :func:`score` (any metric by name) ->
   :class:`GenerationScore`; :func:`rouge` -> :class:`RougeScores`;
-- several systems: :func:`compare_systems` -> :class:`SystemComparison`;
-- metrics with options: :func:`metric` (``metric("bleu", tokenize="intl")``).
+- several systems: :func:`compare_systems` -> :class:`SystemComparison` (its ``report()``
+  and ``html()`` are what ``assay generation`` prints and writes);
+- metrics with options: :func:`metric` (``metric("bleu", tokenize="intl")``),
+  :func:`configure_metrics` (options shared across metrics, as the CLI's flags);
+- the metric registry's declarations (``assay metrics --family generation``):
+  :mod:`assay.generation.measures`; option types: :mod:`assay.generation.options`.
+
+Data arguments: the references come first where an argument order is new
+(:func:`compare_systems`, the registry's measures); :func:`score` and its kin keep their
+order ``(hypotheses, references)``: pass them by keyword (``references=``, ``hypotheses=``)
+to read the same everywhere.
 
 References are one stream (a sequence of strings, one per item) or several streams
 (sacrebleu's layout: ``references[j][i]`` is the j-th reference of item i; ``None`` where an
-item has fewer references). Plain-text files: :mod:`assay.io.segments`.
+item has fewer references). Plain-text files: :func:`assay.io.segments.read_segments` and
+:func:`read_reference_streams`.
 """
 
 from __future__ import annotations
 
-from ._corpus import (
-    GenerationScore,
-    RougeScores,
-    bleu,
-    chrf,
-    rouge,
-    score,
-    sentence_bleu,
-    sentence_chrf,
-    sentence_ter,
-    ter,
-)
-from ._scorers import GenerationMetric, metric
-from ._significance import SystemComparison, SystemScore, compare_systems
+from .._lazy import LazyNames
 
-__all__ = [
-    "GenerationMetric",
-    "GenerationScore",
-    "RougeScores",
-    "SystemComparison",
-    "SystemScore",
-    "bleu",
-    "chrf",
-    "compare_systems",
-    "metric",
-    "rouge",
-    "score",
-    "sentence_bleu",
-    "sentence_chrf",
-    "sentence_ter",
-    "ter",
-]
+_LAZY = {
+    "GenerationMetric": "_scorers",
+    "GenerationScore": "_corpus",
+    "RougeScores": "_rouge",
+    "SystemComparison": "_significance",
+    "SystemScore": "_significance",
+    "bleu": "_corpus",
+    "chrf": "_corpus",
+    "compare_systems": "_significance",
+    "configure_metrics": "_scorers",
+    "generation_report": "report",
+    "metric": "_scorers",
+    "read_reference_streams": "reader",
+    "rouge": "_rouge",
+    "score": "_corpus",
+    "sentence_bleu": "_corpus",
+    "sentence_chrf": "_corpus",
+    "sentence_ter": "_corpus",
+    "ter": "_corpus",
+}
+
+_NAMES = LazyNames(__name__, globals(), _LAZY)
+
+
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
+
+
+__all__ = list(_LAZY)

@@ -22,8 +22,8 @@ import numpy as np
 
 from .. import _options as opt
 from .._optional import require
-from .._options import BleuSmoothing, BleuTokenize, GenerationMetricName
 from ..errors import EmptyInputError, InputError, MissingExtraError, OptionError
+from .options import GENERATION_METRIC_ALIASES, BleuSmoothing, BleuTokenize, GenerationMetricName
 
 Streams = list[list[str | None]]
 
@@ -126,6 +126,26 @@ def metric(name: str | GenerationMetric, **options: Any) -> GenerationMetric:
       ``lowercase``, ``whitespace``, ``eps_smoothing``;
     - ter: ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``;
     - rouge*: ``use_stemmer``, ``split_summaries``.
+
+    Parameters
+    ----------
+    name
+        The metric's name (any case, or an alias: ``rouge-l``, ``chrf2``, ...), or a
+        metric whose options ``options`` update.
+    **options
+        The metric's options (``Any``: each metric has its own, validated here).
+
+    Returns
+    -------
+    GenerationMetric
+        Hashable; ``str()`` names the options that differ from the defaults.
+
+    Examples
+    --------
+    >>> from assay.generation import metric
+    >>> m = metric("BLEU", tokenize="intl")
+    >>> str(m), m.higher_is_better, metric("ter").higher_is_better
+    ("bleu(tokenize='intl')", True, False)
     """
     if isinstance(name, GenerationMetric):
         if not options:
@@ -144,6 +164,50 @@ def metric(name: str | GenerationMetric, **options: Any) -> GenerationMetric:
     return GenerationMetric(key, bound)
 
 
+def configure_metrics(
+    names: Sequence[str | GenerationMetric],
+    *,
+    tokenize: BleuTokenize = "13a",
+    lowercase: bool = False,
+    use_stemmer: bool = False,
+) -> list[GenerationMetric]:
+    """The metrics ``names`` with the options shared across metrics applied where each
+    applies (what ``assay generation``'s flags mean): BLEU takes ``tokenize`` and
+    ``lowercase``, chrF and chrF++ ``lowercase``, ROUGE ``use_stemmer``; TER takes none of
+    them (it is case-insensitive unless ``case_sensitive``, sacrebleu's default).
+
+    Parameters
+    ----------
+    names
+        Metric names (``bleu``, ``chrf``, ``chrf++``, ``ter``, ``rouge1``, ``rouge2``,
+        ``rougeL``, ``rougeLsum``, any case, or their aliases) or :func:`metric` objects.
+    tokenize, lowercase, use_stemmer
+        The shared options.
+
+    Returns
+    -------
+    list of GenerationMetric
+        One per name, in order.
+
+    Examples
+    --------
+    >>> from assay.generation import configure_metrics
+    >>> [str(m) for m in configure_metrics(["bleu", "ter", "rougeL"], lowercase=True)]
+    ['bleu(lowercase=True)', 'ter', 'rougeL']
+    """
+    out = []
+    for name in names:
+        spec = metric(name)
+        if spec.name == "bleu":
+            spec = metric(spec, tokenize=tokenize, lowercase=lowercase)
+        elif spec.name in ("chrf", "chrf++"):
+            spec = metric(spec, lowercase=lowercase)
+        elif spec.name.startswith("rouge"):
+            spec = metric(spec, use_stemmer=use_stemmer)
+        out.append(spec)
+    return out
+
+
 # ---------------------------------------------------------------- inputs
 
 
@@ -154,7 +218,7 @@ def _metric_name(name: Any) -> str:
             name,
             GenerationMetricName,
             "metric",
-            aliases=opt.GENERATION_METRIC_ALIASES,
+            aliases=GENERATION_METRIC_ALIASES,
             ignore_case=True,
         ),
     )

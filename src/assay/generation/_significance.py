@@ -34,16 +34,23 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from .. import _options as opt
-from .._options import Correction, GenerationTest
+from .._options import Correction
 from .._result import Result, provenance
 from ..errors import InputError
+from ..report.reported import Reported
+from ..stats.pairs import PairResult
 from ._corpus import GenerationScore, score_system
 from ._scorers import GenerationMetric, Scorer, as_hypotheses, as_streams, build, metric
+from .options import GenerationTest
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 #: sacrebleu's defaults: resamples per test, and the seed (SACREBLEU_SEED).
 DEFAULT_RESAMPLES = {"bootstrap": 1000, "randomization": 10000}
@@ -55,8 +62,11 @@ CI_RESAMPLES = 1000
 @dataclass(frozen=True)
 class SystemScore:
     """One system and metric: the corpus ``score``, the bootstrap ``mean`` and interval
-    (``ci_low``, ``ci_high``), and against the baseline (None for the baseline itself) the
-    p-value, the corrected p-value and whether it is significant (p_adjusted < alpha)."""
+    (``ci_low``, ``ci_high``), and ``pair``: the system against the baseline (a
+    :class:`~assay.stats.PairResult`: the difference of the scores, the test's p-value, the
+    corrected p-value and whether it is significant, p_adjusted < alpha; ``None`` for the
+    baseline itself). ``pvalue``, ``p_adjusted``, ``significant``, ``better`` and
+    ``direction`` read the pair."""
 
     system: str
     metric: str
@@ -64,10 +74,28 @@ class SystemScore:
     mean: float
     ci_low: float
     ci_high: float
-    pvalue: float | None
-    p_adjusted: float | None
-    significant: bool
-    better: bool | None  # score better than the baseline's (metric's direction); None if equal
+    pair: PairResult | None = None
+
+    @property
+    def pvalue(self) -> float | None:
+        """The test's p-value against the baseline (None for the baseline)."""
+        return None if self.pair is None else self.pair.p_value
+
+    @property
+    def p_adjusted(self) -> float | None:
+        """The corrected p-value (None for the baseline)."""
+        return None if self.pair is None else self.pair.p_adjusted
+
+    @property
+    def significant(self) -> bool:
+        """Whether ``p_adjusted < alpha`` (False for the baseline)."""
+        return self.pair is not None and self.pair.significant
+
+    @property
+    def better(self) -> bool | None:
+        """Whether the score is better than the baseline's by the metric's direction (None
+        if equal, and for the baseline)."""
+        return None if self.pair is None else self.pair.better
 
     @property
     def halfwidth(self) -> float:
@@ -77,19 +105,23 @@ class SystemScore:
     @property
     def direction(self) -> int:
         """+1 if significantly better than the baseline, -1 if worse, 0 otherwise."""
-        if not self.significant or self.better is None:
-            return 0
-        return 1 if self.better else -1
+        return 0 if self.pair is None else self.pair.direction
 
 
-@dataclass(frozen=True, eq=False)
-class SystemComparison(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class SystemComparison(Result, Reported):
     """Scores of several systems on the same references with intervals and paired tests
     against ``baseline`` (see the module docstring). ``rows`` holds one :class:`SystemScore`
     per system and metric (systems in input order, metrics in the order asked);
     ``scores[(system, metric)]`` the :class:`GenerationScore` with per-item values;
     ``signatures[metric]`` sacrebleu's signature with the test's settings (rouge-score's
-    settings for ROUGE). ``records()``: one row per system and metric."""
+    settings for ROUGE). ``pairs``: every system but the baseline against it, per metric
+    (:class:`~assay.stats.PairResult`). ``records()``: one row per system and metric.
+
+    :meth:`report` is the table ``assay generation`` prints and :meth:`html` the page its
+    ``--report`` writes (for the same title)."""
+
+    family = "generation"
 
     systems: list[str]
     metrics: list[str]
@@ -107,6 +139,38 @@ class SystemComparison(Result):
             if (row.system, row.metric) == key:
                 return row
         raise KeyError(key)
+
+    @property
+    def pairs(self) -> list[PairResult]:
+        """Every system but the baseline against it, per metric (metrics in the order asked,
+        then systems in input order)."""
+        return [row.pair for row in self.rows if row.pair is not None]
+
+    def pair(self, system: str, metric: str) -> PairResult:
+        """``system`` against the baseline on ``metric``."""
+        found = self[system, metric].pair
+        if found is None:
+            raise KeyError(f"{system!r} is the baseline")
+        return found
+
+    def __repr__(self) -> str:
+        """One line per system and metric: the score and, against the baseline, the
+        difference and the corrected p-value (one screen at most)."""
+        from .._result import REPR_LIMIT
+
+        lines = [
+            f"SystemComparison(baseline={self.baseline!r}, test={self.test!r}, "
+            f"correction={self.correction!r}, alpha={self.alpha}, {len(self.systems)} systems, "
+            f"{len(self.metrics)} metrics)"
+        ]
+        for row in self.rows:
+            text = f"  {row.system} {row.metric}: {row.score:.4g}"
+            if row.pair is not None:
+                mark = self.marker(row.system, row.metric)
+                text += f" (diff {row.pair.diff:+.4g}, p_adjusted {row.pair.p_adjusted:.4g}{mark})"
+            lines.append(text)
+        shown = "\n".join(lines)
+        return shown if len(shown) <= REPR_LIMIT else shown[: REPR_LIMIT - 1] + "…"
 
     def marker(self, system: str, metric: str) -> str:
         """``▲`` significantly better than the baseline, ``▼`` significantly worse, else ""."""
@@ -128,6 +192,17 @@ class SystemComparison(Result):
             }
             for r in self.rows
         ]
+
+    def report(self) -> Report:
+        """Systems x metrics (see :func:`~assay.generation.generation_report`)."""
+        from .report import generation_report
+
+        return generation_report(self)
+
+    def document(self) -> Document:
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Generation", self.family, self.report())
 
 
 # ---------------------------------------------------------------- resampling
@@ -244,21 +319,7 @@ def _metric_rows(
     rows = []
     for name in named:
         mean, low, high = interval(boots[name], confidence)
-        better = _better(scores[name].score, scores[base].score, spec.higher_is_better)
-        rows.append(
-            SystemScore(
-                name,
-                str(spec),
-                scores[name].score,
-                mean,
-                low,
-                high,
-                pvalues.get(name),
-                None,
-                False,
-                better,
-            )
-        )
+        rows.append(SystemScore(name, str(spec), scores[name].score, mean, low, high))
     key = "bs" if test == "bootstrap" else "ar"
     signature = scorer.signature(seed=seed, **{key: n_resamples})
     return rows, scores, signature, [pvalues[m] for m in named if m != base]
@@ -287,6 +348,40 @@ def compare_systems(
     sacrebleu's 12345. For each metric the p-values of the systems are corrected together
     (``correction``: holm, bonferroni, bh, none); ``significant`` is p_adjusted < ``alpha``.
     See the module docstring for the exact procedures.
+
+    Parameters
+    ----------
+    references
+        One stream (a sequence of strings, one per item) or several (sacrebleu's layout).
+    systems
+        name -> hypotheses (one string per item), or a list of them.
+    metrics
+        Names or :func:`metric` objects (default: BLEU and chrF).
+    baseline
+        The system every other is tested against (default: the first).
+    test, n_resamples, seed, confidence, correction, alpha
+        The paired test, its resamples and seed, the intervals' confidence, the correction
+        of the p-values and the significance level.
+
+    Returns
+    -------
+    SystemComparison
+        Scores, intervals and every system against the baseline
+        (:class:`~assay.stats.PairResult`); ``report()`` and ``html()`` are what ``assay
+        generation`` prints and writes.
+
+    Examples
+    --------
+    >>> from assay.generation import compare_systems
+    >>> refs = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
+    >>> cmp = compare_systems(
+    ...     references=refs,
+    ...     systems={"base": ["the cat sat", "a dog ran", "it rains"], "new": refs},
+    ...     metrics=["chrf"],
+    ...     n_resamples=100,
+    ... )
+    >>> [(p.system, p.baseline, p.diff > 0) for p in cmp.pairs]
+    [('new', 'base', True)]
     """
     named = _named_systems(systems)
     n = len(next(iter(named.values())))
@@ -330,10 +425,24 @@ def _compare(
             spec, named, streams, base, settings
         )
         adjusted = iter(correct(np.array(raw), correction=correction).tolist() if raw else [])
+        p_values = iter(raw)
+        base_score = metric_scores[base].score
         for row in metric_rows:
-            if row.pvalue is not None:
+            if row.system != base:
                 p_adj = float(next(adjusted))
-                row = replace(row, p_adjusted=p_adj, significant=p_adj < alpha)
+                pair = PairResult(
+                    system=row.system,
+                    baseline=base,
+                    metric=row.metric,
+                    diff=row.score - base_score,
+                    ci_low=math.nan,
+                    ci_high=math.nan,
+                    p_value=next(p_values),
+                    p_adjusted=p_adj,
+                    significant=p_adj < alpha,
+                    higher_is_better=spec.higher_is_better,
+                )
+                row = replace(row, pair=pair)
             rows.append(row)
         scores.update({(name, str(spec)): s for name, s in metric_scores.items()})
         signatures[str(spec)] = signature
@@ -363,9 +472,3 @@ def _compare(
             n_references=len(streams),
         ),
     )
-
-
-def _better(value: float, base: float, higher_is_better: bool) -> bool | None:
-    if value == base:
-        return None
-    return value > base if higher_is_better else value < base

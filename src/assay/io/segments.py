@@ -16,8 +16,8 @@ Rules (sacrebleu's, so that the same files give the same scores):
 regression) with the same line rules; a blank line, a value that is not a number and a
 non-finite value (``nan``, ``inf``) is a :class:`~assay.errors.ParseError` naming the line.
 
-Several files describing the same items (reference streams and system outputs) must hold the
-same number of segments: :func:`check_same_count` names the first file that differs and the
+Several files describing the same items (reference streams and system outputs: generation's
+:func:`assay.generation.read_reference_streams`) must hold the same number of segments: :func:`check_same_count` names the first file that differs and the
 line where the difference shows.
 """
 
@@ -32,7 +32,6 @@ from .text import PathLike, parse_number, read_text, source_name
 __all__ = [
     "check_same_count",
     "read_numbers",
-    "read_reference_streams",
     "read_segments",
     "split_segments",
 ]
@@ -56,20 +55,6 @@ def read_segments(path: PathLike | BinaryIO) -> list[str]:
             "empty file: one segment per line is expected", source=source_name(path)
         )
     return segments
-
-
-def read_reference_streams(paths: Sequence[PathLike]) -> list[list[str]]:
-    """Reference streams from several files (the k-th line of every file is a reference of
-    the k-th item), checked to hold the same number of segments."""
-    if isinstance(paths, str | bytes):
-        raise InputError("give a list of reference files, not a single path string")
-    if not paths:
-        raise EmptyInputError("no reference file given")
-    streams = {source_name(p): read_segments(p) for p in paths}
-    if len(streams) != len(paths):
-        raise InputError("the same reference file is given twice")
-    check_same_count(streams)
-    return list(streams.values())
 
 
 def check_same_count(named: Mapping[str, Sequence[Any]], *, unit: str = "segments") -> int:

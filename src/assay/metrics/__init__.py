@@ -7,6 +7,8 @@ modules are imported (:mod:`assay.metrics.classification`, ...), which
 
 # Importing the ranking modules registers their declarations (set, graded, pairwise, and
 # trec_eval's own measures).
+from .._families import FAMILIES as _FAMILY_LIST
+from .._families import metric_families
 from . import ranking as _ranking  # noqa: F401
 from . import ranking_graded as _ranking_graded  # noqa: F401
 from . import ranking_pairwise as _ranking_pairwise  # noqa: F401
@@ -14,15 +16,7 @@ from . import ranking_trec as _ranking_trec  # noqa: F401
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
-FAMILIES: tuple[str, ...] = (
-    "ranking",
-    "classification",
-    "agreement",
-    "clustering",
-    "regression",
-    "tagging",
-    "embedding",
-)
+FAMILIES: tuple[str, ...] = metric_families()
 
 
 def load_families() -> None:
@@ -30,9 +24,7 @@ def load_families() -> None:
     :data:`assay._families.FAMILIES` names."""
     from importlib import import_module
 
-    from .._families import FAMILIES as _LISTED
-
-    for family in _LISTED:
+    for family in _FAMILY_LIST:
         for module in family.measure_modules:
             import_module(module)
 

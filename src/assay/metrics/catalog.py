@@ -190,7 +190,13 @@ _INTRO = {
     "`assay.embeddings` (`retrieval_metrics` finds the neighbours with faiss or NumPy and "
     "computes them all, per query and per class). R is the number of other references of the "
     "query's class; queries with R = 0 are left out and counted. Conventions "
-    "(pytorch-metric-learning's): `assay.metrics.embedding`; `map@r` is `map_at_r`.",
+    "(pytorch-metric-learning's): `assay.embeddings.measures`; `map@r` is `map_at_r`.",
+    "generation": "From the references (one stream of strings, one per item, or several "
+    "streams) and a system's hypotheses (`references and hypotheses`), as sacrebleu (BLEU, "
+    "chrF, chrF++, TER: 0-100) and rouge-score (ROUGE F-measures: 0-1) compute them; each "
+    "returns the corpus score. `assay.generation` gives per-item values, signatures, "
+    "bootstrap intervals and paired tests between systems; options: "
+    "`assay.generation.measures`.",
     "regression": "From aligned true values and predictions (`values`: finite real numbers), "
     "with `assay.regression`. Conventions (NaN, constant targets, zero targets): "
     "`assay.regression.measures`.",

@@ -20,7 +20,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-:func:`generation_report`, the learning-to-rank reports
+the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
@@ -49,7 +49,6 @@ from .meta import (
     repro_report,
     topicsize_report,
 )
-from .nlp import generation_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
@@ -85,7 +84,6 @@ __all__ = [
     "escape",
     "experiment_document",
     "experiment_report",
-    "generation_report",
     "json_value",
     "labelled_report",
     "plain",
@@ -114,6 +112,11 @@ _MOVED = {
         "assay.tagging.tables",
         "report_of",
         "TaggingReport.report() and TaggerComparison.report() (assay.tagging)",
+    ),
+    "generation_report": (
+        "assay.generation.report",
+        "generation_report",
+        "SystemComparison.report() (assay.generation)",
     ),
     "regression_report": (
         "assay.regression.render",

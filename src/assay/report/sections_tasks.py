@@ -1,8 +1,7 @@
 """Report documents of the other families: any result's tables (:func:`tables_document`:
 tagging's per-type table, generation, regression, ...), and the plots of classification (the
 confusion-matrix heatmap, ROC and precision-recall curves, the F1-vs-MCC scatter of every
-confusion matrix), clustering (the contingency table), agreement (the coincidence matrix)
-and embeddings (the error-vs-reject curves)."""
+confusion matrix), clustering (the contingency table) and agreement (the coincidence matrix)."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ __all__ = [
     "classification_document",
     "contingency_section",
     "crosstab",
-    "error_reject_plot",
     "f1_mcc_scatter",
     "heatmap",
     "tables_document",
@@ -255,34 +253,3 @@ def classification_document(
     if f1mcc is not None:
         sections.append(section("F1 and MCC", f1_mcc_scatter(f1mcc)))
     return tables_document("Classification", "classification", report, sections=sections)
-
-
-# ---------------------------------------------------------------- embeddings
-
-
-def error_reject_plot(curves: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Error against the share of queries rejected (least confident first), one panel per
-    metric, with the oracle's curve (worst first) for reference."""
-    if not curves:
-        return None
-    panels = []
-    for metric, c in list(curves.items())[:9]:
-        x = np.asarray(c.rejected, np.float64).tolist()
-        panels.append({
-            "title": f"{metric}: AURC {c.area:.4f} (oracle {c.oracle_area:.4f}, "
-                     f"random {c.random_area:.4f})",
-            "series": [{"name": "by confidence", "x": x, "y": np.asarray(c.error).tolist()},
-                       {"name": "oracle", "x": x, "y": np.asarray(c.oracle_error).tolist(),
-                        "color": 5}],
-            "xlabel": "share of queries rejected", "ylabel": f"1 − {metric}",
-        })  # fmt: skip
-    return {
-        "kind": "line",
-        "title": "Error against rejection",
-        "caption": "Error (1 − the mean metric) of the queries kept after rejecting the least "
-        "confident; oracle: rejecting the worst queries first. A lower area (AURC) is better.",
-        "panels": panels,
-        "columns": min(len(panels), 2),
-        "width": 11.0 if len(panels) > 1 else 6.5,
-        "panel_height": 3.6,
-    }

@@ -2,7 +2,7 @@
 per-class means and their mean, the queries left out; and :func:`neighbour_metrics`, every
 measure at once from given neighbour labels (the pytorch-metric-learning oracle's input).
 
-Conventions: :mod:`assay.metrics.embedding`.
+Conventions: :mod:`assay.embeddings.measures`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ from numpy.typing import ArrayLike, NDArray
 from .._options import choice, cutoff, flag
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
-from .embedding import (
+from ..metrics.registry import Metric, make
+from .measures import (
     DEFAULT_METRICS,
+    ClassCounts,
+    MetricNames,
     check_consistent,
     check_neighbours,
     class_means,
@@ -28,7 +31,6 @@ from .embedding import (
     per_query_values,
     relevant_counts,
 )
-from .registry import Metric, make
 
 __all__ = ["RecordLevel", "RetrievalMetrics", "neighbour_metrics", "resolve_metrics"]
 
@@ -37,7 +39,7 @@ IntArray = NDArray[np.int64]
 RecordLevel = Literal["summary", "class", "query"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RetrievalMetrics(Result):
     """Embedding retrieval measures of a set of queries.
 
@@ -193,9 +195,9 @@ def summarise(
 def neighbour_metrics(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
-    metrics: Any = DEFAULT_METRICS,
+    metrics: MetricNames = DEFAULT_METRICS,
     k: int | None = None,
     exclude_self: bool = False,
 ) -> RetrievalMetrics:
@@ -206,6 +208,27 @@ def neighbour_metrics(
     ``metrics``: names such as ``precision@1``, ``r_precision``, ``map@r``, ``recall@4``,
     ``recall_ir@10``, ``mrr``, ``ndcg@10``, ``map``; a measure named without a cutoff looks
     at the first ``k`` neighbours (default: every column given).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts
+        As above.
+    metrics, k, exclude_self
+        As above.
+
+    Returns
+    -------
+    RetrievalMetrics
+        As :func:`~assay.embeddings.retrieval_metrics`'s.
+
+    Examples
+    --------
+    >>> from assay.embeddings import neighbour_metrics
+    >>> r = neighbour_metrics(
+    ...     [["a"], ["b"]], ["a", "a"], {"a": 2, "b": 1}, metrics=["mrr"], exclude_self=True
+    ... )
+    >>> r["mrr"].tolist()
+    [1.0, 0.0]
     """
     neighbours, labels = check_neighbours(neighbour_labels, query_labels)
     exclude_self = flag(exclude_self, "exclude_self")

@@ -5,18 +5,20 @@ areas of the error-vs-reject curves when per-query confidences are given
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, cast
 
-from .output import Report
-from .table import Column, DisplayTable
-from .values import short
+import numpy as np
+
+from ..report.output import Report
+from ..report.table import Column, DisplayTable
+from ..report.values import short
+from .options import EmbeddingView
 
 if TYPE_CHECKING:
-    from ..embeddings import ErrorRejectCurve, RetrievalMetrics
+    from .confidence import ErrorRejectCurve
+    from .result import RecordLevel, RetrievalMetrics
 
-__all__ = ["EmbeddingView", "embedding_report"]
-
-EmbeddingView = Literal["summary", "class", "query", "curve"]
+__all__ = ["embedding_report", "error_reject_plot"]
 
 _SUMMARY = ("metric", "mean", "class_mean", "n_queries", "n_lone")
 _AREAS = ("aurc", "oracle_aurc", "random_aurc", "e_aurc")
@@ -83,7 +85,7 @@ def _records(
                 "the error-vs-reject curve needs per-query confidences", option="view"
             )
         return [row for curve in curves.values() for row in curve.records()], _COLUMNS["curve"]
-    return result.records(view), _COLUMNS[view]  # "class" or "query"
+    return result.records(cast("RecordLevel", view)), _COLUMNS[view]  # "class" or "query"
 
 
 def _cell(value: Any, column: str) -> str:
@@ -115,3 +117,36 @@ def _legend(result: RetrievalMetrics, curves: Mapping[str, ErrorRejectCurve] | N
     if curves:
         notes.append("AURC: mean error (1 - metric) rejecting the least confident first")
     return "; ".join(notes)
+
+
+def error_reject_plot(curves: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Error against the share of queries rejected (least confident first), one panel per
+    metric, with the oracle's curve (worst first) for reference."""
+    if not curves:
+        return None
+    panels = []
+    for metric, c in list(curves.items())[:9]:
+        x = np.asarray(c.rejected, np.float64).tolist()
+        title = (
+            f"{metric}: AURC {c.area:.4f} (oracle {c.oracle_area:.4f}, random {c.random_area:.4f})"
+        )
+        by_confidence = {"name": "by confidence", "x": x, "y": np.asarray(c.error).tolist()}
+        oracle = {"name": "oracle", "x": x, "y": np.asarray(c.oracle_error).tolist(), "color": 5}
+        panels.append(
+            {
+                "title": title,
+                "series": [by_confidence, oracle],
+                "xlabel": "share of queries rejected",
+                "ylabel": f"1 − {metric}",
+            }
+        )
+    return {
+        "kind": "line",
+        "title": "Error against rejection",
+        "caption": "Error (1 − the mean metric) of the queries kept after rejecting the least "
+        "confident; oracle: rejecting the worst queries first. A lower area (AURC) is better.",
+        "panels": panels,
+        "columns": min(len(panels), 2),
+        "width": 11.0 if len(panels) > 1 else 6.5,
+        "panel_height": 3.6,
+    }

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import EmptyInputError, InputError, ParseError
-from .limits import check_expansion, check_parquet
+from ..io.limits import check_expansion, check_parquet
 
 __all__ = ["embeddings_shape", "read_embeddings"]
 
@@ -38,7 +38,28 @@ def read_embeddings(path: PathLike, *, key: str | None = None) -> NDArray[Any]:
     """The embeddings of ``path`` as a (items x dimensions) float32 or float64 array.
 
     ``.npy`` and ``.npz`` are checked from their headers before their data is read (see
-    :func:`embeddings_shape`, which also tells a caller the row count first)."""
+    :func:`embeddings_shape`, which also tells a caller the row count first).
+
+    Parameters
+    ----------
+    path
+        An ``.npy``, ``.npz``, ``.parquet``, ``.csv`` or ``.tsv`` file.
+    key
+        The array of an ``.npz`` or the list column of a ``.parquet`` file.
+
+    Returns
+    -------
+    numpy.ndarray
+        Items × dimensions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import read_embeddings
+    >>> np.save("emb.npy", np.eye(3, dtype=np.float32))
+    >>> read_embeddings("emb.npy").shape
+    (3, 3)
+    """
     source = os.fspath(path)
     lower = source.lower()
     if lower.endswith(".npy"):
@@ -288,7 +309,7 @@ def _delimited(source: str, delimiter: str) -> tuple[NDArray[Any], int]:
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
-    from .text import read_text
+    from ..io.text import read_text
 
     text = read_text(source)
     lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]

@@ -41,8 +41,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._options import flag
 from ..errors import CoverageWarning, EmptyInputError, InputError, MetricError
-from .registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
-from .registry import REGISTRY as _REGISTRY
+from ..metrics.registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
+from ..metrics.registry import REGISTRY as _REGISTRY
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -169,15 +169,22 @@ def per_query_values(rel: BoolArray, r: IntArray, metric: Metric) -> FloatArray:
 # ---------------------------------------------------------------- names
 
 
+#: The number of references of each class, by class label. ``Any``: labels are of any
+#: hashable type, and a Mapping's key type is invariant (``Hashable`` would refuse a
+#: ``dict[str, int]``).
+ClassCounts = Mapping[Any, int]
+#: Metric names or bound metrics, as :func:`parse_metrics` reads them.
+MetricNames = str | Metric | Sequence[str | Metric]
+
 _AT_R = re.compile(r"^\s*+(\w++)\s*+@\s*+[rR]\s*+$")
 _AT_R_NAMES = {"map": "map_at_r", "precision": "r_precision", "p": "r_precision"}
 
 
-def parse_metrics(names: str | Metric | Sequence[str | Metric]) -> list[Metric]:
+def parse_metrics(names: MetricNames) -> list[Metric]:
     """Embedding metric names (``precision@1``, ``map@r``, ``recall@4``, ``ndcg@10``, ...)
     as :class:`~assay.metrics.Metric` objects, in order, repeats dropped. ``name@r`` is
     accepted for the R-based measures (``map@r`` is ``map_at_r``)."""
-    from .names import parse_all
+    from ..metrics.names import parse_all
 
     items = [names] if isinstance(names, str | Metric) else list(names)
     out: list[str | Metric] = []
@@ -202,7 +209,7 @@ def specs() -> list[MetricSpec]:
 
 
 def relevant_counts(
-    query_labels: NDArray[Any], class_counts: Mapping[Any, Any], exclude_self: bool
+    query_labels: NDArray[Any], class_counts: ClassCounts, exclude_self: bool
 ) -> IntArray:
     """R per query: the count of its class (0 when absent), minus one with ``exclude_self``."""
     uniques, inverse = np.unique(query_labels, return_inverse=True)
@@ -216,7 +223,7 @@ def relevant_counts(
     return per_class[inverse.reshape(-1)] - int(exclude_self)
 
 
-def _count(class_counts: Mapping[Any, Any], label: Any) -> int:
+def _count(class_counts: ClassCounts, label: Any) -> int:
     value = class_counts.get(label, 0)
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
         raise InputError(
@@ -283,7 +290,7 @@ def _evaluate(
     name: str,
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     k: int | None,
     exclude_self: bool,
     average: str,
@@ -318,7 +325,7 @@ def _declare(
 def precision(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
@@ -336,7 +343,7 @@ def precision(
 def r_precision(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     exclude_self: bool = False,
     average: EmbeddingAverage = "micro",
@@ -352,7 +359,7 @@ def r_precision(
 def map_at_r(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     exclude_self: bool = False,
     average: EmbeddingAverage = "micro",
@@ -369,7 +376,7 @@ def map_at_r(
 def map_at_k(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
@@ -384,7 +391,7 @@ def map_at_k(
 def recall(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
@@ -402,7 +409,7 @@ def recall(
 def recall_ir(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
@@ -419,7 +426,7 @@ def recall_ir(
 def mrr(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
@@ -434,7 +441,7 @@ def mrr(
 def ndcg(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
-    class_counts: Mapping[Any, Any],
+    class_counts: ClassCounts,
     *,
     k: int | None = None,
     exclude_self: bool = False,
