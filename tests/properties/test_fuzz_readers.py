@@ -336,7 +336,7 @@ def feature_readers() -> dict[str, Callable[[Path], Any]]:
     """The readers of the feature families, by the kind :func:`feature_file` draws."""
     from assay.io.conll import read_conll
     from assay.io.embeddings import read_embeddings
-    from assay.io.letor import read_letor
+    from assay.ltr.letor import read_letor
 
     return {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}
 

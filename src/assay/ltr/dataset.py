@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -18,20 +18,13 @@ from .._arrow import from_np, to_np
 from .._options import choice, integer, number
 from ..data import Qrels, Run
 from ..errors import InputError
-from ..io.letor import (
-    FeatureLayout,
-    IndexBase,
-    LetorFile,
-    ValueType,
-    find_letor_splits,
-    read_letor_files,
-    write_letor,
-)
 from ..io.limits import check_dense
+from .letor import LetorFile, find_letor_splits, read_letor_files, write_letor
+from .options import FeatureLayout, FeatureNorm, IndexBase, ValueType
+from .stats import DatasetStats, dataset_stats
 
 __all__ = ["SENTINEL", "FeatureNorm", "LetorDataset", "load", "normalize"]
 
-FeatureNorm = Literal["min-max", "zscore"]
 #: Feature values at least this large in magnitude (or not finite) are missing-value
 #: sentinels (Istella writes 1.79e308), left out of normalisation statistics.
 SENTINEL = 1e30
@@ -66,10 +59,18 @@ class LetorDataset:
     def from_file(cls, f: LetorFile, name: str | None = None) -> LetorDataset:
         info = {"group_file": f.group_file, "overflow": f.overflow}
         return cls(
-            f.labels, f.offsets, f.query_ids, f.doc_ids, f.features,
-            name=name or os.path.basename(f.source), source=f.source,
-            index_base=f.index_base, lines=f.lines, info=info, read_bytes=f.bytes_read,
-        )  # fmt: skip
+            f.labels,
+            f.offsets,
+            f.query_ids,
+            f.doc_ids,
+            f.features,
+            name=name or os.path.basename(f.source),
+            source=f.source,
+            index_base=f.index_base,
+            lines=f.lines,
+            info=info,
+            read_bytes=f.bytes_read,
+        )
 
     @classmethod
     def from_arrays(
@@ -109,7 +110,7 @@ class LetorDataset:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], **options: Any) -> LetorDataset:
-        """One LETOR/SVMlight file (options as :func:`assay.io.letor.read_letor`)."""
+        """One LETOR/SVMlight file (options as :func:`assay.ltr.letor.read_letor`)."""
         return next(iter(load(path, **options).values()))
 
     # ------------------------------------------------------------ shape
@@ -204,14 +205,17 @@ class LetorDataset:
     def to_letor(self, path: str | os.PathLike[str]) -> None:
         """Write the dataset as a LETOR file (doc ids in ``# docid =`` comments)."""
         write_letor(
-            path, self.labels, self.offsets, self.query_ids, self.features,
-            doc_ids=self.doc_ids, index_base=self.index_base,
-        )  # fmt: skip
+            path,
+            self.labels,
+            self.offsets,
+            self.query_ids,
+            self.features,
+            doc_ids=self.doc_ids,
+            index_base=self.index_base,
+        )
 
-    def stats(self) -> Any:
+    def stats(self) -> DatasetStats:
         """Queries, documents, documents per query, labels, constant and empty features."""
-        from .stats import dataset_stats
-
         return dataset_stats(self)
 
     def normalized(
@@ -266,14 +270,18 @@ def load(
 ) -> dict[str, LetorDataset]:
     """A LETOR file (``{"train": ...}``) or a collection folder (``train``, ``vali``,
     ``test`` as present; ``FoldN`` sub-folders chosen by ``fold``), read with one index base
-    and feature count (at most ``max_features``: see :func:`assay.io.letor.read_letor_files`)."""
+    and feature count (at most ``max_features``: see :func:`assay.ltr.letor.read_letor_files`)."""
     if fold is not None:
         fold = integer(fold, "fold", minimum=1)
     splits = find_letor_splits(path, fold=fold)
     files = read_letor_files(
-        list(splits.values()), index_base=index_base, n_features=n_features,
-        features=features, dtype=dtype, max_features=max_features,
-    )  # fmt: skip
+        list(splits.values()),
+        index_base=index_base,
+        n_features=n_features,
+        features=features,
+        dtype=dtype,
+        max_features=max_features,
+    )
     return {s: LetorDataset.from_file(f, name=s) for s, f in zip(splits, files, strict=True)}
 
 
@@ -319,12 +327,3 @@ def normalize(
     out[missing] = 0.0
     info = {**data.info, "norm": norm, "sentinel": sentinel, "sentinel_values": int(missing.sum())}
     return replace(data, features=out.astype(np.float32), info=info)
-
-
-def data_summary(data: LetorDataset) -> dict[str, Any]:
-    """What a result computed on ``data`` records about it (under its ``data`` key)."""
-    return {
-        "name": data.name, "source": data.source, "queries": data.n_queries,
-        "documents": data.n_docs, "features": data.n_features, "index_base": data.index_base,
-        **dict(data.info),
-    }  # fmt: skip

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -33,8 +33,15 @@ from .._result import Result, provenance
 from ..comparison import Comparison, compare
 from ..errors import InputError
 from ..evaluation import Results, evaluate
-from .dataset import FeatureNorm, LetorDataset, data_summary, normalize
-from .models import Model, ModelName, make_model, with_seed
+from ..report.reported import Reported
+from .dataset import LetorDataset, normalize
+from .models import Model, make_model, with_seed
+from .options import FeatureNorm, ModelName
+from .stats import data_summary
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "LTR_METRICS",
@@ -84,9 +91,14 @@ def evaluate_scores(
     labels, through :func:`assay.evaluate` (every query has every document, so
     ``missing`` never applies)."""
     return evaluate(
-        data.qrels(), _runs(data, scores), list(metrics), ties=ties, missing="error",
-        no_relevant=no_relevant, short_queries=short_queries,
-    )  # fmt: skip
+        data.qrels(),
+        _runs(data, scores),
+        list(metrics),
+        ties=ties,
+        missing="error",
+        no_relevant=no_relevant,
+        short_queries=short_queries,
+    )
 
 
 def compare_scores(
@@ -107,11 +119,21 @@ def compare_scores(
 ) -> Comparison:
     """Paired comparison of models' scores on ``data`` through :func:`assay.compare`."""
     return compare(
-        data.qrels(), _runs(data, scores), list(metrics), baseline=baseline, test=test,
-        n_resamples=n_resamples, seed=seed, correction=correction, alpha=alpha,
-        ci_method=ci_method, ties=ties, missing="error", no_relevant=no_relevant,
+        data.qrels(),
+        _runs(data, scores),
+        list(metrics),
+        baseline=baseline,
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        ci_method=ci_method,
+        ties=ties,
+        missing="error",
+        no_relevant=no_relevant,
         short_queries=short_queries,
-    )  # fmt: skip
+    )
 
 
 # ---------------------------------------------------------------- experiment
@@ -130,15 +152,21 @@ class SeedSpread:
     maximum: float
 
 
-@dataclass(frozen=True, eq=False)
-class Experiment(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class Experiment(Result, Reported):
     """Models fitted on train and compared on the evaluation split.
 
     ``comparison`` compares the models' first-seed runs (the first model is the baseline);
     ``spread`` gives each model's score distribution over seeds; ``trec_zero`` re-evaluates
     the normalised metrics with trec_eval's ``no_relevant="zero"``; ``models`` holds the
     fitted models (per model, one per seed) and ``scores`` their scores on the evaluation
-    split."""
+    split. ``splits`` are the data the models were fitted and evaluated on (normalised when
+    asked), which :meth:`document` analyses; they are no part of the records.
+
+    :meth:`report` is the table ``assay ltr run`` prints, :meth:`document` the content of
+    its ``--report`` page and :meth:`~assay.report.Reported.html` the page itself."""
+
+    family = "ltr"
 
     split: str
     comparison: Comparison
@@ -149,10 +177,40 @@ class Experiment(Result):
     seeds: list[int]
     no_relevant_queries: int
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    splits: Mapping[str, LetorDataset] = field(default_factory=dict, repr=False)
 
     @property
     def results(self) -> Results:
+        """The per-query values of the compared runs (the comparison's)."""
         return self.comparison.results
+
+    def report(self) -> Report:
+        """The models x metrics table: means with confidence intervals and ▲/▼ against the
+        baseline, the differences with their corrected p-values, and, with several seeds,
+        each model's mean ± sd over seeds; the legend states the conventions."""
+        from .report import experiment_report
+
+        return experiment_report(self)
+
+    def document(self) -> Document:
+        """The report's content: the table, per-query plots, and (with the ``splits``) the
+        metric against trees and feature importance of the first LambdaMART,
+        effectiveness by query length and precision-recall curves."""
+        import warnings
+
+        from ..errors import AssayWarning
+        from .document import experiment_document, report_analyses, report_curves
+
+        if not self.splits:
+            return experiment_document(self)
+        with warnings.catch_warnings():
+            # The undefined queries of these evaluations were reported with the experiment.
+            warnings.simplefilter("ignore", AssayWarning)
+            return experiment_document(
+                self,
+                analyses=report_analyses(self, self.splits),
+                curves=report_curves(self, self.splits),
+            )
 
     def records(self) -> list[dict[str, Any]]:
         """Comparison rows (``kind`` "mean" and "difference") and, with several seeds, spread
@@ -165,9 +223,17 @@ class Experiment(Result):
             )
         for s in self.spread if len(self.seeds) > 1 else ():
             rows.append(
-                {"model": s.model, "kind": "seeds", "metric": s.metric, "value": s.mean,
-                 "std": s.std, "min": s.minimum, "max": s.maximum, "n": s.n}
-            )  # fmt: skip
+                {
+                    "model": s.model,
+                    "kind": "seeds",
+                    "metric": s.metric,
+                    "value": s.mean,
+                    "std": s.std,
+                    "min": s.minimum,
+                    "max": s.maximum,
+                    "n": s.n,
+                }
+            )
         return rows
 
 
@@ -266,9 +332,18 @@ def run_experiment(
         "short_queries": short_queries,
     }
     cmp = compare_scores(
-        target, first, metrics, baseline=names[0], test=test, n_resamples=n_resamples,
-        seed=seed, correction=correction, alpha=alpha, ci_method=ci_method, **conv,
-    )  # fmt: skip
+        target,
+        first,
+        metrics,
+        baseline=names[0],
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        ci_method=ci_method,
+        **conv,
+    )
     seed_runs = {
         f"{name}[seed={seed + i}]": s for name, ss in scores.items() for i, s in enumerate(ss)
     }
@@ -287,11 +362,16 @@ def run_experiment(
         scores=scores,
         seeds=[seed + i for i in range(n_seeds)],
         no_relevant_queries=int((relevant == 0).sum()),
+        splits=dict(splits),
         provenance=provenance(
             data=data_summary(target),
-            split=where, train=splits["train"].name, vali=None if vali is None else vali.name,
-            models=names, seeds=[seed + i for i in range(n_seeds)], norm=norm,
+            split=where,
+            train=splits["train"].name,
+            vali=None if vali is None else vali.name,
+            models=names,
+            seeds=[seed + i for i in range(n_seeds)],
+            norm=norm,
             model_settings={n: repr(m[0]) for n, m in fitted.items()},
             comparison=dict(cmp.provenance),
         ),
-    )  # fmt: skip
+    )

@@ -9,9 +9,9 @@ terminal), and the CLI decides where they go. Three views of a result:
 - **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
   specifications, with the records and provenance) built by :func:`any_document` (any
   result) or, with more options, :func:`results_document`,
-  :func:`comparison_document`, :func:`experiment_document`, :func:`classification_document`
-  and :func:`tables_document`, saved (``--save``) and rendered by :func:`to_html` as one
-  self-contained HTML page with inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
+  :func:`comparison_document`, :func:`classification_document` and :func:`tables_document`,
+  saved (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with
+  inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
   caption, legend, emphasis, significance marks, notes) rendered by :func:`to_markdown`,
   :func:`to_latex`, :func:`to_rich` or :func:`to_text`, each escaping text from the data for
@@ -21,9 +21,8 @@ A :class:`Report` pairs both for one result and renders any of the output format
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
 :func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
 :func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
-:func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
-(:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
-meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
+:func:`conlleval_text`, conlleval's own layout) build the reports of assay's results (the
+families' results build their own: ``result.report()``).
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 
 >>> from assay.report import Column, DisplayTable, to_markdown
@@ -34,24 +33,20 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 | a\\|b | 0.5000 |
 """
 
+import warnings
+from importlib import import_module
+from typing import Any
+
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
 from .html import to_html
-from .ltr import analysis_report, experiment_report, stats_report
-from .meta import (
-    assessors_report,
-    discpower_report,
-    rbo_report,
-    repro_report,
-    topicsize_report,
-)
 from .nlp import generation_report, regression_report
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .reported import Reported
-from .sections_ranking import comparison_document, experiment_document, results_document
+from .sections_ranking import comparison_document, results_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
@@ -67,9 +62,7 @@ __all__ = [
     "RecordFormat",
     "Report",
     "Reported",
-    "analysis_report",
     "any_document",
-    "assessors_report",
     "catalog_report",
     "catalog_table",
     "classification_document",
@@ -80,22 +73,16 @@ __all__ = [
     "conlleval_text",
     "consensus_report",
     "count",
-    "discpower_report",
     "escape",
-    "experiment_document",
-    "experiment_report",
     "generation_report",
     "json_value",
     "labelled_report",
     "plain",
-    "rbo_report",
     "regression_report",
     "render_records",
-    "repro_report",
     "results_document",
     "results_report",
     "short",
-    "stats_report",
     "tables_document",
     "tagging_report",
     "to_html",
@@ -103,6 +90,32 @@ __all__ = [
     "to_markdown",
     "to_rich",
     "to_text",
-    "topicsize_report",
     "values_report",
 ]
+
+#: Public names that moved to their family: old name -> (new home, its name there).
+_MOVED = {
+    "analysis_report": ("assay.ltr.report", "analysis_report"),
+    "experiment_document": ("assay.ltr.document", "experiment_document"),
+    "experiment_report": ("assay.ltr.report", "experiment_report"),
+    "stats_report": ("assay.ltr.report", "stats_report"),
+    "assessors_report": ("assay.meta.report", "assessors_report"),
+    "discpower_report": ("assay.meta.report", "discpower_report"),
+    "rbo_report": ("assay.meta.report", "rbo_report"),
+    "repro_report": ("assay.meta.report", "repro_report"),
+    "topicsize_report": ("assay.meta.report", "topicsize_report"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    # A moved name still resolves, warning on every access (never cached here).
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home, new = _MOVED[name]
+    warnings.warn(
+        f"{__name__}.{name} moved to {home}.{new}; import it from there "
+        f"({__name__}.{name} will be removed)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(import_module(home), new)

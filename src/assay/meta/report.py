@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .output import Report
-from .table import Cell, Column, DisplayTable
-from .values import short
+from ..report.output import Report
+from ..report.table import Cell, Column, DisplayTable
+from ..report.values import short
 
 if TYPE_CHECKING:
     from ..meta import (
