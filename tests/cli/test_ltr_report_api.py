@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assay import ltr
 from conftest import shared_file
 from support.cli import invoke
-
-from assay import ltr
 
 RUN = ["--models", "linear,random", "--n-resamples", "500", "--seed", "3"]
 

@@ -22,8 +22,8 @@ import assay.io.limits as limits
 from assay.errors import InputError, OptionError
 from assay.io.blocks import iter_parquet_run_blocks, iter_run_blocks
 from assay.io.embeddings import read_embeddings
-from assay.ltr.letor import read_letor
 from assay.ltr import LetorDataset
+from assay.ltr.letor import read_letor
 from assay.metrics import parse_all
 from assay.metrics.embedding_result import resolve_metrics
 from assay.metrics.registry import Metric
