@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import AggregationMethod, Partial
+from ..fusion.options import AggregationMethod, Partial
 from ._common import (
     FormatOption,
     QuietOption,

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .._options import AggregationMethod, Partial, choice, choices, number
+from .._options import choice, choices, number
 from .._result import TupleResult, provenance
 from ..errors import EmptyInputError, InputError, OptionError
+from .options import AggregationMethod, Partial
 
 __all__ = ["AGGREGATE_METHODS", "Consensus", "aggregate"]
 

@@ -25,17 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from .._options import (
-    FUSION_ALIASES,
-    NORMALIZATION_ALIASES,
-    FusionMethod,
-    Normalization,
-    choice,
-    choices,
-    integer,
-    number,
-)
+from .._options import choice, choices, integer, number
 from ..errors import EmptyInputError, OptionError
+from .options import FUSION_ALIASES, NORMALIZATION_ALIASES, FusionMethod, Normalization
 
 if TYPE_CHECKING:
     from ..data import Run

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._options import FusionMethod, Normalization, Search, choice, integer, number
+from .._options import choice, integer, number
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..errors import EmptyInputError, OptionError
@@ -25,6 +25,7 @@ from .methods import (
     stack,
     to_run,
 )
+from .options import FusionMethod, Normalization, Search
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run

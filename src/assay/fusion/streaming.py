@@ -27,9 +27,10 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._files import atomic_open, atomic_path
-from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
+from .._options import choice, integer, number
 from ..errors import EmptyInputError, InputError
 from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
+from .options import FusionMethod, Normalization, QueryOrder
 
 if TYPE_CHECKING:
     from ..data import Run

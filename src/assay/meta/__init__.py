@@ -13,10 +13,10 @@ from __future__ import annotations
 from .._lazy import LazyNames
 
 _LAZY = {
-    "DiscPowerTest": "discpower",
+    "DiscPowerTest": "options",
     "DiscriminativePower": "discpower",
     "discriminative_power": "discpower",
-    "PowerMethod": "topicsize",
+    "PowerMethod": "options",
     "TopicSetSize": "topicsize",
     "anova_power": "topicsize",
     "residual_variance": "topicsize",
@@ -24,12 +24,12 @@ _LAZY = {
     "ttest_power": "topicsize",
     "RBOResult": "overlap",
     "RBORuns": "overlap",
-    "RBOTies": "overlap",
+    "RBOTies": "options",
     "rbo": "overlap",
     "rbo_runs": "overlap",
     "rbo_systems": "overlap",
     "PerTopic": "repro",
-    "ReproKind": "repro",
+    "ReproKind": "options",
     "Reproducibility": "repro",
     "ktau_union": "repro",
     "repro_rbo": "repro",

@@ -21,7 +21,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,16 +30,23 @@ from .._arrow import from_np, to_np
 from .._options import KappaWeights, Level
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["AssessorAgreement", "assessor_agreement"]
 
 
-@dataclass(frozen=True, eq=False)
-class AssessorAgreement(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class AssessorAgreement(Result, Reported):
     """Agreement between two qrels. ``topics``: one mapping per topic (topic, n_docs,
     n_relevant_a, n_relevant_b, overlap, kappa, alpha) and ``overall`` the pooled row (plus
     ``mean_overlap``); ``rankings``: one mapping per metric (kendall_tau, tau_ap, rbo_ext,
     n_runs) when runs were given; ``warnings``: what was left out."""
+
+    family = "meta"
 
     topics: tuple[Mapping[str, Any], ...]
     overall: Mapping[str, Any]
@@ -54,6 +61,18 @@ class AssessorAgreement(Result):
         rows.append({"kind": "topic", "aggregate": "pooled", **self.overall})
         rows += [{"kind": "ranking", **r} for r in self.rankings]
         return rows
+
+    def report(self) -> Report:
+        """The table ``assay meta`` prints and the records."""
+        from .report import assessors_report
+
+        return assessors_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Assessor agreement"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Assessor agreement", self.family, self.report())
 
 
 def _strings(qrels: Any) -> tuple[Any, Any, np.ndarray]:

@@ -33,16 +33,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _options as opt
-from .._options import DiscPowerTest
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
+from ..report.reported import Reported
 from ..results import Results
 from ._scores import ScoreMatrix, pairs_of, score_matrices
+from .options import DiscPowerTest
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["DiscPowerTest", "DiscriminativePower", "discriminative_power"]
 
@@ -51,8 +56,8 @@ _EPS = float(np.finfo(np.float64).eps)
 _BLOCK = 1 << 22  # resampled (resample, topic, pair) entries held at once
 
 
-@dataclass(frozen=True, eq=False)
-class DiscriminativePower(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class DiscriminativePower(Result, Reported):
     """Discriminative power of each metric under each test.
 
     - ``metrics``, ``tests``, ``runs``: what was compared; ``pairs``: the run pairs
@@ -69,6 +74,8 @@ class DiscriminativePower(Result):
     :meth:`curve` gives the ASL curve (ASLs sorted ascending), :meth:`records` one row per
     test × metric, :meth:`pair_records` one row per test × metric × pair.
     """
+
+    family = "meta"
 
     metrics: tuple[str, ...]
     tests: tuple[str, ...]
@@ -105,6 +112,19 @@ class DiscriminativePower(Result):
             for t in self.tests
             for m in self.metrics
         ]
+
+    def report(self, *, pairs: bool = False) -> Report:
+        """The table ``assay meta discpower`` prints and its records (``pairs``: every
+        pair's difference and ASL instead of the metrics x tests table)."""
+        from .report import discpower_report
+
+        return discpower_report(self, pairs=pairs)
+
+    def document(self, *, pairs: bool = False) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Discriminative power"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Discriminative power", self.family, self.report(pairs=pairs))
 
     def pair_records(self) -> list[dict[str, Any]]:
         """One row per test × metric × pair: the difference, its ASL, whether significant."""

@@ -30,20 +30,25 @@ import math
 import warnings
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _options as opt
 from .._arrow import from_np, to_np
-from .._options import RBOTies
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+from .options import RBOTies
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["RBOResult", "RBORuns", "RBOTies", "rbo", "rbo_runs", "rbo_systems"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RBOResult(Result):
     """RBO of two rankings: ``min``, ``res`` (= ``max`` − ``min``), ``max`` and ``ext``, with
     the persistence ``p`` and the lengths of the two rankings. ``float()`` gives ``ext``."""
@@ -67,11 +72,13 @@ class RBOResult(Result):
         ]  # fmt: skip
 
 
-@dataclass(frozen=True, eq=False)
-class RBORuns(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class RBORuns(Result, Reported):
     """RBO between two runs, query by query: arrays ``min``, ``res``, ``ext`` aligned with
     ``queries`` (the union of both runs' queries; a query only one run has compares with an
     empty ranking and is counted in ``warnings``); ``mean()`` averages them."""
+
+    family = "meta"
 
     run_a: str
     run_b: str
@@ -109,6 +116,19 @@ class RBORuns(Result):
             }
         )
         return rows
+
+    def report(self, *, per_query: bool = False) -> Report:
+        """The table ``assay meta rbo`` prints and its records (``per_query``: every
+        query's RBO too, not only the means)."""
+        from .report import rbo_report
+
+        return rbo_report(self, per_query=per_query)
+
+    def document(self, *, per_query: bool = False) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Rank-biased overlap"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Rank-biased overlap", self.family, self.report(per_query=per_query))
 
 
 # ----------------------------------------------------------------------------- the kernel

@@ -35,7 +35,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,7 +43,13 @@ from .. import _options as opt
 from .._options import Missing, NoRelevant, Ties
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+from .options import ReproKind
 from .overlap import _profile, run_lists
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "PerTopic",
@@ -54,13 +60,12 @@ __all__ = [
     "reproducibility",
 ]
 
-ReproKind = Literal["reproducibility", "replicability"]
 #: Deepest RBO taken: its weights are an array of ``depth`` values (a 19-digit depth asked
 #: for exabytes); ten million is far past where any persistence p < 1 leaves a weight.
 MAX_RBO_DEPTH = 10_000_000
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class PerTopic(Result):
     """One measure between an original and a reproduced run, per topic: ``values`` aligned
     with ``topics``; ``mean`` their mean; ``warnings`` what was adjusted."""
@@ -189,8 +194,8 @@ def _notes(where: str, absent: list[str], cut: list[str]) -> list[str]:
     return notes
 
 
-@dataclass(frozen=True, eq=False)
-class Reproducibility(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class Reproducibility(Result, Reported):
     """Reproducibility (or replicability) measures of a baseline and an advanced run.
 
     ``ktu[role]`` and ``rbo[role]`` (role "baseline"/"advanced"; reproducibility only) are
@@ -198,6 +203,8 @@ class Reproducibility(Result):
     ``nrmse`` (reproducibility only) and ``pvalue``; ``effects[metric]`` holds ``er`` and
     ``delta_ri``. ``records()``: one row per measure × role × metric.
     """
+
+    family = "meta"
 
     kind: str
     metrics: tuple[str, ...]
@@ -222,6 +229,18 @@ class Reproducibility(Result):
             for measure, v in values.items():
                 rows.append({"measure": measure, "run": "", "metric": metric, "value": v})
         return rows
+
+    def report(self) -> Report:
+        """The table ``assay meta`` prints and the records."""
+        from .report import repro_report
+
+        return repro_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Reproducibility"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Reproducibility", self.family, self.report())
 
 
 def reproducibility(
