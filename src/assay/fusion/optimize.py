@@ -37,7 +37,7 @@ RRF_KS = (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
 _DEFAULT_RRF_K = 60.0
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class FusionOptimum(Result):
     """The result of :func:`optimize_fusion`: the chosen ``weights`` (None for rrf) and
     ``rrf_k``, their mean ``score`` on the training queries, the ``run`` fused with them over
