@@ -117,6 +117,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "meta",
         metrics=None,
+        uses=("agreement",),
     ),
 )
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+import assay
 import assay.evaluation
 import assay.fusion.streaming as streaming
 from assay import Run
 from assay.errors import InputWarning
-from assay.fusion import aggregate, fuse_files
+from assay.fusion import aggregate, fuse_files, optimize_fusion
 from assay.io import read_votes
 from conftest import shared_file
 from support.cli import invoke
@@ -89,3 +90,15 @@ def test_fuse_files_falls_back_to_memory_when_queries_are_out_of_order(
     assert [w.category for w in caught] == [InputWarning]
     assert "fusing in memory instead" in str(caught[0].message)
     assert out.read_bytes() == expected.read_bytes()
+
+
+def test_fusion_results_read_well_in_a_notebook() -> None:
+    qrels = assay.Qrels.read(shared_file("trec_eval", "qrels.test"))
+    runs = [Run.read(p, name=f"r{i}") for i, p in enumerate(_runs())]
+    for result in (
+        aggregate([["A", "B", "C"], ["B", "A", "C"]]),
+        optimize_fusion(qrels, runs, metric="map"),
+    ):
+        text = repr(result)
+        assert text.startswith(type(result).__name__ + "(") and len(text) < 2000, text
+        assert result._repr_html_().startswith("<")

@@ -41,3 +41,18 @@ def test_ltr_stats_prints_the_collections_report() -> None:
     code, out, err = invoke("ltr", "stats", _folder(), "-f", "tsv")
     assert code == 0, err
     assert ltr.collection_stats(ltr.load(_folder())).report().render("tsv") == out
+
+
+def test_ltr_results_read_well_in_a_notebook() -> None:
+    splits = ltr.load(_folder())
+    results = [
+        ltr.run_experiment(splits, ["linear", "random"], n_resamples=200),
+        ltr.collection_stats(splits),
+        splits["train"].stats(),
+        ltr.feature_stats(splits["train"]),
+        ltr.analyze(splits, "length", ["linear", "random"]),
+    ]
+    for result in results:
+        text = repr(result)
+        assert text.startswith(type(result).__name__ + "(") and len(text) < 2000, text
+        assert result._repr_html_().startswith("<")

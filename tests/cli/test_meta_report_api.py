@@ -116,3 +116,20 @@ def test_assessors(qrels: assay.Qrels, tmp_path: Path) -> None:
     page = _cli_page(tmp_path, "assessors", _data("qrels.test"), _data("qrels.test"))
     agreement = meta.assessor_agreement(qrels, qrels, runs=[], metrics=["map"])
     assert agreement.html(title="assay meta assessors") == page
+
+
+def test_meta_results_read_well_in_a_notebook(qrels: assay.Qrels) -> None:
+    runs = _runs()
+    res = assay.evaluate(qrels, runs, ["map", "P@5"])
+    results = [
+        meta.discriminative_power(res, n_resamples=100),
+        meta.topic_set_size(res, min_diff=[0.1]),
+        meta.rbo_runs(*runs),
+        meta.rbo(["a", "b", "c"], ["b", "a", "d"]),
+        meta.reproducibility(qrels, runs[0], runs[1], runs[1], runs[0], ["map"]),
+        meta.assessor_agreement(qrels, qrels),
+    ]
+    for result in results:
+        text = repr(result)
+        assert text.startswith(type(result).__name__ + "(") and len(text) < 2000, text
+        assert result._repr_html_().startswith("<")

@@ -1,5 +1,6 @@
-"""Reports of the meta-evaluation family (:mod:`assay.meta`): discriminative power, topic-set
-size design, rank-biased overlap, reproducibility and assessor agreement.
+"""Reports (the tables every output format renders) of the meta-evaluation family
+(:mod:`assay.meta`), which the results' ``report()`` methods return: discriminative power,
+topic-set size design, rank-biased overlap, reproducibility and assessor agreement.
 
 Each report's records are the result's own ``records()`` (one flat row per figure, the
 columns below); the display table puts the figures people compare side by side (metrics ×
@@ -16,13 +17,11 @@ from ..report.table import Cell, Column, DisplayTable
 from ..report.values import short
 
 if TYPE_CHECKING:
-    from ..meta import (
-        AssessorAgreement,
-        DiscriminativePower,
-        RBORuns,
-        Reproducibility,
-        TopicSetSize,
-    )
+    from .assessors import AssessorAgreement
+    from .discpower import DiscriminativePower
+    from .overlap import RBORuns
+    from .repro import Reproducibility
+    from .topicsize import TopicSetSize
 
 __all__ = [
     "assessors_report",
