@@ -179,8 +179,12 @@ def discriminative_power(
             raise InputError(f"{where}: every metric must cover the same runs and topics")
     i, j = pairs_of(len(runs))
     out: dict[str, dict[tuple[str, str], Any]] = {
-        "asl": {}, "power": {}, "n_sig": {}, "need": {}, "not_sig": {},
-    }  # fmt: skip
+        "asl": {},
+        "power": {},
+        "n_sig": {},
+        "need": {},
+        "not_sig": {},
+    }
     diffs = {s.metric: s.values.mean(axis=0)[i] - s.values.mean(axis=0)[j] for s in matrices}
     t_stat = {s.metric: _t_observed(s.values[:, i] - s.values[:, j]) for s in matrices}
     for t in tests:

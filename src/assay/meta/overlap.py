@@ -67,9 +67,16 @@ class RBOResult(Result):
 
     def records(self) -> list[dict[str, Any]]:
         return [
-            {"rbo_min": self.min, "rbo_res": self.res, "rbo_max": self.max, "rbo_ext": self.ext,
-             "p": self.p, "len_a": self.len_a, "len_b": self.len_b}
-        ]  # fmt: skip
+            {
+                "rbo_min": self.min,
+                "rbo_res": self.res,
+                "rbo_max": self.max,
+                "rbo_ext": self.ext,
+                "p": self.p,
+                "len_a": self.len_a,
+                "len_b": self.len_b,
+            }
+        ]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -102,10 +109,17 @@ class RBORuns(Result, Reported):
         """One row per query (``aggregate`` None), then the means: ``query`` None and
         ``aggregate`` "mean" (a query id, "all" included, never marks the aggregate)."""
         rows = [
-            {"run_a": self.run_a, "run_b": self.run_b, "query": q, "aggregate": None,
-             "rbo_min": float(lo), "rbo_res": float(r), "rbo_ext": float(e)}
+            {
+                "run_a": self.run_a,
+                "run_b": self.run_b,
+                "query": q,
+                "aggregate": None,
+                "rbo_min": float(lo),
+                "rbo_res": float(r),
+                "rbo_ext": float(e),
+            }
             for q, lo, r, e in zip(self.queries, self.min, self.res, self.ext, strict=True)
-        ]  # fmt: skip
+        ]
         rows.append(
             {
                 "run_a": self.run_a,

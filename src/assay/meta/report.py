@@ -107,8 +107,17 @@ def discpower_report(dp: DiscriminativePower, *, pairs: bool = False) -> Report:
 def topicsize_report(ts: TopicSetSize) -> Report:
     """One row per metric × minimum difference: σ̂², topics needed by the paired t-test and
     by one-way ANOVA, and the power of the current topic set."""
-    cols = ["metric", "min_diff", "variance", "n_ttest", "power_ttest", "n_systems_anova",
-            "n_anova", "power_anova", "n_topics"]  # fmt: skip
+    cols = [
+        "metric",
+        "min_diff",
+        "variance",
+        "n_ttest",
+        "power_ttest",
+        "n_systems_anova",
+        "n_anova",
+        "power_anova",
+        "n_topics",
+    ]
     legend = (
         f"alpha={ts.alpha}, beta={ts.beta} (power {1 - ts.beta:g}); variance: residual V_E of "
         "two-way ANOVA without replication; t-test variance 2·V_E; power: current topic set "

@@ -84,10 +84,16 @@ class PerTopic(Result):
 
     def records(self) -> list[dict[str, Any]]:
         rows = [
-            {"measure": self.measure, "run_orig": self.run_orig, "run_rep": self.run_rep,
-             "topic": t, "aggregate": None, "value": float(v)}
+            {
+                "measure": self.measure,
+                "run_orig": self.run_orig,
+                "run_rep": self.run_rep,
+                "topic": t,
+                "aggregate": None,
+                "value": float(v),
+            }
             for t, v in zip(self.topics, self.values, strict=True)
-        ]  # fmt: skip
+        ]
         # The mean row is marked by ``aggregate``, not by a topic id that a real topic could have.
         rows.append(
             {**rows[0], "topic": None, "aggregate": "mean", "value": self.mean} if rows else {}
@@ -130,9 +136,14 @@ def ktau_union(run_orig: Any, run_rep: Any, *, depth: int = 1000) -> PerTopic:
         values.append(round(float(tau), 14))
     notes = _notes(where, absent, cut)
     return PerTopic(
-        "ktu", _name(run_orig), _name(run_rep), tuple(topics), np.asarray(values, dtype=float),
-        tuple(notes), provenance(depth=depth, definition="repro_eval 0.5"),
-    )  # fmt: skip
+        "ktu",
+        _name(run_orig),
+        _name(run_rep),
+        tuple(topics),
+        np.asarray(values, dtype=float),
+        tuple(notes),
+        provenance(depth=depth, definition="repro_eval 0.5"),
+    )
 
 
 def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000) -> PerTopic:
@@ -154,9 +165,14 @@ def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000
         topics.append(topic)
         values.append(float(np.sum(weights * overlap)) / norm)
     return PerTopic(
-        "rbo", _name(run_orig), _name(run_rep), tuple(topics), np.asarray(values, dtype=float),
-        tuple(_notes(where, absent, [])), provenance(p=p, depth=depth, definition="repro_eval 0.5"),
-    )  # fmt: skip
+        "rbo",
+        _name(run_orig),
+        _name(run_rep),
+        tuple(topics),
+        np.asarray(values, dtype=float),
+        tuple(_notes(where, absent, [])),
+        provenance(p=p, depth=depth, definition="repro_eval 0.5"),
+    )
 
 
 def _overlap(a: Sequence[str], b: Sequence[str], depth: int) -> np.ndarray:
@@ -218,8 +234,10 @@ class Reproducibility(Result, Reported):
 
     def records(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
-        for role, res in {**{f"ktu:{k}": v for k, v in self.ktu.items()},
-                          **{f"rbo:{k}": v for k, v in self.rbo.items()}}.items():  # fmt: skip
+        for role, res in {
+            **{f"ktu:{k}": v for k, v in self.ktu.items()},
+            **{f"rbo:{k}": v for k, v in self.rbo.items()},
+        }.items():
             measure, run_role = role.split(":")
             rows.append({"measure": measure, "run": run_role, "metric": "", "value": res.mean})
         for (role, metric), values in self.scores.items():
@@ -277,9 +295,11 @@ def reproducibility(
     conv: dict[str, Any] = {"ties": ties, "missing": missing, "no_relevant": no_relevant}
     orig = evaluate(qrels, {"b": orig_baseline, "a": orig_advanced}, metrics, **conv)
     rep = evaluate(
-        qrels if rep_qrels is None else rep_qrels, {"b": rep_baseline, "a": rep_advanced},
-        metrics, **conv,
-    )  # fmt: skip
+        qrels if rep_qrels is None else rep_qrels,
+        {"b": rep_baseline, "a": rep_advanced},
+        metrics,
+        **conv,
+    )
     roles = {"baseline": (orig_baseline, rep_baseline), "advanced": (orig_advanced, rep_advanced)}
     ktu, rbo = {}, {}
     if kind == "reproducibility":
@@ -288,8 +308,13 @@ def reproducibility(
             rbo[role] = repro_rbo(o, r, p=p, depth=rbo_depth)
     scores, effects = {}, {}
     for metric in orig.metric_names:
-        per = {k: (orig["b" if k == "baseline" else "a", metric],
-                   rep["b" if k == "baseline" else "a", metric]) for k in roles}  # fmt: skip
+        per = {
+            k: (
+                orig["b" if k == "baseline" else "a", metric],
+                rep["b" if k == "baseline" else "a", metric],
+            )
+            for k in roles
+        }
         for role, (o, r) in per.items():
             scores[(role, metric)] = _score_measures(o, r, kind, where)
         effects[metric] = _effects(*(v.values for pair in per.values() for v in pair))
@@ -304,10 +329,14 @@ def reproducibility(
         effects=effects,
         warnings=(*orig.warnings, *rep.warnings, *notes),
         provenance=provenance(
-            kind=kind, p=p, rbo_depth=rbo_depth, ktu_depth=ktu_depth, **conv,
+            kind=kind,
+            p=p,
+            rbo_depth=rbo_depth,
+            ktu_depth=ktu_depth,
+            **conv,
             definitions="repro_eval 0.5 (Breuer et al. 2020)",
         ),
-    )  # fmt: skip
+    )
 
 
 def _score_measures(o: Any, r: Any, kind: str, where: str) -> dict[str, float]:
