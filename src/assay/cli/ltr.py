@@ -188,36 +188,14 @@ def train(
     """Fit one model on train and write every split's predictions as a TREC run
     (SPLIT.MODEL.run), its labels as TREC qrels (SPLIT.qrels) and the model."""
     with errors():
-        from ..ltr import make_model
-        from ..report import Report
-        from ..report.table import Column, DisplayTable
+        from ..ltr import export, make_model
 
         with busy(f"reading {data}", quiet):
             splits = _load(data, fold, norm)
         m = make_model(_model_names(model)[0], seed=seed, num_threads=threads)
         with progress_bar(quiet) as tick:
             m.fit(splits["train"], splits.get("vali"), progress=_ticker(tick, m.name))
-        out.mkdir(parents=True, exist_ok=True)
-        written = m.save(out / m.name)
-        saved = "" if written is None else written.name
-        rows = []
-        for split, ds in splits.items():
-            run_path, qrels_path = out / f"{split}.{m.name}.run", out / f"{split}.qrels"
-            ds.run(m.predict(ds), m.name).to_trec(run_path)
-            ds.qrels().to_trec(qrels_path)
-            rows.append(
-                {
-                    "split": split,
-                    "queries": ds.n_queries,
-                    "documents": ds.n_docs,
-                    "run": str(run_path),
-                    "qrels": str(qrels_path),
-                    "model": saved,
-                }
-            )
-        cols = ("split", "queries", "documents", "run", "qrels", "model")
-        table = DisplayTable([Column(c) for c in cols], [[str(r[c]) for c in cols] for r in rows])
-        present(Report(table, rows, cols, key="files"), fmt, output)
+        present(export(m, splits, out).report(), fmt, output)
 
 
 @ltr_app.command("evaluate")
