@@ -10,7 +10,7 @@ Modules, by role: :mod:`~assay.ltr.letor` (the LETOR/SVMlight reader and writer)
 :mod:`~assay.ltr.dataset` (:class:`LetorDataset`, :func:`load`, :func:`normalize`),
 :mod:`~assay.ltr.stats`, :mod:`~assay.ltr.models` (the rankers, :func:`save_model` and
 :func:`load_model`), :mod:`~assay.ltr.experiment` (:func:`run_experiment`),
-:mod:`~assay.ltr.analysis` (:func:`analyze`), :mod:`~assay.ltr.export` (a model's runs, qrels
+:mod:`~assay.ltr.analysis` (:func:`analyze`), :mod:`~assay.ltr.files` (a model's runs, qrels
 and model file: :func:`export`), :mod:`~assay.ltr.report` and
 :mod:`~assay.ltr.document` (the tables and the HTML report the results build),
 :mod:`~assay.ltr.options` (the options' ``Literal`` types) and :mod:`~assay.ltr.synthetic`.
@@ -37,7 +37,7 @@ _LAZY = {
     "DatasetStats": "stats",
     "Estimator": "models",
     "Experiment": "experiment",
-    "Exported": "export",
+    "Exported": "files",
     "FeatureNorm": "options",
     "FeatureStats": "stats",
     "LambdaMART": "models",
@@ -52,7 +52,7 @@ _LAZY = {
     "compare_scores": "experiment",
     "dataset_stats": "stats",
     "evaluate_scores": "experiment",
-    "export": "export",
+    "export": "files",
     "feature_stats": "stats",
     "load": "dataset",
     "load_model": "models",
