@@ -184,6 +184,30 @@ class Experiment(Result, Reported):
         """The per-query values of the compared runs (the comparison's)."""
         return self.comparison.results
 
+    def __repr__(self) -> str:
+        # The headline numbers: each model's mean and, against the baseline, the difference
+        # and its corrected p-value, for the first metrics (one screen).
+        from .._result import REPR_LIMIT
+
+        cmp = self.comparison
+        base = str(cmp.baseline or cmp.runs[0])
+        parts = []
+        for m in cmp.metrics[:4]:
+            models = []
+            for r in cmp.runs:
+                mean = f"{r} {cmp.summary(r, m).mean:.4f}"
+                if r != base:
+                    p = cmp.pair(r, base, m)
+                    mean += f" ({p.diff:+.4f}, p={p.p_adjusted:.3g})"
+                models.append(mean)
+            parts.append(f"{m}: {', '.join(models)}")
+        more = f", … {len(cmp.metrics) - 4} more metrics" if len(cmp.metrics) > 4 else ""
+        text = (
+            f"Experiment(split={self.split!r}, baseline={base!r}, seeds={self.seeds!r}, "
+            f"{'; '.join(parts)}{more})"
+        )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 1] + "…"
+
     def report(self) -> Report:
         """The models x metrics table: means with confidence intervals and ▲/▼ against the
         baseline, the differences with their corrected p-values, and, with several seeds,
