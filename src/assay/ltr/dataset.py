@@ -270,7 +270,35 @@ def load(
 ) -> dict[str, LetorDataset]:
     """A LETOR file (``{"train": ...}``) or a collection folder (``train``, ``vali``,
     ``test`` as present; ``FoldN`` sub-folders chosen by ``fold``), read with one index base
-    and feature count (at most ``max_features``: see :func:`assay.ltr.letor.read_letor_files`)."""
+    and feature count.
+
+    Parameters
+    ----------
+    path
+        A LETOR/SVMlight file, or a folder of them (MSLR, LETOR 4, Istella, Yahoo, LightGBM's
+        ``rank.train``/``rank.test`` with ``.query`` group files).
+    fold
+        The ``FoldN`` sub-folder to read (default 1 when there are some).
+    index_base, n_features, features, dtype, max_features
+        How the files are read (see :func:`assay.ltr.letor.read_letor_files`).
+
+    Returns
+    -------
+    dict of str to LetorDataset
+        The splits by name, in the order train, vali, test.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from assay import ltr
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name, split in ltr.mslr_like_splits(20, n_features=8, informative=2).items():
+    ...         split.to_letor(Path(d) / f"{name}.txt")
+    ...     splits = ltr.load(d)
+    >>> {name: split.n_queries for name, split in splits.items()}
+    {'train': 12, 'vali': 4, 'test': 4}
+    """
     if fold is not None:
         fold = integer(fold, "fold", minimum=1)
     splits = find_letor_splits(path, fold=fold)
@@ -298,6 +326,28 @@ def normalize(
     such as Istella's 1.79e308) take no part in a query's statistics and become 0; so does a
     feature that is constant within a query. The result is dense float32; the counts of
     sentinel values are kept in ``info``.
+
+    Parameters
+    ----------
+    data
+        The dataset.
+    norm
+        ``min-max`` or ``zscore``.
+    sentinel
+        Values at least this large in magnitude are missing.
+
+    Returns
+    -------
+    LetorDataset
+        The same documents with normalised features.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(5, n_features=8, informative=2, seed=1)
+    >>> x = ltr.normalize(data, norm="min-max").features
+    >>> bool(x.min() >= 0 and x.max() <= 1)
+    True
     """
     norm = choice(norm, FeatureNorm, "norm")
     sentinel = number(sentinel, "sentinel", low=0, low_open=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import (
     CIMethod,
@@ -72,7 +73,7 @@ LTR_TIES: Ties = "input"
 LTR_NO_RELEVANT: NoRelevant = "one"
 
 
-def _runs(data: LetorDataset, scores: Mapping[str, Any]) -> list[Any]:
+def _runs(data: LetorDataset, scores: Mapping[str, ArrayLike]) -> list[Any]:
     if not scores:
         raise InputError("no model scores to evaluate")
     return [data.run(s, name) for name, s in scores.items()]
@@ -80,16 +81,41 @@ def _runs(data: LetorDataset, scores: Mapping[str, Any]) -> list[Any]:
 
 def evaluate_scores(
     data: LetorDataset,
-    scores: Mapping[str, Any],
+    scores: Mapping[str, ArrayLike],
     metrics: Sequence[str] = LTR_METRICS,
     *,
     ties: Ties = LTR_TIES,
     no_relevant: NoRelevant = LTR_NO_RELEVANT,
     short_queries: ShortQueries = "score",
 ) -> Results:
-    """Per-query values of every model's scores (``{name: scores per row}``) on ``data``'s
-    labels, through :func:`assay.evaluate` (every query has every document, so
-    ``missing`` never applies)."""
+    """Per-query values of every model's scores on ``data``'s labels, through
+    :func:`assay.evaluate` (every query has every document, so ``missing`` never applies).
+
+    Parameters
+    ----------
+    data
+        The split the scores are for (its labels judge them).
+    scores
+        ``{model name: one score per row of data}``.
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default: input-order ties, NDCG 1 for a query
+        without a relevant document).
+
+    Returns
+    -------
+    Results
+        One run per model.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> test = ltr.mslr_like(20, n_features=8, informative=2, seed=1)
+    >>> res = ltr.evaluate_scores(test, {"labels": test.labels}, ["ndcg(gain='exp')@10"])
+    >>> res.aggregate("labels", "ndcg(gain='exp')@10")
+    1.0
+    """
     return evaluate(
         data.qrels(),
         _runs(data, scores),
@@ -103,7 +129,7 @@ def evaluate_scores(
 
 def compare_scores(
     data: LetorDataset,
-    scores: Mapping[str, Any],
+    scores: Mapping[str, ArrayLike],
     metrics: Sequence[str] = LTR_METRICS,
     *,
     baseline: str | None = None,
@@ -117,7 +143,36 @@ def compare_scores(
     no_relevant: NoRelevant = LTR_NO_RELEVANT,
     short_queries: ShortQueries = "score",
 ) -> Comparison:
-    """Paired comparison of models' scores on ``data`` through :func:`assay.compare`."""
+    """Paired comparison of models' scores on ``data`` through :func:`assay.compare`.
+
+    Parameters
+    ----------
+    data
+        The split the scores are for (its labels judge them).
+    scores
+        ``{model name: one score per row of data}``; the first is the baseline unless
+        ``baseline`` names another.
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    baseline, test, n_resamples, seed, correction, alpha, ci_method
+        As :func:`assay.compare`.
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default).
+
+    Returns
+    -------
+    Comparison
+        The models' means, confidence intervals and paired tests against the baseline.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> test = ltr.mslr_like(30, n_features=8, informative=2, seed=1)
+    >>> scores = {"labels": test.labels, "reversed": -test.labels}
+    >>> cmp = ltr.compare_scores(test, scores, ["ndcg(gain='exp')@10"], n_resamples=200)
+    >>> cmp.pair("reversed", "labels", "ndcg(gain='exp')@10").significant
+    True
+    """
     return compare(
         data.qrels(),
         _runs(data, scores),
@@ -303,14 +358,46 @@ def run_experiment(
     short_queries: ShortQueries = "score",
     progress: Callable[[str, int, int], None] | None = None,
 ) -> Experiment:
-    """Fit ``models`` (names as :func:`~assay.ltr.models.make_model` or model objects) on
-    ``splits["train"]``, early-stop on ``"vali"`` when present, and compare them on
-    ``"test"`` (else ``"vali"``).
+    """Fit ``models`` on ``splits["train"]``, early-stop on ``"vali"`` when present, and
+    compare them on ``"test"`` (else ``"vali"``): what ``assay ltr run`` does.
 
-    ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
-    comparison uses the first. ``seed`` also seeds the randomisation test and the bootstrap.
-    ``norm`` normalises features within queries first. ``progress(label, done, total)`` is
-    called while models train.
+    Parameters
+    ----------
+    splits
+        The collection's splits (:func:`assay.ltr.load`), with a ``"train"`` split.
+    models
+        Two or more models: names as :func:`~assay.ltr.make_model` takes them, or model
+        objects; the first is the baseline.
+    seeds, seed
+        ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
+        comparison uses the first. ``seed`` also seeds the randomisation test and the
+        bootstrap.
+    num_threads
+        LightGBM's threads (the models are the same bits for any count).
+    norm
+        Normalise features within queries first (``min-max`` or ``zscore``).
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    test, n_resamples, correction, alpha, ci_method
+        The comparison's options, as :func:`assay.compare`.
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default).
+    progress
+        Called as ``progress(label, done, total)`` while models train.
+
+    Returns
+    -------
+    Experiment
+        The comparison, the spread over seeds and the fitted models; ``report()`` is the
+        table ``assay ltr run`` prints and ``html(title=...)`` its ``--report`` page.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(40, n_features=8, informative=2, seed=1)
+    >>> exp = ltr.run_experiment(splits, ["linear", "random"], n_resamples=200)
+    >>> exp.split, exp.comparison.baseline, len(exp.records()) > 0
+    ('test', 'linear', True)
     """
     n_seeds = integer(seeds, "seeds", minimum=1, maximum=MAX_SEEDS)
     seed = check_seed(seed)
