@@ -143,7 +143,32 @@ def assessor_agreement(
     """Agreement of two qrels of the same topics (Voorhees 2000) per topic and overall, and,
     with ``runs``, the correlation of the system rankings each qrels induces for every metric
     (see the module documentation). ``rel``: lowest relevant grade for the overlap; ``level``:
-    Krippendorff's α level; ``weights``: Cohen's κ weights; ``p``: RBO's persistence."""
+    Krippendorff's α level; ``weights``: Cohen's κ weights; ``p``: RBO's persistence.
+
+    Parameters
+    ----------
+    qrels_a, qrels_b
+        The two assessors' judgments of the same topics.
+    runs, metrics
+        Runs ranked under each qrels by every metric (none: no ranking correlations).
+    rel, level, weights, p
+        The lowest relevant grade, Krippendorff's α level, Cohen's κ weights, RBO's
+        persistence.
+
+    Returns
+    -------
+    AssessorAgreement
+        Per-topic and pooled overlap, κ and α, and the ranking correlations; ``report()``
+        is the table ``assay meta assessors`` prints.
+
+    Examples
+    --------
+    >>> from assay import Qrels, meta
+    >>> a = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> b = Qrels.from_dict({"q1": {"d1": 1, "d2": 1, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> meta.assessor_agreement(a, b).overall["overlap"]
+    0.75
+    """
     where = "assessor_agreement"
     rel = opt.integer(rel, "rel", minimum=1, where=where)
     level = opt.choice(level, Level, "level", where=where)

@@ -165,6 +165,30 @@ def discriminative_power(
     studentised paired bootstrap test), "tukey" (randomised Tukey HSD) or both. The same
     ``seed`` and ``n_resamples`` (default B = 1000, as Sakai) drive both tests. See the module
     documentation for the procedures and the edge cases.
+
+    Parameters
+    ----------
+    scores
+        An evaluation, or ``{metric: {run: per-topic values}}`` (or ``{metric: array}``).
+    test
+        ``bootstrap``, ``tukey`` or both.
+    alpha, n_resamples, seed
+        The significance level, the resamples B and the seed of both tests.
+
+    Returns
+    -------
+    DiscriminativePower
+        Per test and metric: the ASL of every pair, the power, the difference required;
+        ``report()`` is the table ``assay meta discpower`` prints.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> scores = {"P@5": {"a": [0.2, 0.4, 0.6, 0.8], "b": [0.6, 0.8, 1.0, 1.0],
+    ...                   "c": [0.0, 0.2, 0.2, 0.4]}}
+    >>> dp = meta.discriminative_power(scores, n_resamples=200)
+    >>> dp.tests, len(dp.pairs), dp.power[("tukey", "P@5")]
+    (('bootstrap', 'tukey'), 3, 0.3333333333333333)
     """
     where = "discriminative_power"
     tests = _tests(test, where)

@@ -258,6 +258,26 @@ def rbo(
     at one rank). ``p`` is the persistence in (0, 1) (the weight of depth d is
     (1 − p)p^{d−1}; p = 0.9 gives the top 10 ranks 86% of the weight). ``depth`` truncates both
     rankings to their first ``depth`` items (None: all).
+
+    Parameters
+    ----------
+    a, b
+        The two rankings, best first.
+    p
+        The persistence.
+    depth
+        Compare the first ``depth`` items only.
+
+    Returns
+    -------
+    RBOResult
+        RBO_min, RBO_res, RBO_max = RBO_min + RBO_res and RBO_ext.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> meta.rbo(["a", "b", "c", "d"], ["b", "a", "c", "e"], p=0.9).ext
+    0.71775
     """
     where = "rbo"
     p = _check_p(p, where)
@@ -356,6 +376,29 @@ def rbo_runs(
     (documents with equal scores form a tie group, Webber et al. §4.3). ``depth`` truncates
     every ranking. Queries only one run has are compared with an empty ranking (RBO_ext 0)
     and counted in a warning (:class:`~assay.errors.InputWarning`, also in ``warnings``).
+
+    Parameters
+    ----------
+    run_a, run_b
+        The two runs (:class:`~assay.Run`, or what :meth:`Run.coerce` accepts).
+    p, depth
+        The persistence, and the depth every ranking is cut at.
+    ties
+        ``docno``, ``input`` or ``group``.
+
+    Returns
+    -------
+    RBORuns
+        Per query RBO_min, RBO_res and RBO_ext; ``mean()`` averages them; ``report()`` is
+        the table ``assay meta rbo`` prints.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0, "d4": 1.0}}, name="b")
+    >>> meta.rbo_runs(a, b).mean()["rbo_ext"]
+    0.63
     """
     where = "rbo_runs"
     p = _check_p(p, where)

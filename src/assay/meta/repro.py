@@ -284,6 +284,37 @@ def reproducibility(
     (replicability) t-test p-value of each run's scores. ``p`` and ``rbo_depth``: RBO's
     persistence and depth (repro_eval: 0.95, 1000); ``ktu_depth``: repro_eval's run length.
     ``ties``, ``missing``, ``no_relevant``: the conventions of :func:`assay.evaluate`.
+
+    Parameters
+    ----------
+    qrels
+        The original experiment's judgments.
+    orig_baseline, orig_advanced, rep_baseline, rep_advanced
+        The original and the reproduced runs.
+    metrics
+        The metrics of RMSE, ER, ΔRI and the t-tests.
+    rep_qrels
+        The replication's judgments (another collection): replicability measures.
+    p, rbo_depth, ktu_depth
+        RBO's persistence and depth, and the run length of Kendall's τ union.
+    ties, missing, no_relevant
+        The evaluation's conventions.
+
+    Returns
+    -------
+    Reproducibility
+        One row per measure, role and metric; ``report()`` is the table
+        ``assay meta repro`` prints.
+
+    Examples
+    --------
+    >>> from assay import Qrels, Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}}, name="b")
+    >>> q = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
+    >>> rep = meta.reproducibility(q, a, b, a, b, ["P@1"])
+    >>> rep.kind, sorted({r["measure"] for r in rep.records()})[:3]
+    ('reproducibility', ['arp_orig', 'arp_rep', 'delta_ri'])
     """
     from ..evaluation import evaluate
 

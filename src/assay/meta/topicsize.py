@@ -239,6 +239,32 @@ def topic_set_size(
     (default: the number of runs, 2 for a bare variance). ``min_diff``: one value or several.
     ``power_method``: "exact" (noncentral t and F) or "normal" (Nagata's approximations, as
     Sakai's Excel tools). See the module documentation for the formulas.
+
+    Parameters
+    ----------
+    scores
+        An evaluation, ``{metric: topic x run matrix}``, or a variance estimate.
+    min_diff
+        The minimum detectable difference(s).
+    alpha, beta
+        Type I and type II error rates (power 1 − beta).
+    n_systems, n_topics
+        Systems compared by the ANOVA; the current topic set size (with a bare variance).
+    power_method
+        ``exact`` or ``normal``.
+
+    Returns
+    -------
+    TopicSetSize
+        One row per metric and minimum difference; ``report()`` is the table
+        ``assay meta topicsize`` prints.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> row = meta.topic_set_size(0.05, min_diff=0.1, n_topics=50).records()[0]
+    >>> row["n_ttest"], row["n_anova"], round(row["power_ttest"], 3)
+    (81, 80, 0.592)
     """
     where = "topic_set_size"
     alpha = opt.alpha(alpha, where=where)
