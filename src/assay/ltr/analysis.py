@@ -25,7 +25,7 @@ from ..evaluation import Results
 from ..report.reported import Reported
 from .dataset import LetorDataset
 from .experiment import LTR_NO_RELEVANT, LTR_TIES, evaluate_scores
-from .models import LambdaMART
+from .models import LambdaMART, Model
 from .options import AnalysisKind, ModelName
 from .stats import data_summary, feature_stats
 
@@ -229,7 +229,7 @@ def score_distribution(data: LetorDataset, scores: Mapping[str, np.ndarray]) -> 
 
 
 def feature_importance(
-    model: Any,
+    model: Model,
     data: LetorDataset,
     *,
     metric: str = NDCG10,

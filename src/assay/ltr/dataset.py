@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
 from .._options import choice, integer, number
@@ -75,8 +76,8 @@ class LetorDataset:
     @classmethod
     def from_arrays(
         cls,
-        features: Any,
-        labels: Any,
+        features: Any,  # a NumPy array or a SciPy CSR matrix (SciPy is untyped)
+        labels: ArrayLike,
         *,
         qids: Sequence[Any] | None = None,
         group: Sequence[int] | None = None,
@@ -194,7 +195,7 @@ class LetorDataset:
             self.row_query_ids(), self.doc_ids, self.grades, source=self.source or self.name
         )
 
-    def run(self, scores: Any, name: str) -> Run:
+    def run(self, scores: ArrayLike, name: str) -> Run:
         """Model scores as a run; the rows keep the dataset's order, which is the order
         ``ties="input"`` breaks ties by (LightGBM's stable sort)."""
         s = np.asarray(scores, dtype=np.float64).reshape(-1)

@@ -345,7 +345,7 @@ def with_seed(model: Any, seed: int) -> Any:
 # ---------------------------------------------------------------- saving
 
 
-def save_model(model: Any, path: str | os.PathLike[str]) -> Path | None:
+def save_model(model: Model, path: str | os.PathLike[str]) -> Path | None:
     """Write ``model`` next to ``path`` with the suffix of its format.
 
     Parameters
@@ -376,12 +376,12 @@ def save_model(model: Any, path: str | os.PathLike[str]) -> Path | None:
     linear.json True
     """
     target = Path(path)
-    if getattr(model, "booster_", None) is not None:
+    if isinstance(model, LambdaMART) and model.booster_ is not None:
         written = target.with_suffix(".txt")
         with atomic_path(written) as tmp:
             model.booster_.save_model(tmp, num_iteration=model.best_iteration_)
         return written
-    if getattr(model, "coef_", None) is not None:
+    if isinstance(model, Linear) and model.coef_ is not None:
         written = target.with_suffix(".json")
         body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "l2": model.l2}
         with atomic_open(written, "w", encoding="utf-8") as fh:
