@@ -4,8 +4,10 @@ reproducibility measures (Breuer et al. 2020, as ``repro_eval``) and assessor ag
 qrels (Voorhees 2000).
 
 Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
-:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro` and
-:mod:`~assay.meta.assessors`.
+:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro`,
+:mod:`~assay.meta.assessors` and :mod:`~assay.meta.options` (the options' ``Literal`` types).
+Every result builds its own report (``report()``, the table ``assay meta`` prints;
+``html(title=...)``, its ``--report`` page), rendered by :mod:`~assay.meta.report`.
 """
 
 from __future__ import annotations
