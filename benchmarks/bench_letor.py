@@ -31,7 +31,7 @@ ASSAY = """
 import json, resource, sys, time
 t = time.perf_counter()
 import numpy as np
-from assay.io.letor import read_letor
+from assay.ltr.letor import read_letor
 f = read_letor(sys.argv[1], dtype=sys.argv[2])
 seconds = time.perf_counter() - t
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the checksum
@@ -68,7 +68,7 @@ def make_data(queries: int, seed: int = 42) -> Path:
     path = DATA / f"letor.{queries}q.seed{seed}.txt"
     if path.exists():
         return path
-    from assay.io.letor import write_letor
+    from assay.ltr.letor import write_letor
     from assay.ltr import mslr_like
 
     data = mslr_like(queries, mean_docs=120, seed=seed)

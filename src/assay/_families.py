@@ -113,6 +113,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "meta",
         metrics=None,
+        uses=("agreement",),
     ),
 )
 

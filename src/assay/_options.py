@@ -56,29 +56,6 @@ SBAAbsent = Literal["gosgens", "nan"]
 AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
-# Fusion and rank aggregation (assay.fusion).
-FusionMethod = Literal[
-    "combsum", "combmnz", "combanz", "combmax", "combmin", "combmed", "combgmnz", "wsum",
-    "rrf", "isr", "borda", "condorcet",
-]  # fmt: skip
-#: ranx's and the literature's short names for fusion methods.
-FUSION_ALIASES = {
-    "sum": "combsum", "mnz": "combmnz", "anz": "combanz", "max": "combmax", "min": "combmin",
-    "med": "combmed", "gmnz": "combgmnz", "bordafuse": "borda",
-}  # fmt: skip
-Normalization = Literal["none", "min-max", "max", "sum", "zscore", "rank", "borda"]
-#: How run files list their queries, for fusion block by block (``fusion.fuse_files``).
-QueryOrder = Literal["auto", "bytes", "numeric"]
-NORMALIZATION_ALIASES = {None: "none", "min_max": "min-max", "minmax": "min-max", "zmuv": "zscore"}
-AggregationMethod = Literal["borda", "weighted_borda", "dowdall", "copeland", "kemeny", "mc4"]
-Partial = Literal["zero", "average"]
-Search = Literal["grid", "random"]
-
-
-# Meta-evaluation (assay.meta).
-DiscPowerTest = Literal["bootstrap", "tukey"]
-PowerMethod = Literal["exact", "normal"]
-RBOTies = Literal["docno", "input", "group"]
 
 # Files and output.
 InputFormat = Literal["trec", "csv", "tsv", "parquet", "jsonl"]

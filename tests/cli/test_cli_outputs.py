@@ -222,10 +222,10 @@ def test_the_extension_names_the_format_written(files: dict[str, Path], tmp_path
 def test_fuse_keeps_the_mode_of_the_file_it_replaces(
     files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
 ) -> None:
-    import assay.cli.fusion
+    import assay.evaluation
 
     if streamed:  # every run is "large": fused block by block
-        monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)
+        monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)
     target = tmp_path / "fused.run"
     target.write_text("old\n")
     os.chmod(target, 0o640)
@@ -241,11 +241,11 @@ def test_a_gz_fused_run_is_compressed_in_memory_and_streamed(
 ) -> None:
     import gzip
 
-    import assay.cli.fusion
+    import assay.evaluation
 
     runs = [files["run1"], files["run2"]]
     assert invoke("fuse", *runs, "-o", tmp_path / "memory.txt.gz")[0] == 0
-    monkeypatch.setattr(assay.cli.fusion, "STREAM_BYTES", 1)  # fused block by block
+    monkeypatch.setattr(assay.evaluation, "STREAM_BYTES", 1)  # fused block by block
     assert invoke("fuse", *runs, "-o", tmp_path / "streamed.txt.gz")[0] == 0
     memory = (tmp_path / "memory.txt.gz").read_bytes()
     assert memory[:2] == b"\x1f\x8b" and gzip.decompress(memory).count(b"\n") > 10

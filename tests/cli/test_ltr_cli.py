@@ -41,7 +41,7 @@ def test_run(folder: Path) -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_experiment_report_every_format(folder: Path, fmt: str) -> None:
-    from assay.report import experiment_report
+    from assay.ltr.report import experiment_report
 
     exp = _experiment(folder)
     text = experiment_report(exp).render(fmt)
@@ -117,7 +117,7 @@ def test_analyze(folder: Path, analysis: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_analysis_report_every_format(folder: Path, fmt: str) -> None:
     from assay.ltr import analysis as an
-    from assay.report import analysis_report
+    from assay.ltr.report import analysis_report
 
     exp = _experiment(folder)
     test = ltr.load(folder)["test"]

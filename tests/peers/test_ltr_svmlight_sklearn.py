@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from assay.io.letor import read_letor
+from assay.ltr.letor import read_letor
 from strategies.ltr import letor_texts
 
 sk = pytest.importorskip("sklearn.datasets")
@@ -51,7 +51,7 @@ def _indices(text: str) -> set[str]:
 def test_fast_and_careful_paths_agree(tmp_path: Path, text: str, monkeypatch) -> None:
     """Blocks without comments go through Arrow's split and casts; the careful parser must
     read every file the same way (ids, lines, features)."""
-    import assay.io.letor as letor
+    import assay.ltr.letor as letor
 
     path = tmp_path / "f.txt"
     path.write_text(_no_comments(text))

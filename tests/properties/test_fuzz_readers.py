@@ -335,7 +335,7 @@ def test_pandas_frames(kind: str, data: st.DataObject) -> None:
 def feature_readers() -> dict[str, Callable[[Path], Any]]:
     """The readers of the feature families, by the kind :func:`feature_file` draws."""
     from assay.embeddings.reader import read_embeddings
-    from assay.io.letor import read_letor
+    from assay.ltr.letor import read_letor
     from assay.tagging.conll import read_conll
 
     return {"letor": read_letor, "conll": read_conll, "embeddings": read_embeddings}

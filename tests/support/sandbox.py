@@ -114,7 +114,7 @@ def _serve() -> None:
     import pyarrow.parquet  # noqa: F401
 
     import assay.cli
-    import assay.io.letor  # noqa: F401
+    import assay.ltr.letor  # noqa: F401
 
     rows = [_one(argv, request["memory"], request["timeout"]) for argv in request["commands"]]
     json.dump(rows, sys.stdout)

@@ -27,7 +27,7 @@ LIMIT = 2048
 _LIMITED = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
-import assay, assay.cli, assay.report.document, assay.io.letor, assay.fusion, numpy, pyarrow.parquet
+import assay, assay.cli, assay.report.document, assay.ltr.letor, assay.fusion, numpy, pyarrow.parquet
 resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
 d = {folder!r}
 {code}
@@ -68,7 +68,7 @@ WRITERS = {
         "out.letor",
         "import numpy as np\n"
         "x = np.arange(3000.0).reshape(300, 10)\n"
-        "assay.io.letor.write_letor(d + '/out/out.letor', np.zeros(300), "
+        "assay.ltr.letor.write_letor(d + '/out/out.letor', np.zeros(300), "
         "np.array([0, 150, 300]), ['1', '2'], x)",
     ),
     "fuse_files": (
@@ -251,7 +251,7 @@ def test_same_file_sees_links_and_spellings(
 def test_a_gz_letor_file_is_compressed(tmp_path: Path) -> None:
     import numpy as np
 
-    from assay.io.letor import read_letor, write_letor
+    from assay.ltr.letor import read_letor, write_letor
 
     x = np.arange(12.0).reshape(4, 3)
     write_letor(tmp_path / "d.txt.gz", np.array([0, 1, 2, 0]), np.array([0, 2, 4]), ["1", "2"], x)

@@ -23,8 +23,8 @@ from assay.embeddings.reader import read_embeddings
 from assay.embeddings.result import resolve_metrics
 from assay.errors import InputError, OptionError
 from assay.io.blocks import iter_parquet_run_blocks, iter_run_blocks
-from assay.io.letor import read_letor
 from assay.ltr import LetorDataset
+from assay.ltr.letor import read_letor
 from assay.metrics import parse_all
 from assay.metrics.registry import Metric
 from support.cli import assert_one_line_error, invoke

@@ -4,6 +4,8 @@ scikit-learn estimator or ranker fits, and seeds give a spread."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,45 @@ def test_make_model_and_seeds(splits: dict[str, ltr.LetorDataset]) -> None:
     assert len(exp.models["lambdamart"]) == 3 and exp.seeds == [0, 1, 2]
     kinds = {r["kind"] for r in exp.records()}
     assert kinds == {"mean", "difference", "seeds"}
+
+
+# ---------------------------------------------------------------- saving and loading
+
+
+def test_a_saved_model_loads_back_with_the_same_scores(
+    splits: dict[str, ltr.LetorDataset], tmp_path: Path
+) -> None:
+    test = splits["test"]
+    for model in (
+        ltr.Linear().fit(splits["train"]),
+        ltr.make_model("ridge").fit(splits["train"]),
+        ltr.LambdaMART(n_estimators=20).fit(splits["train"], splits["vali"]),
+    ):
+        saved = model.save(tmp_path / model.name)
+        assert saved is not None and saved.exists()
+        assert saved.suffix == (".txt" if isinstance(model, ltr.LambdaMART) else ".json")
+        again = ltr.load_model(saved)
+        assert type(again) is type(model) and again.name == model.name
+        np.testing.assert_array_equal(again.predict(test), model.predict(test))
+    # A LambdaMART is saved as LightGBM's own model file, up to the best iteration.
+    booster = lgb.Booster(model_file=str(tmp_path / "lambdamart.txt"))
+    assert booster.current_iteration() == model.best_iteration_
+
+
+def test_models_without_a_saved_form_write_nothing(
+    splits: dict[str, ltr.LetorDataset], tmp_path: Path
+) -> None:
+    assert ltr.RandomScores().save(tmp_path / "random") is None
+    assert ltr.Linear().save(tmp_path / "unfitted") is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_loading_a_bad_model_file_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no model file"):
+        ltr.load_model(tmp_path / "absent.json")
+    (tmp_path / "m.json").write_text('{"coef": [1.0]}', encoding="utf-8")
+    with pytest.raises(InputError, match="not a saved linear model"):
+        ltr.load_model(tmp_path / "m.json")
+    (tmp_path / "m.pkl").write_bytes(b"x")
+    with pytest.raises(InputError, match=r"\.txt \(LambdaMART\) or \.json"):
+        ltr.load_model(tmp_path / "m.pkl")

@@ -59,8 +59,6 @@ def demo(
         from .._options import seed as check_seed
         from ..ltr import run_experiment
         from ..ltr.synthetic import mslr_like_splits
-        from ..report import experiment_report
-        from .ltr import experiment_document
 
         check_seed(seed)
         n = integer(queries, "queries", minimum=5, maximum=_MAX_QUERIES)
@@ -77,13 +75,17 @@ def demo(
             )
         with progress_bar(quiet) as tick:
             exp = run_experiment(
-                splits, ["linear", "lambdamart"], seed=seed, num_threads=threads,
-                metrics=DEMO_METRICS, progress=tick,
-            )  # fmt: skip
-        present(experiment_report(exp), fmt or "table")
+                splits,
+                ["linear", "lambdamart"],
+                seed=seed,
+                num_threads=threads,
+                metrics=DEMO_METRICS,
+                progress=tick,
+            )
+        present(exp.report(), fmt or "table")
         if report is not None or save is not None:
             with busy("analysing the models for the report", quiet):
-                doc = experiment_document(exp, splits)
+                doc = exp.document()
             write_documents([doc], report=report, save=save, title="assay demo", quiet=quiet)
 
 

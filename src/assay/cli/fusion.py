@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import AggregationMethod, Partial
+from ..fusion.options import AggregationMethod, Partial
 from ._common import (
     FormatOption,
     QuietOption,
@@ -21,7 +21,7 @@ from ._common import (
     check_report,
     errors,
     present,
-    tables_documents,
+    write_documents,
 )
 
 __all__ = ["aggregate", "fuse", "register"]
@@ -76,9 +76,8 @@ def fuse(
 ) -> None:
     """Fuse TREC runs (CombSUM/MNZ/..., RRF, ISR, Borda, Condorcet) into one TREC run."""
     with errors():
-        from ..data import Run
         from ..errors import InputError
-        from ..fusion import fuse as fuse_runs
+        from ..fusion import fuse_files
 
         if len(runs) < 2:
             raise InputError("give two or more runs to fuse")
@@ -90,62 +89,15 @@ def fuse(
             "depth": depth,
             "name": name,
         }
-        if _large(runs) and _fused_in_blocks(runs, output, options):
-            return
-        fused = fuse_runs([Run.from_trec(p) for p in runs], **options)
-        if output == "-":
-            from ._terminal import stdout_bytes
-
-            stream = stdout_bytes()
-            fused.to_trec(stream)
-            stream.flush()
-        else:
-            fused.to_trec(output)
-
-
-#: Runs are fused block by block (:func:`assay.fusion.fuse_files`) when one of them is a
-#: file at least this large (four blocks of :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`).
-STREAM_BYTES = 64 << 20
-
-
-def _large(runs: list[str]) -> bool:
-    """Some run is a file large enough to be streamed (:data:`STREAM_BYTES`), and all are
-    files (not stdin)."""
-    import os
-
-    if not all(p != "-" and os.path.isfile(p) for p in runs):
-        return False
-    return any(os.path.getsize(p) >= STREAM_BYTES for p in runs)
-
-
-def _fused_in_blocks(runs: list[str], output: str, options: dict[str, Any]) -> bool:
-    """Fuse block by block into ``output`` (whole or not at all: :mod:`assay._files`), or
-    into a temporary file then copied to stdout; False, with a warning, when a run's queries
-    are not in ascending order (the previous ``output`` left as it was)."""
-    import os
-    import shutil
-    import tempfile
-    import warnings
-
-    from ..errors import InputWarning
-    from ..fusion import QueryOrderError, fuse_files
-    from ._terminal import stdout_bytes
-
-    try:
+        # Block by block or in memory: the library decides (fuse_files(stream=None)).
         if output != "-":
-            fuse_files(runs, output, **options)
-            return True
-        with tempfile.TemporaryDirectory(prefix="assay-fuse-") as folder:
-            tmp = os.path.join(folder, "fused.txt")
-            fuse_files(runs, tmp, **options)
-            with open(tmp, "rb") as fh:
-                stream = stdout_bytes()
-                shutil.copyfileobj(fh, stream)
-                stream.flush()
-    except QueryOrderError as exc:
-        warnings.warn(f"{exc}; fusing in memory instead", InputWarning, stacklevel=2)
-        return False
-    return True
+            fuse_files(runs, output, stream=None, **options)
+            return
+        from ._terminal import stdout_bytes
+
+        stream = stdout_bytes()
+        fuse_files(runs, stream, stream=None, **options)
+        stream.flush()
 
 
 def aggregate(
@@ -169,29 +121,17 @@ def aggregate(
     with errors():
         from ..fusion import aggregate as consensus
         from ..io import read_votes
-        from ..report import consensus_report
 
         check_report(report)
         votes = read_votes(path)
         w = _weights(weights)
-        res = consensus(votes, method=method, weights=w, partial=partial, damping=damping)
-        settings = {"method": method, "weights": w, "partial": partial, "damping": damping}
-        shown = consensus_report(
-            res.order,
-            res.scores,
-            caption=f"{path}: {len(votes)} rankings, {method}",
-            settings={"path": path, "rankings": len(votes), **settings},
+        res = consensus(
+            votes, method=method, weights=w, partial=partial, damping=damping, source=path
         )
-        present(shown, fmt)
-        tables_documents(
-            shown,
-            family="fusion",
-            heading="Rank aggregation",
-            report=report,
-            save=save,
-            title="assay aggregate",
-            quiet=quiet,
-        )
+        present(res.report(), fmt)
+        if report is not None or save is not None:
+            doc = res.document()
+            write_documents([doc], report=report, save=save, title="assay aggregate", quiet=quiet)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import KappaWeights, Level, PowerMethod, RBOTies
+from .._options import KappaWeights, Level
+from ..meta.options import PowerMethod, RBOTies
 from ._common import (
     DEFAULT_METRICS,
     AlphaOption,
@@ -34,8 +35,8 @@ from ._common import (
     errors,
     load_collection,
     present,
-    tables_documents,
     warn,
+    write_documents,
 )
 
 __all__ = ["assessors", "discpower", "rbo", "register", "repro", "topicsize"]
@@ -57,20 +58,21 @@ def _metrics(metric: list[str] | None) -> list[str]:
 
 
 def _show(
-    shown: Any, heading: str, command: str, fmt: Any, output: Any, report: Any, save: Any,
+    result: Any,
+    command: str,
+    fmt: Any,
+    output: Any,
+    report: Any,
+    save: Any,
     quiet: bool,
-) -> None:  # fmt: skip
-    """Print a meta command's tables and write its ``--report`` / ``--save``."""
-    present(shown, fmt, output)
-    tables_documents(
-        shown,
-        family="meta",
-        heading=heading,
-        report=report,
-        save=save,
-        title=f"assay meta {command}",
-        quiet=quiet,
-    )
+    **options: bool,
+) -> None:
+    """Print a meta result's report and write its ``--report`` / ``--save`` (``options``:
+    the result's report options, as ``pairs``)."""
+    present(result.report(**options), fmt, output)
+    if report is not None or save is not None:
+        doc = result.document(**options)
+        write_documents([doc], report=report, save=save, title=f"assay meta {command}", quiet=quiet)
 
 
 @group.command("discpower")
@@ -101,20 +103,23 @@ def discpower(
     with errors():
         from ..evaluation import evaluate
         from ..meta import discriminative_power
-        from ..report import discpower_report
 
         check_report(report)
         q, loaded = load_collection(qrels, runs)
         res = evaluate(
-            q, loaded, _metrics(metric), ties=ties, missing=missing,
-            no_relevant=no_relevant, judged_only=judged_only,
-        )  # fmt: skip
+            q,
+            loaded,
+            _metrics(metric),
+            ties=ties,
+            missing=missing,
+            no_relevant=no_relevant,
+            judged_only=judged_only,
+        )
         for w in res.warnings:
             warn(w)
         tests: list[Any] = list(test or ("bootstrap", "tukey"))
         dp = discriminative_power(res, test=tests, alpha=alpha, n_resamples=n_resamples, seed=seed)
-        shown = discpower_report(dp, pairs=pairs)
-        _show(shown, "Discriminative power", "discpower", fmt, output, report, save, quiet)
+        _show(dp, "discpower", fmt, output, report, save, quiet, pairs=pairs)
 
 
 @group.command("topicsize")
@@ -157,7 +162,6 @@ def topicsize(
         from ..errors import InputError
         from ..evaluation import evaluate
         from ..meta import topic_set_size
-        from ..report import topicsize_report
 
         check_report(report)
         if variance is not None:
@@ -175,11 +179,15 @@ def topicsize(
                 warn(w)
             source = res
         ts = topic_set_size(
-            source, min_diff=min_diff or [0.1], alpha=alpha, beta=beta, n_systems=n_systems,
-            n_topics=n_topics, power_method=power_method,
-        )  # fmt: skip
-        shown = topicsize_report(ts)
-        _show(shown, "Topic set size", "topicsize", fmt, output, report, save, quiet)
+            source,
+            min_diff=min_diff or [0.1],
+            alpha=alpha,
+            beta=beta,
+            n_systems=n_systems,
+            n_topics=n_topics,
+            power_method=power_method,
+        )
+        _show(ts, "topicsize", fmt, output, report, save, quiet)
 
 
 @group.command("rbo")
@@ -202,7 +210,6 @@ def rbo(
     with errors():
         from ..data import Run
         from ..meta import rbo_runs
-        from ..report import rbo_report
         from ._common import unique_names
 
         check_report(report)
@@ -215,8 +222,7 @@ def rbo(
             res = rbo_runs(a, b, p=p, depth=depth, ties=ties)
         for note in res.warnings:
             warn(note)
-        shown = rbo_report(res, per_query=per_query)
-        _show(shown, "Rank-biased overlap", "rbo", fmt, output, report, save, quiet)
+        _show(res, "rbo", fmt, output, report, save, quiet, per_query=per_query)
 
 
 @group.command("repro")
@@ -248,7 +254,6 @@ def repro(
 
         from ..data import Qrels, Run
         from ..meta import reproducibility
-        from ..report import repro_report
 
         check_report(report)
         q = Qrels.read(qrels)
@@ -261,13 +266,17 @@ def repro(
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
             res = reproducibility(
-                q, *runs, _metrics(metric), rep_qrels=rq, p=p, rbo_depth=rbo_depth,
+                q,
+                *runs,
+                _metrics(metric),
+                rep_qrels=rq,
+                p=p,
+                rbo_depth=rbo_depth,
                 ktu_depth=ktu_depth,
-            )  # fmt: skip
+            )
         for note in res.warnings:
             warn(note)
-        shown = repro_report(res)
-        _show(shown, "Reproducibility", "repro", fmt, output, report, save, quiet)
+        _show(res, "repro", fmt, output, report, save, quiet)
 
 
 @group.command("assessors")
@@ -296,7 +305,6 @@ def assessors(
 
         from ..data import Qrels, Run
         from ..meta import assessor_agreement
-        from ..report import assessors_report
         from ._common import unique_names
 
         check_report(report)
@@ -308,13 +316,18 @@ def assessors(
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
             res = assessor_agreement(
-                qa, qb, runs=loaded, metrics=metric or ["map"], rel=rel, level=level,
-                weights=weights, p=p,
-            )  # fmt: skip
+                qa,
+                qb,
+                runs=loaded,
+                metrics=metric or ["map"],
+                rel=rel,
+                level=level,
+                weights=weights,
+                p=p,
+            )
         for note in res.warnings:
             warn(note)
-        shown = assessors_report(res)
-        _show(shown, "Assessor agreement", "assessors", fmt, output, report, save, quiet)
+        _show(res, "assessors", fmt, output, report, save, quiet)
 
 
 def register(app: typer.Typer) -> None:

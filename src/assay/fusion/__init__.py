@@ -10,7 +10,9 @@ inverse square rank, BordaFuse and Condorcet, after a per-query score normalisat
 match ranx's ``fuse`` to rounding. :mod:`assay.fusion.optimize` chooses the run weights or the
 RRF constant (``rrf_k``) that maximise a metric on training queries.
 :func:`fuse_files` (:mod:`assay.fusion.streaming`) fuses run files block by block, for runs
-too large to hold together, with the same output.
+too large to hold together, with the same output (``stream=None``: block by block only when
+a run is as large as the ranking core's :data:`assay.evaluation.STREAM_BYTES`). The options'
+``Literal`` types are in :mod:`assay.fusion.options`; public names load on first use.
 
 Options are keyword-only and validated (``method``, ``norm``, ``partial``, ``weights``,
 ``rrf_k``, ``depth``, ...): a bad one raises :class:`~assay.errors.OptionError`.
@@ -18,21 +20,28 @@ Options are keyword-only and validated (``method``, ``norm``, ``partial``, ``wei
 
 from __future__ import annotations
 
-from .aggregation import AGGREGATE_METHODS, Consensus, aggregate
-from .methods import FUSION_METHODS, NORMS, fuse
-from .optimize import FusionOptimum, optimize_fusion
-from .streaming import FusionSummary, QueryOrderError, fuse_files
+from .._lazy import LazyNames
 
-__all__ = [
-    "AGGREGATE_METHODS",
-    "FUSION_METHODS",
-    "NORMS",
-    "Consensus",
-    "FusionOptimum",
-    "FusionSummary",
-    "QueryOrderError",
-    "aggregate",
-    "fuse",
-    "fuse_files",
-    "optimize_fusion",
-]
+_LAZY = {
+    "AGGREGATE_METHODS": "aggregation",
+    "Consensus": "aggregation",
+    "aggregate": "aggregation",
+    "FUSION_METHODS": "methods",
+    "NORMS": "methods",
+    "fuse": "methods",
+    "FusionOptimum": "optimize",
+    "optimize_fusion": "optimize",
+    "FusionSummary": "streaming",
+    "QueryOrderError": "streaming",
+    "fuse_files": "streaming",
+}
+
+
+_NAMES = LazyNames(__name__, globals(), _LAZY)
+
+
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
+
+
+__all__ = list(_LAZY)

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._options import AggregationMethod, Partial, choice, choices, number
+from .._options import choice, choices, number
 from .._result import TupleResult, provenance
 from ..errors import EmptyInputError, InputError, OptionError
+from ..report.reported import Reported
+from .options import AggregationMethod, Partial
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["AGGREGATE_METHODS", "Consensus", "aggregate"]
 
@@ -23,15 +29,20 @@ AGGREGATE_METHODS: tuple[str, ...] = choices(AggregationMethod)
 _KEMENY_EXACT_MAX = 8
 
 
-@dataclass(frozen=True, eq=False)
-class Consensus(TupleResult):
+@dataclass(frozen=True, eq=False, repr=False)
+class Consensus(TupleResult, Reported):
     """Consensus ``order`` (best first) and the ``scores`` of those candidates (same order).
     Unpacks as ``order, scores = aggregate(...)`` and equals that pair. ``records()``: one row
-    per candidate, ``{"rank", "candidate", "score"}``."""
+    per candidate, ``{"rank", "candidate", "score"}``. ``settings``: what the report states
+    (the votes' ``source`` and count, the options); :meth:`report` is the table
+    ``assay aggregate`` prints."""
+
+    family = "fusion"
 
     order: list[Any]
     scores: list[float]
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
     _fields = ("order", "scores")
 
     def records(self) -> list[dict[str, Any]]:
@@ -39,6 +50,26 @@ class Consensus(TupleResult):
             {"rank": i + 1, "candidate": c, "score": s}
             for i, (c, s) in enumerate(zip(self.order, self.scores, strict=True))
         ]
+
+    def report(self) -> Report:
+        """Rows ``rank, candidate, score``; the caption names the votes and the method."""
+        from ..report.tasks import consensus_report
+
+        settings = dict(self.settings)
+        what = f"{settings.get('rankings')} rankings, {settings.get('method')}"
+        source = settings.get("path")
+        return consensus_report(
+            self.order,
+            self.scores,
+            caption=what if source is None else f"{source}: {what}",
+            settings=settings,
+        )
+
+    def document(self) -> Document:
+        """The ``--report`` content: the table under "Rank aggregation"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Rank aggregation", self.family, self.report())
 
 
 # ---------------------------------------------------------------- the votes
@@ -208,6 +239,7 @@ def aggregate(
     weights: Sequence[float] | None = None,
     partial: Partial = "zero",
     damping: float = 0.15,
+    source: str | None = None,
 ) -> Consensus:
     """Consensus of ``rankings`` (each a list of candidates, best first, possibly partial).
 
@@ -232,7 +264,29 @@ def aggregate(
     or ``"average"``: the mean of the points of the positions the list left unused.
     ``weights`` (one per list, finite and non-negative) apply to every method. Ties in the
     score are broken by the candidates' sort order (ascending), so the result is
-    deterministic. Bad options raise :class:`~assay.errors.OptionError`.
+    deterministic. Bad options raise :class:`~assay.errors.OptionError`. ``source`` (where
+    the votes came from) is named by the result's report.
+
+    Parameters
+    ----------
+    rankings
+        The votes: lists of candidates, best first, possibly partial.
+    method, weights, partial, damping
+        As above.
+    source
+        Where the votes were read from (a file name), for the report.
+
+    Returns
+    -------
+    Consensus
+        The consensus order and scores; unpacks as ``order, scores``.
+
+    Examples
+    --------
+    >>> from assay.fusion import aggregate
+    >>> order, scores = aggregate([["A", "B", "C"], ["A", "C", "B"], ["B", "A", "C"]])
+    >>> order, scores
+    (['A', 'B', 'C'], [5.0, 3.0, 1.0])
     """
     method = choice(method, AggregationMethod, "method")
     partial = choice(partial, Partial, "partial")
@@ -241,14 +295,23 @@ def aggregate(
     settings = provenance(
         method=method, partial=partial, weights=None if weights is None else w.tolist()
     )
+    shown = {
+        "path": source,
+        "rankings": len(rankings),
+        "method": method,
+        "weights": None if weights is None else list(weights),
+        "partial": partial,
+        "damping": damping,
+    }
     if method in ("borda", "weighted_borda", "dowdall"):
-        return Consensus(*_order_by(_borda_family(method, pos, w, partial), cands), settings)
-    pref = _preferences(pos, w)
-    if method == "copeland":
-        return Consensus(*_order_by(_copeland(pref), cands), settings)
-    if method == "kemeny":
-        order = _kemeny(pref, pos, w, partial)
+        order, scores = _order_by(_borda_family(method, pos, w, partial), cands)
+    elif method == "copeland":
+        order, scores = _order_by(_copeland(_preferences(pos, w)), cands)
+    elif method == "kemeny":
+        kept = _kemeny(_preferences(pos, w), pos, w, partial)
         n = len(cands)
-        return Consensus([cands[i] for i in order], [float(n - 1 - p) for p in range(n)], settings)
-    settings["damping"] = damping
-    return Consensus(*_order_by(_mc4(pref, damping), cands), settings)
+        order, scores = [cands[i] for i in kept], [float(n - 1 - p) for p in range(n)]
+    else:
+        settings["damping"] = damping
+        order, scores = _order_by(_mc4(_preferences(pos, w), damping), cands)
+    return Consensus(order, scores, settings, shown)

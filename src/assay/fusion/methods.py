@@ -25,17 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
-from .._options import (
-    FUSION_ALIASES,
-    NORMALIZATION_ALIASES,
-    FusionMethod,
-    Normalization,
-    choice,
-    choices,
-    integer,
-    number,
-)
+from .._options import choice, choices, integer, number
 from ..errors import EmptyInputError, OptionError
+from .options import FUSION_ALIASES, NORMALIZATION_ALIASES, FusionMethod, Normalization
 
 if TYPE_CHECKING:
     from ..data import Run
@@ -373,6 +365,27 @@ def fuse(
     integer, keeps the top ``depth`` per query). Being a Run, its rows are ordered by score,
     ties by docno descending — assay's tie rule, applied to equal fused scores too. Bad
     options raise :class:`~assay.errors.OptionError`.
+
+    Parameters
+    ----------
+    runs
+        The runs to fuse (a sequence, or runs by name).
+    method, norm, weights, rrf_k, depth, name, gamma
+        As above.
+
+    Returns
+    -------
+    Run
+        The fused run, named ``name`` (default: the method).
+
+    Examples
+    --------
+    >>> from assay import Run
+    >>> from assay.fusion import fuse
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0, "d4": 1.0}}, name="b")
+    >>> fuse([a, b], method="combsum").to_dict()
+    {'q1': {'d2': 1.5, 'd1': 1.5, 'd4': 0.0, 'd3': 0.0}}
     """
     m, nm = check_method(method), check_norm(norm)
     k, g, depth = check_rrf_k(rrf_k), number(gamma, "gamma"), check_depth(depth)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._options import FusionMethod, Normalization, Search, choice, integer, number
+from .._options import choice, integer, number
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..errors import EmptyInputError, OptionError
@@ -25,6 +25,7 @@ from .methods import (
     stack,
     to_run,
 )
+from .options import FusionMethod, Normalization, Search
 
 if TYPE_CHECKING:
     from ..data import Qrels, Run
@@ -36,7 +37,7 @@ RRF_KS = (1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
 _DEFAULT_RRF_K = 60.0
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class FusionOptimum(Result):
     """The result of :func:`optimize_fusion`: the chosen ``weights`` (None for rrf) and
     ``rrf_k``, their mean ``score`` on the training queries, the ``run`` fused with them over
@@ -147,6 +148,35 @@ def optimize_fusion(
     first candidate (grid order, or draw order); ``random`` is seeded by ``seed``. The
     returned run is fused with the chosen parameters over all queries. Bad options raise
     :class:`~assay.errors.OptionError`.
+
+    Parameters
+    ----------
+    qrels, runs
+        The judgments and the runs to fuse.
+    method, metric, norm
+        The fusion method, the metric maximised and the score normalisation.
+    search, n_iter, seed, step, rrf_ks
+        How the parameters are searched (see above).
+    train_queries
+        The queries the metric is averaged over (default: every qrels query).
+    depth
+        Keep the top ``depth`` documents of each fused query.
+
+    Returns
+    -------
+    FusionOptimum
+        The chosen weights (or ``rrf_k``), the score reached and the fused run.
+
+    Examples
+    --------
+    >>> from assay import Qrels, Run
+    >>> from assay.fusion import optimize_fusion
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}}, name="b")
+    >>> q = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
+    >>> best = optimize_fusion(q, [a, b], metric="P@1", step=0.5)
+    >>> best.weights, best.score
+    ([1.0, 0.0], 1.0)
     """
     m, nm, depth = check_method(method), check_norm(norm), check_depth(depth)
     search = choice(search, Search, "search")

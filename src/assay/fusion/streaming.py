@@ -27,15 +27,16 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from .._files import atomic_open, atomic_path
-from .._options import FusionMethod, Normalization, QueryOrder, choice, integer, number
+from .._options import choice, flag, integer, number
 from ..errors import EmptyInputError, InputError
 from .methods import check_depth, check_method, check_norm, check_rrf_k, fuse, run_weights
+from .options import FusionMethod, Normalization, QueryOrder
 
 if TYPE_CHECKING:
     from ..data import Run
     from ..io.trec import TrecColumns
 
-__all__ = ["FusionSummary", "QueryOrderError", "fuse_files"]
+__all__ = ["FusionSummary", "QueryOrderError", "fuse_files", "worth_streaming"]
 
 
 class QueryOrderError(InputError):
@@ -225,20 +226,146 @@ def fuse_files(
     gamma: float = 1.0,
     block_bytes: int | None = None,
     query_order: QueryOrder = "auto",
+    stream: bool | None = True,
 ) -> FusionSummary:
-    """Fuse TREC run files into the TREC file ``output`` (a path or a binary file object)
-    without holding the runs in memory; options and values are those of
-    :func:`~assay.fusion.fuse`, and the file written holds the same bytes as
-    ``fuse([Run.read(p) for p in runs], ...).to_trec(output)``.
+    """Fuse TREC run files into the TREC file ``output`` (a path or a binary file object);
+    options and values are those of :func:`~assay.fusion.fuse`, and the file written holds
+    the same bytes as ``fuse([Run.read(p) for p in runs], ...).to_trec(output)``.
 
-    Each run must list its queries' rows together, queries in ascending order, the same for
-    every run (``query_order``): ``bytes`` (as ``LC_ALL=C sort -k1,1 -s`` leaves them, and as
-    assay writes runs), ``numeric`` (integer query ids in numeric order, as runs over
-    numbered topics usually are; the output then lists queries in numeric order, each query's
-    rows as the in-memory fusion writes them) or ``auto`` (the order every run's first block
-    follows, bytes when both fit). Otherwise a :class:`QueryOrderError` is raised (part of the
-    output may have been written). ``block_bytes`` is the text read at a time from each run
-    (default :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`)."""
+    Parameters
+    ----------
+    runs
+        The TREC run files (two or more to fuse anything).
+    output
+        The fused run's file (a ``.gz`` path is compressed), or a binary file object.
+    method, norm, weights, rrf_k, depth, name, gamma
+        As :func:`~assay.fusion.fuse`.
+    block_bytes
+        The text read at a time from each run when streaming (default
+        :data:`assay.io.blocks.DEFAULT_BLOCK_BYTES`).
+    query_order
+        When streaming, the order every run lists its queries in: ``bytes`` (as
+        ``LC_ALL=C sort -k1,1 -s`` leaves them, and as assay writes runs), ``numeric``
+        (integer query ids in numeric order; the output then lists queries in numeric order,
+        each query's rows as the in-memory fusion writes them) or ``auto`` (the order every
+        run's first block follows, bytes when both fit).
+    stream
+        ``True``: block by block, without holding the runs in memory; each run must list its
+        queries' rows together in ``query_order``, else a :class:`QueryOrderError` is raised
+        (part of a file object's output may have been written). ``False``: the runs are read
+        whole and fused in memory. ``None``: assay decides, as ``assay fuse`` does: block by
+        block when every run is a file and one is at least
+        :data:`assay.evaluation.STREAM_BYTES` large (the ranking core's one threshold), else
+        in memory; a run whose queries are out of order is then fused in memory instead,
+        with an :class:`~assay.errors.InputWarning`, and ``output`` is written whole or not
+        at all.
+
+    Returns
+    -------
+    FusionSummary
+        What was read and written (``blocks`` is 0 for a fusion in memory).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from assay import Run
+    >>> from assay.fusion import fuse_files
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 2.0, "d3": 1.0}}, name="b")
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     paths = [os.path.join(d, f"{r.name}.run") for r in (a, b)]
+    ...     for r, p in zip((a, b), paths, strict=True):
+    ...         r.to_trec(p)
+    ...     summary = fuse_files(paths, os.path.join(d, "fused.run"), stream=None)
+    >>> summary.queries, summary.rows_written
+    (1, 3)
+    """
+    options: dict[str, Any] = {
+        "method": method,
+        "norm": norm,
+        "weights": weights,
+        "rrf_k": rrf_k,
+        "depth": depth,
+        "name": name,
+        "gamma": gamma,
+    }
+    if stream is not None:
+        stream = flag(stream, "stream")
+    if stream is None:
+        return _fuse_decided(runs, output, options, block_bytes, query_order)
+    if not stream:
+        return _fuse_in_memory(runs, output, options)
+    return _fuse_blocks(runs, output, options, block_bytes, query_order)
+
+
+def worth_streaming(runs: Sequence[str | os.PathLike[str]]) -> bool:
+    """Whether :func:`fuse_files` with ``stream=None`` fuses ``runs`` block by block: every
+    run is a file (not ``-``, stdin) and one is at least :data:`assay.evaluation.STREAM_BYTES`
+    large."""
+    from ..evaluation import STREAM_BYTES
+
+    paths = [os.fspath(p) for p in runs]
+    if not all(p != "-" and os.path.isfile(p) for p in paths):
+        return False
+    return any(os.path.getsize(p) >= STREAM_BYTES for p in paths)
+
+
+def _fuse_decided(
+    runs: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str] | BinaryIO,
+    options: dict[str, Any],
+    block_bytes: int | None,
+    query_order: QueryOrder,
+) -> FusionSummary:
+    """``stream=None``: block by block when worth it, in memory otherwise or when a run's
+    queries are out of order. A file object receives the fused run only once it is whole
+    (through a temporary file), so a fallback never follows a partial output."""
+    import shutil
+    import tempfile
+    import warnings
+
+    from ..errors import InputWarning
+
+    if not worth_streaming(runs):
+        return _fuse_in_memory(runs, output, options)
+    try:
+        if isinstance(output, str | os.PathLike):
+            return _fuse_blocks(runs, output, options, block_bytes, query_order)
+        with tempfile.TemporaryDirectory(prefix="assay-fuse-") as folder:
+            tmp = os.path.join(folder, "fused.txt")
+            summary = _fuse_blocks(runs, tmp, options, block_bytes, query_order)
+            with open(tmp, "rb") as fh:
+                shutil.copyfileobj(fh, output)
+            return summary
+    except QueryOrderError as exc:
+        warnings.warn(f"{exc}; fusing in memory instead", InputWarning, stacklevel=3)
+        return _fuse_in_memory(runs, output, options)
+
+
+def _fuse_in_memory(
+    runs: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str] | BinaryIO,
+    options: dict[str, Any],
+) -> FusionSummary:
+    from ..data import Run
+
+    loaded = [Run.from_trec(os.fspath(p)) for p in runs]
+    fused = fuse(loaded, **options)
+    fused.to_trec(output)
+    read = sum(len(r) for r in loaded)
+    return FusionSummary(len(loaded), fused.n_queries, read, len(fused), 0)
+
+
+def _fuse_blocks(
+    runs: Sequence[str | os.PathLike[str]],
+    output: str | os.PathLike[str] | BinaryIO,
+    given: dict[str, Any],
+    block_bytes: int | None,
+    query_order: QueryOrder,
+) -> FusionSummary:
+    """Block by block (see the module docstring); ``given``: the options of :func:`fuse`."""
+    method, norm, weights = given["method"], given["norm"], given["weights"]
+    rrf_k, depth, name, gamma = given["rrf_k"], given["depth"], given["name"], given["gamma"]
     m, nm = check_method(method), check_norm(norm)
     k, g, depth = check_rrf_k(rrf_k), number(gamma, "gamma"), check_depth(depth)
     if block_bytes is not None:

@@ -9,9 +9,9 @@ values come from :func:`assay.evaluate`'s kernels under the LTR conventions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -22,14 +22,21 @@ from .._options import flag, integer
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..evaluation import Results
-from .dataset import LetorDataset, data_summary
+from ..report.reported import Reported
+from .dataset import LetorDataset
 from .experiment import LTR_NO_RELEVANT, LTR_TIES, evaluate_scores
-from .models import LambdaMART
-from .stats import feature_stats
+from .models import LambdaMART, Model
+from .options import AnalysisKind, ModelName
+from .stats import data_summary, feature_stats
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "ANALYSES",
     "Analysis",
+    "analyze",
     "by_query_length",
     "by_relevant",
     "feature_importance",
@@ -40,13 +47,27 @@ __all__ = [
 ]
 
 #: The analyses by name (the CLI's choices).
-ANALYSES = ("queries", "length", "relevant", "scores", "importance", "trees", "features")
+ANALYSES: tuple[AnalysisKind, ...] = (
+    "queries",
+    "length",
+    "relevant",
+    "scores",
+    "importance",
+    "trees",
+    "features",
+)
 NDCG10 = "ndcg(gain='exp')@10"
 
 
-@dataclass(frozen=True, eq=False)
-class Analysis(Result):
-    """One analysis: ``kind``, the ``columns`` of its rows, and the rows themselves."""
+@dataclass(frozen=True, eq=False, repr=False)
+class Analysis(Result, Reported):
+    """One analysis: ``kind``, the ``columns`` of its rows, and the rows themselves.
+
+    :meth:`report` is the table ``assay ltr analyze`` prints, :meth:`document` its
+    ``--report`` content (the plot of trees, importance, length and relevant, and the
+    table)."""
+
+    family = "ltr"
 
     kind: str
     title: str
@@ -56,6 +77,18 @@ class Analysis(Result):
 
     def records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.rows]
+
+    def report(self) -> Report:
+        """Its rows under its columns (numbers to 4 decimals on display)."""
+        from .report import analysis_report
+
+        return analysis_report(self)
+
+    def document(self) -> Document:
+        """Its plot (when it has one) and its table."""
+        from .document import analysis_document
+
+        return analysis_document(self)
 
 
 def _conventions() -> dict[str, Any]:
@@ -76,9 +109,14 @@ def _summary(values: np.ndarray) -> dict[str, float]:
         return dict.fromkeys(("mean", "std", "min", "q25", "median", "q75", "max"), float("nan"))
     q = np.quantile(values, [0.0, 0.25, 0.5, 0.75, 1.0])
     return {
-        "mean": float(values.mean()), "std": float(values.std()), "min": float(q[0]),
-        "q25": float(q[1]), "median": float(q[2]), "q75": float(q[3]), "max": float(q[4]),
-    }  # fmt: skip
+        "mean": float(values.mean()),
+        "std": float(values.std()),
+        "min": float(q[0]),
+        "q25": float(q[1]),
+        "median": float(q[2]),
+        "q75": float(q[3]),
+        "max": float(q[4]),
+    }
 
 
 def query_distribution(data: LetorDataset, results: Results, metric: str = NDCG10) -> Analysis:
@@ -87,11 +125,16 @@ def query_distribution(data: LetorDataset, results: Results, metric: str = NDCG1
     rows = []
     for run in results.runs:
         _, v = _per_query(data, results, run, metric)
-        rows.append({
-            "model": run, "metric": metric, "queries": len(v), **_summary(v),
-            "at_0": float(np.mean(v == 0)) if len(v) else float("nan"),
-            "at_1": float(np.mean(v == 1)) if len(v) else float("nan"),
-        })  # fmt: skip
+        rows.append(
+            {
+                "model": run,
+                "metric": metric,
+                "queries": len(v),
+                **_summary(v),
+                "at_0": float(np.mean(v == 0)) if len(v) else float("nan"),
+                "at_1": float(np.mean(v == 1)) if len(v) else float("nan"),
+            }
+        )
     cols = (
         "model",
         "metric",
@@ -186,7 +229,7 @@ def score_distribution(data: LetorDataset, scores: Mapping[str, np.ndarray]) -> 
 
 
 def feature_importance(
-    model: Any,
+    model: Model,
     data: LetorDataset,
     *,
     metric: str = NDCG10,
@@ -224,10 +267,14 @@ def feature_importance(
     if top is not None:
         order = order[: integer(top, "top", minimum=1)]
     rows = [
-        {"feature": int(j) + data.index_base, "permutation_drop": float(drops[j]),
-         "gain": float(gain[j]), "split": float(split[j])}
+        {
+            "feature": int(j) + data.index_base,
+            "permutation_drop": float(drops[j]),
+            "gain": float(gain[j]),
+            "split": float(split[j]),
+        }
         for j in order
-    ]  # fmt: skip
+    ]
     prov = provenance(
         data=data_summary(data),
         model=model.name,
@@ -285,10 +332,22 @@ def trees_curve(
         runs = {str(t): model.predict(data, trees=t) for t in counts}
         res = evaluate_scores(data, runs, [metric])
         for t in counts:
-            rows.append({"split": split, "trees": t, "value": res.aggregate(str(t), metric),
-                         "best": t == model.best_iteration_})  # fmt: skip
-    prov = provenance(model=model.name, metric=metric, step=every, trees=total,
-                      best_iteration=model.best_iteration_, **_conventions())  # fmt: skip
+            rows.append(
+                {
+                    "split": split,
+                    "trees": t,
+                    "value": res.aggregate(str(t), metric),
+                    "best": t == model.best_iteration_,
+                }
+            )
+    prov = provenance(
+        model=model.name,
+        metric=metric,
+        step=every,
+        trees=total,
+        best_iteration=model.best_iteration_,
+        **_conventions(),
+    )
     return Analysis(
         "trees", f"{metric} by number of trees", ("split", "trees", "value", "best"), rows, prov
     )
@@ -304,5 +363,95 @@ def feature_table(data: LetorDataset) -> Analysis:
 
 
 def _prov(data: LetorDataset, results: Results, metric: str) -> dict[str, Any]:
-    return provenance(data=data_summary(data),
-                      metric=metric, conventions=results.conventions.to_dict())  # fmt: skip
+    return provenance(
+        data=data_summary(data), metric=metric, conventions=results.conventions.to_dict()
+    )
+
+
+# ---------------------------------------------------------------- by name
+
+
+def analyze(
+    splits: Mapping[str, LetorDataset],
+    kind: AnalysisKind,
+    models: Sequence[ModelName] = ("linear", "lambdamart"),
+    *,
+    split: str = "test",
+    metric: str = NDCG10,
+    seed: int = 0,
+    num_threads: int = 1,
+    step: int = 1,
+    top: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Analysis:
+    """One analysis of ``splits[split]`` by name, fitting ``models`` on ``splits["train"]``
+    (early stopping on ``"vali"`` unless it is the split analysed) when it needs them.
+
+    Parameters
+    ----------
+    splits
+        The collection's splits (:func:`assay.ltr.load`), with a ``"train"`` split unless
+        ``kind`` is ``"features"``.
+    kind
+        ``queries`` (per-query distribution), ``length`` / ``relevant`` (effectiveness by
+        query length / relevant documents), ``scores`` (scores per grade), ``importance``
+        (permutation importance of the first LambdaMART, else of the first model),
+        ``trees`` (the metric against the number of trees of the first LambdaMART) or
+        ``features`` (feature statistics; no model is fitted).
+    models
+        The models fitted, by name (:func:`assay.ltr.make_model`).
+    split, metric, seed, num_threads
+        The split analysed, the metric, the seed of the models and of the permutations, and
+        LightGBM's threads.
+    step, top
+        ``trees``: evaluate every ``step`` trees; ``importance``: keep the ``top`` features.
+    progress
+        Called as ``progress(label, done, total)`` while models train.
+
+    Returns
+    -------
+    Analysis
+        Its rows; ``report()`` is the table ``assay ltr analyze`` prints.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(30, n_features=8, informative=2, seed=1)
+    >>> ltr.analyze(splits, "features").kind
+    'features'
+    """
+    from ..errors import InputError
+    from .models import make_model
+
+    if split not in splits:
+        raise InputError(f"no {split} split (have {', '.join(splits)})")
+    integer(step, "step", minimum=1)
+    if top is not None:
+        integer(top, "top", minimum=1)
+    target = splits[split]
+    if kind == "features":
+        return feature_table(target)
+    fitted = []
+    for name in models:
+        m = make_model(name, seed=seed, num_threads=num_threads)
+        tick = None if progress is None else (lambda d, t, lab=m.name: progress(lab, d, t))
+        m.fit(splits["train"], splits.get("vali") if split != "vali" else None, progress=tick)
+        fitted.append(m)
+    scores = {m.name: m.predict(target) for m in fitted}
+    if kind == "scores":
+        return score_distribution(target, scores)
+    if kind in ("importance", "trees"):
+        trees = [m for m in fitted if isinstance(m, LambdaMART)]
+        chosen = trees[0] if trees else fitted[0]
+        if kind == "importance":
+            return feature_importance(chosen, target, metric=metric, seed=seed, top=top)
+        if not trees:
+            raise InputError("the trees analysis needs --models lambdamart")
+        curve = {s: d for s, d in splits.items() if s != "train"} or {"train": splits["train"]}
+        return trees_curve(trees[0], curve, metric=metric, step=step)
+    res = evaluate_scores(target, scores, [metric])
+    if kind == "queries":
+        return query_distribution(target, res, metric)
+    if kind == "length":
+        return by_query_length(target, res, metric)
+    return by_relevant(target, res, metric)

@@ -8,30 +8,24 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
 from .._options import choice, integer, number
 from ..data import Qrels, Run
 from ..errors import InputError
-from ..io.letor import (
-    FeatureLayout,
-    IndexBase,
-    LetorFile,
-    ValueType,
-    find_letor_splits,
-    read_letor_files,
-    write_letor,
-)
 from ..io.limits import check_dense
+from .letor import LetorFile, find_letor_splits, read_letor_files, write_letor
+from .options import FeatureLayout, FeatureNorm, IndexBase, ValueType
+from .stats import DatasetStats, dataset_stats
 
 __all__ = ["SENTINEL", "FeatureNorm", "LetorDataset", "load", "normalize"]
 
-FeatureNorm = Literal["min-max", "zscore"]
 #: Feature values at least this large in magnitude (or not finite) are missing-value
 #: sentinels (Istella writes 1.79e308), left out of normalisation statistics.
 SENTINEL = 1e30
@@ -66,16 +60,24 @@ class LetorDataset:
     def from_file(cls, f: LetorFile, name: str | None = None) -> LetorDataset:
         info = {"group_file": f.group_file, "overflow": f.overflow}
         return cls(
-            f.labels, f.offsets, f.query_ids, f.doc_ids, f.features,
-            name=name or os.path.basename(f.source), source=f.source,
-            index_base=f.index_base, lines=f.lines, info=info, read_bytes=f.bytes_read,
-        )  # fmt: skip
+            f.labels,
+            f.offsets,
+            f.query_ids,
+            f.doc_ids,
+            f.features,
+            name=name or os.path.basename(f.source),
+            source=f.source,
+            index_base=f.index_base,
+            lines=f.lines,
+            info=info,
+            read_bytes=f.bytes_read,
+        )
 
     @classmethod
     def from_arrays(
         cls,
-        features: Any,
-        labels: Any,
+        features: Any,  # a NumPy array or a SciPy CSR matrix (SciPy is untyped)
+        labels: ArrayLike,
         *,
         qids: Sequence[Any] | None = None,
         group: Sequence[int] | None = None,
@@ -109,7 +111,7 @@ class LetorDataset:
 
     @classmethod
     def read(cls, path: str | os.PathLike[str], **options: Any) -> LetorDataset:
-        """One LETOR/SVMlight file (options as :func:`assay.io.letor.read_letor`)."""
+        """One LETOR/SVMlight file (options as :func:`assay.ltr.letor.read_letor`)."""
         return next(iter(load(path, **options).values()))
 
     # ------------------------------------------------------------ shape
@@ -193,7 +195,7 @@ class LetorDataset:
             self.row_query_ids(), self.doc_ids, self.grades, source=self.source or self.name
         )
 
-    def run(self, scores: Any, name: str) -> Run:
+    def run(self, scores: ArrayLike, name: str) -> Run:
         """Model scores as a run; the rows keep the dataset's order, which is the order
         ``ties="input"`` breaks ties by (LightGBM's stable sort)."""
         s = np.asarray(scores, dtype=np.float64).reshape(-1)
@@ -204,14 +206,17 @@ class LetorDataset:
     def to_letor(self, path: str | os.PathLike[str]) -> None:
         """Write the dataset as a LETOR file (doc ids in ``# docid =`` comments)."""
         write_letor(
-            path, self.labels, self.offsets, self.query_ids, self.features,
-            doc_ids=self.doc_ids, index_base=self.index_base,
-        )  # fmt: skip
+            path,
+            self.labels,
+            self.offsets,
+            self.query_ids,
+            self.features,
+            doc_ids=self.doc_ids,
+            index_base=self.index_base,
+        )
 
-    def stats(self) -> Any:
+    def stats(self) -> DatasetStats:
         """Queries, documents, documents per query, labels, constant and empty features."""
-        from .stats import dataset_stats
-
         return dataset_stats(self)
 
     def normalized(
@@ -266,14 +271,46 @@ def load(
 ) -> dict[str, LetorDataset]:
     """A LETOR file (``{"train": ...}``) or a collection folder (``train``, ``vali``,
     ``test`` as present; ``FoldN`` sub-folders chosen by ``fold``), read with one index base
-    and feature count (at most ``max_features``: see :func:`assay.io.letor.read_letor_files`)."""
+    and feature count.
+
+    Parameters
+    ----------
+    path
+        A LETOR/SVMlight file, or a folder of them (MSLR, LETOR 4, Istella, Yahoo, LightGBM's
+        ``rank.train``/``rank.test`` with ``.query`` group files).
+    fold
+        The ``FoldN`` sub-folder to read (default 1 when there are some).
+    index_base, n_features, features, dtype, max_features
+        How the files are read (see :func:`assay.ltr.letor.read_letor_files`).
+
+    Returns
+    -------
+    dict of str to LetorDataset
+        The splits by name, in the order train, vali, test.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from assay import ltr
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name, split in ltr.mslr_like_splits(20, n_features=8, informative=2).items():
+    ...         split.to_letor(Path(d) / f"{name}.txt")
+    ...     splits = ltr.load(d)
+    >>> {name: split.n_queries for name, split in splits.items()}
+    {'train': 12, 'vali': 4, 'test': 4}
+    """
     if fold is not None:
         fold = integer(fold, "fold", minimum=1)
     splits = find_letor_splits(path, fold=fold)
     files = read_letor_files(
-        list(splits.values()), index_base=index_base, n_features=n_features,
-        features=features, dtype=dtype, max_features=max_features,
-    )  # fmt: skip
+        list(splits.values()),
+        index_base=index_base,
+        n_features=n_features,
+        features=features,
+        dtype=dtype,
+        max_features=max_features,
+    )
     return {s: LetorDataset.from_file(f, name=s) for s, f in zip(splits, files, strict=True)}
 
 
@@ -290,6 +327,28 @@ def normalize(
     such as Istella's 1.79e308) take no part in a query's statistics and become 0; so does a
     feature that is constant within a query. The result is dense float32; the counts of
     sentinel values are kept in ``info``.
+
+    Parameters
+    ----------
+    data
+        The dataset.
+    norm
+        ``min-max`` or ``zscore``.
+    sentinel
+        Values at least this large in magnitude are missing.
+
+    Returns
+    -------
+    LetorDataset
+        The same documents with normalised features.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(5, n_features=8, informative=2, seed=1)
+    >>> x = ltr.normalize(data, norm="min-max").features
+    >>> bool(x.min() >= 0 and x.max() <= 1)
+    True
     """
     norm = choice(norm, FeatureNorm, "norm")
     sentinel = number(sentinel, "sentinel", low=0, low_open=True)
@@ -319,12 +378,3 @@ def normalize(
     out[missing] = 0.0
     info = {**data.info, "norm": norm, "sentinel": sentinel, "sentinel_values": int(missing.sum())}
     return replace(data, features=out.astype(np.float32), info=info)
-
-
-def data_summary(data: LetorDataset) -> dict[str, Any]:
-    """What a result computed on ``data`` records about it (under its ``data`` key)."""
-    return {
-        "name": data.name, "source": data.source, "queries": data.n_queries,
-        "documents": data.n_docs, "features": data.n_features, "index_base": data.index_base,
-        **dict(data.info),
-    }  # fmt: skip

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import (
     CIMethod,
@@ -33,8 +34,15 @@ from .._result import Result, provenance
 from ..comparison import Comparison, compare
 from ..errors import InputError
 from ..evaluation import Results, evaluate
-from .dataset import FeatureNorm, LetorDataset, data_summary, normalize
-from .models import Model, ModelName, make_model, with_seed
+from ..report.reported import Reported
+from .dataset import LetorDataset, normalize
+from .models import Model, make_model, with_seed
+from .options import FeatureNorm, ModelName
+from .stats import data_summary
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "LTR_METRICS",
@@ -65,7 +73,7 @@ LTR_TIES: Ties = "input"
 LTR_NO_RELEVANT: NoRelevant = "one"
 
 
-def _runs(data: LetorDataset, scores: Mapping[str, Any]) -> list[Any]:
+def _runs(data: LetorDataset, scores: Mapping[str, ArrayLike]) -> list[Any]:
     if not scores:
         raise InputError("no model scores to evaluate")
     return [data.run(s, name) for name, s in scores.items()]
@@ -73,25 +81,55 @@ def _runs(data: LetorDataset, scores: Mapping[str, Any]) -> list[Any]:
 
 def evaluate_scores(
     data: LetorDataset,
-    scores: Mapping[str, Any],
+    scores: Mapping[str, ArrayLike],
     metrics: Sequence[str] = LTR_METRICS,
     *,
     ties: Ties = LTR_TIES,
     no_relevant: NoRelevant = LTR_NO_RELEVANT,
     short_queries: ShortQueries = "score",
 ) -> Results:
-    """Per-query values of every model's scores (``{name: scores per row}``) on ``data``'s
-    labels, through :func:`assay.evaluate` (every query has every document, so
-    ``missing`` never applies)."""
+    """Per-query values of every model's scores on ``data``'s labels, through
+    :func:`assay.evaluate` (every query has every document, so ``missing`` never applies).
+
+    Parameters
+    ----------
+    data
+        The split the scores are for (its labels judge them).
+    scores
+        ``{model name: one score per row of data}``.
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default: input-order ties, NDCG 1 for a query
+        without a relevant document).
+
+    Returns
+    -------
+    Results
+        One run per model.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> test = ltr.mslr_like(20, n_features=8, informative=2, seed=1)
+    >>> res = ltr.evaluate_scores(test, {"labels": test.labels}, ["ndcg(gain='exp')@10"])
+    >>> res.aggregate("labels", "ndcg(gain='exp')@10")
+    1.0
+    """
     return evaluate(
-        data.qrels(), _runs(data, scores), list(metrics), ties=ties, missing="error",
-        no_relevant=no_relevant, short_queries=short_queries,
-    )  # fmt: skip
+        data.qrels(),
+        _runs(data, scores),
+        list(metrics),
+        ties=ties,
+        missing="error",
+        no_relevant=no_relevant,
+        short_queries=short_queries,
+    )
 
 
 def compare_scores(
     data: LetorDataset,
-    scores: Mapping[str, Any],
+    scores: Mapping[str, ArrayLike],
     metrics: Sequence[str] = LTR_METRICS,
     *,
     baseline: str | None = None,
@@ -105,13 +143,52 @@ def compare_scores(
     no_relevant: NoRelevant = LTR_NO_RELEVANT,
     short_queries: ShortQueries = "score",
 ) -> Comparison:
-    """Paired comparison of models' scores on ``data`` through :func:`assay.compare`."""
+    """Paired comparison of models' scores on ``data`` through :func:`assay.compare`.
+
+    Parameters
+    ----------
+    data
+        The split the scores are for (its labels judge them).
+    scores
+        ``{model name: one score per row of data}``; the first is the baseline unless
+        ``baseline`` names another.
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    baseline, test, n_resamples, seed, correction, alpha, ci_method
+        As :func:`assay.compare`.
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default).
+
+    Returns
+    -------
+    Comparison
+        The models' means, confidence intervals and paired tests against the baseline.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> test = ltr.mslr_like(30, n_features=8, informative=2, seed=1)
+    >>> scores = {"labels": test.labels, "reversed": -test.labels}
+    >>> cmp = ltr.compare_scores(test, scores, ["ndcg(gain='exp')@10"], n_resamples=200)
+    >>> cmp.pair("reversed", "labels", "ndcg(gain='exp')@10").significant
+    True
+    """
     return compare(
-        data.qrels(), _runs(data, scores), list(metrics), baseline=baseline, test=test,
-        n_resamples=n_resamples, seed=seed, correction=correction, alpha=alpha,
-        ci_method=ci_method, ties=ties, missing="error", no_relevant=no_relevant,
+        data.qrels(),
+        _runs(data, scores),
+        list(metrics),
+        baseline=baseline,
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        ci_method=ci_method,
+        ties=ties,
+        missing="error",
+        no_relevant=no_relevant,
         short_queries=short_queries,
-    )  # fmt: skip
+    )
 
 
 # ---------------------------------------------------------------- experiment
@@ -130,15 +207,21 @@ class SeedSpread:
     maximum: float
 
 
-@dataclass(frozen=True, eq=False)
-class Experiment(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class Experiment(Result, Reported):
     """Models fitted on train and compared on the evaluation split.
 
     ``comparison`` compares the models' first-seed runs (the first model is the baseline);
     ``spread`` gives each model's score distribution over seeds; ``trec_zero`` re-evaluates
     the normalised metrics with trec_eval's ``no_relevant="zero"``; ``models`` holds the
     fitted models (per model, one per seed) and ``scores`` their scores on the evaluation
-    split."""
+    split. ``splits`` are the data the models were fitted and evaluated on (normalised when
+    asked), which :meth:`document` analyses; they are no part of the records.
+
+    :meth:`report` is the table ``assay ltr run`` prints, :meth:`document` the content of
+    its ``--report`` page and :meth:`~assay.report.Reported.html` the page itself."""
+
+    family = "ltr"
 
     split: str
     comparison: Comparison
@@ -149,10 +232,64 @@ class Experiment(Result):
     seeds: list[int]
     no_relevant_queries: int
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    splits: Mapping[str, LetorDataset] = field(default_factory=dict, repr=False)
 
     @property
     def results(self) -> Results:
+        """The per-query values of the compared runs (the comparison's)."""
         return self.comparison.results
+
+    def __repr__(self) -> str:
+        # The headline numbers: each model's mean and, against the baseline, the difference
+        # and its corrected p-value, for the first metrics (one screen).
+        from .._result import REPR_LIMIT
+
+        cmp = self.comparison
+        base = str(cmp.baseline or cmp.runs[0])
+        parts = []
+        for m in cmp.metrics[:4]:
+            models = []
+            for r in cmp.runs:
+                mean = f"{r} {cmp.summary(r, m).mean:.4f}"
+                if r != base:
+                    p = cmp.pair(r, base, m)
+                    mean += f" ({p.diff:+.4f}, p={p.p_adjusted:.3g})"
+                models.append(mean)
+            parts.append(f"{m}: {', '.join(models)}")
+        more = f", … {len(cmp.metrics) - 4} more metrics" if len(cmp.metrics) > 4 else ""
+        text = (
+            f"Experiment(split={self.split!r}, baseline={base!r}, seeds={self.seeds!r}, "
+            f"{'; '.join(parts)}{more})"
+        )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 1] + "…"
+
+    def report(self) -> Report:
+        """The models x metrics table: means with confidence intervals and ▲/▼ against the
+        baseline, the differences with their corrected p-values, and, with several seeds,
+        each model's mean ± sd over seeds; the legend states the conventions."""
+        from .report import experiment_report
+
+        return experiment_report(self)
+
+    def document(self) -> Document:
+        """The report's content: the table, per-query plots, and (with the ``splits``) the
+        metric against trees and feature importance of the first LambdaMART,
+        effectiveness by query length and precision-recall curves."""
+        import warnings
+
+        from ..errors import AssayWarning
+        from .document import experiment_document, report_analyses, report_curves
+
+        if not self.splits:
+            return experiment_document(self)
+        with warnings.catch_warnings():
+            # The undefined queries of these evaluations were reported with the experiment.
+            warnings.simplefilter("ignore", AssayWarning)
+            return experiment_document(
+                self,
+                analyses=report_analyses(self, self.splits),
+                curves=report_curves(self, self.splits),
+            )
 
     def records(self) -> list[dict[str, Any]]:
         """Comparison rows (``kind`` "mean" and "difference") and, with several seeds, spread
@@ -165,9 +302,17 @@ class Experiment(Result):
             )
         for s in self.spread if len(self.seeds) > 1 else ():
             rows.append(
-                {"model": s.model, "kind": "seeds", "metric": s.metric, "value": s.mean,
-                 "std": s.std, "min": s.minimum, "max": s.maximum, "n": s.n}
-            )  # fmt: skip
+                {
+                    "model": s.model,
+                    "kind": "seeds",
+                    "metric": s.metric,
+                    "value": s.mean,
+                    "std": s.std,
+                    "min": s.minimum,
+                    "max": s.maximum,
+                    "n": s.n,
+                }
+            )
         return rows
 
 
@@ -213,14 +358,46 @@ def run_experiment(
     short_queries: ShortQueries = "score",
     progress: Callable[[str, int, int], None] | None = None,
 ) -> Experiment:
-    """Fit ``models`` (names as :func:`~assay.ltr.models.make_model` or model objects) on
-    ``splits["train"]``, early-stop on ``"vali"`` when present, and compare them on
-    ``"test"`` (else ``"vali"``).
+    """Fit ``models`` on ``splits["train"]``, early-stop on ``"vali"`` when present, and
+    compare them on ``"test"`` (else ``"vali"``): what ``assay ltr run`` does.
 
-    ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
-    comparison uses the first. ``seed`` also seeds the randomisation test and the bootstrap.
-    ``norm`` normalises features within queries first. ``progress(label, done, total)`` is
-    called while models train.
+    Parameters
+    ----------
+    splits
+        The collection's splits (:func:`assay.ltr.load`), with a ``"train"`` split.
+    models
+        Two or more models: names as :func:`~assay.ltr.make_model` takes them, or model
+        objects; the first is the baseline.
+    seeds, seed
+        ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
+        comparison uses the first. ``seed`` also seeds the randomisation test and the
+        bootstrap.
+    num_threads
+        LightGBM's threads (the models are the same bits for any count).
+    norm
+        Normalise features within queries first (``min-max`` or ``zscore``).
+    metrics
+        Metric names (default :data:`LTR_METRICS`).
+    test, n_resamples, correction, alpha, ci_method
+        The comparison's options, as :func:`assay.compare`.
+    ties, no_relevant, short_queries
+        The conventions (LightGBM's by default).
+    progress
+        Called as ``progress(label, done, total)`` while models train.
+
+    Returns
+    -------
+    Experiment
+        The comparison, the spread over seeds and the fitted models; ``report()`` is the
+        table ``assay ltr run`` prints and ``html(title=...)`` its ``--report`` page.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(40, n_features=8, informative=2, seed=1)
+    >>> exp = ltr.run_experiment(splits, ["linear", "random"], n_resamples=200)
+    >>> exp.split, exp.comparison.baseline, len(exp.records()) > 0
+    ('test', 'linear', True)
     """
     n_seeds = integer(seeds, "seeds", minimum=1, maximum=MAX_SEEDS)
     seed = check_seed(seed)
@@ -266,9 +443,18 @@ def run_experiment(
         "short_queries": short_queries,
     }
     cmp = compare_scores(
-        target, first, metrics, baseline=names[0], test=test, n_resamples=n_resamples,
-        seed=seed, correction=correction, alpha=alpha, ci_method=ci_method, **conv,
-    )  # fmt: skip
+        target,
+        first,
+        metrics,
+        baseline=names[0],
+        test=test,
+        n_resamples=n_resamples,
+        seed=seed,
+        correction=correction,
+        alpha=alpha,
+        ci_method=ci_method,
+        **conv,
+    )
     seed_runs = {
         f"{name}[seed={seed + i}]": s for name, ss in scores.items() for i, s in enumerate(ss)
     }
@@ -287,11 +473,16 @@ def run_experiment(
         scores=scores,
         seeds=[seed + i for i in range(n_seeds)],
         no_relevant_queries=int((relevant == 0).sum()),
+        splits=dict(splits),
         provenance=provenance(
             data=data_summary(target),
-            split=where, train=splits["train"].name, vali=None if vali is None else vali.name,
-            models=names, seeds=[seed + i for i in range(n_seeds)], norm=norm,
+            split=where,
+            train=splits["train"].name,
+            vali=None if vali is None else vali.name,
+            models=names,
+            seeds=[seed + i for i in range(n_seeds)],
+            norm=norm,
             model_settings={n: repr(m[0]) for n, m in fitted.items()},
             comparison=dict(cmp.provenance),
         ),
-    )  # fmt: skip
+    )

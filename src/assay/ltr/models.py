@@ -4,23 +4,30 @@ lambdarank objective (:class:`LambdaMART`), any scikit-learn-style regressor or 
 
 Every model has ``name``, ``seed``, ``fit(train, vali=None)`` and ``predict(data)``; fitting
 is deterministic for a given seed (LambdaMART: ``deterministic=True``, the same bits whatever
-``num_threads``).
+``num_threads``). ``save(path)`` writes a fitted model (:func:`save_model`: LightGBM's text
+model for LambdaMART, JSON for a linear model) and :func:`load_model` reads it back, the one
+serialiser of learning to rank.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from .._files import atomic_open, atomic_path
 from .._optional import require
 from .._options import choice, integer, number
 from .._options import seed as check_seed
 from ..errors import InputError
 from .dataset import LetorDataset
+from .options import ModelName
 
 __all__ = [
     "LAMBDARANK_EXAMPLE",
@@ -30,11 +37,12 @@ __all__ = [
     "Model",
     "ModelName",
     "RandomScores",
+    "load_model",
     "make_model",
+    "save_model",
     "with_seed",
 ]
 
-ModelName = Literal["linear", "ridge", "lambdamart", "random"]
 #: LightGBM's examples/lambdarank/train.conf, the settings of its reference figures.
 LAMBDARANK_EXAMPLE: Mapping[str, Any] = {
     "num_leaves": 31,
@@ -63,6 +71,8 @@ class Model(Protocol):
     ) -> Any: ...
 
     def predict(self, data: LetorDataset) -> np.ndarray: ...
+
+    def save(self, path: str | os.PathLike[str]) -> Path | None: ...
 
 
 def _matrix(data: LetorDataset) -> Any:
@@ -113,6 +123,10 @@ class Linear:
                 f"{data.name} has {data.n_features} features, the model {len(self.coef_)}"
             )
         return np.asarray(data.features @ self.coef_, dtype=np.float64).ravel() + self.intercept_
+
+    def save(self, path: str | os.PathLike[str]) -> Path | None:
+        """Write the fitted model (see :func:`save_model`); returns the file written."""
+        return save_model(self, path)
 
 
 # ---------------------------------------------------------------- LambdaMART
@@ -178,9 +192,14 @@ class LambdaMART:
         if progress is not None:
             callbacks.append(lambda env: progress(env.iteration + 1, rounds))
         booster = lgb.train(
-            self.lightgbm_params(), dtrain, rounds, valid_sets=sets, valid_names=names,
-            callbacks=callbacks, keep_training_booster=True,
-        )  # fmt: skip
+            self.lightgbm_params(),
+            dtrain,
+            rounds,
+            valid_sets=sets,
+            valid_names=names,
+            callbacks=callbacks,
+            keep_training_booster=True,
+        )
         self.booster_ = booster
         self.best_iteration_ = int(booster.best_iteration or booster.current_iteration())
         self.evals_result_ = {k: {m: list(v) for m, v in d.items()} for k, d in record.items()}
@@ -202,6 +221,10 @@ class LambdaMART:
             importance_type=kind, iteration=self.best_iteration_
         )
         return np.asarray(values, dtype=np.float64)
+
+    def save(self, path: str | os.PathLike[str]) -> Path | None:
+        """Write the fitted model (see :func:`save_model`); returns the file written."""
+        return save_model(self, path)
 
 
 # ---------------------------------------------------------------- any estimator
@@ -262,6 +285,10 @@ def _clone(estimator: Any) -> Any:
     except TypeError:
         return estimator
 
+    def save(self, path: str | os.PathLike[str]) -> Path | None:
+        """Write the fitted model (see :func:`save_model`); returns the file written."""
+        return save_model(self, path)
+
 
 # ---------------------------------------------------------------- random floor
 
@@ -284,6 +311,10 @@ class RandomScores:
 
     def predict(self, data: LetorDataset) -> np.ndarray:
         return np.random.default_rng(check_seed(self.seed)).random(data.n_docs)
+
+    def save(self, path: str | os.PathLike[str]) -> Path | None:
+        """Write the fitted model (see :func:`save_model`); returns the file written."""
+        return save_model(self, path)
 
 
 # ---------------------------------------------------------------- by name
@@ -309,3 +340,96 @@ def with_seed(model: Any, seed: int) -> Any:
     """A fresh, unfitted copy of ``model`` with another seed."""
     fresh = {f: None for f in ("coef_", "booster_", "fitted_") if hasattr(model, f)}
     return replace(model, seed=check_seed(seed), **fresh)
+
+
+# ---------------------------------------------------------------- saving
+
+
+def save_model(model: Model, path: str | os.PathLike[str]) -> Path | None:
+    """Write ``model`` next to ``path`` with the suffix of its format.
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`~assay.ltr.LambdaMART` or :class:`~assay.ltr.Linear` (any other
+        model, or an unfitted one, writes nothing).
+    path
+        Where to write, without caring for the suffix: ``.txt`` (LightGBM's text model) or
+        ``.json`` (a linear model's weights) replaces it.
+
+    Returns
+    -------
+    Path or None
+        The file written, or None when the model has no saved form.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, n_features=8, informative=2, seed=1)
+    >>> m = ltr.Linear().fit(data)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     saved = m.save(Path(d) / "linear")
+    ...     again = ltr.load_model(saved)
+    ...     print(saved.name, bool((again.predict(data) == m.predict(data)).all()))
+    linear.json True
+    """
+    target = Path(path)
+    if isinstance(model, LambdaMART) and model.booster_ is not None:
+        written = target.with_suffix(".txt")
+        with atomic_path(written) as tmp:
+            model.booster_.save_model(tmp, num_iteration=model.best_iteration_)
+        return written
+    if isinstance(model, Linear) and model.coef_ is not None:
+        written = target.with_suffix(".json")
+        body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "l2": model.l2}
+        with atomic_open(written, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(body))
+        return written
+    return None
+
+
+def load_model(path: str | os.PathLike[str]) -> LambdaMART | Linear:
+    """A model saved by :func:`save_model` (``Model.save``), ready to ``predict``.
+
+    Parameters
+    ----------
+    path
+        A ``.txt`` file (LightGBM's text model: a :class:`~assay.ltr.LambdaMART`, needs the
+        ``ltr`` extra) or a ``.json`` file (a :class:`~assay.ltr.Linear` model). The model is
+        named after the file's stem.
+
+    Returns
+    -------
+    LambdaMART or Linear
+        The fitted model; it predicts the scores the saved one did.
+
+    Examples
+    --------
+    See :func:`save_model`.
+    """
+    source = Path(path)
+    if not source.is_file():
+        raise InputError(f"no model file {str(source)!r}", source=str(source))
+    if source.suffix == ".json":
+        try:
+            body = json.loads(source.read_text(encoding="utf-8"))
+            coef = np.asarray(body["coef"], dtype=np.float64)
+            return Linear(
+                l2=float(body["l2"]),
+                name=source.stem,
+                coef_=coef,
+                intercept_=float(body["intercept"]),
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"not a saved linear model: {exc}", source=str(source)) from None
+    if source.suffix == ".txt":
+        lgb = require("lightgbm")
+        booster = lgb.Booster(model_file=str(source))
+        trees = int(booster.current_iteration())
+        return LambdaMART(name=source.stem, booster_=booster, best_iteration_=trees)
+    raise InputError(
+        f"a saved model is a .txt (LambdaMART) or .json (linear) file, not {source.name!r}",
+        source=str(source),
+    )

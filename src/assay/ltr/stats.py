@@ -1,6 +1,9 @@
 """Statistics of a learning-to-rank collection: :class:`DatasetStats` (queries, documents,
 documents per query, labels, queries without a relevant document, constant and empty
-features) and :class:`FeatureStats` (one row per feature)."""
+features) and :class:`FeatureStats` (one row per feature).
+
+The statistics read a :class:`~assay.ltr.LetorDataset` through its attributes only: the
+dataset imports this module (``LetorDataset.stats()``), never the other way round."""
 
 from __future__ import annotations
 
@@ -10,15 +13,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._result import Result
+from .._result import Result, provenance
+from ..report.reported import Reported
 
 if TYPE_CHECKING:
+    from ..report.output import Report
     from .dataset import LetorDataset
 
-__all__ = ["DatasetStats", "FeatureStats", "dataset_stats", "feature_stats"]
+__all__ = [
+    "CollectionStats",
+    "DatasetStats",
+    "FeatureStats",
+    "collection_stats",
+    "data_summary",
+    "dataset_stats",
+    "feature_stats",
+]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class FeatureStats(Result):
     """Per feature (numbered as in the file): min, max, mean, standard deviation over the
     finite values, the share of non-zero values and the count of non-finite ones."""
@@ -81,9 +94,6 @@ def _column_stats(x: Any) -> tuple[np.ndarray, ...]:
 
 def feature_stats(data: LetorDataset) -> FeatureStats:
     """Column statistics of the features (see :class:`FeatureStats`)."""
-    from .._result import provenance
-    from .dataset import data_summary
-
     if data.n_docs == 0:
         empty = np.zeros(data.n_features)
         parts: tuple[np.ndarray, ...] = (empty,) * 6
@@ -92,14 +102,22 @@ def feature_stats(data: LetorDataset) -> FeatureStats:
     numbers = np.arange(data.n_features, dtype=np.int64) + data.index_base
     low, high, mean, std, nonzero, non_finite = parts
     return FeatureStats(
-        numbers, low, high, mean, std, nonzero, non_finite,
+        numbers,
+        low,
+        high,
+        mean,
+        std,
+        nonzero,
+        non_finite,
         provenance=provenance(data=data_summary(data)),
-    )  # fmt: skip
+    )
 
 
-@dataclass(frozen=True, eq=False)
-class DatasetStats(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class DatasetStats(Result, Reported):
     """The shape of a collection (see :func:`dataset_stats`)."""
+
+    family = "ltr"
 
     name: str
     queries: int
@@ -136,6 +154,47 @@ class DatasetStats(Result):
         ]
         return [{"data": self.name, "statistic": k, "value": v} for k, v in rows]
 
+    def report(self) -> Report:
+        """One column of statistics (see :class:`CollectionStats`)."""
+        from .report import stats_report
+
+        return stats_report([self])
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CollectionStats(Result, Reported):
+    """The statistics of a collection's splits (:func:`collection_stats`): one
+    :class:`DatasetStats` per split, in order. :meth:`report` is the table
+    ``assay ltr stats`` prints (one column per split, one row per statistic)."""
+
+    family = "ltr"
+
+    datasets: tuple[DatasetStats, ...]
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every split's rows ``{data, statistic, value}``, split after split."""
+        return [r for s in self.datasets for r in s.records()]
+
+    def report(self) -> Report:
+        """One column per split, one row per statistic."""
+        from .report import stats_report
+
+        return stats_report(self.datasets)
+
+
+def data_summary(data: LetorDataset) -> dict[str, Any]:
+    """What a result computed on ``data`` records about it (under its ``data`` key)."""
+    return {
+        "name": data.name,
+        "source": data.source,
+        "queries": data.n_queries,
+        "documents": data.n_docs,
+        "features": data.n_features,
+        "index_base": data.index_base,
+        **dict(data.info),
+    }
+
 
 def _label(g: float) -> str:
     return str(int(g)) if float(g).is_integer() else repr(float(g))
@@ -166,3 +225,28 @@ def dataset_stats(data: LetorDataset) -> DatasetStats:
         features=fs,
         provenance=fs.provenance,
     )
+
+
+def collection_stats(splits: Mapping[str, LetorDataset]) -> CollectionStats:
+    """The statistics of every split of a collection.
+
+    Parameters
+    ----------
+    splits
+        The splits by name, as :func:`assay.ltr.load` returns them.
+
+    Returns
+    -------
+    CollectionStats
+        One :class:`DatasetStats` per split; ``report()`` is what ``assay ltr stats`` prints.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(30, n_features=8, informative=2, seed=1)
+    >>> stats = ltr.collection_stats(splits)
+    >>> [s.name for s in stats.datasets], stats.datasets[0].queries
+    (['train', 'vali', 'test'], 18)
+    """
+    datasets = tuple(dataset_stats(d) for d in splits.values())
+    return CollectionStats(datasets, provenance={"splits": [dict(d.provenance) for d in datasets]})

@@ -114,7 +114,13 @@ def mslr_like_splits(
         if len(q):
             part = data.take(q)
             out[split] = LetorDataset(
-                part.labels, part.offsets, part.query_ids, part.doc_ids, part.features,
-                name=split, source=data.source, info=data.info,
-            )  # fmt: skip
+                part.labels,
+                part.offsets,
+                part.query_ids,
+                part.doc_ids,
+                part.features,
+                name=split,
+                source=data.source,
+                info=data.info,
+            )
     return out

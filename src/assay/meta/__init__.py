@@ -4,8 +4,10 @@ reproducibility measures (Breuer et al. 2020, as ``repro_eval``) and assessor ag
 qrels (Voorhees 2000).
 
 Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
-:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro` and
-:mod:`~assay.meta.assessors`.
+:mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro`,
+:mod:`~assay.meta.assessors` and :mod:`~assay.meta.options` (the options' ``Literal`` types).
+Every result builds its own report (``report()``, the table ``assay meta`` prints;
+``html(title=...)``, its ``--report`` page), rendered by :mod:`~assay.meta.report`.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ from __future__ import annotations
 from .._lazy import LazyNames
 
 _LAZY = {
-    "DiscPowerTest": "discpower",
+    "DiscPowerTest": "options",
     "DiscriminativePower": "discpower",
     "discriminative_power": "discpower",
-    "PowerMethod": "topicsize",
+    "PowerMethod": "options",
     "TopicSetSize": "topicsize",
     "anova_power": "topicsize",
     "residual_variance": "topicsize",
@@ -24,12 +26,12 @@ _LAZY = {
     "ttest_power": "topicsize",
     "RBOResult": "overlap",
     "RBORuns": "overlap",
-    "RBOTies": "overlap",
+    "RBOTies": "options",
     "rbo": "overlap",
     "rbo_runs": "overlap",
     "rbo_systems": "overlap",
     "PerTopic": "repro",
-    "ReproKind": "repro",
+    "ReproKind": "options",
     "Reproducibility": "repro",
     "ktau_union": "repro",
     "repro_rbo": "repro",

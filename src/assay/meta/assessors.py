@@ -21,7 +21,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,16 +30,23 @@ from .._arrow import from_np, to_np
 from .._options import KappaWeights, Level
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["AssessorAgreement", "assessor_agreement"]
 
 
-@dataclass(frozen=True, eq=False)
-class AssessorAgreement(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class AssessorAgreement(Result, Reported):
     """Agreement between two qrels. ``topics``: one mapping per topic (topic, n_docs,
     n_relevant_a, n_relevant_b, overlap, kappa, alpha) and ``overall`` the pooled row (plus
     ``mean_overlap``); ``rankings``: one mapping per metric (kendall_tau, tau_ap, rbo_ext,
     n_runs) when runs were given; ``warnings``: what was left out."""
+
+    family = "meta"
 
     topics: tuple[Mapping[str, Any], ...]
     overall: Mapping[str, Any]
@@ -54,6 +61,18 @@ class AssessorAgreement(Result):
         rows.append({"kind": "topic", "aggregate": "pooled", **self.overall})
         rows += [{"kind": "ranking", **r} for r in self.rankings]
         return rows
+
+    def report(self) -> Report:
+        """The table ``assay meta`` prints and the records."""
+        from .report import assessors_report
+
+        return assessors_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Assessor agreement"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Assessor agreement", self.family, self.report())
 
 
 def _strings(qrels: Any) -> tuple[Any, Any, np.ndarray]:
@@ -124,7 +143,32 @@ def assessor_agreement(
     """Agreement of two qrels of the same topics (Voorhees 2000) per topic and overall, and,
     with ``runs``, the correlation of the system rankings each qrels induces for every metric
     (see the module documentation). ``rel``: lowest relevant grade for the overlap; ``level``:
-    Krippendorff's α level; ``weights``: Cohen's κ weights; ``p``: RBO's persistence."""
+    Krippendorff's α level; ``weights``: Cohen's κ weights; ``p``: RBO's persistence.
+
+    Parameters
+    ----------
+    qrels_a, qrels_b
+        The two assessors' judgments of the same topics.
+    runs, metrics
+        Runs ranked under each qrels by every metric (none: no ranking correlations).
+    rel, level, weights, p
+        The lowest relevant grade, Krippendorff's α level, Cohen's κ weights, RBO's
+        persistence.
+
+    Returns
+    -------
+    AssessorAgreement
+        Per-topic and pooled overlap, κ and α, and the ranking correlations; ``report()``
+        is the table ``assay meta assessors`` prints.
+
+    Examples
+    --------
+    >>> from assay import Qrels, meta
+    >>> a = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> b = Qrels.from_dict({"q1": {"d1": 1, "d2": 1, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> meta.assessor_agreement(a, b).overall["overlap"]
+    0.75
+    """
     where = "assessor_agreement"
     rel = opt.integer(rel, "rel", minimum=1, where=where)
     level = opt.choice(level, Level, "level", where=where)

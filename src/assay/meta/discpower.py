@@ -33,16 +33,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _options as opt
-from .._options import DiscPowerTest
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
+from ..report.reported import Reported
 from ..results import Results
 from ._scores import ScoreMatrix, pairs_of, score_matrices
+from .options import DiscPowerTest
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["DiscPowerTest", "DiscriminativePower", "discriminative_power"]
 
@@ -51,8 +56,8 @@ _EPS = float(np.finfo(np.float64).eps)
 _BLOCK = 1 << 22  # resampled (resample, topic, pair) entries held at once
 
 
-@dataclass(frozen=True, eq=False)
-class DiscriminativePower(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class DiscriminativePower(Result, Reported):
     """Discriminative power of each metric under each test.
 
     - ``metrics``, ``tests``, ``runs``: what was compared; ``pairs``: the run pairs
@@ -69,6 +74,8 @@ class DiscriminativePower(Result):
     :meth:`curve` gives the ASL curve (ASLs sorted ascending), :meth:`records` one row per
     test × metric, :meth:`pair_records` one row per test × metric × pair.
     """
+
+    family = "meta"
 
     metrics: tuple[str, ...]
     tests: tuple[str, ...]
@@ -105,6 +112,19 @@ class DiscriminativePower(Result):
             for t in self.tests
             for m in self.metrics
         ]
+
+    def report(self, *, pairs: bool = False) -> Report:
+        """The table ``assay meta discpower`` prints and its records (``pairs``: every
+        pair's difference and ASL instead of the metrics x tests table)."""
+        from .report import discpower_report
+
+        return discpower_report(self, pairs=pairs)
+
+    def document(self, *, pairs: bool = False) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Discriminative power"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Discriminative power", self.family, self.report(pairs=pairs))
 
     def pair_records(self) -> list[dict[str, Any]]:
         """One row per test × metric × pair: the difference, its ASL, whether significant."""
@@ -145,6 +165,30 @@ def discriminative_power(
     studentised paired bootstrap test), "tukey" (randomised Tukey HSD) or both. The same
     ``seed`` and ``n_resamples`` (default B = 1000, as Sakai) drive both tests. See the module
     documentation for the procedures and the edge cases.
+
+    Parameters
+    ----------
+    scores
+        An evaluation, or ``{metric: {run: per-topic values}}`` (or ``{metric: array}``).
+    test
+        ``bootstrap``, ``tukey`` or both.
+    alpha, n_resamples, seed
+        The significance level, the resamples B and the seed of both tests.
+
+    Returns
+    -------
+    DiscriminativePower
+        Per test and metric: the ASL of every pair, the power, the difference required;
+        ``report()`` is the table ``assay meta discpower`` prints.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> scores = {"P@5": {"a": [0.2, 0.4, 0.6, 0.8], "b": [0.6, 0.8, 1.0, 1.0],
+    ...                   "c": [0.0, 0.2, 0.2, 0.4]}}
+    >>> dp = meta.discriminative_power(scores, n_resamples=200)
+    >>> dp.tests, len(dp.pairs), dp.power[("tukey", "P@5")]
+    (('bootstrap', 'tukey'), 3, 0.3333333333333333)
     """
     where = "discriminative_power"
     tests = _tests(test, where)
@@ -159,8 +203,12 @@ def discriminative_power(
             raise InputError(f"{where}: every metric must cover the same runs and topics")
     i, j = pairs_of(len(runs))
     out: dict[str, dict[tuple[str, str], Any]] = {
-        "asl": {}, "power": {}, "n_sig": {}, "need": {}, "not_sig": {},
-    }  # fmt: skip
+        "asl": {},
+        "power": {},
+        "n_sig": {},
+        "need": {},
+        "not_sig": {},
+    }
     diffs = {s.metric: s.values.mean(axis=0)[i] - s.values.mean(axis=0)[j] for s in matrices}
     t_stat = {s.metric: _t_observed(s.values[:, i] - s.values[:, j]) for s in matrices}
     for t in tests:

@@ -30,20 +30,25 @@ import math
 import warnings
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _options as opt
 from .._arrow import from_np, to_np
-from .._options import RBOTies
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+from .options import RBOTies
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = ["RBOResult", "RBORuns", "RBOTies", "rbo", "rbo_runs", "rbo_systems"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RBOResult(Result):
     """RBO of two rankings: ``min``, ``res`` (= ``max`` − ``min``), ``max`` and ``ext``, with
     the persistence ``p`` and the lengths of the two rankings. ``float()`` gives ``ext``."""
@@ -62,16 +67,25 @@ class RBOResult(Result):
 
     def records(self) -> list[dict[str, Any]]:
         return [
-            {"rbo_min": self.min, "rbo_res": self.res, "rbo_max": self.max, "rbo_ext": self.ext,
-             "p": self.p, "len_a": self.len_a, "len_b": self.len_b}
-        ]  # fmt: skip
+            {
+                "rbo_min": self.min,
+                "rbo_res": self.res,
+                "rbo_max": self.max,
+                "rbo_ext": self.ext,
+                "p": self.p,
+                "len_a": self.len_a,
+                "len_b": self.len_b,
+            }
+        ]
 
 
-@dataclass(frozen=True, eq=False)
-class RBORuns(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class RBORuns(Result, Reported):
     """RBO between two runs, query by query: arrays ``min``, ``res``, ``ext`` aligned with
     ``queries`` (the union of both runs' queries; a query only one run has compares with an
     empty ranking and is counted in ``warnings``); ``mean()`` averages them."""
+
+    family = "meta"
 
     run_a: str
     run_b: str
@@ -95,10 +109,17 @@ class RBORuns(Result):
         """One row per query (``aggregate`` None), then the means: ``query`` None and
         ``aggregate`` "mean" (a query id, "all" included, never marks the aggregate)."""
         rows = [
-            {"run_a": self.run_a, "run_b": self.run_b, "query": q, "aggregate": None,
-             "rbo_min": float(lo), "rbo_res": float(r), "rbo_ext": float(e)}
+            {
+                "run_a": self.run_a,
+                "run_b": self.run_b,
+                "query": q,
+                "aggregate": None,
+                "rbo_min": float(lo),
+                "rbo_res": float(r),
+                "rbo_ext": float(e),
+            }
             for q, lo, r, e in zip(self.queries, self.min, self.res, self.ext, strict=True)
-        ]  # fmt: skip
+        ]
         rows.append(
             {
                 "run_a": self.run_a,
@@ -109,6 +130,19 @@ class RBORuns(Result):
             }
         )
         return rows
+
+    def report(self, *, per_query: bool = False) -> Report:
+        """The table ``assay meta rbo`` prints and its records (``per_query``: every
+        query's RBO too, not only the means)."""
+        from .report import rbo_report
+
+        return rbo_report(self, per_query=per_query)
+
+    def document(self, *, per_query: bool = False) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Rank-biased overlap"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Rank-biased overlap", self.family, self.report(per_query=per_query))
 
 
 # ----------------------------------------------------------------------------- the kernel
@@ -224,6 +258,26 @@ def rbo(
     at one rank). ``p`` is the persistence in (0, 1) (the weight of depth d is
     (1 − p)p^{d−1}; p = 0.9 gives the top 10 ranks 86% of the weight). ``depth`` truncates both
     rankings to their first ``depth`` items (None: all).
+
+    Parameters
+    ----------
+    a, b
+        The two rankings, best first.
+    p
+        The persistence.
+    depth
+        Compare the first ``depth`` items only.
+
+    Returns
+    -------
+    RBOResult
+        RBO_min, RBO_res, RBO_max = RBO_min + RBO_res and RBO_ext.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> meta.rbo(["a", "b", "c", "d"], ["b", "a", "c", "e"], p=0.9).ext
+    0.71775
     """
     where = "rbo"
     p = _check_p(p, where)
@@ -322,6 +376,29 @@ def rbo_runs(
     (documents with equal scores form a tie group, Webber et al. §4.3). ``depth`` truncates
     every ranking. Queries only one run has are compared with an empty ranking (RBO_ext 0)
     and counted in a warning (:class:`~assay.errors.InputWarning`, also in ``warnings``).
+
+    Parameters
+    ----------
+    run_a, run_b
+        The two runs (:class:`~assay.Run`, or what :meth:`Run.coerce` accepts).
+    p, depth
+        The persistence, and the depth every ranking is cut at.
+    ties
+        ``docno``, ``input`` or ``group``.
+
+    Returns
+    -------
+    RBORuns
+        Per query RBO_min, RBO_res and RBO_ext; ``mean()`` averages them; ``report()`` is
+        the table ``assay meta rbo`` prints.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0, "d4": 1.0}}, name="b")
+    >>> meta.rbo_runs(a, b).mean()["rbo_ext"]
+    0.63
     """
     where = "rbo_runs"
     p = _check_p(p, where)

@@ -35,7 +35,7 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,7 +43,13 @@ from .. import _options as opt
 from .._options import Missing, NoRelevant, Ties
 from .._result import Result, provenance
 from ..errors import InputError, InputWarning, shown
+from ..report.reported import Reported
+from .options import ReproKind
 from .overlap import _profile, run_lists
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "PerTopic",
@@ -54,13 +60,12 @@ __all__ = [
     "reproducibility",
 ]
 
-ReproKind = Literal["reproducibility", "replicability"]
 #: Deepest RBO taken: its weights are an array of ``depth`` values (a 19-digit depth asked
 #: for exabytes); ten million is far past where any persistence p < 1 leaves a weight.
 MAX_RBO_DEPTH = 10_000_000
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class PerTopic(Result):
     """One measure between an original and a reproduced run, per topic: ``values`` aligned
     with ``topics``; ``mean`` their mean; ``warnings`` what was adjusted."""
@@ -79,10 +84,16 @@ class PerTopic(Result):
 
     def records(self) -> list[dict[str, Any]]:
         rows = [
-            {"measure": self.measure, "run_orig": self.run_orig, "run_rep": self.run_rep,
-             "topic": t, "aggregate": None, "value": float(v)}
+            {
+                "measure": self.measure,
+                "run_orig": self.run_orig,
+                "run_rep": self.run_rep,
+                "topic": t,
+                "aggregate": None,
+                "value": float(v),
+            }
             for t, v in zip(self.topics, self.values, strict=True)
-        ]  # fmt: skip
+        ]
         # The mean row is marked by ``aggregate``, not by a topic id that a real topic could have.
         rows.append(
             {**rows[0], "topic": None, "aggregate": "mean", "value": self.mean} if rows else {}
@@ -125,9 +136,14 @@ def ktau_union(run_orig: Any, run_rep: Any, *, depth: int = 1000) -> PerTopic:
         values.append(round(float(tau), 14))
     notes = _notes(where, absent, cut)
     return PerTopic(
-        "ktu", _name(run_orig), _name(run_rep), tuple(topics), np.asarray(values, dtype=float),
-        tuple(notes), provenance(depth=depth, definition="repro_eval 0.5"),
-    )  # fmt: skip
+        "ktu",
+        _name(run_orig),
+        _name(run_rep),
+        tuple(topics),
+        np.asarray(values, dtype=float),
+        tuple(notes),
+        provenance(depth=depth, definition="repro_eval 0.5"),
+    )
 
 
 def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000) -> PerTopic:
@@ -149,9 +165,14 @@ def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000
         topics.append(topic)
         values.append(float(np.sum(weights * overlap)) / norm)
     return PerTopic(
-        "rbo", _name(run_orig), _name(run_rep), tuple(topics), np.asarray(values, dtype=float),
-        tuple(_notes(where, absent, [])), provenance(p=p, depth=depth, definition="repro_eval 0.5"),
-    )  # fmt: skip
+        "rbo",
+        _name(run_orig),
+        _name(run_rep),
+        tuple(topics),
+        np.asarray(values, dtype=float),
+        tuple(_notes(where, absent, [])),
+        provenance(p=p, depth=depth, definition="repro_eval 0.5"),
+    )
 
 
 def _overlap(a: Sequence[str], b: Sequence[str], depth: int) -> np.ndarray:
@@ -189,8 +210,8 @@ def _notes(where: str, absent: list[str], cut: list[str]) -> list[str]:
     return notes
 
 
-@dataclass(frozen=True, eq=False)
-class Reproducibility(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class Reproducibility(Result, Reported):
     """Reproducibility (or replicability) measures of a baseline and an advanced run.
 
     ``ktu[role]`` and ``rbo[role]`` (role "baseline"/"advanced"; reproducibility only) are
@@ -198,6 +219,8 @@ class Reproducibility(Result):
     ``nrmse`` (reproducibility only) and ``pvalue``; ``effects[metric]`` holds ``er`` and
     ``delta_ri``. ``records()``: one row per measure × role × metric.
     """
+
+    family = "meta"
 
     kind: str
     metrics: tuple[str, ...]
@@ -211,8 +234,10 @@ class Reproducibility(Result):
 
     def records(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
-        for role, res in {**{f"ktu:{k}": v for k, v in self.ktu.items()},
-                          **{f"rbo:{k}": v for k, v in self.rbo.items()}}.items():  # fmt: skip
+        for role, res in {
+            **{f"ktu:{k}": v for k, v in self.ktu.items()},
+            **{f"rbo:{k}": v for k, v in self.rbo.items()},
+        }.items():
             measure, run_role = role.split(":")
             rows.append({"measure": measure, "run": run_role, "metric": "", "value": res.mean})
         for (role, metric), values in self.scores.items():
@@ -222,6 +247,18 @@ class Reproducibility(Result):
             for measure, v in values.items():
                 rows.append({"measure": measure, "run": "", "metric": metric, "value": v})
         return rows
+
+    def report(self) -> Report:
+        """The table ``assay meta`` prints and the records."""
+        from .report import repro_report
+
+        return repro_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Reproducibility"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Reproducibility", self.family, self.report())
 
 
 def reproducibility(
@@ -247,6 +284,37 @@ def reproducibility(
     (replicability) t-test p-value of each run's scores. ``p`` and ``rbo_depth``: RBO's
     persistence and depth (repro_eval: 0.95, 1000); ``ktu_depth``: repro_eval's run length.
     ``ties``, ``missing``, ``no_relevant``: the conventions of :func:`assay.evaluate`.
+
+    Parameters
+    ----------
+    qrels
+        The original experiment's judgments.
+    orig_baseline, orig_advanced, rep_baseline, rep_advanced
+        The original and the reproduced runs.
+    metrics
+        The metrics of RMSE, ER, ΔRI and the t-tests.
+    rep_qrels
+        The replication's judgments (another collection): replicability measures.
+    p, rbo_depth, ktu_depth
+        RBO's persistence and depth, and the run length of Kendall's τ union.
+    ties, missing, no_relevant
+        The evaluation's conventions.
+
+    Returns
+    -------
+    Reproducibility
+        One row per measure, role and metric; ``report()`` is the table
+        ``assay meta repro`` prints.
+
+    Examples
+    --------
+    >>> from assay import Qrels, Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}}, name="b")
+    >>> q = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
+    >>> rep = meta.reproducibility(q, a, b, a, b, ["P@1"])
+    >>> rep.kind, sorted({r["measure"] for r in rep.records()})[:3]
+    ('reproducibility', ['arp_orig', 'arp_rep', 'delta_ri'])
     """
     from ..evaluation import evaluate
 
@@ -258,9 +326,11 @@ def reproducibility(
     conv: dict[str, Any] = {"ties": ties, "missing": missing, "no_relevant": no_relevant}
     orig = evaluate(qrels, {"b": orig_baseline, "a": orig_advanced}, metrics, **conv)
     rep = evaluate(
-        qrels if rep_qrels is None else rep_qrels, {"b": rep_baseline, "a": rep_advanced},
-        metrics, **conv,
-    )  # fmt: skip
+        qrels if rep_qrels is None else rep_qrels,
+        {"b": rep_baseline, "a": rep_advanced},
+        metrics,
+        **conv,
+    )
     roles = {"baseline": (orig_baseline, rep_baseline), "advanced": (orig_advanced, rep_advanced)}
     ktu, rbo = {}, {}
     if kind == "reproducibility":
@@ -269,8 +339,13 @@ def reproducibility(
             rbo[role] = repro_rbo(o, r, p=p, depth=rbo_depth)
     scores, effects = {}, {}
     for metric in orig.metric_names:
-        per = {k: (orig["b" if k == "baseline" else "a", metric],
-                   rep["b" if k == "baseline" else "a", metric]) for k in roles}  # fmt: skip
+        per = {
+            k: (
+                orig["b" if k == "baseline" else "a", metric],
+                rep["b" if k == "baseline" else "a", metric],
+            )
+            for k in roles
+        }
         for role, (o, r) in per.items():
             scores[(role, metric)] = _score_measures(o, r, kind, where)
         effects[metric] = _effects(*(v.values for pair in per.values() for v in pair))
@@ -285,10 +360,14 @@ def reproducibility(
         effects=effects,
         warnings=(*orig.warnings, *rep.warnings, *notes),
         provenance=provenance(
-            kind=kind, p=p, rbo_depth=rbo_depth, ktu_depth=ktu_depth, **conv,
+            kind=kind,
+            p=p,
+            rbo_depth=rbo_depth,
+            ktu_depth=ktu_depth,
+            **conv,
             definitions="repro_eval 0.5 (Breuer et al. 2020)",
         ),
-    )  # fmt: skip
+    )
 
 
 def _score_measures(o: Any, r: Any, kind: str, where: str) -> dict[str, float]:

@@ -29,16 +29,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _options as opt
-from .._options import PowerMethod
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
+from ..report.reported import Reported
 from ..results import Results
 from ._scores import score_matrices
+from .options import PowerMethod
+
+if TYPE_CHECKING:
+    from ..report.document import Document
+    from ..report.output import Report
 
 __all__ = [
     "PowerMethod",
@@ -172,8 +177,8 @@ def _smallest_n(power: Callable[[int], float], target: float) -> int | None:
     return hi
 
 
-@dataclass(frozen=True, eq=False)
-class TopicSetSize(Result):
+@dataclass(frozen=True, eq=False, repr=False)
+class TopicSetSize(Result, Reported):
     """Topic-set size design for every metric × minimum detectable difference.
 
     ``rows``: one mapping per metric × ``min_diff`` with ``variance`` (σ̂² = V_E),
@@ -184,6 +189,8 @@ class TopicSetSize(Result):
     beta, the power method and the systems count.
     """
 
+    family = "meta"
+
     rows: tuple[Mapping[str, Any], ...]
     alpha: float
     beta: float
@@ -192,6 +199,18 @@ class TopicSetSize(Result):
 
     def records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.rows]
+
+    def report(self) -> Report:
+        """The table ``assay meta`` prints and the records."""
+        from .report import topicsize_report
+
+        return topicsize_report(self)
+
+    def document(self) -> Document:
+        """The ``--report`` content: :meth:`report`'s tables under "Topic set size"."""
+        from ..report.sections_tasks import tables_document
+
+        return tables_document("Topic set size", self.family, self.report())
 
     def row(self, metric: str, min_diff: float) -> Mapping[str, Any]:
         """The row of one metric and minimum difference."""
@@ -220,6 +239,32 @@ def topic_set_size(
     (default: the number of runs, 2 for a bare variance). ``min_diff``: one value or several.
     ``power_method``: "exact" (noncentral t and F) or "normal" (Nagata's approximations, as
     Sakai's Excel tools). See the module documentation for the formulas.
+
+    Parameters
+    ----------
+    scores
+        An evaluation, ``{metric: topic x run matrix}``, or a variance estimate.
+    min_diff
+        The minimum detectable difference(s).
+    alpha, beta
+        Type I and type II error rates (power 1 − beta).
+    n_systems, n_topics
+        Systems compared by the ANOVA; the current topic set size (with a bare variance).
+    power_method
+        ``exact`` or ``normal``.
+
+    Returns
+    -------
+    TopicSetSize
+        One row per metric and minimum difference; ``report()`` is the table
+        ``assay meta topicsize`` prints.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> row = meta.topic_set_size(0.05, min_diff=0.1, n_topics=50).records()[0]
+    >>> row["n_ttest"], row["n_anova"], round(row["power_ttest"], 3)
+    (81, 80, 0.592)
     """
     where = "topic_set_size"
     alpha = opt.alpha(alpha, where=where)

@@ -9,9 +9,9 @@ terminal), and the CLI decides where they go. Three views of a result:
 - **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
   specifications, with the records and provenance) built by :func:`any_document` (any
   result) or, with more options, :func:`results_document`,
-  :func:`comparison_document`, :func:`experiment_document`, :func:`classification_document`
-  and :func:`tables_document`, saved (``--save``) and rendered by :func:`to_html` as one
-  self-contained HTML page with inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
+  :func:`comparison_document`, :func:`classification_document` and :func:`tables_document`,
+  saved (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with
+  inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
   caption, legend, emphasis, significance marks, notes) rendered by :func:`to_markdown`,
   :func:`to_latex`, :func:`to_rich` or :func:`to_text`, each escaping text from the data for
@@ -41,19 +41,11 @@ from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
 from .html import to_html
-from .ltr import analysis_report, experiment_report, stats_report
-from .meta import (
-    assessors_report,
-    discpower_report,
-    rbo_report,
-    repro_report,
-    topicsize_report,
-)
 from .output import Report
 from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .reported import Reported
-from .sections_ranking import comparison_document, experiment_document, results_document
+from .sections_ranking import comparison_document, results_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
@@ -68,9 +60,7 @@ __all__ = [
     "RecordFormat",
     "Report",
     "Reported",
-    "analysis_report",
     "any_document",
-    "assessors_report",
     "catalog_report",
     "catalog_table",
     "classification_document",
@@ -80,27 +70,20 @@ __all__ = [
     "confusion_table",
     "consensus_report",
     "count",
-    "discpower_report",
     "escape",
-    "experiment_document",
-    "experiment_report",
     "json_value",
     "labelled_report",
     "plain",
-    "rbo_report",
     "render_records",
-    "repro_report",
     "results_document",
     "results_report",
     "short",
-    "stats_report",
     "tables_document",
     "to_html",
     "to_latex",
     "to_markdown",
     "to_rich",
     "to_text",
-    "topicsize_report",
     "values_report",
 ]
 
@@ -122,6 +105,39 @@ _MOVED = {
         "assay.regression.render",
         "models_report",
         "RegressionReport.report() and ModelComparison.report() (assay.regression)",
+    ),
+    "analysis_report": (
+        "assay.ltr.report",
+        "analysis_report",
+        "the result's report() / document()",
+    ),
+    "experiment_document": (
+        "assay.ltr.document",
+        "experiment_document",
+        "the result's report() / document()",
+    ),
+    "experiment_report": (
+        "assay.ltr.report",
+        "experiment_report",
+        "the result's report() / document()",
+    ),
+    "stats_report": ("assay.ltr.report", "stats_report", "the result's report() / document()"),
+    "assessors_report": (
+        "assay.meta.report",
+        "assessors_report",
+        "the result's report() / document()",
+    ),
+    "discpower_report": (
+        "assay.meta.report",
+        "discpower_report",
+        "the result's report() / document()",
+    ),
+    "rbo_report": ("assay.meta.report", "rbo_report", "the result's report() / document()"),
+    "repro_report": ("assay.meta.report", "repro_report", "the result's report() / document()"),
+    "topicsize_report": (
+        "assay.meta.report",
+        "topicsize_report",
+        "the result's report() / document()",
     ),
 }
 

@@ -1,5 +1,6 @@
-"""Reports of the meta-evaluation family (:mod:`assay.meta`): discriminative power, topic-set
-size design, rank-biased overlap, reproducibility and assessor agreement.
+"""Reports (the tables every output format renders) of the meta-evaluation family
+(:mod:`assay.meta`), which the results' ``report()`` methods return: discriminative power,
+topic-set size design, rank-biased overlap, reproducibility and assessor agreement.
 
 Each report's records are the result's own ``records()`` (one flat row per figure, the
 columns below); the display table puts the figures people compare side by side (metrics ×
@@ -11,18 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .output import Report
-from .table import Cell, Column, DisplayTable
-from .values import short
+from ..report.output import Report
+from ..report.table import Cell, Column, DisplayTable
+from ..report.values import short
 
 if TYPE_CHECKING:
-    from ..meta import (
-        AssessorAgreement,
-        DiscriminativePower,
-        RBORuns,
-        Reproducibility,
-        TopicSetSize,
-    )
+    from .assessors import AssessorAgreement
+    from .discpower import DiscriminativePower
+    from .overlap import RBORuns
+    from .repro import Reproducibility
+    from .topicsize import TopicSetSize
 
 __all__ = [
     "assessors_report",
@@ -108,8 +107,17 @@ def discpower_report(dp: DiscriminativePower, *, pairs: bool = False) -> Report:
 def topicsize_report(ts: TopicSetSize) -> Report:
     """One row per metric × minimum difference: σ̂², topics needed by the paired t-test and
     by one-way ANOVA, and the power of the current topic set."""
-    cols = ["metric", "min_diff", "variance", "n_ttest", "power_ttest", "n_systems_anova",
-            "n_anova", "power_anova", "n_topics"]  # fmt: skip
+    cols = [
+        "metric",
+        "min_diff",
+        "variance",
+        "n_ttest",
+        "power_ttest",
+        "n_systems_anova",
+        "n_anova",
+        "power_anova",
+        "n_topics",
+    ]
     legend = (
         f"alpha={ts.alpha}, beta={ts.beta} (power {1 - ts.beta:g}); variance: residual V_E of "
         "two-way ANOVA without replication; t-test variance 2·V_E; power: current topic set "

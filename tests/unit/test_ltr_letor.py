@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import assay.io.letor as letor
+import assay.ltr.letor as letor
 from assay.errors import EmptyInputError, InputError, OptionError, ParseError
-from assay.io.letor import find_letor_splits, read_letor, read_letor_files, write_letor
+from assay.ltr.letor import find_letor_splits, read_letor, read_letor_files, write_letor
 from conftest import shared_file
 
 TEXT = """\
@@ -226,7 +226,7 @@ def test_both_forms_of_the_lightgbm_example_load_identically() -> None:
 
 
 def test_fast_path_takes_clean_blocks_and_leaves_the_rest() -> None:
-    from assay.io._letor_fast import parse_block_fast
+    from assay.ltr._letor_fast import parse_block_fast
 
     block = parse_block_fast(b"1 qid:3 1:0.5 7:2\n\n0\tqid:3 2:1e-3\r\n", 10, "f")
     assert block is not None

@@ -1,4 +1,5 @@
-"""Reports of learning-to-rank results: an experiment (:class:`~assay.ltr.Experiment`), the
+"""Reports (the tables every output format renders) of learning-to-rank results, which
+their ``report()`` methods return: an experiment (:class:`~assay.ltr.Experiment`), the
 statistics of a collection's splits, and any analysis (:class:`~assay.ltr.analysis.Analysis`).
 
 The experiment table has a row per model (mean on the evaluation split, ▲/▼ against the
@@ -14,21 +15,33 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .output import Report
-from .ranking import comparison_legend
-from .table import Cell, Column, DisplayTable
-from .values import count, short
+from ..report.output import Report
+from ..report.ranking import comparison_legend
+from ..report.table import Cell, Column, DisplayTable
+from ..report.values import count, short
 
 if TYPE_CHECKING:
-    from ..ltr import DatasetStats, Experiment
-    from ..ltr.analysis import Analysis
+    from .analysis import Analysis
+    from .experiment import Experiment
+    from .stats import DatasetStats
 
 __all__ = ["EXPERIMENT_COLUMNS", "analysis_report", "experiment_report", "stats_report"]
 
 EXPERIMENT_COLUMNS = (
-    "model", "kind", "metric", "value", "baseline", "ci_low", "ci_high", "p_value",
-    "p_adjusted", "std", "min", "max", "n",
-)  # fmt: skip
+    "model",
+    "kind",
+    "metric",
+    "value",
+    "baseline",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "std",
+    "min",
+    "max",
+    "n",
+)
 
 
 def _label(metric: str) -> str:
@@ -37,6 +50,7 @@ def _label(metric: str) -> str:
 
 
 def experiment_report(exp: Experiment) -> Report:
+    """The models x metrics table of an experiment (:meth:`Experiment.report`)."""
     cmp = exp.comparison
     columns = [Column("model", latex="Model", style="bold")]
     columns += [Column(_label(m), align="right") for m in cmp.metrics]

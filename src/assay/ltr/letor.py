@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -39,9 +39,10 @@ from .._arrow import from_np, to_np
 from .._files import atomic_open, atomic_path
 from .._options import choice, integer
 from ..errors import EmptyInputError, InputError, InputWarning, OptionError, ParseError, shown
+from ..io.limits import MAX_FEATURES, limit
 from ._letor_blocks import Collector, blocks, parse_block
 from ._letor_fast import parse_block_fast
-from .limits import MAX_FEATURES, limit
+from .options import FeatureLayout, IndexBase, ValueType
 
 __all__ = [
     "FeatureLayout",
@@ -54,9 +55,6 @@ __all__ = [
     "write_letor",
 ]
 
-IndexBase = Literal["auto", 0, 1]
-FeatureLayout = Literal["auto", "dense", "sparse"]
-ValueType = Literal["float32", "float64"]
 
 #: Bytes per block: whole lines are parsed a block at a time, bounding working memory.
 BLOCK_BYTES = 1 << 23

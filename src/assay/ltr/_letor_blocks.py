@@ -18,8 +18,8 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import ParseError, shown
-from .limits import check_dense
-from .streams import MAX_LINE_BYTES, BoundedGzip, first_bad_utf8_line, size_text
+from ..io.limits import check_dense
+from ..io.streams import MAX_LINE_BYTES, BoundedGzip, first_bad_utf8_line, size_text
 
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[[9, 10, 11, 12, 13, 32]] = True
