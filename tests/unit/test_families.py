@@ -18,6 +18,7 @@ import warnings
 
 import pytest
 
+from assay._families import FAMILIES, metric_families
 from assay._lazy import LazyNames
 
 
@@ -52,3 +53,83 @@ def _fresh(code: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def _first_metric(metric_family: str) -> str:
+    from assay.metrics import REGISTRY
+
+    return REGISTRY.specs(metric_family)[0].name
+
+
+@pytest.mark.parametrize("metric_family", metric_families())
+def test_a_lookup_loads_the_declarations_in_a_fresh_interpreter(metric_family: str) -> None:
+    name = _first_metric(metric_family)
+    out = _fresh(
+        "import assay.metrics as m\n"
+        f"metric = m.parse({name!r} + '()', family={metric_family!r})[0]\n"
+        f"assert m.REGISTRY.lookup({name!r}, {metric_family!r}) is metric.spec\n"
+        "print(metric.family, metric.name)\n"
+    )
+    assert out.split() == [metric_family, name]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "len(m.REGISTRY.family({family!r}))",
+        "len(m.REGISTRY.specs({family!r}))",
+        "len(m.REGISTRY.names({family!r}))",
+    ],
+)
+def test_every_registry_question_loads_what_it_asks_about(call: str) -> None:
+    family = metric_families()[-1]
+    out = _fresh(f"import assay.metrics as m\nprint({call.format(family=family)})")
+    assert int(out) > 0
+
+
+def test_listing_the_registry_loads_every_family_in_the_declared_order() -> None:
+    out = _fresh(
+        "from assay.metrics import REGISTRY\n"
+        "print(' '.join(REGISTRY.families()))\n"
+        "print(len(REGISTRY.specs()), len(list(REGISTRY)), len(REGISTRY.trec))\n"
+    )
+    families, counts = out.splitlines()
+    assert tuple(families.split()) == metric_families()
+    from assay.metrics import REGISTRY
+
+    assert [int(c) for c in counts.split()] == [
+        len(REGISTRY.specs()),
+        len(list(REGISTRY)),
+        len(REGISTRY.trec),
+    ]
+
+
+def test_a_ranking_lookup_imports_no_other_family() -> None:
+    out = _fresh(
+        "import sys, assay.metrics\n"
+        "assay.metrics.parse('ndcg@10'); assay.metrics.parse('P.5,10')\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    loaded = set(out.split())
+    others = [f for f in FAMILIES if not f.core]
+    imported = [m for f in others for m in (f.package, *f.measure_modules) if m in loaded]
+    assert imported == []
+
+
+def test_assay_metrics_lists_every_family_in_a_fresh_interpreter() -> None:
+    out = _fresh(
+        "import sys\n"
+        "from assay.cli import main\n"
+        "sys.argv = ['assay', 'metrics', '--format', 'tsv']\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+    )
+    header, *rows = out.splitlines()
+    column = header.split("\t").index("family")
+    assert list(dict.fromkeys(r.split("\t")[column] for r in rows)) == list(metric_families())
+
+
+def test_the_metrics_package_derives_its_family_list() -> None:
+    import assay.metrics
+
+    assert metric_families() == assay.metrics.FAMILIES
+    assay.metrics.load_families()  # still a call that loads everything
