@@ -161,3 +161,12 @@ def test_a_missing_top_level_name_is_an_attribute_error() -> None:
     import assay
 
     assert not hasattr(assay, "no_such_family")
+
+
+def test_the_command_list_is_derived_from_the_family_list() -> None:
+    from assay.cli import COMMANDS
+
+    core = [m for f in FAMILIES if f.core for m in f.cli_modules]
+    families = [m for f in FAMILIES if not f.core for m in f.cli_modules]
+    assert list(COMMANDS) == [*core, "metrics", "demo", *families, "report", "plot"]
+    assert len(set(COMMANDS)) == len(COMMANDS)

@@ -15,7 +15,8 @@ Adding a command (this is how every command is written):
    :class:`~assay.report.Report` of the result and hand it to ``present(report, fmt,
    output)``; warnings go through ``warn``. Use the shared options of ``_common``
    (``FormatOption``, ``OutputOption``, ``TiesOption``, ...) where they apply.
-4. Add the module to :data:`COMMANDS` below (the order of ``assay --help``).
+4. Name the module in its family's entry of :data:`assay._families.FAMILIES` (``cli=``; by
+   default the module is named after the family): :data:`COMMANDS` below is derived from it.
 
 The console script ``assay`` and ``python -m assay`` both call :func:`main`.
 """
@@ -27,29 +28,22 @@ from typing import Annotated
 
 import typer
 
+from .._families import FAMILIES
 from .._version import __version__
 from ._common import DEFAULT_METRICS
 from ._group import CommandGroup
 
 __all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
 
-#: Command modules, in the order ``assay --help`` lists their commands.
-COMMANDS = (
-    "evaluate",
-    "compare",
+#: Command modules, in the order ``assay --help`` lists their commands: the ranking core's
+#: (evaluate, compare, trec_eval), the registry's and the demo's, each family's in the order
+#: of the one family list (:data:`assay._families.FAMILIES`, its ``cli`` modules), then the
+#: commands over saved results (report, plot).
+COMMANDS: tuple[str, ...] = (
+    *(module for f in FAMILIES if f.core for module in f.cli_modules),
     "metrics",
-    "trec_eval",
     "demo",
-    "ltr",
-    "classify",
-    "cluster",
-    "agree",
-    "fusion",
-    "generation",
-    "regression",
-    "meta",
-    "tagging",
-    "embed",
+    *(module for f in FAMILIES if not f.core for module in f.cli_modules),
     "report",
     "plot",
 )
