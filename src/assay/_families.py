@@ -119,6 +119,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "meta",
         metrics=None,
+        uses=("agreement",),
     ),
 )
 
