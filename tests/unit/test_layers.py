@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
 from assay._families import FAMILIES
+from conftest import ROOT
 
 SRC = ROOT / "src" / "assay"
 
