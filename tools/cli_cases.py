@@ -57,14 +57,6 @@ def _ranking_inputs(shared: Path, work: Path) -> None:
     _perturbed_run(trec / "results.test", work / "r2.txt", "r2", 0.8)
     _perturbed_run(trec / "results.test", work / "r3.txt", "r3", 2.0)
     _perturbed_run(trec / "results.test", work / "r4.txt", "r4", 0.3)
-    # A second assessor: the grades of a fixed tenth of the judgments flipped.
-    qrels_b = []
-    for line in (trec / "qrels.test").read_text(encoding="utf-8").splitlines():
-        q, it, doc, grade = line.split()
-        if _jitter(q + doc, "assessor") < 0.1:
-            grade = "0" if grade != "0" else "1"
-        qrels_b.append(f"{q} {it} {doc} {grade}")
-    _write(work / "qrels_b.txt", qrels_b)
     # Votes: each query's top 8 documents of each run, best first (one ranking per line).
     votes = []
     for run in ("r1", "r2", "r3"):
@@ -76,6 +68,35 @@ def _ranking_inputs(shared: Path, work: Path) -> None:
             votes.append(" ".join(doc for _, doc in sorted(by_query[q])[:8]))
     _write(work / "votes.txt", votes)
     shutil.copytree(shared / "lightgbm_lambdarank", work / "letor", dirs_exist_ok=True)
+
+
+def _synthetic_inputs(work: Path) -> None:
+    """A seeded collection of 40 queries (trec_eval's test data has 3: too few for paired
+    tests): 30 candidates per query graded 0-3, and runs scoring grade + noise."""
+    rng = random.Random(7)
+    qrels, grades = [], {}
+    for q in range(1, 41):
+        for d in range(30):
+            grade = rng.choices((0, 1, 2, 3), weights=(6, 2, 1, 1))[0]
+            grades[(q, d)] = grade
+            qrels.append(f"q{q} 0 d{q}-{d} {grade}")
+    _write(work / "syn_qrels.txt", qrels)
+    for name, noise in (("s1", 0.8), ("s2", 1.2), ("s3", 2.5), ("s4", 1.0)):
+        run = []
+        for q in range(1, 41):
+            scored = sorted(
+                ((grades[(q, d)] + rng.gauss(0, noise), d) for d in range(30)), reverse=True
+            )
+            run += [f"q{q} Q0 d{q}-{d} {i} {v:.5f} {name}" for i, (v, d) in enumerate(scored[:25])]
+        _write(work / f"{name}.txt", run)
+    # A second assessor: the grades of a fixed tenth of the judgments changed.
+    second = []
+    for line in qrels:
+        q, it, doc, grade = line.split()
+        if _jitter(doc, "assessor") < 0.1:
+            grade = "0" if grade != "0" else "2"
+        second.append(f"{q} {it} {doc} {grade}")
+    _write(work / "syn_qrels_b.txt", second)
 
 
 def _task_inputs(shared: Path, work: Path) -> None:
@@ -101,7 +122,8 @@ def _task_inputs(shared: Path, work: Path) -> None:
     _write(work / "soft_pred.txt", [" ".join(v) for _, v in sorted(soft_pred.items())])
     # Ratings: three raters of each token's chunk (gold, predicted, POS-derived), wide CSV.
     third = [r[2] if _jitter(str(i), "r3") < 0.8 else r[3] for i, r in enumerate(rows)]
-    wide = ["unit,r1,r2,r3"] + [f"u{i},{g},{p},{t}" for i, (g, p, t) in enumerate(zip(gold, pred, third, strict=True))][:200]  # noqa: E501
+    triples = list(zip(gold, pred, third, strict=True))[:200]
+    wide = ["unit,r1,r2,r3", *(f"u{i},{g},{p},{t}" for i, (g, p, t) in enumerate(triples))]
     _write(work / "ratings.csv", wide)
     long = ["unit,rater,value"]
     for line in wide[1:]:
@@ -173,123 +195,121 @@ def _embedding_inputs(shared: Path, work: Path) -> None:
 def prepare(shared: Path, work: Path) -> None:
     """Write every input of :func:`cases` into ``work``."""
     _ranking_inputs(shared, work)
+    _synthetic_inputs(work)
     _task_inputs(shared, work)
     _nlp_inputs(shared, work)
     _embedding_inputs(shared, work)
 
 
-def _every_format(name: str, args: list[str], formats: tuple[str, ...] = FORMATS) -> dict:
-    return {f"{name} -f {fmt}": [*args, "-f", fmt] for fmt in formats}
-
-
-def _with_files(name: str, args: list[str]) -> dict:
-    """``args`` with ``--report`` and ``--save`` (the files are hashed too)."""
-    return {f"{name} --report --save": [*args, "--report", f"{name}.html", "--save", f"{name}.json"]}
+#: The invocations, in the order they run: ``name [@FORMATS] [+files] = arguments``.
+#: ``@all``: once per output format (``@tsv,json``: those), the name followed by the format;
+#: ``+files``: once more with ``-f tsv --report NAME.html --save NAME.json``. ``{runs}`` are
+#: the synthetic collection's three runs (trec_eval's test data has 3 queries: too few for
+#: paired tests; it serves evaluate and trec-eval).
+_CASES = """
+evaluate @all +files = evaluate qrels.test r1.txt r2.txt -m map -m ndcg@10 -m P.5,10
+evaluate -q = evaluate qrels.test r1.txt r2.txt -m map -m ndcg@10 -q -f tsv
+evaluate defaults = evaluate qrels.test r1.txt -f tsv
+evaluate synthetic = evaluate syn_qrels.txt {runs} -q -f jsonl
+evaluate ties = evaluate qrels.test r1.txt r2.txt --ties average --no-relevant skip -J -f json
+evaluate -o = evaluate qrels.test r1.txt r2.txt -f csv -o evaluate_o.csv
+compare @all +files = compare syn_qrels.txt {runs} -m map -m ndcg@10 --n-resamples 200
+compare baseline t = compare syn_qrels.txt {runs} --baseline s1.txt --test t -f tsv
+compare tukey = compare syn_qrels.txt {runs} -m map --test tukey --n-resamples 200 -f json
+compare bootstrap = compare syn_qrels.txt {runs} --test bootstrap --n-resamples 200 --ci-method percentile -f tsv
+trec-eval = trec-eval qrels.test r1.txt
+trec-eval -q = trec-eval -q qrels.test r1.txt
+trec-eval all_trec = trec-eval -m all_trec qrels.test r2.txt
+trec-eval -c -M = trec-eval -c -M 100 qrels.test r3.txt
+trec-eval -n -m = trec-eval -n -m P.5,10 -m ndcg_cut qrels.test r1.txt
+trec-eval -l -J = trec-eval -l 2 -J qrels.rel_level r1.txt
+trec-eval synthetic = trec-eval -q -m all_trec syn_qrels.txt s1.txt
+metrics @all = metrics
+metrics --family = metrics --family classification --family embedding -f tsv
+classify @all = classify gold.txt pred.txt
+classify_scores +files = classify gold.txt pred.txt --scores scores.txt --positive B-NP
+classify scores json = classify gold.txt pred.txt --scores scores.txt --positive B-NP -f json
+classify macro = classify gold.txt pred.txt --average macro -f tsv
+classify beta = classify gold.txt pred.txt --scores scores.txt --positive B-NP --beta 2 --degenerate limit -f csv
+agree @all +files = agree ratings.csv --id-column unit
+agree long = agree ratings_long.csv --long -f json
+agree ordinal = agree ratings_ordinal.csv --no-id-column -l ordinal --bootstrap 200 -f tsv
+agree interval = agree ratings_ordinal.csv --no-id-column -l interval -f json
+cluster @all +files = cluster cl_gold.txt cl_pred.txt
+cluster soft @tsv,json = cluster soft_gold.txt soft_pred.txt --layout clusters
+regression @all +files = regression reg_gold.txt reg_p1.txt reg_p2.txt --n-resamples 200
+regression absolute t = regression reg_gold.txt reg_p1.txt reg_p2.txt --n-resamples 200 --loss absolute --test t --zero-target eps -f tsv
+tagging @all,conlleval +files = tagging tagger1.conll
+tagging_two @tsv,json,table +files = tagging tagger1.conll tagger2.conll --n-resamples 200
+tagging strict = tagging tagger1.conll tagger2.conll --n-resamples 200 --scheme iob1 --mode strict --test randomization -f tsv
+embed @all = embed emb.tsv emb_labels.txt
+embed_confidence +files = embed emb.tsv emb_labels.txt --confidence emb_conf.txt
+embed curve = embed emb.tsv emb_labels.txt --confidence emb_conf.txt --curve -f tsv
+embed per-class = embed emb.tsv emb_labels.txt --per-class -f tsv
+embed per-query = embed emb.tsv emb_labels.txt --per-query -m mrr -m ndcg@10 --distance cosine -f tsv
+embed reference = embed pml_query.tsv pml_query_labels.txt --reference pml_ref.tsv --reference-labels pml_ref_labels.txt -m precision@1 -m r_precision -m map@r -m map -f json
+generation @all +files = generation refs.txt hyp1.txt hyp2.txt --n-resamples 100
+generation more = generation refs.txt hyp1.txt hyp2.txt --n-resamples 100 -m ter -m rouge1 -m rougeL -m chrf++ -f tsv
+generation refs = generation refs.txt hyp1.txt hyp2.txt --n-resamples 100 -r refs2.txt --test randomization --lowercase -f json
+ltr_run @all +files = ltr run letor --models linear,lambdamart --n-resamples 200
+ltr run seeds = ltr run letor --models linear,lambdamart --n-resamples 200 --seeds 2 --norm zscore -f json
+ltr stats @tsv,json,table = ltr stats letor
+ltr train = ltr train letor --out trained --model linear -f tsv
+ltr evaluate = ltr evaluate letor trained/test.linear.run -f tsv
+ltr analyze queries = ltr analyze letor queries --models linear,lambdamart -f tsv
+ltr analyze length = ltr analyze letor length --models linear,lambdamart -f tsv
+ltr analyze relevant = ltr analyze letor relevant --models linear,lambdamart -f tsv
+ltr analyze scores = ltr analyze letor scores --models linear,lambdamart -f tsv
+ltr analyze importance = ltr analyze letor importance --models linear,lambdamart --top 10 -f tsv
+ltr analyze trees = ltr analyze letor trees --models lambdamart --step 10 -f tsv
+ltr analyze features = ltr analyze letor features -f tsv
+ltr_analyze +files = ltr analyze letor queries
+fuse rrf = fuse {runs}
+fuse combsum = fuse {runs} -m combsum -n zscore --depth 20
+fuse combmnz = fuse {runs} -m combmnz -n max
+fuse borda = fuse {runs} -m borda --depth 20
+fuse condorcet = fuse {runs} -m condorcet --depth 20
+fuse isr = fuse {runs} -m isr -n rank
+fuse wsum = fuse {runs} -m wsum -w 0.5,0.3,0.2 --name fused
+aggregate @all +files = aggregate votes.txt
+aggregate kemeny = aggregate votes.txt -m kemeny -f tsv
+aggregate copeland = aggregate votes.txt -m copeland -f tsv
+aggregate mc4 = aggregate votes.txt -m mc4 -f tsv
+aggregate dowdall = aggregate votes.txt -m dowdall -f tsv
+aggregate weighted = aggregate votes.txt -m weighted_borda -w 1,2,3,1,2,3,1,2,3 --partial average -f json
+meta_discpower @all +files = meta discpower syn_qrels.txt {runs} -m map -m P@10 --n-resamples 100
+meta discpower tukey pairs = meta discpower syn_qrels.txt {runs} -m map --n-resamples 100 --test tukey --pairs -f tsv
+meta topicsize @tsv,json = meta topicsize syn_qrels.txt {runs} --min-diff 0.1
+meta topicsize variance = meta topicsize --variance 0.05 --n-topics 50 --min-diff 0.1 --min-diff 0.05 -f tsv
+meta_rbo @tsv,json,table +files = meta rbo s1.txt s2.txt
+meta rbo per-query = meta rbo s1.txt s3.txt --per-query --depth 10 -f tsv
+meta repro @tsv,json = meta repro syn_qrels.txt s1.txt s2.txt s4.txt s3.txt
+meta assessors @tsv,json = meta assessors syn_qrels.txt syn_qrels_b.txt {runs}
+demo = demo --queries 40 -f tsv --save demo.json
+report html = report evaluate.json compare.json classify_scores.json -f html --title cli-outputs
+report markdown = report evaluate.json compare.json classify_scores.json -f markdown
+report latex = report evaluate.json compare.json classify_scores.json -f latex
+report table = report evaluate.json compare.json classify_scores.json -f table
+plot list = plot compare.json -f tsv
+plot svg = plot compare.json -n 1 -o plot.svg
+"""
 
 
 def cases() -> dict[str, list[str]]:
     """Name -> arguments of ``assay``, in the order they run."""
-    runs = ["r1.txt", "r2.txt", "r3.txt"]
-    ev = ["evaluate", "qrels.test", "r1.txt", "r2.txt", "-m", "map", "-m", "ndcg@10", "-m", "P.5,10"]
-    cmp = ["compare", "qrels.test", *runs, "-m", "map", "-m", "ndcg@10", "--n-resamples", "200"]
-    ltr_run = ["ltr", "run", "letor", "--models", "linear,lambdamart", "--n-resamples", "200"]
-    classify = ["classify", "gold.txt", "pred.txt"]
-    scored = [*classify, "--scores", "scores.txt", "--positive", "B-NP"]
-    cluster = ["cluster", "cl_gold.txt", "cl_pred.txt"]
-    agree = ["agree", "ratings.csv", "--id-column", "unit"]
-    embed = ["embed", "emb.tsv", "emb_labels.txt"]
-    tagging = ["tagging", "tagger1.conll"]
-    two_taggers = ["tagging", "tagger1.conll", "tagger2.conll", "--n-resamples", "200"]
-    gen = ["generation", "refs.txt", "hyp1.txt", "hyp2.txt", "--n-resamples", "100"]
-    reg = ["regression", "reg_gold.txt", "reg_p1.txt", "reg_p2.txt", "--n-resamples", "200"]
-    meta = ["meta", "discpower", "qrels.test", *runs, "-m", "map", "-m", "P@10"]
     out: dict[str, list[str]] = {}
-    # The ranking core.
-    out |= _every_format("evaluate", ev)
-    out |= _with_files("evaluate", ev)
-    out["evaluate -q"] = [*ev, "-q", "-f", "tsv"]
-    out["evaluate defaults"] = ["evaluate", "qrels.test", "r1.txt", "-f", "tsv"]
-    out["evaluate ties"] = [*ev, "--ties", "average", "--no-relevant", "skip", "-J", "-f", "json"]
-    out["evaluate -o"] = [*ev, "-f", "csv", "-o", "evaluate_o.csv"]
-    out |= _every_format("compare", cmp)
-    out |= _with_files("compare", cmp)
-    out["compare baseline t"] = [*cmp, "--baseline", "r1.txt", "--test", "t", "-f", "tsv"]
-    out["compare tukey"] = [*cmp, "--test", "tukey", "-f", "json"]
-    out["compare bootstrap"] = [*cmp, "--test", "bootstrap", "--ci-method", "percentile", "-f", "tsv"]
-    out["trec-eval"] = ["trec-eval", "qrels.test", "r1.txt"]
-    out["trec-eval -q"] = ["trec-eval", "-q", "qrels.test", "r1.txt"]
-    out["trec-eval all_trec"] = ["trec-eval", "-m", "all_trec", "qrels.test", "r2.txt"]
-    out["trec-eval -c -M"] = ["trec-eval", "-c", "-M", "100", "qrels.test", "r3.txt"]
-    out["trec-eval -n -m"] = ["trec-eval", "-n", "-m", "P.5,10", "-m", "ndcg_cut", "qrels.test", "r1.txt"]  # noqa: E501
-    out["trec-eval -l -J"] = ["trec-eval", "-l", "2", "-J", "qrels.rel_level", "r1.txt"]
-    out |= _every_format("metrics", ["metrics"])
-    out["metrics --family"] = ["metrics", "--family", "classification", "-f", "tsv"]
-    # Families.
-    out |= _every_format("classify", classify)
-    out |= _with_files("classify scores", [*scored, "-f", "tsv"])
-    out["classify scores json"] = [*scored, "-f", "json"]
-    out["classify macro"] = [*classify, "--average", "macro", "-f", "tsv"]
-    out["classify beta"] = [*scored, "--beta", "2", "--degenerate", "limit", "-f", "csv"]
-    out |= _every_format("agree", agree)
-    out |= _with_files("agree", [*agree, "-f", "tsv"])
-    out["agree long"] = ["agree", "ratings_long.csv", "--long", "-f", "json"]
-    out["agree ordinal"] = ["agree", "ratings_ordinal.csv", "--no-id-column", "-l", "ordinal", "--bootstrap", "200", "-f", "tsv"]  # noqa: E501
-    out["agree interval"] = ["agree", "ratings_ordinal.csv", "--no-id-column", "-l", "interval", "-f", "json"]  # noqa: E501
-    out |= _every_format("cluster", cluster)
-    out |= _with_files("cluster", [*cluster, "-f", "tsv"])
-    out["cluster soft"] = ["cluster", "soft_gold.txt", "soft_pred.txt", "--layout", "clusters", "-f", "tsv"]  # noqa: E501
-    out["cluster soft json"] = ["cluster", "soft_gold.txt", "soft_pred.txt", "--layout", "clusters", "-f", "json"]  # noqa: E501
-    out |= _every_format("regression", reg)
-    out |= _with_files("regression", [*reg, "-f", "tsv"])
-    out["regression absolute t"] = [*reg, "--loss", "absolute", "--test", "t", "--zero-target", "eps", "-f", "tsv"]  # noqa: E501
-    out |= _every_format("tagging", tagging, (*FORMATS, "conlleval"))
-    out |= _with_files("tagging", [*tagging, "-f", "tsv"])
-    out |= _every_format("tagging two", two_taggers, ("tsv", "json", "table"))
-    out |= _with_files("tagging two", [*two_taggers, "-f", "tsv"])
-    out["tagging strict"] = [*two_taggers, "--scheme", "iob1", "--mode", "strict", "--test", "randomization", "-f", "tsv"]  # noqa: E501
-    out |= _every_format("embed", embed)
-    out |= _with_files("embed", [*embed, "--confidence", "emb_conf.txt", "-f", "tsv"])
-    out["embed curve"] = [*embed, "--confidence", "emb_conf.txt", "--curve", "-f", "tsv"]
-    out["embed per-class"] = [*embed, "--per-class", "-f", "tsv"]
-    out["embed per-query"] = [*embed, "--per-query", "-m", "mrr", "-m", "ndcg@10", "--distance", "cosine", "-f", "tsv"]  # noqa: E501
-    out["embed reference"] = ["embed", "pml_query.tsv", "pml_query_labels.txt", "--reference", "pml_ref.tsv", "--reference-labels", "pml_ref_labels.txt", "-m", "precision@1", "-m", "r_precision", "-m", "map@r", "-m", "map", "-f", "json"]  # noqa: E501
-    out |= _every_format("generation", gen)
-    out |= _with_files("generation", [*gen, "-f", "tsv"])
-    out["generation more"] = [*gen, "-m", "ter", "-m", "rouge1", "-m", "rougeL", "-m", "chrf++", "-f", "tsv"]  # noqa: E501
-    out["generation refs"] = [*gen, "-r", "refs2.txt", "--test", "randomization", "--lowercase", "-f", "json"]  # noqa: E501
-    out |= _every_format("ltr run", ltr_run)
-    out |= _with_files("ltr run", [*ltr_run, "-f", "tsv"])
-    out["ltr run seeds"] = [*ltr_run, "--seeds", "2", "--norm", "zscore", "-f", "json"]
-    out |= _every_format("ltr stats", ["ltr", "stats", "letor"], ("tsv", "json", "table"))
-    out["ltr train"] = ["ltr", "train", "letor", "--out", "trained", "--model", "linear", "-f", "tsv"]
-    out["ltr evaluate"] = ["ltr", "evaluate", "letor", "trained/test.linear.run", "-f", "tsv"]
-    for analysis in ("queries", "length", "relevant", "scores", "importance", "trees", "features"):
-        out[f"ltr analyze {analysis}"] = ["ltr", "analyze", "letor", analysis, "--models", "linear,lambdamart", "--step", "10", "-f", "tsv"]  # noqa: E501
-    out |= _with_files("ltr analyze", ["ltr", "analyze", "letor", "queries", "-f", "tsv"])
-    out |= _every_format("fuse rrf", ["fuse", *runs], ("tsv",))
-    for method in ("combsum", "combmnz", "borda", "condorcet", "isr"):
-        out[f"fuse {method}"] = ["fuse", *runs, "-m", method, "-n", "zscore", "--depth", "50"]
-    out["fuse wsum"] = ["fuse", *runs, "-m", "wsum", "-w", "0.5,0.3,0.2", "--name", "fused"]
-    out |= _every_format("aggregate", ["aggregate", "votes.txt"])
-    out |= _with_files("aggregate", ["aggregate", "votes.txt", "-f", "tsv"])
-    for method in ("kemeny", "copeland", "mc4", "dowdall"):
-        out[f"aggregate {method}"] = ["aggregate", "votes.txt", "-m", method, "-f", "tsv"]
-    out["aggregate weighted"] = ["aggregate", "votes.txt", "-m", "weighted_borda", "-w", ",".join(["1", "2", "3"] * 3), "--partial", "average", "-f", "json"]  # noqa: E501
-    out |= _every_format("meta discpower", [*meta, "--n-resamples", "100"])
-    out |= _with_files("meta discpower", [*meta, "--n-resamples", "100", "-f", "tsv"])
-    out["meta discpower tukey pairs"] = [*meta, "--n-resamples", "100", "--test", "tukey", "--pairs", "-f", "tsv"]  # noqa: E501
-    out |= _every_format("meta topicsize", ["meta", "topicsize", "qrels.test", *runs, "--min-diff", "0.1"], ("tsv", "json"))  # noqa: E501
-    out["meta topicsize variance"] = ["meta", "topicsize", "--variance", "0.05", "--n-topics", "50", "--min-diff", "0.1", "--min-diff", "0.05", "-f", "tsv"]  # noqa: E501
-    out |= _every_format("meta rbo", ["meta", "rbo", "r1.txt", "r2.txt"], ("tsv", "json", "table"))
-    out |= _with_files("meta rbo", ["meta", "rbo", "r1.txt", "r2.txt", "-f", "tsv"])
-    out["meta rbo per-query"] = ["meta", "rbo", "r1.txt", "r3.txt", "--per-query", "--depth", "10", "-f", "tsv"]  # noqa: E501
-    out |= _every_format("meta repro", ["meta", "repro", "qrels.test", "r1.txt", "r2.txt", "r4.txt", "r3.txt"], ("tsv", "json"))  # noqa: E501
-    out |= _every_format("meta assessors", ["meta", "assessors", "qrels.test", "qrels_b.txt", *runs], ("tsv", "json"))  # noqa: E501
-    out["demo"] = ["demo", "--queries", "40", "-f", "tsv", "--save", "demo.json"]
-    # Saved results, reported and plotted again.
-    saved = ["evaluate.json", "compare.json", "classify scores.json"]
-    for fmt in ("html", "markdown", "latex", "table"):
-        out[f"report {fmt}"] = ["report", *saved, "-f", fmt, "--title", "cli outputs"]
-    out["plot list"] = ["plot", "compare.json", "-f", "tsv"]
-    out["plot svg"] = ["plot", "compare.json", "-n", "1", "-o", "plot.svg"]
+    for line in _CASES.strip().splitlines():
+        head, _, text = line.partition(" = ")
+        args = text.replace("{runs}", "s1.txt s2.txt s3.txt").split()
+        words = head.split()
+        name = " ".join(w for w in words if w[0] not in "@+")
+        formats = [w[1:] for w in words if w.startswith("@")]
+        if formats:
+            wanted = formats[0].replace("all", ",".join(FORMATS)).split(",")
+            out |= {f"{name} -f {fmt}": [*args, "-f", fmt] for fmt in wanted}
+        elif "+files" not in words:
+            out[name] = args
+        if "+files" in words:
+            extra = ["-f", "tsv", "--report", f"{name}.html", "--save", f"{name}.json"]
+            out[f"{name} --report --save"] = [*args, *extra]
     return out

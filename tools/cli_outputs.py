@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cli_cases import cases, prepare  # noqa: E402
+from cli_cases import cases, prepare
 
 #: ../shared/data next to the repository (the test suite's default), or $ASSAY_SHARED/data.
 SHARED = Path(os.environ.get("ASSAY_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -43,9 +43,7 @@ def _normalised(data: bytes, work: Path) -> bytes:
 
 
 def _snapshot(work: Path) -> dict[str, float]:
-    return {
-        str(p.relative_to(work)): p.stat().st_mtime_ns for p in work.rglob("*") if p.is_file()
-    }
+    return {str(p.relative_to(work)): p.stat().st_mtime_ns for p in work.rglob("*") if p.is_file()}
 
 
 def run_cases(work: Path, only: list[str]) -> list[tuple[str, bytes]]:
@@ -85,7 +83,9 @@ def run_cases(work: Path, only: list[str]) -> list[tuple[str, bytes]]:
 def _safe(name: str) -> str:
     """A file name for an output: ``evaluate -f tsv :stdout`` -> ``evaluate_-f_tsv.stdout``."""
     case, _, part = name.rpartition(" :")
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in case) + "." + part.replace("/", "_")
+    return (
+        "".join(c if c.isalnum() or c in "-_" else "_" for c in case) + "." + part.replace("/", "_")
+    )
 
 
 def write(outputs: list[tuple[str, bytes]], out: Path, folder: Path | None) -> None:

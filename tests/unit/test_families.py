@@ -211,3 +211,40 @@ def test_every_entry_names_modules_that_exist_and_import(fam: Family) -> None:
             assert callable(imported.register), f"{module} has no register(app)"
     for other in fam.uses:
         assert other in {f.name for f in FAMILIES}, f"{fam.name} uses unknown {other}"
+
+
+def test_a_declaration_module_may_ask_the_registry_while_it_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading is re-entrant: a lookup made while the family's modules import (a declaration
+    module importing another that parses a name) returns what is declared so far instead of
+    importing the family again."""
+    from assay.metrics import registry
+
+    hook = types.ModuleType("assay_test_registry_hook")
+    hook.registry = registry.Registry()  # type: ignore[attr-defined]
+    hook.seen = []  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, hook.__name__, hook)
+    (tmp_path / "assay_test_toy_measures.py").write_text(
+        "import assay_test_registry_hook as hook\n"
+        "hook.seen.append(hook.registry.lookup('anything', 'toy'))\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_measure_modules", lambda family: ("assay_test_toy_measures",))
+    assert hook.registry.lookup("anything", "toy") is None
+    assert hook.seen == [None]  # imported once, its own lookup answered
+    hook.registry.lookup("other", "toy")
+    assert hook.seen == [None]  # loaded: not imported again
+
+
+def test_concurrent_first_lookups_all_find_the_metric() -> None:
+    out = _fresh(
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "import assay.metrics as m\n"
+        "with ThreadPoolExecutor(8) as pool:\n"
+        "    found = list(pool.map(lambda _: str(m.parse('f1', family='classification')[0]),"
+        " range(8)))\n"
+        "print(' '.join(found))\n"
+    )
+    assert out.split() == ["f1"] * 8
