@@ -248,3 +248,13 @@ def test_concurrent_first_lookups_all_find_the_metric() -> None:
         "print(' '.join(found))\n"
     )
     assert out.split() == ["f1"] * 8
+
+
+@pytest.mark.parametrize(
+    "module", ["assay.metrics", "assay.metrics.names", "assay.metrics.registry"]
+)
+def test_the_examples_of_the_registry_machinery_run(module: str) -> None:
+    import doctest
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, result

@@ -19,7 +19,15 @@ FAMILIES: tuple[str, ...] = metric_families()
 
 def load_families() -> None:
     """Load every family's declarations now (lookups load them on demand; listings and docs
-    may call this to load everything at once)."""
+    may call this to load everything at once).
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY, load_families
+    >>> load_families()
+    >>> REGISTRY.families()[:3]
+    ['ranking', 'classification', 'agreement']
+    """
     REGISTRY.load()
 
 

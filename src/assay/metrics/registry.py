@@ -233,7 +233,20 @@ class Registry(Mapping[str, MetricSpec]):
 
     def load(self, family: str | None = None) -> None:
         """Import the declarations of ``family`` (``None``: of every family) if not yet
-        loaded. Every lookup does this itself; tools that list everything may call it."""
+        loaded. Every lookup does this itself; tools that list everything may call it.
+
+        Parameters
+        ----------
+        family : str, optional
+            The registry's family name (``None``: every family of the family list).
+
+        Examples
+        --------
+        >>> from assay.metrics import REGISTRY
+        >>> REGISTRY.load("regression")
+        >>> REGISTRY.lookup("rmse", "regression").name
+        'rmse'
+        """
         for name in metric_families() if family is None else (family,):
             if name in self._loaded:
                 continue
@@ -547,7 +560,33 @@ def trec_metrics(spec: MetricSpec, binding: TrecName, values: Sequence[Any]) -> 
 
 
 def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
-    """Bind parameters to a metric declaration, validating each one."""
+    """Bind parameters to a metric declaration, validating each one.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration (``REGISTRY.lookup(name, family)``).
+    k : int, optional
+        The cutoff, where the declaration takes one.
+    **params
+        The declaration's parameters (the others keep their defaults).
+
+    Returns
+    -------
+    Metric
+        The metric with its parameters bound.
+
+    Raises
+    ------
+    MetricError
+        An unknown parameter, a bad value, a cutoff the metric does not take or needs.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY, make
+    >>> make(REGISTRY.lookup("ndcg"), 10, gain="exp")
+    Metric("ndcg(gain='exp')@10")
+    """
     known = {p.name for p in spec.params}
     unknown = set(params) - known
     if unknown:
