@@ -5,16 +5,18 @@ Adding a command (this is how every command is written):
 1. Write ``src/assay/cli/<name>.py`` with the command function and
    ``register(app: typer.Typer) -> None``, which adds it (``app.command("name")(func)``, or
    ``app.add_typer(group, name="name")`` for a group of subcommands).
-2. At module level import only typer, the standard library, :mod:`assay._options` (the
-   ``Literal`` types of the options) and :mod:`assay.cli._common`; import NumPy, assay's
-   computing modules and :mod:`assay.report` inside the command function, so that
-   ``assay --help`` stays fast. Never import this package (``assay.cli``) from a command
-   module: it imports them.
+2. At module level import only typer, the standard library, the ``Literal`` types of the
+   options (:mod:`assay._options`, a family's ``assay.<family>.options``) and
+   :mod:`assay.cli._common`; import NumPy, assay's computing modules and :mod:`assay.report`
+   inside the command function, so that ``assay --help`` stays fast. Never import this
+   package (``assay.cli``) from a command module: it imports them.
 3. Inside the command: ``with errors():`` around the work (an
-   :class:`~assay.errors.AssayError` becomes one line on stderr and exit code 2), build a
-   :class:`~assay.report.Report` of the result and hand it to ``present(report, fmt,
-   output)``; warnings go through ``warn``. Use the shared options of ``_common``
-   (``FormatOption``, ``OutputOption``, ``TiesOption``, ...) where they apply.
+   :class:`~assay.errors.AssayError` becomes one line on stderr and exit code 2), read the
+   inputs, call ONE library function and hand its result's report to ``present(result.report(),
+   fmt, output)`` (``--report``/``--save``: ``write_documents([result.document()], ...)``);
+   what the report holds is the library's, not the command's. Warnings go through ``warn``.
+   Use the shared options of ``_common`` (``FormatOption``, ``OutputOption``, ``TiesOption``,
+   ...) where they apply.
 4. Name the module in its family's entry of :data:`assay._families.FAMILIES` (``cli=``; by
    default the module is named after the family): :data:`COMMANDS` below is derived from it.
 
