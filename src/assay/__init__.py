@@ -13,6 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from ._families import FAMILIES as _FAMILIES
 from ._version import __version__
 from .errors import (
     AssayError,
@@ -51,22 +52,21 @@ _LAZY = {
     "compare": ("assay.comparison", "compare"),
     "Comparison": ("assay.comparison", "Comparison"),
     "stats": ("assay.stats", None),
-    "classification": ("assay.classification", None),
-    "clustering": ("assay.clustering", None),
-    "agreement": ("assay.agreement", None),
-    "fusion": ("assay.fusion", None),
-    "meta": ("assay.meta", None),
-    "tagging": ("assay.tagging", None),
-    "ltr": ("assay.ltr", None),
-    "embeddings": ("assay.embeddings", None),
     "dist": ("assay.dist", None),
+    # Every family package (assay.tagging, assay.regression, ...), from the one family list.
+    **{f.name: (f.package, None) for f in _FAMILIES},
 }
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         module, attr = _LAZY[name]
-        mod = import_module(module)
+        try:
+            mod = import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:  # a missing dependency inside it: its own error
+                raise
+            raise AttributeError(f"module 'assay' has no attribute {name!r}") from None
         value = mod if attr is None else getattr(mod, attr)
         globals()[name] = value
         return value

@@ -12,24 +12,26 @@ Adding a family is one folder (``src/assay/<name>/``), one CLI module
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["FAMILIES", "Family", "family", "metric_families"]
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
     """One family: its package ``assay.<name>``, the modules that declare its metrics (by
     default ``assay.<name>.measures``), the registry's name for them (``metrics``, by default
     ``name``; ``None``: it declares none), its CLI modules (``assay.cli.<module>``, by default
-    ``<name>``) and the sibling families it may import (``uses``)."""
+    ``<name>``) and the sibling families it may import (``uses``).
+
+    A ``NamedTuple``, not a dataclass: ``import assay`` reads this list, and importing
+    :mod:`dataclasses` would double its cost."""
 
     name: str
     metrics: str | None = ""
     measures: tuple[str, ...] = ()
     cli: tuple[str, ...] = ()
     uses: tuple[str, ...] = ()
-    core: bool = field(default=False)
+    core: bool = False
 
     @property
     def package(self) -> str:

@@ -3,6 +3,13 @@
 Each layer imports only from layers below it (or from inside its own package); no module
 imports another package's private module or name; optional dependencies are imported only
 inside functions (through ``assay._optional.require``), never at module level.
+
+The layers are the horizontal core (foundation, generic ``io``, ``data``, ``stats``, the
+registry machinery ``metrics``, the rendering engine ``report``, the ranking core), then ONE
+layer holding every family package of the one family list (:data:`assay._families.FAMILIES`),
+where a family imports a sibling only along the ``uses`` edges its entry declares, then
+``compat``, ``dist`` and ``cli``. The ranking core's modules import each other freely; that
+no import cycle forms is checked by ``test_import_cycles.py``.
 """
 
 from __future__ import annotations
@@ -11,13 +18,25 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from assay._families import FAMILIES
 from conftest import ROOT
 
 SRC = ROOT / "src" / "assay"
 
+#: The ranking core: ranking's declarations and renderers (``ranking``), the results, the
+#: evaluation, the comparison and the seeded collections; they import among themselves freely.
+RANKING_CORE = {"ranking", "results", "evaluation", "comparison", "datasets"}
+
+#: The family packages (every family of the one family list but the ranking core's own).
+FAMILY_PACKAGES = {f.name for f in FAMILIES if not f.core}
+
+#: The siblings each family may import (its ``uses``).
+USES = {f.name: set(f.uses) for f in FAMILIES}
+
 #: Top-level modules and packages of ``assay`` by layer, lowest first.
-#: Within the foundation and the orchestrators the order is finer (a module may use the
-#: ones listed before it); facades sit just above what they re-export.
+#: Within the foundation the order is finer (a module may use the ones listed before it).
 LAYERS: list[set[str]] = [
     {"errors", "_version"},
     {"_options", "_optional", "_arrow", "_arrays", "_parallel", "_lazy", "_files", "_families"},
@@ -27,30 +46,43 @@ LAYERS: list[set[str]] = [
     {"conventions"},
     {"stats"},
     {"metrics"},
-    {"clustering"},
-    {"results", "datasets"},
-    {"evaluation"},
-    {"comparison"},
-    {
-        "fusion",
-        "compat",
-        "ltr",
-        "embeddings",
-        "generation",
-        "streaming",
-    },
     {"report"},
-    # a family that builds its own report (House II): above the rendering engine
-    {"tagging"},
-    # Families that build their own reports (House II; the merged layer list puts the
-    # report engine below every family).
-    {"agreement", "regression"},
-    {"classification", "meta"},  # they use the agreement family (Cohen's kappa, alpha)
+    RANKING_CORE,
+    FAMILY_PACKAGES,
+    {"compat"},
     {"dist"},
     {"cli"},
     {"__main__"},
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+#: Layers whose members import each other: freely (the ranking core), or along ``uses``.
+FREE_LAYERS = {LAYER["results"]}
+FAMILY_LAYER = LAYER[next(iter(FAMILY_PACKAGES))]
+
+#: Names placed in a layer before they exist on every branch (``assay.ranking`` lands with
+#: the ranking core's move).
+NOT_YET = {"ranking"}
+
+#: Modules of the core that still render or read for a family, and so import upwards, until
+#: the families move into their packages (sibling branches of House II; the lead empties
+#: this set at the merge).
+MOVING = {
+    "assay/report/ranking.py",
+    "assay/report/sections_ranking.py",
+    "assay/report/sections_tasks.py",
+    "assay/report/tagging.py",
+}
+
+
+def _allowed(own: str, other: str) -> bool:
+    """Whether top-level ``assay.<own>`` may import ``assay.<other>``."""
+    if LAYER[other] < LAYER[own]:
+        return True
+    if LAYER[other] == LAYER[own] == FAMILY_LAYER:
+        return other in USES[own]
+    return LAYER[other] == LAYER[own] and LAYER[own] in FREE_LAYERS
+
 
 #: Imported only inside the function that needs them (``_optional.require``).
 OPTIONAL = {
@@ -124,11 +156,6 @@ def _is_module(parts: list[str]) -> bool:
     return candidate.with_suffix(".py").exists() or (candidate / "__init__.py").exists()
 
 
-#: Imports against the layers only until the sibling branches of House II merge (the
-#: classification family's report moves out of metrics/ into assay.classification).
-PENDING_MERGE = {("assay/metrics/classification_report.py", "agreement")}
-
-
 def _violations() -> Iterator[str]:
     for path in _modules():
         here = _dotted(path)
@@ -146,9 +173,7 @@ def _violations() -> Iterator[str]:
                 continue
             if other not in LAYER or own not in LAYER:
                 yield f"{where}: assay.{own} or assay.{other} is not placed in a layer"
-            elif (str(path.relative_to(SRC.parent)), other) in PENDING_MERGE:
-                pass
-            elif LAYER[other] >= LAYER[own]:
+            elif not _allowed(own, other) and where.partition(":")[0] not in MOVING:
                 yield f"{where}: assay.{own} (layer {LAYER[own]}) imports assay.{other} (layer {LAYER[other]})"
             private = [p for p in target[2:] if p.startswith("_") and not p.startswith("__")]
             private += [n for n in names if n.startswith("_") and not n.startswith("__")]
@@ -215,3 +240,67 @@ def test_layers_import_only_downwards_and_nothing_private():
 def test_no_module_reads_private_attributes_of_other_objects():
     found = list(_private_attribute_access())
     assert found == [], "\n".join(found)
+
+
+def test_every_layer_name_exists() -> None:
+    tops = {p.relative_to(SRC).parts[0].removesuffix(".py") for p in _modules()}
+    ghosts = sorted(set(LAYER) - tops - NOT_YET)
+    assert ghosts == [], f"LAYERS names modules that do not exist: {ghosts}"
+
+
+def test_the_family_layer_is_the_family_list() -> None:
+    assert set(LAYERS[FAMILY_LAYER]) == {f.name for f in FAMILIES if not f.core}
+    for f in FAMILIES:
+        assert set(f.uses) <= {g.name for g in FAMILIES} - {f.name}, f"{f.name} uses {f.uses}"
+
+
+#: The files of the core named after a family today, or holding a family's reader, measure
+#: declarations or renderers: each moves into its family's package (sibling branches).
+FAMILY_FILES_IN_THE_CORE = {
+    "tagging": ["io/conll.py", "report/tagging.py"],
+    "agreement": ["io/ratings.py", "metrics/_ratings.py"],
+    "clustering": ["metrics/_clusterings.py"],
+    "embeddings": ["io/embeddings.py", "report/embeddings.py"],
+    "generation": ["io/segments.py", "report/nlp.py"],
+    "regression": ["report/nlp.py"],
+    "ltr": ["io/letor.py", "io/_letor_blocks.py", "io/_letor_fast.py", "report/ltr.py"],
+    "meta": ["report/meta.py"],
+}
+
+
+def _family_files_in_the_core() -> list[str]:
+    found = []
+    for f in FAMILIES:
+        if f.core:
+            continue
+        stems = {f.name, f.metric_family or f.name}
+        for folder in ("metrics", "report", "io"):
+            for path in sorted((SRC / folder).glob("*.py")):
+                if any(path.stem.lstrip("_").startswith(stem) for stem in stems):
+                    found.append(f"{f.name}: {path.relative_to(SRC)}")
+        found += [
+            f"{f.name}: {name}"
+            for name in FAMILY_FILES_IN_THE_CORE.get(f.name, [])
+            if (SRC / name).exists()
+        ]
+    return list(dict.fromkeys(found))
+
+
+@pytest.mark.xfail(reason="families move in sibling branches", strict=False)
+def test_the_core_holds_no_family_code() -> None:
+    """``metrics/`` holds no family's declarations, ``report/`` no family's renderers,
+    ``io/`` no family's reader: each is in its family's package."""
+    found = _family_files_in_the_core()
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.xfail(reason="families move in sibling branches", strict=False)
+def test_every_family_declares_its_metrics_in_its_package() -> None:
+    outside = [
+        f"{f.name}: {module}"
+        for f in FAMILIES
+        if not f.core
+        for module in f.measure_modules
+        if not module.startswith(f.package + ".")
+    ]
+    assert outside == [], "\n".join(outside)

@@ -5,17 +5,20 @@ Adding a command (this is how every command is written):
 1. Write ``src/assay/cli/<name>.py`` with the command function and
    ``register(app: typer.Typer) -> None``, which adds it (``app.command("name")(func)``, or
    ``app.add_typer(group, name="name")`` for a group of subcommands).
-2. At module level import only typer, the standard library, :mod:`assay._options` (the
-   ``Literal`` types of the options) and :mod:`assay.cli._common`; import NumPy, assay's
-   computing modules and :mod:`assay.report` inside the command function, so that
-   ``assay --help`` stays fast. Never import this package (``assay.cli``) from a command
-   module: it imports them.
+2. At module level import only typer, the standard library, the ``Literal`` types of the
+   options (:mod:`assay._options`, a family's ``assay.<family>.options``) and
+   :mod:`assay.cli._common`; import NumPy, assay's computing modules and :mod:`assay.report`
+   inside the command function, so that ``assay --help`` stays fast. Never import this
+   package (``assay.cli``) from a command module: it imports them.
 3. Inside the command: ``with errors():`` around the work (an
-   :class:`~assay.errors.AssayError` becomes one line on stderr and exit code 2), build a
-   :class:`~assay.report.Report` of the result and hand it to ``present(report, fmt,
-   output)``; warnings go through ``warn``. Use the shared options of ``_common``
-   (``FormatOption``, ``OutputOption``, ``TiesOption``, ...) where they apply.
-4. Add the module to :data:`COMMANDS` below (the order of ``assay --help``).
+   :class:`~assay.errors.AssayError` becomes one line on stderr and exit code 2), read the
+   inputs, call ONE library function and hand its result's report to ``present(result.report(),
+   fmt, output)`` (``--report``/``--save``: ``write_documents([result.document()], ...)``);
+   what the report holds is the library's, not the command's. Warnings go through ``warn``.
+   Use the shared options of ``_common`` (``FormatOption``, ``OutputOption``, ``TiesOption``,
+   ...) where they apply.
+4. Name the module in its family's entry of :data:`assay._families.FAMILIES` (``cli=``; by
+   default the module is named after the family): :data:`COMMANDS` below is derived from it.
 
 The console script ``assay`` and ``python -m assay`` both call :func:`main`.
 """
@@ -27,29 +30,22 @@ from typing import Annotated
 
 import typer
 
+from .._families import FAMILIES
 from .._version import __version__
 from ._common import DEFAULT_METRICS
 from ._group import CommandGroup
 
 __all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
 
-#: Command modules, in the order ``assay --help`` lists their commands.
-COMMANDS = (
-    "evaluate",
-    "compare",
+#: Command modules, in the order ``assay --help`` lists their commands: the ranking core's
+#: (evaluate, compare, trec_eval), the registry's and the demo's, each family's in the order
+#: of the one family list (:data:`assay._families.FAMILIES`, its ``cli`` modules), then the
+#: commands over saved results (report, plot).
+COMMANDS: tuple[str, ...] = (
+    *(module for f in FAMILIES if f.core for module in f.cli_modules),
     "metrics",
-    "trec_eval",
     "demo",
-    "ltr",
-    "classify",
-    "cluster",
-    "agree",
-    "fusion",
-    "generation",
-    "regression",
-    "meta",
-    "tagging",
-    "embed",
+    *(module for f in FAMILIES if not f.core for module in f.cli_modules),
     "report",
     "plot",
 )

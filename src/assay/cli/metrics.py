@@ -31,12 +31,11 @@ def metrics(
 
 def _rows(families: list[str] | None) -> list[dict[str, Any]]:
     """The described declarations of the chosen families (default: all), family by family."""
-    from ..metrics import FAMILIES, REGISTRY, load_families
+    from ..metrics import REGISTRY
     from ..metrics.catalog import describe
 
-    load_families()
-    rank = {family: i for i, family in enumerate(FAMILIES)}  # the declared order
-    chosen = families or sorted(REGISTRY.families(), key=lambda f: rank.get(f, len(rank)))
+    # Every family by default, in the declared order of the family list (assay._families).
+    chosen = families or REGISTRY.families()
     return [describe(spec) for fam in dict.fromkeys(chosen) for spec in REGISTRY.specs(fam)]
 
 

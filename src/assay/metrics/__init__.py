@@ -1,32 +1,43 @@
-"""The metric catalogue of every family: declarations, the registry and the name parser.
+"""The metric registry machinery: declarations, the registry and the name parser.
 
-Importing this package registers the ranking metrics; the other families register when their
-modules are imported (:mod:`assay.metrics.classification`, ...), which
-:func:`load_families` does for tools that list everything.
+The declarations themselves live with their families (the modules each entry of
+:data:`assay._families.FAMILIES` names); the registry imports a family's declarations on the
+first lookup of one of its metrics, whatever was imported before, so
+``assay.metrics.parse("f1", family="classification")`` works in a fresh interpreter and a
+ranking lookup imports no other family.
 """
 
-# Importing the ranking modules registers their declarations (set, graded, pairwise, and
-# trec_eval's own measures).
-from .._families import FAMILIES as _FAMILY_LIST
 from .._families import metric_families
-from . import ranking as _ranking  # noqa: F401
-from . import ranking_graded as _ranking_graded  # noqa: F401
-from . import ranking_pairwise as _ranking_pairwise  # noqa: F401
-from . import ranking_trec as _ranking_trec  # noqa: F401
+from .._lazy import LazyNames
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
+#: The registry's family names, in the declared order (derived from the one family list,
+#: :data:`assay._families.FAMILIES`).
 FAMILIES: tuple[str, ...] = metric_families()
 
 
 def load_families() -> None:
-    """Import every family's declarations (for listings and docs): the modules
-    :data:`assay._families.FAMILIES` names."""
-    from importlib import import_module
+    """Load every family's declarations now (lookups load them on demand; listings and docs
+    may call this to load everything at once).
 
-    for family in _FAMILY_LIST:
-        for module in family.measure_modules:
-            import_module(module)
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY, load_families
+    >>> load_families()
+    >>> REGISTRY.families()[:3]
+    ['ranking', 'classification', 'agreement']
+    """
+    REGISTRY.load()
+
+
+#: Public names that moved to a family package: old name -> the module that defines it now.
+#: They still resolve from here, with a DeprecationWarning naming the new home.
+_MOVED: dict[str, str] = {}
+
+_NAMES = LazyNames(__name__, globals(), {}, moved=_MOVED)
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
 
 
 __all__ = [

@@ -145,7 +145,35 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
     measure with trec_eval's defaults, and expands to one metric per cutoff (``P`` is P@5,
     ..., P@1000). A name in assay's syntax (``P@5``, ``rbp()``, ``rbp(p=0.8)``) means assay's
     metric with assay's defaults; trec_eval names that are not assay names take it too
-    (``unj@3``, ``map_cut@10``).
+    (``unj@3``, ``map_cut@10``). The family's declarations load on the first lookup, whatever
+    was imported before.
+
+    Parameters
+    ----------
+    name : str
+        The metric's name, with its parameters and cutoff (any case).
+    family : str
+        The registry's family of the name (``assay metrics`` lists them).
+
+    Returns
+    -------
+    list of Metric
+        One metric, or one per cutoff of a bare trec_eval name.
+
+    Raises
+    ------
+    MetricError
+        An unknown name (with a suggestion), a bad parameter or cutoff.
+
+    Examples
+    --------
+    >>> from assay.metrics import parse
+    >>> parse("ndcg@10")
+    [Metric('ndcg@10')]
+    >>> parse("P.5,10")
+    [Metric('P@5'), Metric('P@10')]
+    >>> parse("f1(average='macro')", family="classification")
+    [Metric("f1(average='macro')")]
     """
     if not isinstance(name, str) or not name.strip():
         got = shown(name) if isinstance(name, str) else type(name).__name__
@@ -267,7 +295,31 @@ def _seen_before(m: Metric, seen: set[Metric], out: list[Metric]) -> bool:
 def parse_all(
     names: str | Metric | list[Any] | tuple[Any, ...], family: str = "ranking"
 ) -> list[Metric]:
-    """Parse a name, a Metric, or a list of either, keeping order and dropping repeats."""
+    """Parse a name, a Metric, or a list of either, keeping order and dropping repeats.
+
+    Parameters
+    ----------
+    names : str, Metric or sequence of them
+        Names as :func:`parse` reads them, and metrics already parsed.
+    family : str
+        The registry's family every metric must belong to.
+
+    Returns
+    -------
+    list of Metric
+        Every metric once, in the order given.
+
+    Raises
+    ------
+    MetricError
+        A bad name, a metric of another family, or no metric at all.
+
+    Examples
+    --------
+    >>> from assay.metrics import parse_all
+    >>> parse_all(["map", "ndcg@10", "AP"])
+    [Metric('AP'), Metric('ndcg@10')]
+    """
     items = [names] if isinstance(names, str | Metric) else list(names)
     out: list[Metric] = []
     # A set, not ``m in out``: thousands of names would cost millions of comparisons.

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Literal
 
+from .._families import FAMILIES, metric_families
 from .._options import choice, integer, number
 from ..errors import MetricError
 
@@ -207,15 +210,62 @@ class Metric:
 
 class Registry(Mapping[str, MetricSpec]):
     """Every declared metric, by family. As a mapping it holds the ranking family (the
-    names :func:`assay.evaluate` takes); :meth:`family` gives any other."""
+    names :func:`assay.evaluate` takes); :meth:`family` gives any other.
+
+    A family's declarations load on the first question about it, whatever was imported
+    before: the registry imports the family's measure modules, read from
+    :data:`assay._families.FAMILIES`. A lookup of a ranking metric imports no other
+    family."""
 
     def __init__(self) -> None:
         self._families: dict[str, dict[str, MetricSpec]] = {}
         self._lookup: dict[tuple[str, str], MetricSpec] = {}
         #: trec_eval name (as trec_eval spells it) -> its declaration and how it reads.
-        self.trec: dict[str, tuple[MetricSpec, TrecName]] = {}
+        self._trec: dict[str, tuple[MetricSpec, TrecName]] = {}
         self._trec_lower: dict[str, str] = {}
         self._meanings: dict[str, list[Metric]] = {}
+        # Families whose declarations are loaded, and those being loaded by the thread that
+        # holds the lock: a declaration module that asks the registry something while it is
+        # imported finds its family "loading" and does not import itself again.
+        self._loaded: set[str] = set()
+        self._loading: set[str] = set()
+        self._lock = threading.RLock()
+
+    def load(self, family: str | None = None) -> None:
+        """Import the declarations of ``family`` (``None``: of every family) if not yet
+        loaded. Every lookup does this itself; tools that list everything may call it.
+
+        Parameters
+        ----------
+        family : str, optional
+            The registry's family name (``None``: every family of the family list).
+
+        Examples
+        --------
+        >>> from assay.metrics import REGISTRY
+        >>> REGISTRY.load("regression")
+        >>> REGISTRY.lookup("rmse", "regression").name
+        'rmse'
+        """
+        for name in metric_families() if family is None else (family,):
+            if name in self._loaded:
+                continue
+            with self._lock:
+                if name in self._loaded or name in self._loading:
+                    continue
+                self._loading.add(name)
+                try:
+                    for module in _measure_modules(name):
+                        import_module(module)
+                    self._loaded.add(name)
+                finally:
+                    self._loading.discard(name)
+
+    @property
+    def trec(self) -> Mapping[str, tuple[MetricSpec, TrecName]]:
+        """trec_eval name (as trec_eval spells it) -> its declaration and how it reads."""
+        self.load("ranking")
+        return self._trec
 
     def add(self, spec: MetricSpec) -> None:
         for key in (spec.name, *spec.aliases):
@@ -226,12 +276,13 @@ class Registry(Mapping[str, MetricSpec]):
         for tname, binding in spec.trec.items():
             if tname.lower() in self._trec_lower:
                 raise RuntimeError(f"trec_eval name {tname!r} declared twice")
-            self.trec[tname] = (spec, binding)
+            self._trec[tname] = (spec, binding)
             self._trec_lower[tname.lower()] = tname
         self._families.setdefault(spec.family, {})[spec.name] = spec
 
     def trec_name(self, name: str) -> str | None:
         """The trec_eval name ``name`` stands for (any case), as trec_eval spells it."""
+        self.load("ranking")
         return self._trec_lower.get(name.lower())
 
     def trec_meaning(self, name: str, family: str = "ranking") -> list[Metric] | None:
@@ -242,17 +293,22 @@ class Registry(Mapping[str, MetricSpec]):
         if tname is None:
             return None
         if tname not in self._meanings:
-            spec, binding = self.trec[tname]
+            spec, binding = self._trec[tname]
             self._meanings[tname] = trec_metrics(spec, binding, binding.defaults)
         return self._meanings[tname]
 
     def families(self) -> list[str]:
-        return list(self._families)
+        """Every family with declarations, in the order of :data:`assay._families.FAMILIES`
+        (then any other, in the order declared)."""
+        self.load()
+        rank = {name: i for i, name in enumerate(metric_families())}
+        return sorted(self._families, key=lambda name: rank.get(name, len(rank)))
 
     def family(self, family: str) -> Mapping[str, MetricSpec]:
         """The declarations of one family, in declaration order."""
+        self.load(family)
         if family not in self._families:
-            known = ", ".join(self._families)
+            known = ", ".join(self.families())
             raise MetricError(f"unknown metric family {family!r}; families: {known}")
         return self._families[family]
 
@@ -260,24 +316,38 @@ class Registry(Mapping[str, MetricSpec]):
         """Every declaration, or those of one family."""
         if family is not None:
             return list(self.family(family).values())
-        return [s for fam in self._families.values() for s in fam.values()]
+        return [s for fam in self.families() for s in self._families[fam].values()]
 
     def lookup(self, name: str, family: str = "ranking") -> MetricSpec | None:
         """The declaration named ``name`` (or an alias of it, any case) in ``family``."""
+        self.load(family)
         return self._lookup.get((family, name.lower()))
 
     def names(self, family: str) -> list[str]:
         """Names and aliases of a family, lower-cased (for suggestions)."""
+        self.load(family)
         return [name for fam, name in self._lookup if fam == family]
 
     def __getitem__(self, name: str) -> MetricSpec:
+        self.load("ranking")
         return self._families.get("ranking", {})[name]
 
     def __iter__(self) -> Iterator[str]:
+        self.load("ranking")
         return iter(self._families.get("ranking", {}))
 
     def __len__(self) -> int:
+        self.load("ranking")
         return len(self._families.get("ranking", {}))
+
+
+def _measure_modules(metric_family: str) -> tuple[str, ...]:
+    """The modules that declare ``metric_family``'s metrics (none for a name no family
+    declares: a family registered by hand, or a typo the lookup reports)."""
+    for fam in FAMILIES:
+        if fam.metric_family == metric_family:
+            return fam.measure_modules
+    return ()
 
 
 REGISTRY = Registry()
@@ -490,7 +560,33 @@ def trec_metrics(spec: MetricSpec, binding: TrecName, values: Sequence[Any]) -> 
 
 
 def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
-    """Bind parameters to a metric declaration, validating each one."""
+    """Bind parameters to a metric declaration, validating each one.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration (``REGISTRY.lookup(name, family)``).
+    k : int, optional
+        The cutoff, where the declaration takes one.
+    **params
+        The declaration's parameters (the others keep their defaults).
+
+    Returns
+    -------
+    Metric
+        The metric with its parameters bound.
+
+    Raises
+    ------
+    MetricError
+        An unknown parameter, a bad value, a cutoff the metric does not take or needs.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY, make
+    >>> make(REGISTRY.lookup("ndcg"), 10, gain="exp")
+    Metric("ndcg(gain='exp')@10")
+    """
     known = {p.name for p in spec.params}
     unknown = set(params) - known
     if unknown:
