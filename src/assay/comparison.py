@@ -20,9 +20,9 @@ import numpy as np
 from . import _options as opt
 from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, ShortQueries, Ties
 from ._result import provenance
-from .data import Qrels, Run
+from .data import Qrels
 from .errors import ConventionError, InputError, MetricError, PowerWarning
-from .evaluation import evaluate
+from .evaluation import RunLike, evaluate
 from .metrics import Metric, parse_all
 from .results import Comparison, MetricValues, PairResult, Results, RunSummary
 
@@ -176,7 +176,7 @@ def _pair_result(
 
     effect = float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1 else float("nan")
     return PairResult(
-        run=pair[0],
+        system=pair[0],
         baseline=pair[1],
         metric=metric,
         diff=float(d.mean()) if len(d) else float("nan"),
@@ -190,6 +190,7 @@ def _pair_result(
         losses=int((better < 0).sum()),
         n=len(d),
         significant=bool(p[1] < alpha),
+        higher_is_better=higher_is_better,
     )
 
 
@@ -223,7 +224,7 @@ def _check_options(
 
 def compare(
     qrels: Qrels,
-    runs: Run | Sequence[Run] | Mapping[str, Run],
+    runs: RunLike | Sequence[RunLike] | Mapping[str, RunLike],
     metrics: str | Metric | Sequence[str | Metric],
     *,
     baseline: str | None = None,

@@ -43,7 +43,7 @@ from .errors import (
 )
 from .io.trec import TrecColumns
 from .metrics import Metric, parse_all
-from .results import MetricValues, Results, aggregate
+from .results import MetricValues, Results, RunInputs, aggregate
 
 RunLike = Run | str | os.PathLike[str]
 
@@ -548,4 +548,7 @@ def evaluate(
     metric_list = resolve_metrics(metrics, conv)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
     parts = {s.name: _evaluate_one(qrels, s, metric_list, conv, depth) for s in sources}
-    return results_from_parts(qrels, parts, metric_list, conv, depth)
+    res = results_from_parts(qrels, parts, metric_list, conv, depth)
+    # Kept for the report's precision-recall curves; a run read in blocks stays a path.
+    kept = {s.name: s if isinstance(s, Run) else s.path for s in sources}
+    return replace(res, inputs=RunInputs(qrels, kept, depth))

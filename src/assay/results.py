@@ -1,19 +1,26 @@
 """Result types of ranking evaluation (:class:`Results`) and comparison
 (:class:`Comparison`). Like every assay result they are frozen and follow one protocol:
-``records()`` (flat rows), ``to_pandas()`` and ``provenance``."""
+``records()`` (flat rows), ``to_pandas()`` and ``provenance``; they build their own outputs
+(:class:`~assay.report.Reported`): ``report()`` (what ``assay evaluate`` and ``assay
+compare`` print), ``document()`` and ``html()`` (what ``--report`` writes) and a notebook
+view. One system against the baseline is :class:`assay.stats.PairResult`."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
 
-from ._result import Result
-from .data import Conventions
+from ._result import REPR_LIMIT, Result
+from .data import Conventions, Qrels, Run
+from .errors import AssayWarning
 from .metrics import Metric, parse_all
+from .report.reported import Reported
+from .stats.pairs import PairResult
 
 __all__ = [
     "COMPARISON_FIELDS",
@@ -21,6 +28,7 @@ __all__ = [
     "MetricValues",
     "PairResult",
     "Results",
+    "RunInputs",
     "RunSummary",
     "aggregate",
     "letter",
@@ -28,6 +36,9 @@ __all__ = [
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .report import Report
+    from .report.document import Document
 
 GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
 
@@ -74,9 +85,38 @@ class MetricValues(Result):
         return f"{self.metric}[{self.run}] = {self.aggregate:.4f} over {len(self.values)} queries"
 
 
-@dataclass(frozen=True, eq=False)
-class Results(Result):
-    """Per-query values for every run x metric, aggregates, conventions and provenance."""
+@dataclass(frozen=True)
+class RunInputs:
+    """What an evaluation was computed from, kept by :func:`assay.evaluate` so that the
+    result's report can evaluate more (its precision-recall curves) on the same data: the
+    qrels, each run by name (a :class:`~assay.data.Run`, or the path of a run file read in
+    blocks) and the ``depth``. Not part of the records or the provenance."""
+
+    qrels: Qrels
+    runs: Mapping[str, Run | str]
+    depth: int | None = None
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Results(Reported, Result):
+    """Per-query values for every run x metric, aggregates, conventions and provenance.
+
+    ``inputs`` (left out of comparisons, records and provenance) are the qrels and runs
+    :func:`assay.evaluate` evaluated, from which :meth:`document` draws the interpolated
+    precision-recall curves; None for results built otherwise (then the report has none).
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=4, docs_per_query=5, seed=1)
+    >>> res = assay.evaluate(qrels, list(runs.values())[:1], ["P@5", "map"])
+    >>> res.runs, res.metric_names
+    (['run_0'], ['P@5', 'map'])
+    >>> [row["metric"] for row in res.records()]
+    ['P@5', 'map']
+    """
+
+    family: ClassVar[str] = "ranking"
 
     runs: list[str]
     metrics: list[Metric]
@@ -84,6 +124,7 @@ class Results(Result):
     data: Mapping[tuple[str, str], MetricValues]
     warnings: list[str] = field(default_factory=list)
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    inputs: RunInputs | None = field(default=None, compare=False)
 
     @property
     def metric_names(self) -> list[str]:
@@ -178,15 +219,76 @@ class Results(Result):
         require("pandas")
         return self.to_arrow(per_query=per_query).to_pandas()
 
+    def report(self, *, per_query: bool = False) -> Report:
+        """The aggregates of every run x metric as ``assay evaluate`` prints them (with
+        ``per_query``, each run's per-query values first).
+
+        Parameters
+        ----------
+        per_query : bool
+            Also show every query's value (``assay evaluate -q``).
+
+        Returns
+        -------
+        Report
+            The table every output format renders and the records of the machine formats.
+        """
+        from .ranking.reports import results_report
+
+        return results_report(self, per_query=per_query)
+
+    def curves(self) -> Results | None:
+        """The runs evaluated with ``iprec_at_recall`` (the interpolated precision at 11
+        recall levels) under the same conventions and depth, for the report's
+        precision-recall plot; None when the inputs were not kept (see :class:`RunInputs`).
+        The queries it would warn about were already named by this result: it is silent."""
+        if self.inputs is None:
+            return None
+        from .evaluation import evaluate
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AssayWarning)
+            return evaluate(
+                self.inputs.qrels,
+                dict(self.inputs.runs),
+                ["iprec_at_recall"],
+                depth=self.inputs.depth,
+                **self.conventions.to_dict(),
+            )
+
+    def document(self) -> Document:
+        """The HTML report's content (what ``assay evaluate --report`` draws): the runs x
+        metrics table, per-query distributions, differences against the first run and the
+        interpolated precision-recall curves."""
+        from .ranking.sections import results_document
+
+        return results_document(self, curves=self.curves())
+
     def __repr__(self) -> str:
-        lines = [
+        head = (
             f"Results({len(self.runs)} run(s) x {len(self.metrics)} metric(s); "
             f"conventions {self.conventions.to_dict()})"
-        ]
+        )
+        lines = []
         for r in self.runs:
             vals = ", ".join(f"{m}={self.data[(r, m)].aggregate:.4f}" for m in self.metric_names)
             lines.append(f"  {r}: {vals}")
-        return "\n".join(lines)
+        return screen(head, lines)
+
+
+def screen(head: str, lines: list[str]) -> str:
+    """``head`` and as many of ``lines`` as fit in :data:`~assay._result.REPR_LIMIT`
+    characters (long lines cut), then how many were left out."""
+    out, used = [head], len(head)
+    for i, line in enumerate(lines):
+        line = line if len(line) <= 160 else line[:159] + "…"
+        rest = len(lines) - i
+        if used + len(line) + 1 > REPR_LIMIT - 40:
+            out.append(f"  … {rest} more line{'s' if rest > 1 else ''}")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -204,35 +306,6 @@ class RunSummary:
     n: int
 
 
-@dataclass(frozen=True)
-class PairResult:
-    """One comparison: ``run`` against ``baseline`` on ``metric`` (diff = run - baseline).
-
-    ``wins`` and ``losses`` count the queries where ``run`` is better or worse by the metric's
-    direction (a lower mse, fewer discordant pairs is a win); ``ties`` where they are equal.
-    """
-
-    run: str
-    baseline: str
-    metric: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_adjusted: float
-    effect_size: float
-    wins: int
-    ties: int
-    losses: int
-    n: int
-    significant: bool
-
-    @property
-    def direction(self) -> int:
-        """+1 if ``run`` is significantly better than ``baseline``, -1 if worse, 0 if neither."""
-        return 0 if not self.significant else (1 if self.diff > 0 else -1)
-
-
 def letter(i: int) -> str:
     """The marker letter of the i-th run: a, b, ..., z, aa, ab, ..."""
     out = ""
@@ -243,9 +316,25 @@ def letter(i: int) -> str:
     return out
 
 
-@dataclass(frozen=True, eq=False)
-class Comparison(Result):
-    """Everything :func:`assay.compare` found, with the settings that produced it."""
+@dataclass(frozen=True, eq=False, repr=False)
+class Comparison(Reported, Result):
+    """Everything :func:`assay.compare` found, with the settings that produced it: a
+    :class:`RunSummary` (mean and interval) per run x metric, a
+    :class:`~assay.stats.PairResult` per comparison (``pairs``), and the evaluation
+    (``results``).
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
+    >>> cmp = assay.compare(qrels, list(runs.values())[:2], "P@5", n_resamples=200)
+    >>> [(p.system, p.baseline, p.metric) for p in cmp.pairs]
+    [('run_1', 'run_0', 'P@5')]
+    >>> sorted({row["kind"] for row in cmp.records()})
+    ['difference', 'mean']
+    """
+
+    family: ClassVar[str] = "ranking"
 
     runs: list[str]
     metrics: list[str]
@@ -314,13 +403,34 @@ class Comparison(Result):
         rows += [_pair_record(p) for p in self.pairs]
         return rows
 
+    def report(self) -> Report:
+        """What ``assay compare`` prints: the means with their intervals and significance
+        marks, then the differences (interval, raw and corrected p, effect size, W/T/L).
+
+        Returns
+        -------
+        Report
+            The tables every output format renders and the records of the machine formats.
+        """
+        from .ranking.reports import comparison_report
+
+        return comparison_report(self)
+
+    def document(self) -> Document:
+        """The HTML report's content (what ``assay compare --report`` draws): the tables,
+        per-query distributions and differences against the baseline (else the first run),
+        and the interpolated precision-recall curves of the runs."""
+        from .ranking.sections import comparison_document
+
+        return comparison_document(self, curves=self.results.curves())
+
     def __repr__(self) -> str:
         head = (
             f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "
             f"correction={self.correction}, alpha={self.alpha}, "
             f"{'baseline=' + repr(self.baseline) if self.baseline else 'all pairs'})"
         )
-        lines = [head]
+        lines = []
         for m in self.metrics:
             for r in self.runs:
                 s = self.summary(r, m)
@@ -328,7 +438,15 @@ class Comparison(Result):
                     f"  {m:>14} {r}: {s.mean:.4f} [{s.ci_low:.4f}, {s.ci_high:.4f}] "
                     f"{self.markers(r, m)}"
                 )
-        return "\n".join(lines)
+        lines.append("  differences (system - baseline [CI], p, p adjusted):")
+        for p in self.pairs:
+            mark = " *" if p.significant else ""
+            lines.append(
+                f"  {p.metric:>14} {p.system} - {p.baseline}: {p.diff:+.4f} "
+                f"[{p.ci_low:.4f}, {p.ci_high:.4f}] p={p.p_value:.4g} "
+                f"p_adj={p.p_adjusted:.4g}{mark}"
+            )
+        return screen(head, lines)
 
 
 #: The fields of every comparison record, in order (TSV and CSV columns).

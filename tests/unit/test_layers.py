@@ -28,9 +28,10 @@ LAYERS: list[set[str]] = [
     {"stats"},
     {"metrics"},
     {"classification", "clustering", "agreement"},
-    {"results", "datasets"},
-    {"evaluation"},
-    {"comparison"},
+    {"datasets"},
+    {"report"},
+    # The ranking core: its modules import one another freely (no module-level cycle).
+    {"results", "evaluation", "comparison", "ranking"},
     {
         "fusion",
         "compat",
@@ -42,12 +43,21 @@ LAYERS: list[set[str]] = [
         "meta",
         "streaming",
     },
-    {"report"},
     {"dist"},
     {"cli"},
     {"__main__"},
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
+#: The layer whose members may import one another.
+GROUPS = [{"results", "evaluation", "comparison", "ranking"}]
+#: Family renderers still in ``report/`` (file, family imported): they move to their family's
+#: package in sibling branches of issue 26 (ltr, tagging); empty this set at the merge.
+PENDING_MOVES = {
+    ("assay/report/ltr.py", "ranking"),
+    ("assay/report/sections_ranking.py", "ranking"),
+    ("assay/report/sections_tasks.py", "ltr"),
+    ("assay/report/tagging.py", "tagging"),
+}
 
 #: Imported only inside the function that needs them (``_optional.require``).
 OPTIONAL = {
@@ -138,6 +148,10 @@ def _violations() -> Iterator[str]:
                 continue
             if other not in LAYER or own not in LAYER:
                 yield f"{where}: assay.{own} or assay.{other} is not placed in a layer"
+            elif any({own, other} <= group for group in GROUPS):
+                pass
+            elif (str(path.relative_to(SRC.parent)), other) in PENDING_MOVES:
+                pass
             elif LAYER[other] >= LAYER[own]:
                 yield f"{where}: assay.{own} (layer {LAYER[own]}) imports assay.{other} (layer {LAYER[other]})"
             private = [p for p in target[2:] if p.startswith("_") and not p.startswith("__")]

@@ -30,7 +30,7 @@ from ._common import (
     errors,
     load_collection,
     present,
-    ranking_documents,
+    write_documents,
 )
 
 __all__ = ["evaluate", "register"]
@@ -87,8 +87,6 @@ def evaluate(
     blocks of whole queries (memory bounded by a block plus the qrels), with the same
     values."""
     with errors():
-        from ..report import results_report
-
         check_report(report)
         columns = {
             "query": query_column,
@@ -109,26 +107,24 @@ def evaluate(
             _no_report_on_dask(report, save)
             on_dask = {**options, "timeout": timeout}
             res = _on_dask(dask, qrels, runs, qrels_format, run_format, columns, metrics, on_dask)
-            present(results_report(res, per_query=per_query), fmt, output)
+            present(res.report(per_query=per_query), fmt, output)
             return
-        from ..evaluation import evaluate as run_evaluation
+        from ..ranking.collection import evaluate_files
 
-        with busy(f"reading {len(runs) + 1} files", quiet):
-            q, loaded = load_collection(
+        with busy(f"reading {len(runs) + 1} files and evaluating {len(runs)} run(s)", quiet):
+            res = evaluate_files(
                 qrels,
                 runs,
+                metrics,
                 qrels_format=qrels_format,
                 run_format=run_format,
                 columns=columns,
-                stream=True,
+                **options,
             )
-        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
-        with busy(f"evaluating {len(named)} run(s)", quiet):
-            res = run_evaluation(q, named, metrics, **options)
-        present(results_report(res, per_query=per_query), fmt, output)
-        ranking_documents(
-            res, q, named, report=report, save=save, title="assay evaluate", quiet=quiet
-        )
+        present(res.report(per_query=per_query), fmt, output)
+        if report is not None or save is not None:
+            docs = [res.document()]
+            write_documents(docs, report=report, save=save, title="assay evaluate", quiet=quiet)
 
 
 def _dask_timeout(seconds: float | None) -> float | None:

@@ -48,10 +48,9 @@ from .meta import (
 )
 from .nlp import generation_report, regression_report
 from .output import Report
-from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .reported import Reported
-from .sections_ranking import comparison_document, experiment_document, results_document
+from .sections_ranking import experiment_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
@@ -73,9 +72,6 @@ __all__ = [
     "catalog_report",
     "catalog_table",
     "classification_document",
-    "comparison_document",
-    "comparison_legend",
-    "comparison_report",
     "confusion_table",
     "conlleval_text",
     "consensus_report",
@@ -92,8 +88,6 @@ __all__ = [
     "regression_report",
     "render_records",
     "repro_report",
-    "results_document",
-    "results_report",
     "short",
     "stats_report",
     "tables_document",
@@ -106,3 +100,32 @@ __all__ = [
     "topicsize_report",
     "values_report",
 ]
+
+#: Public names that moved to the ranking core's package: they still resolve here, with a
+#: DeprecationWarning naming their new home.
+_MOVED_RANKING = {
+    name: "assay.ranking"
+    for name in (
+        "comparison_document",
+        "comparison_legend",
+        "comparison_report",
+        "results_document",
+        "results_report",
+    )
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED_RANKING:
+        import warnings
+        from importlib import import_module
+
+        home = _MOVED_RANKING[name]
+        warnings.warn(
+            f"{__name__}.{name} moved to {home}.{name}; import it from there "
+            f"({__name__}.{name} will be removed)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(import_module(home), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .output import Report
-from .ranking import comparison_legend
+from ..ranking.reports import comparison_legend
 from .table import Cell, Column, DisplayTable
 from .values import count, short
 

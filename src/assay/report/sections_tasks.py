@@ -53,18 +53,17 @@ def tables_document(
 
 
 def any_document(result: Any, *, title: str | None = None) -> Document:
-    """The document of any assay result: a ranking evaluation, comparison or LTR experiment
-    with its plots; otherwise its records as a table (every result has ``records()``)."""
+    """The document of any assay result: its own (:meth:`~assay.report.Reported.document`:
+    a ranking evaluation or comparison with its plots) or an LTR experiment's; otherwise its
+    records as a table (every result has ``records()``)."""
     from ..ltr import Experiment
-    from ..results import Comparison, Results
-    from .sections_ranking import comparison_document, experiment_document, results_document
+    from .reported import Reported
+    from .sections_ranking import experiment_document
 
     if isinstance(result, Experiment):
         doc = experiment_document(result)
-    elif isinstance(result, Comparison):
-        doc = comparison_document(result)
-    elif isinstance(result, Results):
-        doc = results_document(result)
+    elif isinstance(result, Reported):  # a ranking evaluation or comparison, a family's result
+        doc = result.document()
     else:
         doc = tables_document(type(result).__name__, "result", _records_report(result))
     return {**doc, "title": title} if title else doc
