@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -111,12 +111,12 @@ class Results(Reported, Result):
     >>> qrels, runs = assay.datasets.synthetic(n_queries=4, docs_per_query=5, seed=1)
     >>> res = assay.evaluate(qrels, list(runs.values())[:1], ["P@5", "map"])
     >>> res.runs, res.metric_names
-    (['run_0'], ['P@5', 'map'])
-    >>> [row["metric"] for row in res.records()]
-    ['P@5', 'map']
+    (['run1'], ['P@5', 'AP'])
+    >>> res.mean()
+    {'run1': {'P@5': 0.25, 'AP': 0.75}}
     """
 
-    family: ClassVar[str] = "ranking"
+    family = "ranking"
 
     runs: list[str]
     metrics: list[Metric]
@@ -329,12 +329,12 @@ class Comparison(Reported, Result):
     >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
     >>> cmp = assay.compare(qrels, list(runs.values())[:2], "P@5", n_resamples=200)
     >>> [(p.system, p.baseline, p.metric) for p in cmp.pairs]
-    [('run_1', 'run_0', 'P@5')]
+    [('run2', 'run1', 'P@5')]
     >>> sorted({row["kind"] for row in cmp.records()})
     ['difference', 'mean']
     """
 
-    family: ClassVar[str] = "ranking"
+    family = "ranking"
 
     runs: list[str]
     metrics: list[str]

@@ -14,7 +14,7 @@ it starts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._files import distinct_inputs, unique_names
 
@@ -46,7 +46,7 @@ def load_collection(
     run_format: InputFormat | str | None = None,
     columns: Columns | None = None,
     stream: bool = False,
-) -> tuple[Qrels, list[Run | tuple[str, str]]]:
+) -> tuple[Qrels, list[Any]]:
     """The qrels and the runs read from files, each run named by
     :func:`~assay._files.unique_names`.
 

@@ -34,6 +34,8 @@ rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
 | a\\|b | 0.5000 |
 """
 
+from typing import Any
+
 from .._options import OutputFormat
 from . import escape
 from .catalog import catalog_report, catalog_table
@@ -115,7 +117,7 @@ _MOVED_RANKING = {
 }
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name in _MOVED_RANKING:
         import warnings
         from importlib import import_module

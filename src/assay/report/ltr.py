@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .output import Report
 from ..ranking.reports import comparison_legend
+from .output import Report
 from .table import Cell, Column, DisplayTable
 from .values import count, short
 
