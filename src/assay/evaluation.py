@@ -105,8 +105,10 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
 
 
 def worth_streaming(path: str, fmt: str) -> bool:
-    """Whether ``evaluate(stream=None)`` reads this run file in blocks: TREC text of :data:`STREAM_BYTES` or more, Parquet of
-    :data:`STREAM_ROWS` rows or more (its bytes say little: it is compressed)."""
+    """Whether ``evaluate(stream=None)`` reads this run file in blocks: TREC text of
+    :data:`STREAM_BYTES` or more, Parquet of :data:`STREAM_ROWS` rows or more (its bytes say
+    little: it is compressed). The one streaming decision: ``assay evaluate``/``compare``
+    (:mod:`assay.ranking.collection`) and the fusion of run files follow it."""
     if not os.path.isfile(path):
         return False
     if fmt == "trec":
