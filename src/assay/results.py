@@ -128,6 +128,8 @@ class Results(Reported, Result):
 
     @property
     def metric_names(self) -> list[str]:
+        """The evaluated metrics' names, in order (``"AP"`` for ``"map"``: the canonical
+        name)."""
         return [str(m) for m in self.metrics]
 
     def _label(self, metric: str | Metric) -> str:
@@ -141,21 +143,80 @@ class Results(Reported, Result):
         return str(parsed[0])
 
     def __getitem__(self, key: tuple[str, str | Metric]) -> MetricValues:
+        """``res[run, metric]``: one run's :class:`MetricValues` for one metric (any
+        spelling of an evaluated metric: ``"map"`` finds ``"AP"``)."""
         run, metric = key
         if run not in self.runs:
             raise KeyError(f"run {run!r} was not evaluated; have {self.runs}")
         return self.data[(run, self._label(metric))]
 
     def per_query(self, run: str, metric: str | Metric) -> dict[str, float]:
-        """``{query: value}`` for one run and metric."""
+        """One run's per-query values of one metric.
+
+        Parameters
+        ----------
+        run : str
+            The run's name.
+        metric : str or Metric
+            An evaluated metric (any spelling of it).
+
+        Returns
+        -------
+        dict
+            ``{query: value}``, in the qrels' query order.
+
+        Examples
+        --------
+        >>> import assay
+        >>> res = assay.evaluate({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}}, "P@1")
+        >>> res.per_query("a", "P@1")
+        {'q1': 1.0}
+        """
         return self[run, metric].as_dict()
 
     def aggregate(self, run: str, metric: str | Metric) -> float:
+        """One run's aggregate of one metric (its declared rule: the mean, except counts,
+        summed, and ``gm_map``, a geometric mean).
+
+        Parameters
+        ----------
+        run : str
+            The run's name.
+        metric : str or Metric
+            An evaluated metric (any spelling of it).
+
+        Returns
+        -------
+        float
+            The aggregate (NaN with no query).
+
+        Examples
+        --------
+        >>> import assay
+        >>> res = assay.evaluate({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}}, "map")
+        >>> res.aggregate("a", "map")
+        1.0
+        """
         return self[run, metric].aggregate
 
     def mean(self) -> dict[str, dict[str, float]]:
-        """``{run: {metric: aggregate}}``. Each metric aggregates by its declaration: the
-        arithmetic mean, except counts (summed, as trec_eval) and gm_map (geometric mean)."""
+        """Every run's aggregates.
+
+        Each metric aggregates by its declaration: the arithmetic mean, except counts
+        (summed, as trec_eval) and gm_map (geometric mean).
+
+        Returns
+        -------
+        dict
+            ``{run: {metric: aggregate}}``.
+
+        Examples
+        --------
+        >>> import assay
+        >>> res = assay.evaluate({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}}, ["P@1", "num_ret"])
+        >>> res.mean()
+        {'a': {'P@1': 1.0, 'num_ret': 1.0}}
+        """
         return {r: {m: self.data[(r, m)].aggregate for m in self.metric_names} for r in self.runs}
 
     def records(self, *, per_query: bool = False) -> list[dict[str, Any]]:
@@ -163,7 +224,18 @@ class Results(Reported, Result):
         None and ``aggregate`` the metric's rule ("mean", "gmean" or "sum"); a per-query row
         has ``aggregate`` None. Any string, ``"all"`` included, is a query id: a sentinel id
         would collide with a real query of that name. With ``per_query=True`` each run and
-        metric gives its per-query rows, then its aggregate row."""
+        metric gives its per-query rows, then its aggregate row.
+
+        Parameters
+        ----------
+        per_query : bool
+            Also the per-query rows.
+
+        Returns
+        -------
+        list of dict
+            The rows (what TSV, CSV, JSON Lines and JSON are written from).
+        """
         rows: list[dict[str, Any]] = []
         for r in self.runs:
             for m in self.metrics:
@@ -182,8 +254,19 @@ class Results(Reported, Result):
         return rows
 
     def to_dict(self, *, per_query: bool = False) -> dict[str, Any]:
-        """``{run: {metric: aggregate}}``, or with ``per_query=True`` the pytrec_eval layout
-        ``{run: {query: {metric: value}}}``."""
+        """The aggregates as nested dicts, or the per-query values in pytrec_eval's layout.
+
+        Parameters
+        ----------
+        per_query : bool
+            The per-query values instead of the aggregates.
+
+        Returns
+        -------
+        dict
+            ``{run: {metric: aggregate}}``, or with ``per_query=True``
+            ``{run: {query: {metric: value}}}``.
+        """
         if not per_query:
             return self.mean()
         out: dict[str, dict[str, dict[str, float]]] = {}
@@ -354,12 +437,16 @@ class Comparison(Reported, Result):
         return self.provenance
 
     def summary(self, run: str, metric: str) -> RunSummary:
+        """The mean of ``run`` on ``metric`` and its interval (a ``KeyError`` if not
+        compared)."""
         for s in self.summaries:
             if s.run == run and s.metric == metric:
                 return s
         raise KeyError((run, metric))
 
     def pair(self, run: str, baseline: str, metric: str) -> PairResult:
+        """The comparison of ``run`` and ``baseline`` on ``metric``, whichever of the two
+        was the baseline (a ``KeyError`` if they were not compared)."""
         for p in self.pairs:
             if p.metric == metric and {p.run, p.baseline} == {run, baseline}:
                 return p
