@@ -14,7 +14,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..ranking.reports import comparison_legend
 from .output import Report
 from .table import Cell, Column, DisplayTable
 from .values import count, short
@@ -103,6 +102,8 @@ def _title(exp: Experiment) -> str:
 
 
 def _legend(exp: Experiment) -> str:
+    from ..ranking.reports import comparison_legend
+
     conv = exp.results.conventions
     parts = [
         comparison_legend(exp.comparison),
