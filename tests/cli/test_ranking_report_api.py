@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import assay
+import assay.ranking
 from assay.data import Qrels, Run
 from support.cli import invoke
 
