@@ -340,9 +340,18 @@ def compare(
     )
     summaries = _summaries(plan, low, high)
     return Comparison(
-        names, res.metric_names, hib, baseline, test, correction, alpha, summaries, pairs, res,
+        names,
+        res.metric_names,
+        hib,
+        baseline,
+        test,
+        correction,
+        alpha,
+        summaries,
+        pairs,
+        res,
         settings,
-    )  # fmt: skip
+    )
 
 
 def _check_runs(names: list[str], baseline: str | None, test: str) -> None:
