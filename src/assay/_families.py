@@ -62,12 +62,7 @@ class Family(NamedTuple):
 FAMILIES: tuple[Family, ...] = (
     Family(
         "ranking",
-        measures=(
-            "assay.metrics.ranking",
-            "assay.metrics.ranking_graded",
-            "assay.metrics.ranking_pairwise",
-            "assay.metrics.ranking_trec",
-        ),
+        measures=("assay.ranking.measures",),
         cli=("evaluate", "compare", "trec_eval"),
         core=True,
     ),

@@ -22,7 +22,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import IO, Any
 
-__all__ = ["atomic_open", "atomic_path", "file_key", "same_file"]
+__all__ = [
+    "atomic_open",
+    "atomic_path",
+    "distinct_inputs",
+    "file_key",
+    "same_file",
+    "unique_names",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -112,3 +119,33 @@ def file_key(path: PathLike) -> tuple[int, int] | str:
 def same_file(a: PathLike, b: PathLike) -> bool:
     """Whether ``a`` and ``b`` name one file (:func:`file_key`)."""
     return file_key(a) == file_key(b)
+
+
+def distinct_inputs(paths: list[str], what: str) -> None:
+    """Refuse a file given twice among ``paths`` (the same path, or two paths to one file):
+    results are keyed by name, so one of the two vanished ("needs at least two runs", one row
+    instead of two), or a run was compared with itself. ``-`` (stdin) is not a file."""
+    from .errors import InputError
+
+    seen: dict[tuple[int, int] | str, str] = {}
+    for path in paths:
+        if path == "-":
+            continue
+        key = file_key(path)  # one file under two names (./x, a link) has one key
+        if key in seen:
+            first = seen[key]
+            also = "" if first == path else f" (as {first} and {path})"
+            raise InputError(
+                f"the {what} file {first} is given twice{also}; give each {what} once (to "
+                f"compare a {what} with itself, copy it under another name)"
+            )
+        seen[key] = path
+
+
+def unique_names(paths: list[str]) -> list[str]:
+    """File names (without a ``.gz``) when they are unique, else the paths as given: the
+    names of runs, systems and models read from files."""
+    names = [os.path.basename(p[:-3] if p.endswith(".gz") else p) or p for p in paths]
+    if len(set(names)) == len(names):
+        return names
+    return paths

@@ -20,9 +20,8 @@ import numpy as np
 from . import _options as opt
 from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, ShortQueries, Ties
 from ._result import provenance
-from .data import Qrels, Run
 from .errors import ConventionError, InputError, MetricError, PowerWarning
-from .evaluation import evaluate
+from .evaluation import QrelsLike, RunLike, evaluate
 from .metrics import Metric, parse_all
 from .results import Comparison, MetricValues, PairResult, Results, RunSummary
 
@@ -176,7 +175,7 @@ def _pair_result(
 
     effect = float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1 else float("nan")
     return PairResult(
-        run=pair[0],
+        system=pair[0],
         baseline=pair[1],
         metric=metric,
         diff=float(d.mean()) if len(d) else float("nan"),
@@ -190,6 +189,7 @@ def _pair_result(
         losses=int((better < 0).sum()),
         n=len(d),
         significant=bool(p[1] < alpha),
+        higher_is_better=higher_is_better,
     )
 
 
@@ -222,8 +222,8 @@ def _check_options(
 
 
 def compare(
-    qrels: Qrels,
-    runs: Run | Sequence[Run] | Mapping[str, Run],
+    qrels: QrelsLike,
+    runs: RunLike | Sequence[RunLike] | Mapping[str, RunLike],
     metrics: str | Metric | Sequence[str | Metric],
     *,
     baseline: str | None = None,
@@ -243,12 +243,54 @@ def compare(
 ) -> Comparison:
     """Compare runs on metrics with paired significance tests.
 
-    ``test``: "randomization" (paired sign-flip, Fisher/Pitman; exact when 2^n <= n_resamples),
-    "t" (paired t), "wilcoxon", "sign", "bootstrap" (paired bootstrap), or "tukey" (randomised
-    Tukey HSD over all pairs, Carterette 2012). ``correction``: "holm", "bonferroni", "bh",
-    "none", within each metric. ``ci_method``: "bca", "percentile", "basic" (bootstrap) or "t",
-    for means and mean differences. The conventions and ``depth`` are those of
-    :func:`assay.evaluate`.
+    Parameters
+    ----------
+    qrels : Qrels
+        The relevance judgments (or what :func:`assay.evaluate` takes for them).
+    runs : sequence or mapping of Run
+        Two or more runs (what :func:`assay.evaluate` takes); a dict names them.
+    metrics : str, Metric or a sequence of them
+        The metrics compared (numbers: not the text ``relstring``).
+    baseline : str, optional
+        Compare every other run with this one (a run's name); default: all pairs.
+    test : {"randomization", "t", "wilcoxon", "sign", "bootstrap", "tukey"}
+        The paired test: sign-flip randomisation (Fisher/Pitman; exact when
+        2^n <= n_resamples), paired t, Wilcoxon, sign, paired bootstrap, or randomised
+        Tukey HSD over all pairs (Carterette 2012; needs no correction).
+    n_resamples : int
+        Resamples of the randomisation, bootstrap and Tukey tests and of the intervals.
+    seed : int
+        Seed of every random procedure (same seed, same numbers).
+    correction : {"holm", "bonferroni", "bh", "none"}
+        Multiple-comparison correction of the p-values, within each metric.
+    alpha : float
+        Significance level of the marks.
+    ci_method : {"bca", "percentile", "basic", "t"}
+        Confidence intervals of the means and of the mean differences.
+    confidence : float
+        Level of the intervals.
+    ties, missing, no_relevant, judged_only, short_queries, depth
+        The conventions of :func:`assay.evaluate`.
+
+    Returns
+    -------
+    Comparison
+        Each run's mean per metric with its interval, one :class:`~assay.stats.PairResult`
+        per comparison (difference, interval, raw and corrected p, effect size, W/T/L) and
+        the evaluation. ``cmp.report()`` is what ``assay compare`` prints and
+        ``cmp.html(title=...)`` what its ``--report`` writes.
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+    >>> good = {"q1": {"d1": 2.0, "x": 1.0}, "q2": {"d2": 2.0, "x": 1.0}, "q3": {"d3": 2.0}}
+    >>> bad = {"q1": {"x": 2.0, "d1": 1.0}, "q2": {"x": 2.0, "d2": 1.0}, "q3": {"d3": 2.0}}
+    >>> cmp = assay.compare(qrels, {"good": good, "bad": bad}, "P@1", baseline="good",
+    ...                     test="t", ci_method="t")
+    >>> pair = cmp.pairs[0]
+    >>> pair.system, pair.baseline, round(pair.diff, 4), pair.wins, pair.losses
+    ('bad', 'good', -0.6667, 0, 2)
     """
     checked = _check_options(test, correction, ci_method, alpha, confidence, n_resamples, seed)
     test, correction, ci_method, alpha, confidence, n_resamples, seed = checked
@@ -298,9 +340,18 @@ def compare(
     )
     summaries = _summaries(plan, low, high)
     return Comparison(
-        names, res.metric_names, hib, baseline, test, correction, alpha, summaries, pairs, res,
+        names,
+        res.metric_names,
+        hib,
+        baseline,
+        test,
+        correction,
+        alpha,
+        summaries,
+        pairs,
+        res,
         settings,
-    )  # fmt: skip
+    )
 
 
 def _check_runs(names: list[str], baseline: str | None, test: str) -> None:

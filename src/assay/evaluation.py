@@ -8,7 +8,7 @@ import warnings as _warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import pyarrow as pa
@@ -43,9 +43,13 @@ from .errors import (
 )
 from .io.trec import TrecColumns
 from .metrics import Metric, parse_all
-from .results import MetricValues, Results, aggregate
+from .results import MetricValues, Results, RunInputs, aggregate
 
-RunLike = Run | str | os.PathLike[str]
+#: What a run may be given as: a :class:`~assay.data.Run` or a file path; ``Run.coerce``
+#: also takes a data frame, an Arrow table or a ``{query: {doc: score}}`` dict.
+RunLike: TypeAlias = Run | str | os.PathLike[str] | Mapping[str, Mapping[str, float]] | pa.Table
+#: What qrels may be given as (see ``Qrels.coerce``; a data frame too).
+QrelsLike: TypeAlias = Qrels | str | os.PathLike[str] | Mapping[str, Mapping[str, int]] | pa.Table
 
 __all__ = [
     "STREAM_BYTES",
@@ -105,8 +109,10 @@ def _as_source(item: Any, name: str | None, stream: bool | None) -> Run | _RunFi
 
 
 def worth_streaming(path: str, fmt: str) -> bool:
-    """Whether ``evaluate(stream=None)`` reads this run file in blocks: TREC text of :data:`STREAM_BYTES` or more, Parquet of
-    :data:`STREAM_ROWS` rows or more (its bytes say little: it is compressed)."""
+    """Whether ``evaluate(stream=None)`` reads this run file in blocks: TREC text of
+    :data:`STREAM_BYTES` or more, Parquet of :data:`STREAM_ROWS` rows or more (its bytes say
+    little: it is compressed). The one streaming decision: ``assay evaluate``/``compare``
+    (:mod:`assay.ranking.collection`) and the fusion of run files follow it."""
     if not os.path.isfile(path):
         return False
     if fmt == "trec":
@@ -505,7 +511,7 @@ def _evaluate_one(
 
 
 def evaluate(
-    qrels: Qrels,
+    qrels: QrelsLike,
     runs: RunLike | Sequence[RunLike] | Mapping[str, RunLike],
     metrics: str | Metric | Sequence[str | Metric],
     *,
@@ -519,22 +525,55 @@ def evaluate(
 ) -> Results:
     """Evaluate runs against qrels.
 
-    ``ties`` ("docno" | "input" | "average"), ``missing`` ("zero" | "skip" | "error"),
-    ``no_relevant`` ("zero" | "one" | "skip" | "nan"), ``judged_only`` and ``short_queries``
-    ("score" | "skip": queries with fewer than k judged documents left out of metrics at
-    cutoff k) are the conventions of :mod:`assay.conventions`; ``depth`` keeps the first ``depth`` documents of every
-    ranking (trec_eval's ``-M``). The grade scale ERR and pFound use is the qrels'
-    ``max_grade``, recorded in the provenance.
+    Parameters
+    ----------
+    qrels : Qrels
+        The relevance judgments; also a file path, a pandas or polars DataFrame, a pyarrow
+        Table or a ``{query: {doc: grade}}`` dict (pytrec_eval, ranx).
+    runs : Run, path, or a sequence or mapping of them
+        One run or several (a dict names them, ``{name: {query: {doc: score}}}``
+        included; see ``Run.coerce``). A TREC run file of at least :data:`STREAM_BYTES` or
+        a Parquet one of :data:`STREAM_ROWS` rows (or any, with ``stream=True``) is read in
+        blocks of whole queries, each matched against its own queries' judgments, so memory
+        is bounded by a block plus the qrels; the values are those of the in-memory path.
+    metrics : str, Metric or a sequence of them
+        ``"ndcg@10"``, ``"P(rel=2)@5"``, ``"map"``, trec_eval's ``"ndcg_cut.10"`` ...
+        (``assay metrics`` lists them).
+    ties : {"docno", "input", "average"}
+        Tied scores: by document id descending (trec_eval), in input order, or averaged.
+    missing : {"zero", "skip", "error"}
+        Qrels queries a run has no results for: scored as empty rankings (trec_eval -c),
+        left out, or an error.
+    no_relevant : {"zero", "one", "skip", "nan"}
+        Queries where a metric is undefined (no relevant document).
+    judged_only : bool
+        Drop unjudged documents before ranking (trec_eval -J).
+    short_queries : {"score", "skip"}
+        Queries with fewer than k judged documents, for metrics at cutoff k: scored, or
+        left out of the mean.
+    depth : int, optional
+        Keep the first ``depth`` documents of every ranking (trec_eval's ``-M``).
+    stream : bool, optional
+        Read run files in blocks (True), whole (False), or by their size (None).
 
-    ``qrels`` and each run may also be a file path, a pandas or polars DataFrame, a pyarrow
-    Table or a ``{query: {doc: value}}`` dict (pytrec_eval, ranx), and ``runs`` a dict of any
-    of these by name, ``{name: {query: {doc: score}}}`` included (see ``Run.coerce``).
+    Returns
+    -------
+    Results
+        Per-query values and aggregates of every run x metric, with the conventions,
+        warnings and provenance (the grade scale ERR and pFound use, the qrels'
+        ``max_grade``, included). It keeps the inputs for its report's precision-recall
+        curves: ``res.html(title=...)`` is the page ``assay evaluate --report`` writes.
 
-    A run may be given as a file. A TREC run file of at least :data:`STREAM_BYTES` or a
-    Parquet one of :data:`STREAM_ROWS` rows (or any, with ``stream=True``) is read in
-    blocks of whole queries,
-    each matched against its own queries' judgments, so memory is bounded by a block plus the
-    qrels; the values are those of the in-memory path. ``stream=False`` reads it whole.
+    Examples
+    --------
+    >>> import assay
+    >>> qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.5}, "q2": {"d4": 0.8, "d3": 0.1}}
+    >>> res = assay.evaluate(qrels, {"bm25": run}, ["P@1", "map"])
+    >>> res.mean()
+    {'bm25': {'P@1': 0.5, 'AP': 0.75}}
+    >>> res.per_query("bm25", "P@1")
+    {'q1': 1.0, 'q2': 0.0}
     """
     qrels = Qrels.coerce(qrels, where="evaluate", role="qrels")
     conv = Conventions(
@@ -548,4 +587,7 @@ def evaluate(
     metric_list = resolve_metrics(metrics, conv)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
     parts = {s.name: _evaluate_one(qrels, s, metric_list, conv, depth) for s in sources}
-    return results_from_parts(qrels, parts, metric_list, conv, depth)
+    res = results_from_parts(qrels, parts, metric_list, conv, depth)
+    # Kept for the report's precision-recall curves; a run read in blocks stays a path.
+    kept = {s.name: s if isinstance(s, Run) else s.path for s in sources}
+    return replace(res, inputs=RunInputs(qrels, kept, depth))

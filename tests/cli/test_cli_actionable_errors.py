@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from assay.cli import evaluate as cli_evaluate
 from conftest import shared_file
 from support.cli import assert_one_line_error, invoke
 from support.io import synthetic_trec_files
@@ -42,7 +41,10 @@ def test_running_out_of_memory_or_stack_is_one_line(
     def exhausted(*args: object, **kwargs: object) -> None:
         raise exc
 
-    monkeypatch.setattr(cli_evaluate, "load_collection", exhausted)
+    import assay.ranking.collection
+
+    # What ``assay evaluate`` calls to read and evaluate the runs.
+    monkeypatch.setattr(assay.ranking.collection, "evaluate_files", exhausted)
     code, out, err = invoke("evaluate", trec["qrels"], trec["run1"], "-m", "P@5")
     assert_one_line_error(code, out, err, "while running 'assay evaluate'", "try ")
     assert ("nested too deeply" if isinstance(exc, RecursionError) else "out of memory") in err
@@ -70,7 +72,9 @@ def test_another_value_error_is_still_a_bug(
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("something else")
 
-    monkeypatch.setattr(cli_evaluate, "load_collection", broken)
+    import assay.ranking.collection
+
+    monkeypatch.setattr(assay.ranking.collection, "evaluate_files", broken)
     with pytest.raises(ValueError, match="something else"):
         invoke("evaluate", trec["qrels"], trec["run1"], "-m", "P@5")
 

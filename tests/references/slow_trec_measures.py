@@ -2,7 +2,7 @@
 Rndcg, Rprec_mult, utility, gm_bpref, relstring) and RBP's gains, one query at a time.
 
 Written from the definitions (trec_eval's measure documentation and Buckley's descriptions),
-with loops, not by transcribing the vectorised kernels of ``assay.metrics.ranking_trec``.
+with loops, not by transcribing the vectorised kernels of ``assay.ranking.measures.trec``.
 Same calling convention as the other references: ``f(items, q, k, **params)`` with ``items``
 the ranked list as ``(score, grade)`` pairs (grade >= 0 judged, -1 not in the qrels, -2
 pooled but unjudged) and ``q`` the query's facts (``q.judged``: the grades >= 0 of every

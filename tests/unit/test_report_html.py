@@ -158,8 +158,8 @@ def test_any_result_has_a_document(mpl: None) -> None:
 
 def test_differences_are_drawn_for_the_first_runs_and_say_so() -> None:
     import assay
-    from assay.report import results_document
-    from assay.report.sections_ranking import MAX_DIFF_RUNS
+    from assay.ranking import results_document
+    from assay.ranking.sections import MAX_DIFF_RUNS
 
     noise = [0.5 + i / 4 for i in range(MAX_DIFF_RUNS + 2)]
     qrels, runs = assay.datasets.synthetic(n_queries=5, docs_per_query=5, noise=noise, seed=1)

@@ -8,7 +8,8 @@
 - ``FormatOption``, ``OutputOption``, ``TiesOption``, ... — the ``Annotated`` types of the
   options several commands take, so they read the same everywhere.
 
-Only typer, the standard library and assay's light foundation are imported here.
+Only typer, the standard library and assay's light foundation are imported here (and the
+ranking core's file loader, :mod:`assay.ranking.collection`, as light at module level).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .._files import atomic_open
+from .._files import atomic_open, distinct_inputs, unique_names
 from .._options import (
     Correction,
     InputFormat,
@@ -35,6 +36,7 @@ from .._options import (
     Ties,
 )
 from ..errors import AssayError, AssayWarning
+from ..ranking.collection import load_collection
 from ._outputs import extension_format
 
 if TYPE_CHECKING:
@@ -77,7 +79,6 @@ __all__ = [
     "present",
     "print_rich",
     "progress_bar",
-    "ranking_documents",
     "tables_documents",
     "terminal_width",
     "unique_names",
@@ -338,8 +339,12 @@ def progress_bar(quiet: bool = False) -> Iterator[Callable[[str, int, int], None
     from ..report.escape import rich
 
     tasks: dict[str, Any] = {}
-    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-               TimeRemainingColumn())  # fmt: skip
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeRemainingColumn(),
+    )
     with _progress(*columns) as bar:
 
         def tick(label: str, done: int, total: int) -> None:
@@ -459,31 +464,17 @@ def write_documents(
             fh.write(page)
 
 
-def ranking_documents(
-    result: Any, qrels: Any, runs: Any, *, report: Path | None, save: Path | None,
-    title: str, quiet: bool = False,
-) -> None:  # fmt: skip
-    """``--report`` and ``--save`` of an evaluation or a comparison: its document, with the
-    runs' interpolated precision-recall curves evaluated under the same conventions."""
-    if report is None and save is None:
-        return
-    from ..evaluation import evaluate
-    from ..report.sections_ranking import comparison_document, results_document
-
-    results = getattr(result, "results", result)
-    with unwarned():  # the queries it warns about were already named by the result
-        curves = evaluate(qrels, runs, ["iprec_at_recall"], **results.conventions.to_dict())
-    if results is result:
-        doc = results_document(result, curves=curves)
-    else:
-        doc = comparison_document(result, curves=curves)
-    write_documents([doc], report=report, save=save, title=title, quiet=quiet)
-
-
 def tables_documents(
-    shown: Report, *, family: str, heading: str, report: Path | None, save: Path | None,
-    title: str, sections: list[Any] | None = None, quiet: bool = False,
-) -> None:  # fmt: skip
+    shown: Report,
+    *,
+    family: str,
+    heading: str,
+    report: Path | None,
+    save: Path | None,
+    title: str,
+    sections: list[Any] | None = None,
+    quiet: bool = False,
+) -> None:
     """``--report`` and ``--save`` of a result shown by its tables (and ``sections``)."""
     if report is None and save is None:
         return
@@ -491,92 +482,6 @@ def tables_documents(
 
     doc = tables_document(heading, family, shown, sections=sections or [])
     write_documents([doc], report=report, save=save, title=title, quiet=quiet)
-
-
-def load_collection(
-    qrels: str,
-    runs: list[str],
-    *,
-    qrels_format: str | None = None,
-    run_format: str | None = None,
-    columns: dict[str, str | None] | None = None,
-    stream: bool = False,
-) -> tuple[Any, list[Any]]:
-    """The qrels and the runs, each run named by :func:`unique_names`. ``columns`` maps the
-    roles ``query``, ``doc``, ``score`` and ``relevance`` to the column names of tabular
-    files (None: the role's own name). With ``stream``, a TREC or Parquet run file large
-    enough to be evaluated block by block (:func:`assay.evaluation.worth_streaming`) is left
-    unread: its item is ``(name, path)``, for :func:`assay.evaluate` to stream."""
-    from ..data import Qrels, Run
-    from ..errors import OptionError
-
-    given = {role: name for role, name in (columns or {}).items() if name is not None}
-    # Column names apply to the tabular files only: TREC qrels with a CSV run is common, and
-    # --query-column then names the run's column (it refused, blaming the qrels).
-    q_tab = not _is_trec(qrels, qrels_format)
-    r_tab = {p: not _is_trec(p, run_format) for p in runs}
-    for role in given:
-        if not ((role in Qrels.ROLES and q_tab) or (role in Run.ROLES and any(r_tab.values()))):
-            files = [qrels] * (role in Qrels.ROLES) + list(r_tab) * (role in Run.ROLES)
-            raise OptionError(
-                f"--{role}-column names a column of a CSV/TSV/Parquet/JSONL file, but "
-                f"{', '.join(files)} {'is' if len(files) == 1 else 'are'} read as TREC text "
-                "(its columns are fixed)",
-                option=role + "_column",
-            )
-    q_cols = {r: n for r, n in given.items() if r in Qrels.ROLES and q_tab}
-    r_cols = {r: n for r, n in given.items() if r in Run.ROLES}
-    distinct_inputs(runs, "run")
-    q = Qrels.read(qrels, format=qrels_format, **q_cols)
-    names = unique_names(runs)
-    loaded = [
-        (n, p)
-        if stream and not (r_cols and r_tab[p]) and _streamable(p, run_format)
-        else Run.read(p, format=run_format, name=n, **(r_cols if r_tab[p] else {}))
-        for p, n in zip(runs, names, strict=True)
-    ]
-    return q, loaded
-
-
-def _streamable(path: str, fmt: str | None) -> bool:
-    """A run file that :func:`assay.evaluate` reads block by block when given its path."""
-    from ..evaluation import worth_streaming
-    from ..io.formats import detect_format
-
-    detected = detect_format(path)
-    if fmt not in (None, detected):  # evaluate() goes by the extension
-        return False
-    if detected not in ("trec", "parquet") or path == "-":
-        return False
-    return worth_streaming(path, detected)
-
-
-def _is_trec(path: str, fmt: str | None) -> bool:
-    from ..io.formats import detect_format
-
-    return (fmt or detect_format(path)) == "trec"
-
-
-def distinct_inputs(paths: list[str], what: str) -> None:
-    """Refuse a file given twice among ``paths`` (the same path, or two paths to one file):
-    results are keyed by name, so one of the two vanished ("needs at least two runs", one row
-    instead of two), or a run was compared with itself."""
-    from .._files import file_key
-    from ..errors import InputError
-
-    seen: dict[tuple[int, int] | str, str] = {}
-    for path in paths:
-        if path == "-":
-            continue
-        key = file_key(path)  # one file under two names (./x, a link) has one key
-        if key in seen:
-            first = seen[key]
-            also = "" if first == path else f" (as {first} and {path})"
-            raise InputError(
-                f"the {what} file {first} is given twice{also}; give each {what} once (to "
-                f"compare a {what} with itself, copy it under another name)"
-            )
-        seen[key] = path
 
 
 def check_baseline(baseline: str | None, paths: list[str], what: str) -> None:
@@ -591,11 +496,3 @@ def check_baseline(baseline: str | None, paths: list[str], what: str) -> None:
         "nor a file",
         option="baseline",
     )
-
-
-def unique_names(paths: list[str]) -> list[str]:
-    """File names (without a ``.gz``) when they are unique, else the paths as given."""
-    names = [os.path.basename(p[:-3] if p.endswith(".gz") else p) or p for p in paths]
-    if len(set(names)) == len(names):
-        return names
-    return paths

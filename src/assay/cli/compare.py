@@ -3,7 +3,7 @@ corrected p-values and significance marks."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -34,9 +34,8 @@ from ._common import (
     busy,
     check_report,
     errors,
-    load_collection,
     present,
-    ranking_documents,
+    write_documents,
 )
 
 __all__ = ["compare", "register"]
@@ -82,31 +81,24 @@ def compare(
 ) -> None:
     """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
     with errors():
-        from ..comparison import compare as run_comparison
-        from ..report import comparison_report
+        from ..ranking.collection import compare_files
 
         check_report(report)
-        with busy(f"reading {len(runs) + 1} files", quiet):
-            q, loaded = load_collection(
+        columns = {
+            "query": query_column,
+            "doc": doc_column,
+            "score": score_column,
+            "relevance": relevance_column,
+        }
+        doing = f"comparing {len(runs)} runs: {test} test, {n_resamples} resamples"
+        with busy(doing, quiet):
+            cmp = compare_files(
                 qrels,
                 runs,
+                metric or DEFAULT_METRICS,
                 qrels_format=qrels_format,
                 run_format=run_format,
-                columns={
-                    "query": query_column,
-                    "doc": doc_column,
-                    "score": score_column,
-                    "relevance": relevance_column,
-                },
-                stream=True,
-            )
-        # Large TREC/Parquet files stay paths: assay.evaluate reads them in blocks.
-        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
-        with busy(f"comparing {len(named)} runs: {test} test, {n_resamples} resamples", quiet):
-            cmp = run_comparison(
-                q,
-                named,
-                metric or DEFAULT_METRICS,
+                columns=columns,
                 baseline=baseline,
                 test=test,
                 n_resamples=n_resamples,
@@ -121,10 +113,10 @@ def compare(
                 judged_only=judged_only,
                 short_queries=short_queries,
             )
-        present(comparison_report(cmp), fmt, output)
-        ranking_documents(
-            cmp, q, named, report=report, save=save, title="assay compare", quiet=quiet
-        )
+        present(cmp.report(), fmt, output)
+        if report is not None or save is not None:
+            docs = [cmp.document()]
+            write_documents(docs, report=report, save=save, title="assay compare", quiet=quiet)
 
 
 def register(app: typer.Typer) -> None:

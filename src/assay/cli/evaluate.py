@@ -28,9 +28,8 @@ from ._common import (
     busy,
     check_report,
     errors,
-    load_collection,
     present,
-    ranking_documents,
+    write_documents,
 )
 
 __all__ = ["evaluate", "register"]
@@ -87,8 +86,6 @@ def evaluate(
     blocks of whole queries (memory bounded by a block plus the qrels), with the same
     values."""
     with errors():
-        from ..report import results_report
-
         check_report(report)
         columns = {
             "query": query_column,
@@ -106,29 +103,38 @@ def evaluate(
         metrics = metric or DEFAULT_METRICS
         timeout = _dask_timeout(dask_timeout)
         if dask is not None:
-            _no_report_on_dask(report, save)
-            on_dask = {**options, "timeout": timeout}
-            res = _on_dask(dask, qrels, runs, qrels_format, run_format, columns, metrics, on_dask)
-            present(results_report(res, per_query=per_query), fmt, output)
-            return
-        from ..evaluation import evaluate as run_evaluation
+            from ..dist.files import evaluate_files as evaluate_on_dask
 
-        with busy(f"reading {len(runs) + 1} files", quiet):
-            q, loaded = load_collection(
+            _no_report_on_dask(report, save)
+            res = evaluate_on_dask(
+                dask,
                 qrels,
                 runs,
+                metrics,
                 qrels_format=qrels_format,
                 run_format=run_format,
                 columns=columns,
-                stream=True,
+                timeout=timeout,
+                **options,
             )
-        named: dict[str, Any] = dict(r if isinstance(r, tuple) else (r.name, r) for r in loaded)
-        with busy(f"evaluating {len(named)} run(s)", quiet):
-            res = run_evaluation(q, named, metrics, **options)
-        present(results_report(res, per_query=per_query), fmt, output)
-        ranking_documents(
-            res, q, named, report=report, save=save, title="assay evaluate", quiet=quiet
-        )
+            present(res.report(per_query=per_query), fmt, output)
+            return
+        from ..ranking.collection import evaluate_files
+
+        with busy(f"reading {len(runs) + 1} files and evaluating {len(runs)} run(s)", quiet):
+            res = evaluate_files(
+                qrels,
+                runs,
+                metrics,
+                qrels_format=qrels_format,
+                run_format=run_format,
+                columns=columns,
+                **options,
+            )
+        present(res.report(per_query=per_query), fmt, output)
+        if report is not None or save is not None:
+            docs = [res.document()]
+            write_documents(docs, report=report, save=save, title="assay evaluate", quiet=quiet)
 
 
 def _dask_timeout(seconds: float | None) -> float | None:
@@ -145,64 +151,6 @@ def _no_report_on_dask(report: Any, save: Any) -> None:
         raise OptionError(
             "--report and --save need the runs on this machine: not with --dask", option="dask"
         )
-
-
-def _dask_run(path: str, fmt: str | None) -> Any:
-    """A run file as what :func:`assay.dist.evaluate` takes: a Parquet path (a file or a
-    dataset folder) or a TREC text file as a Dask DataFrame."""
-    import os
-
-    from ..dist import read_trec_run
-    from ..errors import InputError
-    from ..io.formats import detect_format
-
-    if os.path.isdir(path) or (fmt or detect_format(path)) == "parquet":
-        return path
-    if (fmt or detect_format(path)) == "trec":
-        return read_trec_run(path)
-    raise InputError("--dask reads TREC text or Parquet runs", source=path)
-
-
-def _on_dask(
-    address: str,
-    qrels: str,
-    runs: list[str],
-    qrels_format: str | None,
-    run_format: str | None,
-    columns: dict[str, str | None],
-    metrics: list[str],
-    options: dict[str, Any],
-) -> Any:
-    """Evaluate on the Dask scheduler at ``address`` (or a local cluster)."""
-    import logging
-    from contextlib import ExitStack
-
-    from .._optional import require
-    from ..errors import InputError
-    from ._common import unique_names
-
-    distributed = require("distributed")
-    dist = require("assay.dist")
-    from ..dist.scheduler import check_address
-
-    check_address(address)  # before any data is read: what to type or configure
-    # P2P shuffles log their start and end at WARNING: not news for a user.
-    logging.getLogger("distributed.shuffle").setLevel(logging.ERROR)
-    q, _ = load_collection(qrels, [], qrels_format=qrels_format, columns=columns)
-    frames = {n: _dask_run(p, run_format) for p, n in zip(runs, unique_names(runs), strict=True)}
-    names = {role: columns[role] or role for role in ("query", "doc", "score")}
-    with ExitStack() as stack:
-        try:
-            if address == "local":
-                cluster = stack.enter_context(distributed.LocalCluster(dashboard_address=None))
-                stack.enter_context(distributed.Client(cluster))
-            else:
-                stack.enter_context(distributed.Client(address))
-        except (OSError, TimeoutError, ValueError, TypeError) as exc:
-            # TypeError: distributed's word for a connection it cannot set up (a TLS or UCX
-            # setting check_address could not see); still the address's fault, not a bug.
-            raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        return dist.evaluate(q, frames, metrics, **options, **names)
 
 
 def register(app: typer.Typer) -> None:

@@ -219,7 +219,7 @@ def evaluate(
         from ..errors import InputError
         from ..evaluation import evaluate as run_evaluation
         from ..ltr import LTR_METRICS
-        from ..report import results_report
+        from ..ranking import results_report
         from ._common import unique_names
 
         splits = _load(data, fold)

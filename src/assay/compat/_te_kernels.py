@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..data.ranked import seg_rev_cummax
-from ..metrics.ranking import (
+from ..ranking.measures.basic import (
     average_precision,
     bpref,
     inf_ap,

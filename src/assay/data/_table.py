@@ -261,7 +261,26 @@ class QueryDocTable:
 
     @classmethod
     def from_dict(cls, data: Mapping[Any, Mapping[Any, Any]], **options: Any) -> Self:
-        """From ``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR)."""
+        """From ``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR).
+
+        Parameters
+        ----------
+        data : mapping
+            ``{query: {doc: value}}``: grades of qrels, scores of a run.
+        **options
+            What :meth:`from_columns` takes besides the columns (a run's ``name``, ...).
+
+        Returns
+        -------
+        Qrels or Run
+            The table, its ids as strings.
+
+        Examples
+        --------
+        >>> from assay.data import Qrels
+        >>> Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}})
+        Qrels(2 queries, 3 judgments, max grade 2)
+        """
         from ..io.frames import nested_to_columns
 
         _, rest = cls._split_options(options, "from_dict")
@@ -304,7 +323,32 @@ class QueryDocTable:
 
     @classmethod
     def read(cls, path: PathLike, *, format: str | None = None, **options: Any) -> Self:
-        """Read any supported file, the format chosen by ``format`` or the file extension."""
+        """Read any supported file, the format chosen by ``format`` or the file extension.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            The file (``.gz`` is decompressed; ``-`` is stdin for TREC text).
+        format : {"trec", "csv", "tsv", "parquet", "jsonl"}, optional
+            The format (default: from the extension, else TREC text).
+        **options
+            The column names of tabular files (``query``, ``doc``, ``score`` or
+            ``relevance``) and what :meth:`from_columns` takes (a run's ``name``).
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> from assay.data import Run
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "bm25.run"
+        >>> _ = path.write_text("q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.5 bm25\\n")
+        >>> Run.read(path)
+        Run('bm25.run': 1 queries, 2 results)
+        """
         from ..io.formats import check_format, detect_format
 
         fmt = check_format(format or detect_format(path), path)

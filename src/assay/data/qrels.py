@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -105,11 +105,29 @@ class Qrels(QueryDocTable):
         c = read_qrels(path)
         return cls.from_columns(c.query, c.doc, c.value, source=c.source, lines=c.lines)
 
-    def restrict(self, queries: Any) -> Qrels:
+    def restrict(self, queries: Sequence[str] | pa.Array) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored). The
         grade scale (:attr:`max_grade`) stays that of the whole collection. The document
         dictionary keeps only the documents judged for those queries, so that joining a block
-        of a run costs in proportion to the block, not to the whole qrels."""
+        of a run costs in proportion to the block, not to the whole qrels.
+
+        Parameters
+        ----------
+        queries : sequence of str or pyarrow.Array
+            The query ids kept.
+
+        Returns
+        -------
+        Qrels
+            The judgments of those queries.
+
+        Examples
+        --------
+        >>> from assay.data import Qrels
+        >>> qrels = Qrels.from_dict({"q1": {"d1": 1}, "q2": {"d3": 2}})
+        >>> qrels.restrict(["q1"]).queries, qrels.restrict(["q1"]).max_grade
+        (['q1'], 2)
+        """
         wanted = (
             queries
             if isinstance(queries, pa.Array)
@@ -134,7 +152,24 @@ class Qrels(QueryDocTable):
 
     def with_max_grade(self, max_grade: int) -> Qrels:
         """The same judgments on a declared grade scale 0..``max_grade`` (at least the largest
-        grade present), e.g. 4 for MSLR-WEB10K whatever grades a subset holds."""
+        grade present), e.g. 4 for MSLR-WEB10K whatever grades a subset holds.
+
+        Parameters
+        ----------
+        max_grade : int
+            The top of the scale (at least the largest grade present).
+
+        Returns
+        -------
+        Qrels
+            The same judgments on that scale (ERR and pFound use it).
+
+        Examples
+        --------
+        >>> from assay.data import Qrels
+        >>> Qrels.from_dict({"q1": {"d1": 1}}).with_max_grade(4).max_grade
+        4
+        """
         observed = int(self._rel.max()) if len(self._rel) else 0
         scale = integer(max_grade, "max_grade", minimum=max(observed, 0))
         return self._evolve(max_grade=scale)

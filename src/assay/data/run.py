@@ -279,7 +279,24 @@ class Run(QueryDocTable):
         )
 
     def rename(self, name: str) -> Run:
-        """The same run under another name (the arrays are shared, not copied)."""
+        """The same run under another name (the arrays are shared, not copied).
+
+        Parameters
+        ----------
+        name : str
+            The new name.
+
+        Returns
+        -------
+        Run
+            The renamed run.
+
+        Examples
+        --------
+        >>> from assay.data import Run
+        >>> Run.from_dict({"q1": {"d1": 0.9}}, name="bm25").rename("baseline").name
+        'baseline'
+        """
         return self._evolve(name=name)
 
     def _state(self) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..ranking.sections import per_query_sections
 from ..report.document import Document, document, section
-from ..report.sections_ranking import _per_query_sections
 from ..report.values import short
 from .report import analysis_report, experiment_report
 
@@ -45,7 +45,7 @@ def experiment_document(
     base = str(cmp.baseline or cmp.runs[0])
     title = report.table.title
     sections = [section("Models × metrics", report.table)]
-    sections += _per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
+    sections += per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
     sections += [analysis_section(a) for a in analyses]
     return document(
         f"Learning to rank: {title}",

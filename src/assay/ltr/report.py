@@ -15,8 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..ranking.reports import comparison_legend
 from ..report.output import Report
-from ..report.ranking import comparison_legend
 from ..report.table import Cell, Column, DisplayTable
 from ..report.values import count, short
 
@@ -117,6 +117,7 @@ def _title(exp: Experiment) -> str:
 
 
 def _legend(exp: Experiment) -> str:
+
     conv = exp.results.conventions
     parts = [
         comparison_legend(exp.comparison),

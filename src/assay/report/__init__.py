@@ -42,10 +42,8 @@ from . import escape
 from .catalog import catalog_report, catalog_table
 from .html import to_html
 from .output import Report
-from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .reported import Reported
-from .sections_ranking import comparison_document, results_document
 from .sections_tasks import any_document, classification_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tasks import confusion_table, consensus_report, labelled_report, values_report
@@ -64,9 +62,6 @@ __all__ = [
     "catalog_report",
     "catalog_table",
     "classification_document",
-    "comparison_document",
-    "comparison_legend",
-    "comparison_report",
     "confusion_table",
     "consensus_report",
     "count",
@@ -75,8 +70,6 @@ __all__ = [
     "labelled_report",
     "plain",
     "render_records",
-    "results_document",
-    "results_report",
     "short",
     "tables_document",
     "to_html",
@@ -138,6 +131,31 @@ _MOVED = {
         "assay.meta.report",
         "topicsize_report",
         "the result's report() / document()",
+    ),
+    "comparison_document": (
+        "assay.ranking",
+        "comparison_document",
+        "assay.ranking.comparison_document or the result's report() / document()",
+    ),
+    "comparison_legend": (
+        "assay.ranking",
+        "comparison_legend",
+        "assay.ranking.comparison_legend or the result's report() / document()",
+    ),
+    "comparison_report": (
+        "assay.ranking",
+        "comparison_report",
+        "assay.ranking.comparison_report or the result's report() / document()",
+    ),
+    "results_document": (
+        "assay.ranking",
+        "results_document",
+        "assay.ranking.results_document or the result's report() / document()",
+    ),
+    "results_report": (
+        "assay.ranking",
+        "results_report",
+        "assay.ranking.results_report or the result's report() / document()",
     ),
 }
 

@@ -51,18 +51,12 @@ def tables_document(
 
 
 def any_document(result: Any, *, title: str | None = None) -> Document:
-    """The document of any assay result: a ranking evaluation or comparison with its plots,
-    a result that builds its own (:class:`Reported`, as an LTR experiment); otherwise its
-    records as a table (every result has ``records()``)."""
-    from ..results import Comparison, Results
+    """The document of any assay result: its own (:meth:`~assay.report.Reported.document`:
+    a ranking evaluation or comparison with its plots, an LTR experiment, a family's result);
+    otherwise its records as a table (every result has ``records()``)."""
     from .reported import Reported
-    from .sections_ranking import comparison_document, results_document
 
-    if isinstance(result, Comparison):
-        doc = comparison_document(result)
-    elif isinstance(result, Results):
-        doc = results_document(result)
-    elif isinstance(result, Reported):
+    if isinstance(result, Reported):
         doc = result.document()
     else:
         doc = tables_document(type(result).__name__, "result", _records_report(result))

@@ -2,7 +2,7 @@
 precision with its residual. One declaration per metric; the docstring's first line is its
 summary.
 
-Notation as :mod:`assay.metrics.ranking`: rank i = 1..n, g_i the grade (unjudged = 0), k the
+Notation as :mod:`assay.ranking.measures.basic`: rank i = 1..n, g_i the grade (unjudged = 0), k the
 cutoff (the whole list when absent).
 """
 
@@ -13,11 +13,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._options import number
-from ..data.ranked import Ranked
-from ..errors import MetricError
-from .ranking import nan_divide
-from .registry import (
+from ..._options import number
+from ...data.ranked import Ranked
+from ...errors import MetricError
+from ...metrics.registry import (
     REL,
     TREC_CUTOFFS,
     Param,
@@ -28,6 +27,7 @@ from .registry import (
     optional,
     positive_int,
 )
+from .basic import nan_divide
 
 __all__ = [
     "Discount",

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .output import Report
-from .table import Cell, Column, DisplayTable
-from .values import count, short
+from ..report.output import Report
+from ..report.table import Cell, Column, DisplayTable
+from ..report.values import count, short
 
 if TYPE_CHECKING:
     from ..results import Comparison, Results

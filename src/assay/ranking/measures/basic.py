@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data.ranked import UNJUDGED, Ranked, seg_rev_cummax
-from .registry import (
+from ...data.ranked import UNJUDGED, Ranked, seg_rev_cummax
+from ...metrics.registry import (
     REL,
     TREC_CUTOFFS,
     Param,

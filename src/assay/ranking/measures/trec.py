@@ -4,7 +4,7 @@ relevant documents (ndcg_rel) and at the R levels (Rndcg), precision at multiple
 (relstring). One declaration per metric; each is named as in trec_eval and means what
 trec_eval computes with its default parameters.
 
-Notation as :mod:`assay.metrics.ranking`; for the gain-based measures, r_i = gain(g_i) of the
+Notation as :mod:`assay.ranking.measures.basic`; for the gain-based measures, r_i = gain(g_i) of the
 document at rank i (unjudged documents gain 0) and the *ideal gains* I_1 >= I_2 >= ... >= I_L
 are the positive gains of the query's judged documents in decreasing order (L of them).
 DCG_i = sum_{j<=i} r_j / log2(j + 1), IDCG_i = sum_{j<=min(i, L)} I_j / log2(j + 1).
@@ -21,10 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ..data.ranked import UNJUDGED, Ranked, seg_cumsum
-from .ranking import bpref, nan_divide
-from .ranking_graded import _GAIN
-from .registry import (
+from ...data.ranked import UNJUDGED, Ranked, seg_cumsum
+from ...metrics.registry import (
     REL,
     Param,
     TrecName,
@@ -33,6 +31,8 @@ from .registry import (
     positive_float,
     real_number,
 )
+from .basic import bpref, nan_divide
+from .graded import _GAIN
 
 __all__ = [
     "g_measure",

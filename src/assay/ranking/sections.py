@@ -1,12 +1,11 @@
-"""Report documents of ranking results: an evaluation (:class:`~assay.results.Results`), a
-comparison (:class:`~assay.results.Comparison`) and a learning-to-rank experiment
-(:class:`~assay.ltr.Experiment`, with its analyses).
+"""Report documents of ranking results: an evaluation (:class:`~assay.results.Results`) and
+a comparison (:class:`~assay.results.Comparison`); the learning-to-rank experiment's document
+builds on :func:`per_query_sections`.
 
 Each has the runs x metrics table of the terminal (CIs, ▲/▼ or letters), the per-query
 distribution of every metric (box plots), the per-query differences of every run against
 the baseline, sorted (the first run when there is none), and, when given, interpolated
-precision-recall curves (``curves``: the runs evaluated with ``iprec_at_recall``) and the LTR
-analyses (metric against trees, feature importance, effectiveness by query length, ...).
+precision-recall curves (``curves``: the runs evaluated with ``iprec_at_recall``).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .document import Document, document, section
+from ..report.document import Document, document, section
 
 if TYPE_CHECKING:
     from ..results import Comparison, Results
@@ -27,7 +26,9 @@ __all__ = [
     "comparison_document",
     "differences",
     "distributions",
+    "label",
     "paired_differences",
+    "per_query_sections",
     "pr_curves",
     "results_document",
 ]
@@ -38,7 +39,8 @@ MAX_PANELS = 9
 MAX_DIFF_RUNS = 6
 
 
-def _label(metric: str) -> str:
+def label(metric: str) -> str:
+    """A metric's name as plots title it (``NDCG`` for the exponential-gain NDCG)."""
     return metric.replace("ndcg(gain='exp')", "NDCG")
 
 
@@ -55,10 +57,13 @@ def distributions(results: Results, metrics: Sequence[str]) -> dict[str, Any] | 
     if not shown:
         return None
     panels = [
-        {"title": _label(m), "groups": list(results.runs),
-         "values": [_finite(results[r, m].values) for r in results.runs]}
+        {
+            "title": label(m),
+            "groups": list(results.runs),
+            "values": [_finite(results[r, m].values) for r in results.runs],
+        }
         for m in shown
-    ]  # fmt: skip
+    ]
     return {
         "kind": "box",
         "title": "Per-query values" + note,
@@ -94,17 +99,23 @@ def differences(
             up = higher.get(m, True)
             wins = sum((x > 0) == up for x in d if x != 0)
             losses = sum(1 for x in d if x != 0) - wins
-            panels.append({
-                "title": f"{_label(m)}: {wins} better, {losses} worse",
-                "values": d, "lower_is_better": not up, "ylabel": "difference",
-            })  # fmt: skip
-        plots.append({
-            "kind": "diff",
-            "title": f"{run} − {base}, per query" + note,
-            "caption": f"One bar per query, sorted: green where {run} is better than {base} "
-                       "(by the metric's direction), orange where worse.",
-            "panels": panels,
-        })  # fmt: skip
+            panels.append(
+                {
+                    "title": f"{label(m)}: {wins} better, {losses} worse",
+                    "values": d,
+                    "lower_is_better": not up,
+                    "ylabel": "difference",
+                }
+            )
+        plots.append(
+            {
+                "kind": "diff",
+                "title": f"{run} − {base}, per query" + note,
+                "caption": f"One bar per query, sorted: green where {run} is better than {base} "
+                "(by the metric's direction), orange where worse.",
+                "panels": panels,
+            }
+        )
     return plots
 
 
@@ -120,10 +131,9 @@ def pr_curves(curves: Results | None) -> dict[str, Any] | None:
         return None
     levels.sort()
     series = [
-        {"name": r, "x": [x for x, _ in levels],
-         "y": [curves.aggregate(r, m) for _, m in levels]}
+        {"name": r, "x": [x for x, _ in levels], "y": [curves.aggregate(r, m) for _, m in levels]}
         for r in curves.runs
-    ]  # fmt: skip
+    ]
     return {
         "kind": "line",
         "title": "Interpolated precision-recall",
@@ -148,18 +158,27 @@ def _higher(results: Results) -> dict[str, bool]:
     return {str(m): bool(m.spec.higher_is_better) for m in results.metrics}
 
 
-def _per_query_sections(
-    results: Results, base: str, metrics: Sequence[str], higher: Mapping[str, bool],
+def per_query_sections(
+    results: Results,
+    base: str,
+    metrics: Sequence[str],
+    higher: Mapping[str, bool],
     curves: Results | None,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[dict[str, Any]]:
     n = len({q for r in results.runs for q in results[r, metrics[0]].queries.tolist()})
     return [
-        section("Per-query distributions", distributions(results, metrics),
-                text=f"{n} queries; every metric's per-query values by run."),
-        section(f"Per-query differences against {base}",
-                *differences(results, base, metrics, higher), text=_runs_note(results)),
+        section(
+            "Per-query distributions",
+            distributions(results, metrics),
+            text=f"{n} queries; every metric's per-query values by run.",
+        ),
+        section(
+            f"Per-query differences against {base}",
+            *differences(results, base, metrics, higher),
+            text=_runs_note(results),
+        ),
         section("Precision-recall", pr_curves(curves)),
-    ]  # fmt: skip
+    ]
 
 
 def _runs_note(results: Results) -> str:
@@ -172,25 +191,27 @@ def _runs_note(results: Results) -> str:
 def results_document(results: Results, *, curves: Results | None = None) -> Document:
     """An evaluation: the runs x metrics table, per-query distributions, differences against
     the first run, and precision-recall curves when ``curves`` are given."""
-    from .ranking import results_report
+    from .reports import results_report
 
     report = results_report(results)
     sections = [section("Runs × metrics", *report.tables)]
     numeric = [str(m) for m in results.metrics if m.spec.value == "number"]  # not relstring
     if results.runs and numeric:
-        sections += _per_query_sections(results, results.runs[0], numeric, _higher(results), curves)
-    return document("Evaluation", "ranking", sections, records=report.records,
-                    provenance=results.provenance)  # fmt: skip
+        sections += per_query_sections(results, results.runs[0], numeric, _higher(results), curves)
+    return document(
+        "Evaluation", "ranking", sections, records=report.records, provenance=results.provenance
+    )
 
 
 def comparison_document(cmp: Comparison, *, curves: Results | None = None) -> Document:
     """A comparison: means with CIs and marks, the differences table, per-query plots and
     precision-recall curves when ``curves`` are given."""
-    from .ranking import comparison_report
+    from .reports import comparison_report
 
     report = comparison_report(cmp)
     base = cmp.baseline or cmp.runs[0]
     sections = [section("Runs × metrics", *report.tables)]
-    sections += _per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
-    return document("Comparison", "ranking", sections, records=report.records,
-                    provenance=cmp.provenance)  # fmt: skip
+    sections += per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
+    return document(
+        "Comparison", "ranking", sections, records=report.records, provenance=cmp.provenance
+    )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data.ranked import Ranked
-from ..errors import ConventionError
-from .ranking import nan_divide
-from .registry import metric
+from ...data.ranked import Ranked
+from ...errors import ConventionError
+from ...metrics.registry import metric
+from .basic import nan_divide
 
 __all__ = [
     "discordant_pairs",
@@ -122,7 +122,7 @@ def kendall_tau(r: Ranked, k: int | None) -> np.ndarray:
     """
     # The one tau-b of assay, shared with stats.kendall (imported here: loading the statistics
     # package is a tenth of a small evaluation's start-up, and few evaluations ask for tau).
-    from ..stats.concordance import tau_b
+    from ...stats.concordance import tau_b
 
     s = _pair_stats(r, k)
     return np.asarray(tau_b(s["s"], s["total"], s["same_score"], s["same_grade"]))
