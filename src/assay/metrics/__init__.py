@@ -1,7 +1,7 @@
 """The metric catalogue of every family: declarations, the registry and the name parser.
 
 Importing this package registers the ranking metrics; the other families register when their
-modules are imported (:mod:`assay.metrics.classification`, ...), which
+modules are imported (:mod:`assay.classification.measures`, ...), which
 :func:`load_families` does for tools that list everything.
 """
 
@@ -29,8 +29,11 @@ def load_families() -> None:
     """Import every family's declarations (for listings and docs)."""
     from importlib import import_module
 
-    for family in FAMILIES[1:]:
-        import_module(f"{__name__}.{family}")
+    from .._families import FAMILIES as _FAMILIES
+
+    for family in _FAMILIES:
+        for module in family.measure_modules:
+            import_module(module)
 
 
 __all__ = [

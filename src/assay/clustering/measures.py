@@ -1,7 +1,7 @@
 """Clustering: extrinsic evaluation of a clustering against a gold clustering.
 
 This module holds the measures of **hard clusterings** (every item in exactly one cluster);
-those of soft (overlapping, weighted) clusterings are in :mod:`assay.metrics.clustering_soft`,
+those of soft (overlapping, weighted) clusterings are in :mod:`assay.clustering.soft`,
 and importing this module registers both. Every scalar measure is declared in the metric
 registry (family ``clustering``).
 
@@ -68,7 +68,7 @@ Ill-defined cases, every one of them decided here (and in the soft module):
   agreement beyond chance. Otherwise AMI clamps its numerator and denominator away from 0 by
   machine epsilon, keeping their signs, as scikit-learn ≥ 1.5. AMI may be negative (worse
   than chance).
-- :func:`pairwise_f`, :func:`purity_f1`, :func:`~assay.metrics.clustering_soft.nmpu_f1` and
+- :func:`pairwise_f`, :func:`purity_f1`, :func:`~assay.clustering.soft.nmpu_f1` and
   B-Cubed's F are 0.0 when both of their components are 0.
 - Cluster labels such as -1 ("noise" in DBSCAN) are ordinary clusters here.
 """
@@ -82,7 +82,7 @@ from numpy.typing import ArrayLike
 
 from .._options import AverageMethod, ZeroDivision
 from .._result import provenance
-from ._clusterings import (
+from ._core import (
     AVERAGE_METHOD,
     BETA,
     PRF,
@@ -430,4 +430,4 @@ def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
 
 # The soft-clustering measures are declared in their own module; importing it here registers
 # the whole family when this module is imported.
-from . import clustering_soft as _soft  # noqa: E402, F401
+from . import soft as _soft  # noqa: E402, F401

@@ -19,8 +19,8 @@ import numpy as np
 from .._options import choice, flag, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from .labels import as_labels, kind, py, unique
-from .registry import FROM_SIGNATURE, Param, anything, measure
+from ..metrics.labels import as_labels, kind, py, unique
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
 
 __all__ = [
     "InterpolatedPrecision",

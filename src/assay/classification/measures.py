@@ -1,7 +1,7 @@
 """Classification: the confusion matrix and the measures computed from it. Score-based
-measures and curves are in :mod:`assay.metrics.classification_curves`, the report and the
-F1/MCC simulation in :mod:`assay.metrics.classification_report`; Cohen's kappa is declared once,
-in the agreement family (:func:`assay.metrics.agreement.cohen_kappa`).
+measures and curves are in :mod:`assay.classification.curves`, the report and the
+F1/MCC simulation in :mod:`assay.classification.summary`; Cohen's kappa is declared once,
+in the agreement family (:func:`assay.agreement.cohen_kappa`).
 
 Everything is vectorised: labels are factorised to integer codes once and the confusion matrix
 is one ``np.bincount``. Labels may be ints, bools, floats or strings (any 1-D sequence or
@@ -15,7 +15,7 @@ Conventions (each a parameter, documented where it is used; names follow the glo
 - **``labels=``** in the per-class measures *selects* the classes that are reported or averaged;
   every item still counts (an item whose label is not selected is a negative for every selected
   class) -- scikit-learn's ``precision_recall_fscore_support``. In :func:`confusion_matrix` and
-  :func:`~assay.metrics.agreement.cohen_kappa` it *restricts*: items whose true or predicted
+  :func:`~assay.agreement.cohen_kappa` it *restricts*: items whose true or predicted
   label is not listed are dropped (scikit-learn's ``confusion_matrix``).
 - **``average``**: ``"binary"`` (the class ``pos_label``; the data may hold at most two
   labels), ``"micro"`` (counts summed over classes first), ``"macro"`` (unweighted mean over
@@ -26,7 +26,7 @@ Conventions (each a parameter, documented where it is used; names follow the glo
   without its warning), ``1`` or ``"nan"``. ``"nan"`` values are left out of macro and weighted
   means (as scikit-learn); a mean of nothing but ``nan`` is ``nan``. The F-score is
   ``(1+β²)·TP / ((1+β²)·TP + β²·FN + FP)``, undefined only when TP = FN = FP = 0.
-  :func:`~assay.metrics.classification_report.classification_report` counts the undefined
+  :func:`~assay.classification.summary.classification_report` counts the undefined
   values it replaced (``ClassificationReport.undefined``).
 - **``pos_label``** defaults to ``1`` (scikit-learn) when the labels are numbers; string labels
   need it.
@@ -48,7 +48,7 @@ import numpy as np
 from .._options import Average, Degenerate, Normalize, SBAAbsent, ZeroDivision, choice, number
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
-from .labels import (
+from ..metrics.labels import (
     AVERAGE,
     LABELS,
     POS_LABEL,
@@ -64,7 +64,7 @@ from .labels import (
     py,
     unique,
 )
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
 
 __all__ = [
     "ConfusionMatrix",
@@ -586,4 +586,4 @@ def sba(y_true: Any, y_pred: Any, *, absent: SBAAbsent = "gosgens") -> float:
 
 # The score-based measures (ROC AUC, average precision) are declared in their own module;
 # importing it here registers the whole family when this module is imported.
-from . import classification_curves as _curves  # noqa: E402, F401
+from . import curves as _curves  # noqa: E402, F401

@@ -1,8 +1,8 @@
 """What the hard and soft clustering measures share: factorising cluster labels, the
 contingency table of two hard clusterings, the result types and the option declarations.
 
-The measures are in :mod:`assay.metrics.clustering` (hard clusterings) and
-:mod:`assay.metrics.clustering_soft` (overlapping, weighted clusterings).
+The measures are in :mod:`assay.clustering.measures` (hard clusterings) and
+:mod:`assay.clustering.soft` (overlapping, weighted clusterings).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 from .._options import AverageMethod, ZeroDivision, choice, flag, number
 from .._result import Result, TupleResult
 from ..errors import EmptyInputError, InputError, MetricError
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
 
 FAMILY = "clustering"
 

@@ -25,9 +25,9 @@ adds its occurrences (weight 2 for two occurrences), as Watset's
   their items still count in N — so a clustering of singletons, which would have purity 1,
   scores nmPU = 0. Inverse purity is not modified. Items present in only one of the two
   clusterings simply intersect nothing in the other (and count in that clustering's N).
-  For hard clusterings nmPU is :func:`~assay.metrics.clustering.purity` with the singleton
+  For hard clusterings nmPU is :func:`~assay.clustering.measures.purity` with the singleton
   clusters' items counted as errors, and niPU is
-  :func:`~assay.metrics.clustering.inverse_purity`.
+  :func:`~assay.clustering.measures.inverse_purity`.
 - :func:`soft_pair_counts`, :func:`soft_pairwise` — pairwise precision, recall and F over
   sets of unordered item pairs, a pair being in a clustering's set when the two items share
   at least one cluster (weights ignored; Watset's ``Pairwise``). TN counts the pairs of the
@@ -36,7 +36,7 @@ adds its occurrences (weight 2 for two occurrences), as Watset's
 - :func:`soft_report` — all of them; :func:`labels_to_clusters` turns a hard clustering's
   labels into this input.
 
-Ill-defined cases are listed in :mod:`assay.metrics.clustering`.
+Ill-defined cases are listed in :mod:`assay.clustering.measures`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from numpy.typing import ArrayLike
 from .._options import ZeroDivision
 from .._result import provenance
 from ..errors import EmptyInputError, InputError
-from ._clusterings import (
+from ._core import (
     NORMALIZE,
     PRF,
     ClusteringReport,

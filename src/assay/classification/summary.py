@@ -12,19 +12,19 @@ import numpy as np
 
 from .._options import Degenerate, ZeroDivision, choice, integer, number
 from .._result import Result, provenance
+from ..agreement import cohen_kappa
 from ..errors import MetricError
-from .agreement import cohen_kappa
-from .classification import _mcc_from_matrix, balanced_accuracy, sba
-from .classification_curves import (
+from ..metrics.label_sets import catch_label_warning, quiet
+from ..metrics.labels import Counts, average_values, check_pair, counts, divide, kind, py
+from ..metrics.labels import zero_division_value as _zd
+from .curves import (
     InterpolatedPrecision,
     average_precision,
     interpolated_precision,
     recall_levels,
     roc_auc,
 )
-from .label_sets import catch_label_warning, quiet
-from .labels import Counts, average_values, check_pair, counts, divide, kind, py
-from .labels import zero_division_value as _zd
+from .measures import _mcc_from_matrix, balanced_accuracy, sba
 
 __all__ = [
     "ClassMetrics",
@@ -286,7 +286,7 @@ def classification_report(
     """Per-class precision, recall, F-beta and support (classes: ``labels`` or every label
     present, sorted); their micro/macro/weighted ``averages``; accuracy, balanced accuracy,
     Cohen's kappa, MCC (R_K for more than two classes, ``degenerate`` as in
-    :func:`~assay.metrics.classification.mcc`) and SBA. With ``pos_label``, that class against
+    :func:`~assay.classification.measures.mcc`) and SBA. With ``pos_label``, that class against
     the rest: precision, recall, F, specificity, NPV, TPR/FPR/TNR/FNR, Jaccard, Fowlkes–Mallows.
     With ``scores`` (1-D, the score of ``pos_label``: required unless the labels are {0, 1} /
     {-1, 1}, when it is 1): ROC AUC, average precision and interpolated precision at ``levels``
@@ -421,7 +421,7 @@ def simulate_f1_mcc(
     says otherwise" (Chicco & Jurman 2020). ``sample``: a seeded random subset of that many
     matrices (without replacement, in enumeration order). Undefined values: F1 when
     TP = FP = FN = 0 (``zero_division``, default NaN) and MCC with a zero row or column
-    (``degenerate`` as in :func:`~assay.metrics.classification.mcc`, default NaN)."""
+    (``degenerate`` as in :func:`~assay.classification.measures.mcc`, default NaN)."""
     n = integer(n, "n", minimum=1, error=MetricError)
     seed = integer(seed, "seed", minimum=0, error=MetricError)
     zero_division = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)

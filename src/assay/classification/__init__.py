@@ -1,0 +1,71 @@
+"""Classification evaluation: confusion matrices, the measures computed from them, and the
+curves and summaries computed from scores.
+
+The family's package: :mod:`~assay.classification.measures` (the confusion matrix and the
+measures computed from it, declared in the metric registry: ``assay metrics``,
+``docs/metrics.md``), :mod:`~assay.classification.curves` (score-based measures and curves),
+:mod:`~assay.classification.summary` (the report of every measure at once and the F1/MCC
+simulation), :mod:`~assay.classification.reader` (label and score files),
+:mod:`~assay.classification.evaluation` (:func:`evaluate`, what ``assay classify`` prints and
+its ``--report`` page), :mod:`~assay.classification.document` (the page's tables and plots)
+and :mod:`~assay.classification.options` (the option types). :func:`cohen_kappa` is the
+agreement family's (one implementation, exported by both). See
+:mod:`assay.classification.measures` for the conventions (label order, ``labels``,
+``average``, ``zero_division``, ``pos_label``). Public names load on first use.
+"""
+
+from __future__ import annotations
+
+from .._lazy import LazyNames
+
+_LAZY = {
+    # the confusion matrix and the measures computed from it
+    "ConfusionMatrix": "measures",
+    "accuracy": "measures",
+    "balanced_accuracy": "measures",
+    "confusion_matrix": "measures",
+    "f1": "measures",
+    "f_score": "measures",
+    "fnr": "measures",
+    "fowlkes_mallows": "measures",
+    "fpr": "measures",
+    "jaccard": "measures",
+    "mcc": "measures",
+    "npv": "measures",
+    "precision": "measures",
+    "recall": "measures",
+    "sba": "measures",
+    "specificity": "measures",
+    "tnr": "measures",
+    "tpr": "measures",
+    # scores: curves and the measures over them
+    "InterpolatedPrecision": "curves",
+    "PrecisionRecallCurve": "curves",
+    "RocCurve": "curves",
+    "average_precision": "curves",
+    "interpolated_precision": "curves",
+    "pr_curve": "curves",
+    "roc_auc": "curves",
+    "roc_curve": "curves",
+    # every measure at once, and the F1/MCC simulation
+    "ClassMetrics": "summary",
+    "ClassificationReport": "summary",
+    "F1MCCSimulation": "summary",
+    "classification_report": "summary",
+    "simulate_f1_mcc": "summary",
+}
+
+#: Cohen's kappa is declared once, by the agreement family.
+_ELSEWHERE = {
+    "AgreementResult": "assay.agreement",
+    "cohen_kappa": "assay.agreement",
+}
+
+_NAMES = LazyNames(__name__, globals(), _LAZY, _ELSEWHERE)
+
+
+__getattr__ = _NAMES.get
+__dir__ = _NAMES.listing
+
+
+__all__ = [*_LAZY, *_ELSEWHERE]
