@@ -62,7 +62,9 @@ def _table_case(kind: str, ext: str) -> Callable[[st.DataObject], Case]:
 def _task_case(name: str) -> Callable[[st.DataObject], Case]:
     import test_fuzz_tasks as tasks
 
-    from assay.io import read_clustering, read_labels, read_ratings, read_votes
+    from assay.classification import read_labels
+    from assay.clustering import read_clustering
+    from assay.io import read_ratings, read_votes
     from assay.io.segments import read_numbers, read_segments
 
     def build(data: st.DataObject) -> Case:

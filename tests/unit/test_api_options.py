@@ -236,10 +236,10 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
 
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.
 ELSEWHERE = {
-    "assay.io.read_labels": "reads a file; its options are column names (free text)",
-    "assay.io.read_scores": "reads a file; its options are column names (free text)",
+    "assay.classification.read_labels": "reads a file; its options are column names (free text)",
+    "assay.classification.read_scores": "reads a file; its options are column names (free text)",
     "assay.io.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
-    "assay.io.read_clustering": "reads a file; layout: tests/unit/test_io_clustering_lines.py",
+    "assay.clustering.read_clustering": "reads a file; layout: tests/unit/test_io_clustering_lines.py",
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
 }

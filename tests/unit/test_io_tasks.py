@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from assay.classification import read_labels, read_scores
+from assay.clustering import Clustering, read_clustering
 from assay.errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError
-from assay.io import Clustering, read_clustering, read_labels, read_ratings, read_scores, read_votes
+from assay.io import read_ratings, read_votes
 from support.io import write
 
 

@@ -53,6 +53,9 @@ _LAZY = {
     "F1MCCSimulation": "summary",
     "classification_report": "summary",
     "simulate_f1_mcc": "summary",
+    # files
+    "read_labels": "reader",
+    "read_scores": "reader",
 }
 
 #: Cohen's kappa is declared once, by the agreement family.

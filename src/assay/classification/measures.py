@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._options import Average, Degenerate, Normalize, SBAAbsent, ZeroDivision, choice, number
+from .._options import Average, ZeroDivision, choice, number
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
 from ..metrics.labels import (
@@ -65,6 +65,7 @@ from ..metrics.labels import (
     unique,
 )
 from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .options import Degenerate, Normalize, SBAAbsent
 
 __all__ = [
     "ConfusionMatrix",

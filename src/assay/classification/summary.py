@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._options import Degenerate, ZeroDivision, choice, integer, number
+from .._options import ZeroDivision, choice, integer, number
 from .._result import Result, provenance
 from ..agreement import cohen_kappa
 from ..errors import MetricError
@@ -25,6 +25,7 @@ from .curves import (
     roc_auc,
 )
 from .measures import _mcc_from_matrix, balanced_accuracy, sba
+from .options import Degenerate
 
 __all__ = [
     "ClassMetrics",

@@ -1,5 +1,5 @@
 """``assay classify GOLD PRED``: classification measures from label files (the layouts of
-:func:`assay.io.read_labels`). Only typer and the standard library are imported at module
+:func:`assay.classification.read_labels`). Only typer and the standard library are imported at module
 level; NumPy and :mod:`assay.classification` load inside the command."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import Average, Degenerate
+from .._options import Average
+from ..classification.options import Degenerate
 from ._common import (
     FormatOption,
     OutputOption,
@@ -208,8 +209,8 @@ def _read(
     scores_column: str | None,
 ) -> tuple[list[str], list[str], list[float] | None]:
     """The two label files and the scores, checked to have one value per item."""
+    from ..classification import read_labels, read_scores
     from ..errors import InputError
-    from ..io import read_labels, read_scores
 
     y_true = _labels(read_labels, gold, gold_column or column, "gold")
     y_pred = _labels(read_labels, pred, pred_column or column, "pred")

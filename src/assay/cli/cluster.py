@@ -1,6 +1,6 @@
 """``assay cluster GOLD PRED``: evaluate a clustering against a gold clustering.
 
-Files are read by :func:`assay.io.read_clustering` (item<TAB>cluster lines, one cluster per
+Files are read by :func:`assay.clustering.read_clustering` (item<TAB>cluster lines, one cluster per
 line with optional ``item:weight`` weights, or one cluster label per line for items numbered
 by line, as scikit-learn's ``labels_true``: found when every line holds one token and some
 token repeats, or said with ``--layout``; the two files may differ; one may be ``-``). When
@@ -38,7 +38,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from ..io import Clustering
+    from ..clustering import Clustering
 
 __all__ = ["cluster", "register"]
 
@@ -69,8 +69,8 @@ def cluster(
     """Evaluate a clustering against a gold clustering (hard: pairwise P/R/F, Rand, ARI,
     purity, NMI, AMI, B-Cubed...; overlapping or weighted: nmPU, niPU, pairwise)."""
     with errors():
+        from ..clustering import read_clustering
         from ..errors import InputError
-        from ..io import read_clustering
         from ..report import values_report
 
         check_report(report)

@@ -101,9 +101,9 @@ def embed(
     with errors():
         import warnings
 
+        from ..classification import read_labels, read_scores
         from ..embeddings import error_reject_curve, retrieval_metrics
         from ..errors import AssayWarning, InputError, OptionError
-        from ..io.tasks import read_labels, read_scores
         from ..report.embeddings import embedding_report
 
         check_report(report)

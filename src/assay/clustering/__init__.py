@@ -41,6 +41,9 @@ _LAZY = {
     "soft_pair_counts": "soft",
     "soft_pairwise": "soft",
     "soft_report": "soft",
+    # files
+    "Clustering": "reader",
+    "read_clustering": "reader",
 }
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)

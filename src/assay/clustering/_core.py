@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._options import AverageMethod, ZeroDivision, choice, flag, number
+from .._options import ZeroDivision, choice, flag, number
 from .._result import Result, TupleResult
 from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .options import AverageMethod
 
 FAMILY = "clustering"
 

@@ -80,7 +80,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._options import AverageMethod, ZeroDivision
+from .._options import ZeroDivision
 from .._result import provenance
 from ._core import (
     AVERAGE_METHOD,
@@ -100,6 +100,7 @@ from ._core import (
     table,
     zero_division_value,
 )
+from .options import AverageMethod
 
 __all__ = [
     "PRF",

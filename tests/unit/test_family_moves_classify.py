@@ -1,0 +1,24 @@
+"""Names that moved into the classification and clustering packages still resolve at their
+old homes, with a DeprecationWarning naming the new one."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+MOVED = [
+    ("assay.io", "read_labels", "assay.classification"),
+    ("assay.io", "read_scores", "assay.classification"),
+    ("assay.io", "read_clustering", "assay.clustering"),
+    ("assay.io", "Clustering", "assay.clustering"),
+]
+
+
+@pytest.mark.parametrize(("old", "name", "new"), MOVED)
+def test_moved_names_warn_and_resolve(old: str, name: str, new: str) -> None:
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match=f"{new}.{name}"):
+        value = getattr(module, name)
+    assert value is getattr(importlib.import_module(new), name)
+    assert name not in module.__all__
