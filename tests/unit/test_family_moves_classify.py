@@ -12,6 +12,9 @@ MOVED = [
     ("assay.io", "read_scores", "assay.classification"),
     ("assay.io", "read_clustering", "assay.clustering"),
     ("assay.io", "Clustering", "assay.clustering"),
+    ("assay.report", "classification_document", "assay.classification"),
+    ("assay.report", "confusion_table", "assay.classification"),
+    ("assay.report", "labelled_report", "assay.classification"),
 ]
 
 

@@ -56,6 +56,12 @@ _LAZY = {
     # files
     "read_labels": "reader",
     "read_scores": "reader",
+    # what `assay classify` prints and draws
+    "ClassificationEvaluation": "evaluation",
+    "evaluate": "evaluation",
+    "classification_document": "document",
+    "confusion_table": "document",
+    "labelled_report": "document",
 }
 
 #: Cohen's kappa is declared once, by the agreement family.

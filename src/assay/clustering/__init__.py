@@ -44,6 +44,10 @@ _LAZY = {
     # files
     "Clustering": "reader",
     "read_clustering": "reader",
+    "read_clusterings": "reader",
+    # what `assay cluster` prints and draws
+    "ClusteringEvaluation": "evaluation",
+    "evaluate": "evaluation",
 }
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)

@@ -27,7 +27,7 @@ from ..errors import DuplicateError, EmptyInputError, InputError, ParseError, sh
 from ..io.lines import SPACE, PathLike, file_text, split_lines
 from .options import ClusteringLayout
 
-__all__ = ["Clustering", "read_clustering"]
+__all__ = ["Clustering", "read_clustering", "read_clusterings"]
 
 _GAP = re.compile(f"[{SPACE}]*")
 _PLAIN = re.compile(f"[^{SPACE}]+")
@@ -35,7 +35,7 @@ _QUOTED = re.compile(f'"((?:[^"]|"")*)"(?::([^{SPACE}]*))?(?=[{SPACE}]|\\Z)')
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Clustering:
     """A clustering read from a file: clusters as ``{item: weight}`` dicts, in file order.
 
@@ -59,6 +59,14 @@ class Clustering:
     def hard(self) -> bool:
         """Every item in exactly one cluster, with no explicit weight."""
         return not self.weighted and self.memberships == len(self.items)
+
+    def __repr__(self) -> str:
+        # One line however large the clustering: its clusters are counted, not listed.
+        return (
+            f"Clustering(source={self.source!r}, layout={self.layout!r}, "
+            f"clusters={len(self.clusters)}, items={len(self.items)}, "
+            f"memberships={self.memberships}, weighted={self.weighted})"
+        )
 
     def labels(self) -> dict[str, int]:
         """``{item: cluster number}`` (0-based, in file order); for a hard clustering."""
@@ -227,3 +235,21 @@ def _weight(text: str) -> float | None:
         return None
     w = float(text)
     return w if math.isfinite(w) else None
+
+
+def read_clusterings(
+    gold: PathLike, pred: PathLike, *, layout: ClusteringLayout = "auto"
+) -> tuple[Clustering, Clustering]:
+    """The gold and the predicted clustering files (as :func:`read_clustering`). When one
+    file holds one label per line, a partner whose every line is one distinct token is read
+    the same way (a label per item), not as one-item clusters named by its items."""
+    g, p = read_clustering(gold, layout=layout), read_clustering(pred, layout=layout)
+    if layout == "auto" and g.layout == "lines" and _singletons(p):
+        p = read_clustering(pred, layout="lines")
+    elif layout == "auto" and p.layout == "lines" and _singletons(g):
+        g = read_clustering(gold, layout="lines")
+    return g, p
+
+
+def _singletons(c: Clustering) -> bool:
+    return c.layout == "clusters" and c.hard and all(len(k) == 1 for k in c.clusters)

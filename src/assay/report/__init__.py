@@ -9,9 +9,9 @@ terminal), and the CLI decides where they go. Three views of a result:
 - **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
   specifications, with the records and provenance) built by :func:`any_document` (any
   result) or, with more options, :func:`results_document`,
-  :func:`comparison_document`, :func:`experiment_document`, :func:`classification_document`
-  and :func:`tables_document`, saved (``--save``) and rendered by :func:`to_html` as one
-  self-contained HTML page with inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
+  :func:`comparison_document`, :func:`experiment_document` and :func:`tables_document`,
+  saved (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with
+  inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
   caption, legend, emphasis, significance marks, notes) rendered by :func:`to_markdown`,
   :func:`to_latex`, :func:`to_rich` or :func:`to_text`, each escaping text from the data for
@@ -19,7 +19,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
-:func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
+:func:`values_report`, :func:`consensus_report`,
 :func:`generation_report`, :func:`regression_report`, :func:`tagging_report` (with
 :func:`conlleval_text`, conlleval's own layout), the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
@@ -52,10 +52,10 @@ from .ranking import comparison_legend, comparison_report, results_report
 from .records import RecordFormat, render_records
 from .reported import Reported
 from .sections_ranking import comparison_document, experiment_document, results_document
-from .sections_tasks import any_document, classification_document, tables_document
+from .sections_tasks import any_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
 from .tagging import conlleval_text, tagging_report
-from .tasks import confusion_table, consensus_report, labelled_report, values_report
+from .tasks import consensus_report, values_report
 from .values import count, json_value, plain, short
 
 __all__ = [
@@ -72,11 +72,9 @@ __all__ = [
     "assessors_report",
     "catalog_report",
     "catalog_table",
-    "classification_document",
     "comparison_document",
     "comparison_legend",
     "comparison_report",
-    "confusion_table",
     "conlleval_text",
     "consensus_report",
     "count",
@@ -86,7 +84,6 @@ __all__ = [
     "experiment_report",
     "generation_report",
     "json_value",
-    "labelled_report",
     "plain",
     "rbo_report",
     "regression_report",
@@ -106,3 +103,23 @@ __all__ = [
     "topicsize_report",
     "values_report",
 ]
+
+#: Names moved to their family's package: still resolved here, with a DeprecationWarning.
+_MOVED = {
+    "classification_document": "assay.classification",
+    "confusion_table": "assay.classification",
+    "labelled_report": "assay.classification",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        import warnings
+        from importlib import import_module
+
+        home = _MOVED[name]
+        warnings.warn(
+            f"assay.report.{name} moved to {home}.{name}", DeprecationWarning, stacklevel=2
+        )
+        return getattr(import_module(home), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
