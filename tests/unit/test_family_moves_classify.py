@@ -25,3 +25,13 @@ def test_moved_names_warn_and_resolve(old: str, name: str, new: str) -> None:
         value = getattr(module, name)
     assert value is getattr(importlib.import_module(new), name)
     assert name not in module.__all__
+
+
+def test_cluster_pair_counts_renamed() -> None:
+    import assay.clustering as C
+
+    with pytest.warns(DeprecationWarning, match="ClusterPairCounts"):
+        old = C.PairCounts
+    assert old is C.ClusterPairCounts
+    assert "PairCounts" not in C.__all__
+    assert C.pair_counts([0, 0, 1], [0, 1, 1]) == (0, 1, 1, 1)

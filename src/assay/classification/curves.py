@@ -160,7 +160,7 @@ class _Columns(Result):
         return len(self._columns)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class RocCurve(_Columns):
     """``fpr``, ``tpr`` and ``thresholds`` (decreasing, the first +inf); unpacks as
     ``fpr, tpr, thresholds = roc_curve(...)``. ``records()``: one row per point."""
@@ -180,7 +180,7 @@ class RocCurve(_Columns):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class PrecisionRecallCurve(_Columns):
     """``precision``, ``recall`` and ``thresholds`` (increasing; the last point, precision 1
     and recall 0, has none); unpacks as ``precision, recall, thresholds = pr_curve(...)``.
@@ -288,7 +288,7 @@ def average_precision(
 # ---------------------------------------------------------------- interpolated precision
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class InterpolatedPrecision(Result):
     """Interpolated precision at recall ``levels`` and its mean (the 11-point average when
     levels are 0.0, 0.1, ..., 1.0); ``float()`` gives the mean. ``records()``: one row per

@@ -98,7 +98,7 @@ _per_class = functools.partial(_labels_measure, params=(LABELS, AVERAGE, POS_LAB
 # ---------------------------------------------------------------- confusion matrix
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ConfusionMatrix(Result):
     """A confusion matrix: ``matrix[i, j]`` counts items of true label ``labels[i]`` predicted
     as ``labels[j]`` (rows true, columns predicted). ``np.asarray(cm)`` is the matrix; for two

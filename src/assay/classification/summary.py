@@ -50,7 +50,7 @@ class ClassMetrics:
     support: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ClassificationReport(Result):
     """Everything :func:`classification_report` computes. ``averages[name]`` maps
     ``"micro"``, ``"macro"``, ``"weighted"`` to {"precision", "recall", "f"}; ``binary`` holds
@@ -354,7 +354,7 @@ def _report(
 # ---------------------------------------------------------------- F1 vs MCC
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class F1MCCSimulation(Result):
     """Columns (NumPy arrays, one row per confusion matrix): tp, fp, tn, fn, f1, mcc and
     prevalence (positives / n). ``records()``: one row per matrix."""

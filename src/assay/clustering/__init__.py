@@ -12,13 +12,15 @@ every scalar measure is declared in the metric registry (``assay metrics``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._lazy import LazyNames
 
 _LAZY = {
     # hard clusterings
     "ClusteringReport": "measures",
     "PRF": "measures",
-    "PairCounts": "measures",
+    "ClusterPairCounts": "measures",
     "adjusted_rand_index": "measures",
     "ami": "measures",
     "bcubed": "measures",
@@ -50,10 +52,27 @@ _LAZY = {
     "evaluate": "evaluation",
 }
 
+#: Old names still resolved, with a DeprecationWarning: ``PairCounts`` was renamed so that it
+#: is not mistaken for :class:`assay.stats.concordance.PairCounts` (concordant pairs).
+_RENAMED = {"PairCounts": "ClusterPairCounts"}
+
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 
 
-__getattr__ = _NAMES.get
+def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        import warnings
+
+        new = _RENAMED[name]
+        warnings.warn(
+            f"assay.clustering.{name} is now assay.clustering.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return _NAMES.get(new)
+    return _NAMES.get(name)
+
+
 __dir__ = _NAMES.listing
 
 

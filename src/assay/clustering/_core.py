@@ -82,8 +82,8 @@ NORMALIZE = Param(
 # ---------------------------------------------------------------- result types
 
 
-@dataclass(frozen=True, eq=False)
-class PairCounts(TupleResult):
+@dataclass(frozen=True, repr=False, eq=False)
+class ClusterPairCounts(TupleResult):
     """Unordered pairs of items: together in both (tp), in pred only (fp), in gold only (fn),
     in neither (tn). Python ints (no overflow). Unpacks as ``tp, fp, fn, tn`` and equals the
     tuple of the four counts."""
@@ -96,7 +96,7 @@ class PairCounts(TupleResult):
     _fields = ("tp", "fp", "fn", "tn")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class PRF(TupleResult):
     """Precision, recall and their (weighted) harmonic mean. Unpacks as ``precision, recall,
     f`` and equals that tuple."""
@@ -108,7 +108,7 @@ class PRF(TupleResult):
     _fields = ("precision", "recall", "f")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ClusteringReport(Result, Mapping[str, float]):
     """Every measure of two clusterings from one computation, by name (a read-only mapping,
     in a fixed order). ``kind`` is ``"hard"`` or ``"soft"``. ``records()``: one row

@@ -88,7 +88,7 @@ from ._core import (
     PRF,
     ZERO_DIVISION,
     ClusteringReport,
-    PairCounts,
+    ClusterPairCounts,
     Table,
     check_beta,
     comb2_sum,
@@ -104,8 +104,8 @@ from .options import AverageMethod
 
 __all__ = [
     "PRF",
+    "ClusterPairCounts",
     "ClusteringReport",
-    "PairCounts",
     "adjusted_rand_index",
     "ami",
     "bcubed",
@@ -134,10 +134,10 @@ def _pair_counts(t: Table) -> tuple[int, ...]:
     return pair_counts_of(tp, comb2_sum(t.pred_sizes), comb2_sum(t.gold_sizes), t.n)
 
 
-def pair_counts(gold: ArrayLike, pred: ArrayLike) -> PairCounts:
+def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
     """TP / FP / FN / TN over unordered pairs of items (see the module docstring)."""
     tp, fp, fn, tn = _pair_counts(table(gold, pred))
-    return PairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
+    return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
 
 
 @hard_measure(params=(ZERO_DIVISION,))

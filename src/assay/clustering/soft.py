@@ -55,7 +55,7 @@ from ._core import (
     NORMALIZE,
     PRF,
     ClusteringReport,
-    PairCounts,
+    ClusterPairCounts,
     check_beta,
     check_zero_division,
     codes,
@@ -238,12 +238,12 @@ def _soft_pair_counts(s: _Soft) -> tuple[int, ...]:
     return pair_counts_of(tp, int(pp.nnz), int(gp.nnz), s.n_items)
 
 
-def soft_pair_counts(gold: Clusters, pred: Clusters) -> PairCounts:
+def soft_pair_counts(gold: Clusters, pred: Clusters) -> ClusterPairCounts:
     """TP / FP / FN / TN over unordered pairs of items for overlapping clusterings, a pair
     being "together" when the two items share at least one cluster; TN over the union of the
     items of both clusterings."""
     tp, fp, fn, tn = _soft_pair_counts(_soft(gold, pred, normalize=False))
-    return PairCounts(tp, fp, fn, tn, provenance(measure="soft_pair_counts"))
+    return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="soft_pair_counts"))
 
 
 def soft_pairwise(
