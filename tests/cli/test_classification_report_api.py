@@ -34,7 +34,7 @@ def test_report_page_from_the_api(tmp_path: Path) -> None:
 
     y_true, y_pred = classification.read_labels(gold), classification.read_labels(pred)
     s = classification.read_scores(scores)
-    result = classification.evaluate(y_true, y_pred, s, positive="dog", average="macro")
+    result = classification.evaluate(y_true, y_pred, s, pos_label="dog", average="macro")
     assert result.html(title="assay classify") == page.read_text(encoding="utf-8")
 
 
@@ -54,7 +54,7 @@ def test_repr_is_one_screen_and_notebooks_get_tables(tmp_path: Path) -> None:
         classification.read_labels(gold),
         classification.read_labels(pred),
         classification.read_scores(scores),
-        positive="dog",
+        pos_label="dog",
     )
     assert len(repr(result)) < 2000 and "accuracy=" in repr(result)
     assert len(repr(result.measures)) < 2000

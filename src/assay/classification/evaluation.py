@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import ArrayLike
 
-from .._options import Average, ZeroDivision
+from .._options import Average, ZeroDivision, choice
 from .._result import Result, provenance
+from ..errors import MetricError
 from ..report.reported import Reported
 from .curves import PrecisionRecallCurve, RocCurve, pr_curve, roc_curve
 from .measures import ConfusionMatrix, confusion_matrix
@@ -48,7 +49,7 @@ class ClassificationEvaluation(Reported, Result):
     measures: ClassificationReport
     confusion: ConfusionMatrix
     average: Average | None = None
-    positive: Any = None
+    pos_label: Any = None
     roc: RocCurve | None = None
     pr: PrecisionRecallCurve | None = None
     notes: tuple[str, ...] = ()
@@ -70,7 +71,7 @@ class ClassificationEvaluation(Reported, Result):
             m = str(r["metric"])
             if m.endswith(_AVERAGE_SUFFIXES) and not m.endswith(f"_{self.average}"):
                 continue
-            if self.average == "binary" and "label" in r and r["label"] != self.positive:
+            if self.average == "binary" and "label" in r and r["label"] != self.pos_label:
                 continue
             out.append(r)
         return out
@@ -104,7 +105,7 @@ class ClassificationEvaluation(Reported, Result):
             cm.matrix,
             roc=self.roc,
             pr=self.pr,
-            positive=self.positive,
+            positive=self.pos_label,
             f1mcc=simulate_f1_mcc(n=SCATTER_ITEMS),
         )
 
@@ -115,7 +116,7 @@ class ClassificationEvaluation(Reported, Result):
             f"ClassificationEvaluation(n={m.n}, classes={len(self.confusion.labels)}, "
             f"accuracy={m.accuracy:.4g}, {m.f_name}_macro={macro:.4g}, mcc={m.mcc:.4g}, "
             f"cohen_kappa={m.cohen_kappa:.4g}, average={self.average!r}, "
-            f"positive={self.positive!r}, records={len(self.records())})"
+            f"pos_label={self.pos_label!r}, records={len(self.records())})"
         )
 
 
@@ -124,7 +125,7 @@ def evaluate(
     y_pred: ArrayLike | Sequence[Any],
     scores: ArrayLike | None = None,
     *,
-    positive: Any = None,
+    pos_label: Any = None,
     average: Average | None = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0,
@@ -138,13 +139,13 @@ def evaluate(
     y_true, y_pred
         The true and the predicted label of each item (aligned, the same length).
     scores
-        The score of the ``positive`` class for each item (optional): adds ROC AUC, average
+        The score of the ``pos_label`` class for each item (optional): adds ROC AUC, average
         precision and interpolated precision, and the ROC and precision-recall curves.
-    positive
+    pos_label
         The positive class: its binary measures (specificity, NPV, rates, ...) and the class
         ``scores`` are for.
     average
-        Show only the rows of this average (``"binary"``: only the ``positive`` class's
+        Show only the rows of this average (``"binary"``: only the ``pos_label`` class's
         rows); ``None``: per-class rows and the micro, macro and weighted averages.
     beta, zero_division, degenerate
         As in :func:`~assay.classification.classification_report`.
@@ -163,11 +164,15 @@ def evaluate(
     >>> round(r.measures.accuracy, 2)
     0.75
     """
+    if average is not None:
+        average = choice(average, Average, "average", error=MetricError)
+    if average == "binary" and pos_label is None:
+        raise MetricError('average="binary" needs pos_label', option="average")
     measured = classification_report(
         y_true,
         y_pred,
         scores=scores,
-        pos_label=positive,
+        pos_label=pos_label,
         beta=beta,
         zero_division=zero_division,
         degenerate=degenerate,
@@ -177,7 +182,7 @@ def evaluate(
     if scores is not None:
         # The positive class against the rest, as the measures take it: with three classes
         # or more the curves refused the labels, with advice only Python could follow.
-        is_positive = [label == positive for label in _labels(y_true)]
+        is_positive = [label == pos_label for label in _labels(y_true)]
         roc = roc_curve(is_positive, scores, pos_label=True)
         pr = pr_curve(is_positive, scores, pos_label=True)
     notes: tuple[str, ...] = ()
@@ -186,8 +191,8 @@ def evaluate(
             f"the confusion matrix of {len(cm.labels)} classes is not shown (more than "
             f"{CONFUSION_SHOWN}); classification.confusion_matrix() gives it",
         )
-    settings = provenance(measure="evaluate", average=average, positive=positive)
-    return ClassificationEvaluation(measured, cm, average, positive, roc, pr, notes, settings)
+    settings = provenance(measure="evaluate", average=average, pos_label=pos_label)
+    return ClassificationEvaluation(measured, cm, average, pos_label, roc, pr, notes, settings)
 
 
 def _labels(values: Any) -> list[Any]:

@@ -112,7 +112,7 @@ def classify(
             y_true,
             y_pred,
             s,
-            positive=positive,
+            pos_label=positive,
             average=average,
             beta=beta,
             zero_division=zd,
