@@ -14,9 +14,66 @@ agreement family's (one implementation, exported by both). See
 ``average``, ``zero_division``, ``pos_label``). Public names load on first use.
 """
 
+# ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
+
+if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on first use
+    from ..agreement import AgreementResult, cohen_kappa
+    from .curves import (
+        InterpolatedPrecision,
+        PrecisionRecallCurve,
+        RocCurve,
+        average_precision,
+        interpolated_precision,
+        pr_curve,
+        roc_auc,
+        roc_curve,
+    )
+    from .document import (
+        classification_document,
+        confusion_table,
+        labelled_report,
+    )
+    from .evaluation import (
+        ClassificationEvaluation,
+        evaluate,
+    )
+    from .measures import (
+        ConfusionMatrix,
+        accuracy,
+        balanced_accuracy,
+        confusion_matrix,
+        f1,
+        f_score,
+        fnr,
+        fowlkes_mallows,
+        fpr,
+        jaccard,
+        mcc,
+        npv,
+        precision,
+        recall,
+        sba,
+        specificity,
+        tnr,
+        tpr,
+    )
+    from .reader import (
+        read_labels,
+        read_scores,
+    )
+    from .summary import (
+        ClassificationReport,
+        ClassMetrics,
+        F1MCCSimulation,
+        classification_report,
+        simulate_f1_mcc,
+    )
+
 
 _LAZY = {
     # the confusion matrix and the measures computed from it

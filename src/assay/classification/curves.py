@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import choice, flag, number
 from .._result import Result, provenance
@@ -80,7 +81,7 @@ def _default_pos_label(t: np.ndarray, uniq: np.ndarray) -> Any:
     )
 
 
-def _scores(scores: Any, n: int) -> np.ndarray:
+def _scores(scores: ArrayLike, n: int) -> np.ndarray:
     s = np.asarray(scores)
     if s.ndim != 1:
         raise InputError(f"scores must be 1-D, got shape {s.shape}")
@@ -98,7 +99,9 @@ def _scores(scores: Any, n: int) -> np.ndarray:
     return s
 
 
-def scores_pair(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+def scores_pair(
+    y_true: ArrayLike, scores: ArrayLike, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray, Any]:
     """(is positive, scores, the positive label) of checked binary labels and scores."""
     t = as_labels(y_true, "y_true")
     s = _scores(scores, t.shape[0])
@@ -203,7 +206,7 @@ class PrecisionRecallCurve(_Columns):
 
 
 def roc_curve(
-    y_true: Any, scores: Any, *, pos_label: Any = None, drop_intermediate: bool = False
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, drop_intermediate: bool = False
 ) -> RocCurve:
     """ROC curve: ``fpr, tpr, thresholds`` with thresholds decreasing, the first +inf (the point
     (0, 0)), then one point per distinct score (scikit-learn's ``roc_curve`` with
@@ -225,7 +228,9 @@ def roc_curve(
     return RocCurve(f, t, thr, settings)
 
 
-def pr_curve(y_true: Any, scores: Any, *, pos_label: Any = None) -> PrecisionRecallCurve:
+def pr_curve(
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None
+) -> PrecisionRecallCurve:
     """Precision–recall curve: ``precision, recall, thresholds`` with thresholds increasing
     (one per distinct score) and a final point precision 1, recall 0 without a threshold
     (scikit-learn's ``precision_recall_curve``, ``drop_intermediate=False``). Without positives
@@ -247,7 +252,7 @@ def pr_curve(y_true: Any, scores: Any, *, pos_label: Any = None) -> PrecisionRec
 
 @_scores_measure(aliases=("auc", "roc_auc_score"))
 def roc_auc(
-    y_true: Any, scores: Any, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
 ) -> float:
     """Area under the ROC curve, computed as the Mann–Whitney U statistic / (P·N): the
     probability that a random positive scores above a random negative, ties counting ½ (equal
@@ -269,7 +274,7 @@ def roc_auc(
 
 @_scores_measure(aliases=("ap",))
 def average_precision(
-    y_true: Any, scores: Any, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
 ) -> float:
     """Average precision Σ_k (R_k - R_{k-1}) · P_k over the distinct score thresholds (the step
     integral of the PR curve without interpolation, scikit-learn's
@@ -329,7 +334,11 @@ def recall_levels(levels: Any) -> np.ndarray:
 
 
 def interpolated_precision(
-    y_true: Any, scores: Any, *, levels: int | Sequence[float] = 11, pos_label: Any = None
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    *,
+    levels: int | Sequence[float] = 11,
+    pos_label: Any = None,
 ) -> InterpolatedPrecision:
     """Interpolated precision (Manning, Raghavan & Schütze 2008, §8.4): at recall level r, the
     highest precision at any point of the PR curve whose recall is >= r; 0 if no point reaches

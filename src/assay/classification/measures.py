@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import Average, ZeroDivision, choice, number
 from .._result import Result, provenance
@@ -152,10 +153,10 @@ class ConfusionMatrix(Result):
 
 
 def confusion_matrix(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     normalize: Normalize | None = None,
     zero_division: ZeroDivision = 0,
 ) -> ConfusionMatrix:
@@ -199,7 +200,7 @@ def _default_pos_label(t: np.ndarray, p: np.ndarray) -> Any:
     )
 
 
-def _binary_counts(y_true: Any, y_pred: Any, pos_label: Any) -> Counts:
+def _binary_counts(y_true: ArrayLike, y_pred: ArrayLike, pos_label: Any) -> Counts:
     t, p = check_pair(y_true, y_pred)
     if pos_label is None:
         pos_label = _default_pos_label(t, p)
@@ -227,7 +228,7 @@ def _binary_counts(y_true: Any, y_pred: Any, pos_label: Any) -> Counts:
 
 
 def _select(
-    y_true: Any, y_pred: Any, labels: Any, average: Average | None, pos_label: Any
+    y_true: ArrayLike, y_pred: ArrayLike, labels: Any, average: Average | None, pos_label: Any
 ) -> Counts:
     if average == "binary":
         return _binary_counts(y_true, y_pred, pos_label)
@@ -235,8 +236,8 @@ def _select(
 
 
 def _ratio_measure(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     num: str,
     den: tuple[str, ...],
     labels: Any,
@@ -258,7 +259,7 @@ def _ratio_measure(
 
 
 @_labels_measure()
-def accuracy(y_true: Any, y_pred: Any) -> float:
+def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n."""
     c = counts(y_true, y_pred)
     return float(np.trace(c.cm) / c.n)
@@ -266,10 +267,10 @@ def accuracy(y_true: Any, y_pred: Any) -> float:
 
 @_per_class(aliases=("ppv",))
 def precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -282,10 +283,10 @@ def precision(
 
 @_per_class(aliases=("tpr", "sensitivity"))
 def recall(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -301,10 +302,10 @@ tpr = recall
 
 @_per_class(aliases=("tnr",))
 def specificity(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -320,10 +321,10 @@ tnr = specificity
 
 @_per_class()
 def npv(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -336,10 +337,10 @@ def npv(
 
 @_per_class(higher_is_better=False)
 def fpr(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -352,10 +353,10 @@ def fpr(
 
 @_per_class(higher_is_better=False)
 def fnr(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -368,10 +369,10 @@ def fnr(
 
 @_per_class()
 def jaccard(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -397,11 +398,11 @@ BETA = Param("beta", FROM_SIGNATURE, _beta, "weight of recall: 0 is precision, i
 
 @_labels_measure(params=(BETA, LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
 def f_score(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
     beta: float = 1.0,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -430,10 +431,10 @@ def f_score(
 
 @_per_class(aliases=("f1_score",))
 def f1(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -452,10 +453,10 @@ def f1(
 
 @_per_class()
 def fowlkes_mallows(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -476,7 +477,7 @@ def fowlkes_mallows(
     params=(Param("adjusted", FROM_SIGNATURE, boolean("adjusted"), "rescale so chance is 0"),),
     bounds=(-1.0, 1.0),
 )
-def balanced_accuracy(y_true: Any, y_pred: Any, *, adjusted: bool = False) -> float:
+def balanced_accuracy(y_true: ArrayLike, y_pred: ArrayLike, *, adjusted: bool = False) -> float:
     """Balanced accuracy: the mean recall over the classes present in ``y_true``, (1/K) Σ_c
     TP_c / n_c (for two classes (TPR + TNR) / 2), in [0, 1]. Classes that are only predicted
     have no recall and are left out (as scikit-learn). ``adjusted=True`` rescales so that chance
@@ -504,7 +505,7 @@ DEGENERATE = Param(
 
 
 @_labels_measure(params=(DEGENERATE,), bounds=(-1.0, 1.0), aliases=("matthews_corrcoef",))
-def mcc(y_true: Any, y_pred: Any, *, degenerate: Degenerate = "zero") -> float:
+def mcc(y_true: ArrayLike, y_pred: ArrayLike, *, degenerate: Degenerate = "zero") -> float:
     """Matthews correlation coefficient; for more than two classes Gorodkin's (2004) R_K,
     (n·c - t·p) / √((n² - t·t)(n² - p·p)) with c the number correct, t and p the true and
     predicted class sizes. For two classes R_K is the binary MCC
@@ -554,7 +555,7 @@ def _mcc_from_matrix(cm: np.ndarray, degenerate: Degenerate = "zero") -> float:
         ),
     )
 )
-def sba(y_true: Any, y_pred: Any, *, absent: SBAAbsent = "gosgens") -> float:
+def sba(y_true: ArrayLike, y_pred: ArrayLike, *, absent: SBAAbsent = "gosgens") -> float:
     """Symmetric Balanced Accuracy (Gösgens, Zhiyanov, Tikhonov & Prokhorenkova 2021, "Good
     classification measures and how to find them", NeurIPS): the mean of balanced accuracy and
     its version with true and predicted labels swapped,

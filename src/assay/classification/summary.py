@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import ZeroDivision, choice, integer, number
 from .._result import Result, provenance
@@ -246,7 +247,7 @@ def _score_pos_label(t: np.ndarray, pos_label: Any) -> Any:
 
 
 def _scored(
-    t: np.ndarray, scores: Any, pos_label: Any, levels: Any
+    t: np.ndarray, scores: ArrayLike, pos_label: Any, levels: Any
 ) -> tuple[dict[str, float], InterpolatedPrecision]:
     """ROC AUC, AP and interpolated precision of ``pos_label`` against the rest."""
     y_bin = np.asarray(t == pos_label, dtype=bool)
@@ -272,11 +273,11 @@ def _report_options(
 
 
 def classification_report(
-    y_true: Any,
-    y_pred: Any,
-    scores: Any = None,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    scores: ArrayLike | None = None,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     pos_label: Any = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0,
@@ -305,7 +306,7 @@ def _report(
     t: np.ndarray,
     p: np.ndarray,
     c: Counts,
-    scores: Any,
+    scores: ArrayLike | None,
     pos_label: Any,
     b: float,
     zd: ZeroDivision,

@@ -13,7 +13,7 @@ Only typer and the standard library are imported at module level; NumPy and
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -28,6 +28,9 @@ from ._common import (
     warn,
     write_documents,
 )
+
+if TYPE_CHECKING:
+    from ..clustering.options import ClusteringLayout
 
 __all__ = ["cluster", "register"]
 
@@ -64,7 +67,9 @@ def cluster(
         check_report(report)
         if gold == "-" and pred == "-":
             raise InputError("gold and pred cannot both be read from stdin")
-        result = evaluate(*read_clusterings(gold, pred, layout=layout))
+        # --layout is free text here: read_clustering validates it and names it in its error.
+        chosen = cast("ClusteringLayout", layout)
+        result = evaluate(*read_clusterings(gold, pred, layout=chosen))
         for note in result.notes:
             warn(note)
         present(result.report(), fmt)

@@ -10,11 +10,52 @@ every scalar measure is declared in the metric registry (``assay metrics``,
 :mod:`~assay.clustering.options` (the option types). Public names load on first use.
 """
 
+# ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
+
+if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on first use
+    from .evaluation import (
+        ClusteringEvaluation,
+        evaluate,
+    )
+    from .measures import (
+        PRF,
+        ClusteringReport,
+        ClusterPairCounts,
+        adjusted_rand_index,
+        ami,
+        bcubed,
+        fowlkes_mallows,
+        hard_report,
+        inverse_purity,
+        nmi,
+        pair_counts,
+        pairwise_f,
+        pairwise_precision,
+        pairwise_recall,
+        purity,
+        purity_f1,
+        rand_index,
+    )
+    from .reader import (
+        Clustering,
+        read_clustering,
+        read_clusterings,
+    )
+    from .soft import (
+        labels_to_clusters,
+        nipu,
+        nmpu,
+        nmpu_f1,
+        soft_pair_counts,
+        soft_pairwise,
+        soft_report,
+    )
+
 
 _LAZY = {
     # hard clusterings
