@@ -73,6 +73,7 @@ FAMILIES: tuple[Family, ...] = (
         "classification",
         measures=(
             "assay.classification.measures",
+            "assay.classification.overall",
             "assay.classification.curves",
         ),
         cli=("classify",),

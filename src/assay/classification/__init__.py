@@ -45,7 +45,6 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
     from .measures import (
         ConfusionMatrix,
         accuracy,
-        balanced_accuracy,
         confusion_matrix,
         f1,
         f_score,
@@ -53,15 +52,14 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
         fowlkes_mallows,
         fpr,
         jaccard,
-        mcc,
         npv,
         precision,
         recall,
-        sba,
         specificity,
         tnr,
         tpr,
     )
+    from .overall import balanced_accuracy, mcc, sba
     from .reader import (
         read_labels,
         read_scores,
@@ -79,7 +77,7 @@ _LAZY = {
     # the confusion matrix and the measures computed from it
     "ConfusionMatrix": "measures",
     "accuracy": "measures",
-    "balanced_accuracy": "measures",
+    "balanced_accuracy": "overall",
     "confusion_matrix": "measures",
     "f1": "measures",
     "f_score": "measures",
@@ -87,11 +85,11 @@ _LAZY = {
     "fowlkes_mallows": "measures",
     "fpr": "measures",
     "jaccard": "measures",
-    "mcc": "measures",
+    "mcc": "overall",
     "npv": "measures",
     "precision": "measures",
     "recall": "measures",
-    "sba": "measures",
+    "sba": "overall",
     "specificity": "measures",
     "tnr": "measures",
     "tpr": "measures",

@@ -25,8 +25,8 @@ from .curves import (
     recall_levels,
     roc_auc,
 )
-from .measures import _mcc_from_matrix, balanced_accuracy, sba
 from .options import Degenerate
+from .overall import balanced_accuracy, mcc_from_matrix, sba
 
 __all__ = [
     "ClassMetrics",
@@ -334,7 +334,7 @@ def _report(
         accuracy=float(np.trace(c.cm) / c.n),
         balanced_accuracy=balanced_accuracy(t, p),
         cohen_kappa=float(cohen_kappa(t, p)),
-        mcc=_mcc_from_matrix(c.cm, dg),
+        mcc=mcc_from_matrix(c.cm, dg),
         sba=sba(t, p),
         n=c.n,
         beta=b,

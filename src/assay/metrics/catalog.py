@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .registry import MetricSpec
@@ -82,8 +83,19 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "aggregate": spec.aggregate,
         "ties_average": spec.average_ties,
         "summary": spec.summary,
-        "doc": " ".join(spec.doc.split()),
+        "doc": " ".join(_prose(spec.doc).split()),
     }
+
+
+#: A NumPy-style docstring section starts with its heading underlined by dashes.
+_SECTION = re.compile(r"^\s*(Parameters|Returns|Examples|See Also|Notes)\s*\n\s*-{3,}\s*$", re.M)
+
+
+def _prose(doc: str) -> str:
+    """A docstring's prose: what comes before its first NumPy section (Parameters, Returns,
+    Examples...), which the catalogue does not repeat."""
+    found = _SECTION.search(doc)
+    return doc[: found.start()] if found else doc
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
