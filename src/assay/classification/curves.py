@@ -212,7 +212,29 @@ def roc_curve(
     (0, 0)), then one point per distinct score (scikit-learn's ``roc_curve`` with
     ``drop_intermediate=False``; ``drop_intermediate=True`` drops collinear points as
     scikit-learn's default does). ``pos_label`` defaults to 1 for {0, 1} / {-1, 1} labels.
-    Without negatives fpr is NaN, without positives tpr is NaN (as scikit-learn)."""
+    Without negatives fpr is NaN, without positives tpr is NaN (as scikit-learn).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label, drop_intermediate
+        The positive class; whether collinear points are dropped.
+
+    Returns
+    -------
+    RocCurve
+        ``fpr``, ``tpr`` and ``thresholds``.
+
+    Examples
+    --------
+    >>> from assay.classification import roc_curve
+    >>> curve = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.fpr.tolist(), curve.tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
     drop_intermediate = flag(drop_intermediate, "drop_intermediate", error=MetricError)
     y, s, pos = scores_pair(y_true, scores, pos_label)
     tps, fps, thr = _threshold_counts(y, s)
@@ -234,7 +256,29 @@ def pr_curve(
     """Precision–recall curve: ``precision, recall, thresholds`` with thresholds increasing
     (one per distinct score) and a final point precision 1, recall 0 without a threshold
     (scikit-learn's ``precision_recall_curve``, ``drop_intermediate=False``). Without positives
-    recall is NaN (scikit-learn sets it to 1)."""
+    recall is NaN (scikit-learn sets it to 1).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label
+        The positive class.
+
+    Returns
+    -------
+    PrecisionRecallCurve
+        ``precision``, ``recall`` and ``thresholds``.
+
+    Examples
+    --------
+    >>> from assay.classification import pr_curve
+    >>> curve = pr_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.recall.tolist()
+    [1.0, 1.0, 0.5, 0.5, 0.0]
+    """
     y, s, pos = scores_pair(y_true, scores, pos_label)
     tps, fps, thr = _threshold_counts(y, s)
     prec = tps / (tps + fps)
@@ -258,7 +302,27 @@ def roc_auc(
     probability that a random positive scores above a random negative, ties counting ½ (equal
     to the trapezoidal area under the full curve, scikit-learn's ``roc_auc_score``). Undefined
     when y_true holds one class only: ``undefined`` = ``"nan"`` (default), ``"error"`` (raise
-    InputError, as scikit-learn) or a number in [0, 1]."""
+    InputError, as scikit-learn) or a number in [0, 1].
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item (higher: more likely positive).
+    pos_label, undefined
+        The positive class; the value when undefined.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from assay.classification import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    """
     y, s, _ = scores_pair(y_true, scores, pos_label)
     n_pos = int(y.sum())
     n_neg = y.shape[0] - n_pos
@@ -280,7 +344,27 @@ def average_precision(
     integral of the PR curve without interpolation, scikit-learn's
     ``average_precision_score``; tied items enter together). Undefined without positives:
     ``undefined`` = ``"nan"`` (default), ``"error"`` or a number in [0, 1] (scikit-learn
-    gives 0)."""
+    gives 0).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label, undefined
+        The positive class; the value when undefined.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from assay.classification import average_precision
+    >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
     y, s, _ = scores_pair(y_true, scores, pos_label)
     tps, fps, _ = _threshold_counts(y, s)
     if tps[-1] == 0:

@@ -163,6 +163,29 @@ def confusion_matrix(
     sum (rates given the true class: the diagonal is recall), ``"pred"`` each column (the
     diagonal is precision), ``"all"`` by the total. A zero row/column (a class absent from
     ``y_true``/``y_pred``) normalises to ``zero_division`` (0, as scikit-learn; or 1, "nan").
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels
+        The labels, in order (others dropped); default: every label present, sorted.
+    normalize
+        ``None`` (counts), ``"true"``, ``"pred"`` or ``"all"``.
+    zero_division
+        The value of a normalised zero row or column.
+
+    Returns
+    -------
+    ConfusionMatrix
+        ``matrix`` (rows true, columns predicted) and ``labels``.
+
+    Examples
+    --------
+    >>> from assay.classification import confusion_matrix
+    >>> cm = confusion_matrix(["a", "b", "a", "c"], ["a", "b", "b", "c"])
+    >>> cm.labels.tolist(), cm.matrix.tolist()
+    (['a', 'b', 'c'], [[1, 1, 0], [0, 1, 0], [0, 0, 1]])
     """
     if normalize is not None:
         normalize = choice(normalize, Normalize, "normalize", error=MetricError)
@@ -256,7 +279,24 @@ def _ratio_measure(
 
 @_labels_measure()
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
-    """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n."""
+    """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.classification import accuracy
+    >>> round(accuracy(["a", "b", "a"], ["a", "b", "b"]), 4)
+    0.6667
+    """
     c = counts(y_true, y_pred)
     return float(np.trace(c.cm) / c.n)
 
@@ -271,7 +311,26 @@ def precision(
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item."""
+    """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import precision
+    >>> round(precision([1, 0, 1, 1], [1, 1, 0, 1]), 4)
+    0.6667
+    """
     return _ratio_measure(
         y_true, y_pred, "tp", ("tp", "fp"), labels, average, pos_label, zero_division
     )
@@ -287,7 +346,26 @@ def recall(
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item."""
+    """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import recall
+    >>> round(recall([1, 0, 1, 1], [1, 0, 0, 1]), 4)
+    0.6667
+    """
     return _ratio_measure(
         y_true, y_pred, "tp", ("tp", "fn"), labels, average, pos_label, zero_division
     )
@@ -405,7 +483,28 @@ def f_score(
 ) -> float | np.ndarray:
     """F-beta: (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), the weighted harmonic mean of precision
     and recall (van Rijsbergen's effectiveness 1 - E). β = 0 is precision, β = inf recall.
-    Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first."""
+    Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    beta
+        The weight of recall (>= 0, or ``inf``).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import f_score
+    >>> round(f_score([1, 0, 1, 1], [1, 0, 0, 1], beta=2.0), 4)
+    0.7143
+    """
     b = float(beta)
     if b == 0:
         return _ratio_measure(
@@ -435,7 +534,28 @@ def f1(
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """F1 = 2·TP / (2·TP + FP + FN)."""
+    """F1 = 2·TP / (2·TP + FP + FN).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import f1
+    >>> f1([1, 0, 1, 1], [1, 0, 0, 1])
+    0.8
+    >>> round(f1(["a", "b", "a", "c"], ["a", "b", "b", "c"], average="macro"), 4)
+    0.7778
+    """
     return f_score(
         y_true,
         y_pred,

@@ -65,6 +65,24 @@ def mcc(y_true: ArrayLike, y_pred: ArrayLike, *, degenerate: Degenerate = "zero"
       item wrong, one class predicted for another), else 0, the limit of MCC when the empty
       row or column is filled with ε → 0.
     - ``"nan"``: NaN.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    degenerate
+        The value when the denominator is 0 (see above).
+
+    Returns
+    -------
+    float
+        In [-1, 1].
+
+    Examples
+    --------
+    >>> from assay.classification import mcc
+    >>> round(mcc([1, 0, 1, 1, 0], [1, 0, 0, 1, 0]), 4)
+    0.6667
     """
     return mcc_from_matrix(counts(y_true, y_pred).cm, degenerate)
 

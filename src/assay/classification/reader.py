@@ -24,6 +24,26 @@ def read_labels(
     ``column`` names the column of a ``.csv``/``.tsv`` file (needed when it has several);
     ``name`` is what the values are called in error messages and ``column_hint`` how the
     message tells the reader to name a column (the CLI passes its flags).
+
+    Parameters
+    ----------
+    path
+        The file (``-``: stdin; gzip decompressed).
+    column, name, column_hint
+        The column to read; what the values and the column option are called in messages.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from assay.classification import read_labels
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "gold.csv"
+    >>> _ = path.write_text("id,label\\n1,cat\\n2,dog\\n")
+    >>> read_labels(path, column="label")
+    ['cat', 'dog']
     """
     values, _ = read_column(path, column=column, name=name, column_hint=column_hint)
     return values
@@ -37,7 +57,28 @@ def read_scores(
     column_hint: str = "the column argument",
 ) -> list[float]:
     """The scores of a file, one finite number per item (same layouts as
-    :func:`read_labels`); a value that is not a finite number is a :class:`ParseError`."""
+    :func:`read_labels`); a value that is not a finite number is a :class:`ParseError`.
+
+    Parameters
+    ----------
+    path
+        The file (``-``: stdin; gzip decompressed).
+    column, name, column_hint
+        The column to read; what the values and the column option are called in messages.
+
+    Returns
+    -------
+    list of float
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from assay.classification import read_scores
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "scores.txt"
+    >>> _ = path.write_text("0.9\\n-1e-3\\n")
+    >>> read_scores(path)
+    [0.9, -0.001]
+    """
     from ..io.text import parse_number
 
     source = os.fspath(path)

@@ -293,7 +293,33 @@ def classification_report(
     With ``scores`` (1-D, the score of ``pos_label``: required unless the labels are {0, 1} /
     {-1, 1}, when it is 1): ROC AUC, average precision and interpolated precision at ``levels``
     for ``pos_label`` against the rest. ``labels`` selects the classes reported and averaged;
-    every item counts."""
+    every item counts.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    scores
+        The score of ``pos_label`` for each item (optional).
+    labels, pos_label, beta, zero_division, degenerate
+        As in the single measures (:mod:`assay.classification.measures`).
+    averages
+        The averages reported.
+    levels
+        The recall levels of interpolated precision (a count, or the levels).
+
+    Returns
+    -------
+    ClassificationReport
+        Every value; ``records()`` as rows ``{metric, value[, label]}``.
+
+    Examples
+    --------
+    >>> from assay.classification import classification_report
+    >>> rep = classification_report(["a", "b", "a", "c"], ["a", "b", "b", "c"])
+    >>> rep.accuracy, round(rep.averages["macro"]["f"], 4), rep["a"].recall
+    (0.75, 0.7778, 0.5)
+    """
     chosen, b, zd, dg = _report_options(averages, beta, zero_division, degenerate, levels)
     t, p = check_pair(y_true, y_pred)
     with catch_label_warning() as said:

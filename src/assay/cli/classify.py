@@ -1,6 +1,7 @@
 """``assay classify GOLD PRED``: classification measures from label files (the layouts of
-:func:`assay.classification.read_labels`). Only typer and the standard library are imported at module
-level; NumPy and :mod:`assay.classification` load inside the command."""
+:func:`assay.classification.read_labels`), computed by :func:`assay.classification.evaluate`.
+Only typer and the standard library are imported at module level; NumPy and
+:mod:`assay.classification` load inside the command."""
 
 from __future__ import annotations
 

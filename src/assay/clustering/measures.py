@@ -135,7 +135,24 @@ def _pair_counts(t: Table) -> tuple[int, ...]:
 
 
 def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
-    """TP / FP / FN / TN over unordered pairs of items (see the module docstring)."""
+    """TP / FP / FN / TN over unordered pairs of items (see the module docstring).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    ClusterPairCounts
+        tp, fp, fn, tn.
+
+    Examples
+    --------
+    >>> from assay.clustering import pair_counts
+    >>> tuple(pair_counts([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]))
+    (2, 5, 2, 6)
+    """
     tp, fp, fn, tn = _pair_counts(table(gold, pred))
     return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
 
@@ -160,7 +177,26 @@ def pairwise_f(
     gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise F_β: (1 + β²) TP / ((1 + β²) TP + β² FN + FP); ``zero_division`` when
-    TP = FP = FN = 0 (both clusterings all singletons)."""
+    TP = FP = FN = 0 (both clusterings all singletons).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    beta, zero_division
+        The weight of recall; the value when undefined.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_f
+    >>> round(pairwise_f([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.3636
+    """
     c = _pair_counts(table(gold, pred))
     return pairwise(c, float(beta), zero_division_value(zero_division))[2]
 
@@ -191,7 +227,24 @@ def _ari(c: tuple[int, ...]) -> float:
 def adjusted_rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Hubert & Arabie's (1985) adjusted Rand index, (RI − E[RI]) / (max RI − E[RI]) from the
     pair counts: 1 for identical clusterings, 0 in expectation for random ones, negative below
-    chance and never below −1/2 (Chacón & Rastrojo 2023)."""
+    chance and never below −1/2 (Chacón & Rastrojo 2023).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [-1/2, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import adjusted_rand_index
+    >>> round(adjusted_rand_index([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.0367
+    """
     return _ari(_pair_counts(table(gold, pred)))
 
 
@@ -229,7 +282,24 @@ def _inverse_purity(t: Table) -> float:
 @hard_measure()
 def purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Purity (1/n) Σ_j max_i n_ij: each predicted cluster counts its largest overlap with a
-    gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons."""
+    gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import purity
+    >>> round(purity([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.6667
+    """
     return _purity(table(gold, pred))
 
 
@@ -293,7 +363,26 @@ def _nmi(t: Table, method: str) -> float:
 def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Normalized mutual information I / mean(H(gold), H(pred)), as scikit-learn's
     ``normalized_mutual_info_score`` (``average_method`` "arithmetic", "geometric", "min" or
-    "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure)."""
+    "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    average_method
+        The mean of the two entropies.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import nmi
+    >>> round(nmi([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.3863
+    """
     return _nmi(table(gold, pred), average_method)
 
 
@@ -370,7 +459,26 @@ def _ami(t: Table, method: str) -> float:
 @hard_measure(params=(AVERAGE_METHOD,), bounds=(None, 1.0))
 def ami(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Adjusted mutual information (I − E[I]) / (mean(H(gold), H(pred)) − E[I]) (Vinh, Epps &
-    Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance."""
+    Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    average_method
+        The mean of the two entropies.
+
+    Returns
+    -------
+    float
+        At most 1.
+
+    Examples
+    --------
+    >>> from assay.clustering import ami
+    >>> round(ami([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.1054
+    """
     return _ami(table(gold, pred), average_method)
 
 
@@ -386,7 +494,27 @@ def _bcubed(t: Table, beta: float) -> tuple[float, float, float]:
 
 def bcubed(gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0) -> PRF:
     """B-Cubed (precision, recall, F_β) averaged over items (Bagga & Baldwin 1998; Amigó et al.
-    2009). Precision is 1 for singletons, recall is 1 for a single cluster."""
+    2009). Precision is 1 for singletons, recall is 1 for a single cluster.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    beta
+        The weight of recall in F.
+
+    Returns
+    -------
+    PRF
+        precision, recall, f.
+
+    Examples
+    --------
+    >>> from assay.clustering import bcubed
+    >>> p, r, f = bcubed([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    >>> round(p, 4), round(r, 4), round(f, 4)
+    (0.5833, 0.7778, 0.6667)
+    """
     b = check_beta(beta)
     p, r, f = _bcubed(table(gold, pred), b)
     return PRF(p, r, f, provenance(measure="bcubed", beta=b))
@@ -399,7 +527,25 @@ def _modified_purity_hard(t: Table) -> float:
 
 def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
     """Every hard-clustering measure (and nmPU / niPU) from one contingency table, by name
-    (defaults: F1, ``zero_division=0``, the arithmetic mean of the entropies)."""
+    (defaults: F1, ``zero_division=0``, the arithmetic mean of the entropies).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    ClusteringReport
+        A read-only mapping {measure: value}; records() as rows {metric, value}.
+
+    Examples
+    --------
+    >>> from assay.clustering import hard_report
+    >>> report = hard_report([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    >>> report["items"], round(report["purity"], 4)
+    (6, 0.6667)
+    """
     t = table(gold, pred)
     c = _pair_counts(t)
     pw = pairwise(c, 1.0, 0.0)

@@ -74,7 +74,29 @@ class Clustering:
 
 
 def read_clustering(path: PathLike, *, layout: ClusteringLayout = "auto") -> Clustering:
-    """A clustering file in one of its layouts (see the module documentation)."""
+    """A clustering file in one of its layouts (see the module documentation).
+
+    Parameters
+    ----------
+    path
+        The file (``-``: stdin; gzip decompressed).
+    layout
+        ``auto`` (from the content), ``labels``, ``clusters`` or ``lines``.
+
+    Returns
+    -------
+    Clustering
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from assay.clustering import read_clustering
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "pred.txt"
+    >>> _ = path.write_text("a b c\\nd e\\n")
+    >>> c = read_clustering(path)
+    >>> c.layout, len(c.clusters), c.hard
+    ('clusters', 2, True)
+    """
     from .._options import choice
 
     layout = choice(layout, ClusteringLayout, "layout")

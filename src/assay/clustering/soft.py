@@ -197,7 +197,27 @@ def _soft_purity(scored: Any, other: Any, modified: bool) -> float:
 def nmpu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     """Normalized modified purity nmPU = (1/N) Σ_i max_j δ(K_i ∩ G_j) over the predicted
     clusters K_i of two items or more (Kawahara et al. 2014): see the module docstring for the
-    exact reading. Singleton predicted clusters earn nothing."""
+    exact reading. Singleton predicted clusters earn nothing.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+    normalize
+        Whether each item's weights are first normalised to sum to 1.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import nmpu
+    >>> round(nmpu([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]), 4)
+    0.3333
+    """
     s = _soft(gold, pred, normalize)
     return _soft_purity(s.pred, s.gold, modified=True)
 
@@ -259,7 +279,26 @@ def soft_pairwise(
 
 
 def soft_report(gold: Clusters, pred: Clusters) -> ClusteringReport:
-    """nmPU, niPU, their F1 and the pairwise measures of two soft clusterings, by name."""
+    """nmPU, niPU, their F1 and the pairwise measures of two soft clusterings, by name.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+
+    Returns
+    -------
+    ClusteringReport
+        A read-only mapping {measure: value}.
+
+    Examples
+    --------
+    >>> from assay.clustering import soft_report
+    >>> report = soft_report([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}])
+    >>> round(report["nmpu"], 4), round(report["nipu"], 4)
+    (0.3333, 0.6667)
+    """
     s = _soft(gold, pred, normalize=True)
     mpu = _soft_purity(s.pred, s.gold, True)
     ipu = _soft_purity(s.gold, s.pred, False)
