@@ -240,7 +240,7 @@ ELSEWHERE = {
     "assay.classification.read_labels": "reads a file; its options are column names (free text)",
     "assay.classification.read_scores": "reads a file; its options are column names (free text)",
     "assay.io.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
-    "assay.clustering.read_clustering": "reads a file; layout: tests/unit/test_io_clustering_lines.py",
+    "assay.clustering.read_clustering": "reads a file; layout: tests/unit/test_clustering_reader_lines.py",
     "assay.clustering.read_clusterings": "reads files; layout as read_clustering's",
     "assay.classification.classification_document": "renders a report; its options are data",
     "assay.classification.labelled_report": "renders rows; its options are a caption and settings",

@@ -41,9 +41,11 @@ def tables_document(
         family,
         [section("Results", *report.tables), *sections],
         records=report.records,
-        provenance={**provenance, **{k: v for k, v in report.document.items()
-                                     if k != "provenance"}},
-    )  # fmt: skip
+        provenance={
+            **provenance,
+            **{k: v for k, v in report.document.items() if k != "provenance"},
+        },
+    )
 
 
 def any_document(result: Any, *, title: str | None = None) -> Document:
@@ -82,9 +84,15 @@ def _records_report(result: Any) -> Report:
 
 
 def heatmap(
-    title: str, rows: Sequence[Any], cols: Sequence[Any], matrix: Any, *,
-    xlabel: str, ylabel: str, caption: str = "",
-) -> dict[str, Any] | None:  # fmt: skip
+    title: str,
+    rows: Sequence[Any],
+    cols: Sequence[Any],
+    matrix: Any,
+    *,
+    xlabel: str,
+    ylabel: str,
+    caption: str = "",
+) -> dict[str, Any] | None:
     """A heatmap specification (None when an axis has more than :data:`MAX_LABELS` labels)."""
     if max(len(rows), len(cols)) > MAX_LABELS or not len(rows) or not len(cols):
         return None
