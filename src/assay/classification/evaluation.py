@@ -7,7 +7,7 @@ the F1-vs-MCC scatter)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -121,8 +121,8 @@ class ClassificationEvaluation(Reported, Result):
 
 
 def evaluate(
-    y_true: ArrayLike | Sequence[Any],
-    y_pred: ArrayLike | Sequence[Any],
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     scores: ArrayLike | None = None,
     *,
     pos_label: Any = None,
