@@ -17,7 +17,8 @@ agreement family's (one implementation, exported by both). See
 # ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
 
@@ -128,7 +129,13 @@ _ELSEWHERE = {
 _NAMES = LazyNames(__name__, globals(), _LAZY, _ELSEWHERE)
 
 
-__getattr__ = _NAMES.get
+def __getattr__(name: str) -> Any:
+    # The measures module first, whatever name is asked for: it declares the family's metrics
+    # (and imports the modules declaring the rest) in their documented order.
+    import_module(f"{__name__}.measures")
+    return _NAMES.get(name)
+
+
 __dir__ = _NAMES.listing
 
 

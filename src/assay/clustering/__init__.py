@@ -13,6 +13,7 @@ every scalar measure is declared in the metric registry (``assay metrics``,
 # ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
@@ -101,6 +102,9 @@ _NAMES = LazyNames(__name__, globals(), _LAZY)
 
 
 def __getattr__(name: str) -> Any:
+    # The measures module first, whatever name is asked for: it declares the family's metrics
+    # (and imports the soft ones) in their documented order.
+    import_module(f"{__name__}.measures")
     if name in _RENAMED:
         import warnings
 

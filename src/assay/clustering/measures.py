@@ -100,6 +100,7 @@ from ._core import (
     table,
     zero_division_value,
 )
+from ._information import ami_of, nmi_of
 from .options import AverageMethod
 
 __all__ = [
@@ -122,9 +123,6 @@ __all__ = [
     "rand_index",
 ]
 
-#: Largest number of (size pair, n_ij) terms of the expected mutual information held at once.
-_EMI_CHUNK = 1 << 21
-
 
 # ---------------------------------------------------------------- pairs
 
@@ -145,7 +143,7 @@ def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
     Returns
     -------
     ClusterPairCounts
-        tp, fp, fn, tn.
+        ``tp, fp, fn, tn``.
 
     Examples
     --------
@@ -162,13 +160,51 @@ def pairwise_precision(
     gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise precision TP / (TP + FP): the fraction of pairs put together by ``pred`` that
-    ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons."""
+    ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    zero_division
+        The value when no pair is together in ``pred``.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_precision
+    >>> round(pairwise_precision([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.2857
+    """
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[0]
 
 
 @hard_measure(params=(ZERO_DIVISION,))
 def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0) -> float:
-    """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons."""
+    """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    zero_division
+        The value when no pair is together in ``gold``.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_recall
+    >>> pairwise_recall([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    0.5
+    """
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[1]
 
 
@@ -212,7 +248,24 @@ def _rand(c: tuple[int, ...]) -> float:
 @hard_measure()
 def rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Rand index (TP + TN) / C(n, 2), the fraction of pairs on which the clusterings agree
-    (Rand 1971); 1.0 when n = 1."""
+    (Rand 1971); 1.0 when n = 1.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import rand_index
+    >>> round(rand_index([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.5333
+    """
     return _rand(_pair_counts(table(gold, pred)))
 
 
@@ -258,7 +311,24 @@ def _fm(c: tuple[int, ...]) -> float:
 @hard_measure()
 def fowlkes_mallows(gold: ArrayLike, pred: ArrayLike) -> float:
     """Fowlkes–Mallows index TP / sqrt((TP + FP)(TP + FN)), the geometric mean of pairwise
-    precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0."""
+    precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import fowlkes_mallows
+    >>> round(fowlkes_mallows([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.378
+    """
     return _fm(_pair_counts(table(gold, pred)))
 
 
@@ -306,57 +376,52 @@ def purity(gold: ArrayLike, pred: ArrayLike) -> float:
 @hard_measure()
 def inverse_purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Inverse purity (1/n) Σ_i max_j n_ij: each gold cluster counts its largest overlap with
-    a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster."""
+    a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import inverse_purity
+    >>> round(inverse_purity([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.8333
+    """
     return _inverse_purity(table(gold, pred))
 
 
 @hard_measure()
 def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
-    """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU)."""
+    """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import purity_f1
+    >>> round(purity_f1([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.7407
+    """
     t = table(gold, pred)
     return harmonic(_purity(t), _inverse_purity(t))
 
 
 # ---------------------------------------------------------------- information
-
-
-def _entropy(sizes: np.ndarray, n: int) -> float:
-    s = sizes[sizes > 0].astype(np.float64)
-    if s.size <= 1:
-        return 0.0
-    return float(-np.sum((s / n) * (np.log(s) - math.log(n))))
-
-
-def _mutual_information(t: Table) -> float:
-    """I(gold; pred) in nats, computed as scikit-learn's ``mutual_info_score``."""
-    if t.gold_sizes.size == 1 or t.pred_sizes.size == 1:
-        return 0.0
-    nij = t.cell_count.astype(np.float64)
-    n = float(t.n)
-    outer = t.gold_sizes[t.cell_gold] * t.pred_sizes[t.cell_pred]  # int64, ≤ n²
-    p = nij / n
-    mi = p * (np.log(nij) - math.log(n)) + p * (-np.log(outer.astype(np.float64)) + 2 * math.log(n))
-    mi = np.where(np.abs(mi) < np.finfo(np.float64).eps, 0.0, mi)
-    return max(float(mi.sum()), 0.0)
-
-
-def _average(u: float, v: float, method: str) -> float:
-    if method == "arithmetic":
-        return (u + v) / 2
-    if method == "geometric":
-        return math.sqrt(u * v)
-    if method == "min":
-        return min(u, v)
-    return max(u, v)
-
-
-def _nmi(t: Table, method: str) -> float:
-    if t.gold_sizes.size == t.pred_sizes.size == 1 or t.identical:
-        return 1.0
-    mi = _mutual_information(t)
-    if mi == 0:
-        return 0.0
-    return mi / _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
 
 
 @hard_measure(params=(AVERAGE_METHOD,))
@@ -383,77 +448,7 @@ def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "ar
     >>> round(nmi([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
     0.3863
     """
-    return _nmi(table(gold, pred), average_method)
-
-
-def _emi_pairs(t: Table) -> tuple[np.ndarray, ...]:
-    """Every distinct (gold size a, pred size b) pair with a feasible n_ij: a, b, their
-    multiplicity, the first feasible n_ij and the number of feasible values."""
-    n = t.n
-    a_vals, a_mult = np.unique(t.gold_sizes, return_counts=True)
-    b_vals, b_mult = np.unique(t.pred_sizes, return_counts=True)
-    a = np.repeat(a_vals, b_vals.size)
-    b = np.tile(b_vals, a_vals.size)
-    mult = (np.repeat(a_mult, b_vals.size) * np.tile(b_mult, a_vals.size)).astype(np.float64)
-    start = np.maximum(1, a + b - n)
-    stop = np.minimum(a, b) + 1
-    lengths = np.maximum(stop - start, 0)
-    keep = lengths > 0
-    return a[keep], b[keep], mult[keep], start[keep], lengths[keep]
-
-
-def _expected_mutual_information(t: Table) -> float:
-    """E[I] under the hypergeometric (permutation) model with fixed cluster sizes (Vinh, Epps &
-    Bailey 2010, eq. 24a), summed over distinct (gold size, pred size) pairs."""
-    from scipy.special import gammaln
-
-    n = t.n
-    a, b, mult, start, lengths = _emi_pairs(t)
-    log_n = math.log(n)
-    gln_n = float(gammaln(n + 1))
-    const = gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1) - gln_n
-    ends = np.cumsum(lengths)
-    emi = 0.0
-    lo = 0
-    while lo < a.size:
-        # the largest hi with at most _EMI_CHUNK terms in pairs lo..hi-1 (at least one pair)
-        base = ends[lo - 1] if lo else 0
-        hi = max(lo + 1, int(np.searchsorted(ends, base + _EMI_CHUNK, side="right")))
-        ln = lengths[lo:hi]
-        pair = np.repeat(np.arange(lo, hi), ln)
-        offsets = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
-        nij = (start[pair] + offsets).astype(np.float64)
-        aa, bb = a[pair].astype(np.float64), b[pair].astype(np.float64)
-        term2 = log_n + np.log(nij) - np.log(aa) - np.log(bb)
-        gln = (
-            const[pair]
-            - gammaln(nij + 1)
-            - gammaln(aa - nij + 1)
-            - gammaln(bb - nij + 1)
-            - gammaln(n - aa - bb + nij + 1)
-        )
-        emi += float(np.sum(mult[pair] * (nij / n) * term2 * np.exp(gln)))
-        lo = hi
-    return emi
-
-
-def _ami(t: Table, method: str) -> float:
-    k_gold, k_pred = t.gold_sizes.size, t.pred_sizes.size
-    if k_gold == k_pred == 1 or t.identical:
-        return 1.0
-    if k_gold == 1 or k_pred == 1 or k_gold == t.n or k_pred == t.n:
-        # One side a single cluster, or all singletons: every permutation gives the same I,
-        # so I = E[I] exactly (a 0/0 with average_method="min" when the other is not).
-        return 0.0
-    mi = _mutual_information(t)
-    emi = _expected_mutual_information(t)
-    normalizer = _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
-    eps = float(np.finfo(np.float64).eps)
-    den = normalizer - emi
-    den = min(den, -eps) if den < 0 else max(den, eps)
-    num = mi - emi
-    num = min(num, -eps) if num < 0 else max(num, eps)
-    return num / den
+    return nmi_of(table(gold, pred), average_method)
 
 
 @hard_measure(params=(AVERAGE_METHOD,), bounds=(None, 1.0))
@@ -479,7 +474,7 @@ def ami(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "ar
     >>> round(ami([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
     0.1054
     """
-    return _ami(table(gold, pred), average_method)
+    return ami_of(table(gold, pred), average_method)
 
 
 # ---------------------------------------------------------------- B-Cubed and the report
@@ -506,7 +501,7 @@ def bcubed(gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0) -> PRF:
     Returns
     -------
     PRF
-        precision, recall, f.
+        ``precision, recall, f``.
 
     Examples
     --------
@@ -537,7 +532,7 @@ def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
     Returns
     -------
     ClusteringReport
-        A read-only mapping {measure: value}; records() as rows {metric, value}.
+        A read-only mapping ``{measure: value}``; ``records()`` as rows ``{metric, value}``.
 
     Examples
     --------
@@ -563,8 +558,8 @@ def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
         "purity": pu,
         "inverse_purity": ipu,
         "purity_f1": harmonic(pu, ipu),
-        "nmi": _nmi(t, "arithmetic"),
-        "ami": _ami(t, "arithmetic"),
+        "nmi": nmi_of(t, "arithmetic"),
+        "ami": ami_of(t, "arithmetic"),
         "bcubed_precision": bc[0],
         "bcubed_recall": bc[1],
         "bcubed_f1": bc[2],
