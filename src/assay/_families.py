@@ -69,8 +69,9 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "classification",
         measures=(
-            "assay.metrics.classification",
-            "assay.metrics.classification_curves",
+            "assay.classification.measures",
+            "assay.classification.overall",
+            "assay.classification.curves",
         ),
         cli=("classify",),
         uses=("agreement",),
@@ -82,7 +83,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "clustering",
-        measures=("assay.metrics.clustering", "assay.metrics.clustering_soft"),
+        measures=("assay.clustering.measures", "assay.clustering.soft"),
         cli=("cluster",),
     ),
     Family(

@@ -46,14 +46,10 @@ KendallPValue = Literal["auto", "exact", "asymptotic"]
 TauAPTies = Literal["error", "average"]
 SystemCorrelation = Literal["kendall", "spearman", "tau_ap"]
 
-# Classification, clustering, agreement.
+# Classification, clustering, agreement (the families' own types: assay.<family>.options).
 Average = Literal["binary", "micro", "macro", "weighted"]
 ZeroDivision = Literal[0, 1, "nan"]
-Degenerate = Literal["zero", "limit", "nan"]
-Normalize = Literal["true", "pred", "all"]
 KappaWeights = Literal["linear", "quadratic"]
-SBAAbsent = Literal["gosgens", "nan"]
-AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 
 

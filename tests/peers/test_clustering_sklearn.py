@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from assay import clustering as C
-from assay.metrics import _clusterings, clustering
+from assay.clustering import _core as _clusterings
+from assay.clustering import _information as clustering
 from strategies.clustering import random_pairs
 
 sk = pytest.importorskip("sklearn.metrics")
@@ -71,7 +72,7 @@ def test_sparse_table_and_chunked_emi(monkeypatch: pytest.MonkeyPatch) -> None:
     n = 6000
     g = rng.integers(0, 2000, n)
     p = np.where(rng.random(n) < 0.5, g, rng.integers(0, 3000, n))
-    # the chunk size lives with the implementation (assay.metrics.clustering)
+    # the chunk size lives with the implementation (assay.clustering._information)
     monkeypatch.setattr(clustering, "_EMI_CHUNK", 1000)
     assert g.max() * p.max() > max(_clusterings.DENSE_CELLS, 4 * n)
     assert C.ami(g, p) == pytest.approx(sk.adjusted_mutual_info_score(g, p), abs=1e-8)

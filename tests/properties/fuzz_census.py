@@ -63,7 +63,9 @@ def _task_case(name: str) -> Callable[[st.DataObject], Case]:
     import test_fuzz_tasks as tasks
 
     from assay.agreement import read_ratings
-    from assay.io import read_clustering, read_labels, read_votes
+    from assay.classification import read_labels
+    from assay.clustering import read_clustering
+    from assay.io import read_votes
     from assay.io.segments import read_numbers, read_segments
 
     def build(data: st.DataObject) -> Case:

@@ -20,7 +20,9 @@ from test_fuzz_readers import attempt, check_refusal, logical_text, written
 
 from assay import AssayError
 from assay.agreement import read_ratings
-from assay.io import read_clustering, read_labels, read_scores, read_votes
+from assay.classification import read_labels, read_scores
+from assay.clustering import read_clustering
+from assay.io import read_votes
 from assay.io.segments import read_numbers, read_segments
 from strategies.fuzz import (
     LABELS,

@@ -145,6 +145,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.classification.roc_curve": lambda: ((B_TRUE, SCORES), {}),
     "assay.classification.classification_report": lambda: ((B_TRUE, B_PRED), {}),
     "assay.classification.simulate_f1_mcc": lambda: ((), {"n": 6}),
+    "assay.classification.evaluate": lambda: ((B_TRUE, B_PRED, SCORES), {"pos_label": 1}),
     "assay.clustering.ami": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.bcubed": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.nmi": lambda: ((Y_TRUE, Y_PRED), {}),
@@ -244,10 +245,13 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
 
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.
 ELSEWHERE = {
-    "assay.io.read_labels": "reads a file; its options are column names (free text)",
-    "assay.io.read_scores": "reads a file; its options are column names (free text)",
+    "assay.classification.read_labels": "reads a file; its options are column names (free text)",
+    "assay.classification.read_scores": "reads a file; its options are column names (free text)",
     "assay.agreement.read_ratings": "reads a file; layout is checked in tests/test_io_tasks.py",
-    "assay.io.read_clustering": "reads a file; layout: tests/unit/test_io_clustering_lines.py",
+    "assay.clustering.read_clustering": "reads a file; layout: tests/unit/test_clustering_reader_lines.py",
+    "assay.clustering.read_clusterings": "reads files; layout as read_clustering's",
+    "assay.classification.classification_document": "renders a report; its options are data",
+    "assay.classification.labelled_report": "renders rows; its options are a caption and settings",
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
 }

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from assay.agreement import read_ratings
+from assay.classification import read_labels, read_scores
+from assay.clustering import Clustering, read_clustering
 from assay.errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError
-from assay.io import Clustering, read_clustering, read_labels, read_scores, read_votes
+from assay.io import read_votes
 from support.io import write
 
 

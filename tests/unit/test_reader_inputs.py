@@ -17,9 +17,11 @@ from typer.testing import CliRunner
 
 from assay import AssayError, InputError, MetricError, ParseError, Qrels, Run
 from assay.agreement import read_ratings
+from assay.classification import read_labels
 from assay.cli import app
+from assay.clustering import read_clustering
 from assay.errors import DuplicateError, InputWarning
-from assay.io import read_clustering, read_labels, read_votes, streams
+from assay.io import read_votes, streams
 from assay.io.segments import read_segments
 from assay.metrics.names import parse
 

@@ -114,7 +114,7 @@ def test_two_plots_on_a_page_share_no_id(mpl: None) -> None:
 
 
 def test_a_contingency_table_orders_numbers_as_numbers() -> None:
-    from assay.report.sections_tasks import crosstab
+    from assay.clustering.document import crosstab
 
     rows, cols, counts = crosstab([10, 2, 2, 10], [1, 0, 0, 0])
     assert (rows, cols) == (["2", "10"], ["0", "1"])

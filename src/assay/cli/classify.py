@@ -1,15 +1,16 @@
 """``assay classify GOLD PRED``: classification measures from label files (the layouts of
-:func:`assay.io.read_labels`). Only typer and the standard library are imported at module
-level; NumPy and :mod:`assay.classification` load inside the command."""
+:func:`assay.classification.read_labels`), computed by :func:`assay.classification.evaluate`.
+Only typer and the standard library are imported at module level; NumPy and
+:mod:`assay.classification` load inside the command."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any
 
 import typer
 
-from .._options import Average, Degenerate
+from .._options import Average
+from ..classification.options import Degenerate
 from ._common import (
     FormatOption,
     OutputOption,
@@ -24,10 +25,6 @@ from ._common import (
 )
 
 __all__ = ["classify", "register"]
-
-#: Most classes whose confusion matrix is printed and saved: a table of k x k cells is
-#: unreadable well before this, and formatting 4096 x 4096 of them takes minutes.
-CONFUSION_SHOWN = 100
 
 
 def classify(
@@ -97,10 +94,7 @@ def classify(
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
     SBA; ROC AUC, AP and interpolated precision with --scores."""
     with errors():
-        from dataclasses import replace
-
-        from ..classification import classification_report, confusion_matrix
-        from ..report import confusion_table, labelled_report
+        from ..classification import evaluate
 
         check_report(report)
         zd = _zero_division(zero_division)
@@ -115,54 +109,23 @@ def classify(
             )
         if positive is not None and positive not in set(y_true) | set(y_pred):
             raise _unknown_positive(positive, set(y_true) | set(y_pred))
-        measured = classification_report(
+        result = evaluate(
             y_true,
             y_pred,
-            scores=s,
+            s,
             pos_label=positive,
+            average=average,
             beta=beta,
             zero_division=zd,
             degenerate=degenerate,
         )
-        caption = f"n={measured.n}  zero_division={zero_division}  mcc degenerate={degenerate}"
-        records = _filter(measured.records(), average, positive)
-        cm = confusion_matrix(y_true, y_pred)
-        shown = labelled_report(records, caption=caption, settings=measured.settings)
-        if len(cm.labels) <= CONFUSION_SHOWN:
-            matrix = {"labels": cm.labels.tolist(), "matrix": cm.matrix.tolist()}
-            shown = replace(
-                shown,
-                more=[confusion_table(cm.labels.tolist(), cm.matrix)],
-                document={**shown.document, "confusion_matrix": matrix},
-            )
-        else:
-            warn(
-                f"the confusion matrix of {len(cm.labels)} classes is not shown (more than "
-                f"{CONFUSION_SHOWN}); classification.confusion_matrix() gives it"
-            )
-        present(shown, fmt, output)
+        for note in result.notes:
+            warn(note)
+        present(result.report(), fmt, output)
         if report is not None or save is not None:
-            doc = _document(shown, cm, y_true, s, positive)
-            write_documents([doc], report=report, save=save, title="assay classify", quiet=quiet)
-
-
-def _document(shown: Any, cm: Any, y_true: Any, scores: Any, positive: Any) -> Any:
-    """The report document: tables, the confusion-matrix heatmap, ROC and PR curves of the
-    positive class's scores, the F1-vs-MCC scatter of every confusion matrix of 100 items."""
-    from ..classification import pr_curve, roc_curve, simulate_f1_mcc
-    from ..report.sections_tasks import classification_document
-
-    roc = pr = None
-    if scores is not None:
-        # The positive class against the rest, as the measures take it: with three classes
-        # or more the curves refused the labels, with advice only Python could follow.
-        is_positive = [label == positive for label in y_true]
-        roc = roc_curve(is_positive, scores, pos_label=True)
-        pr = pr_curve(is_positive, scores, pos_label=True)
-    return classification_document(
-        shown, cm.labels.tolist(), cm.matrix, roc=roc, pr=pr, positive=positive,
-        f1mcc=simulate_f1_mcc(n=100),
-    )  # fmt: skip
+            write_documents(
+                [result.document()], report=report, save=save, title="assay classify", quiet=quiet
+            )
 
 
 #: Labels a message lists before it only counts the rest.
@@ -208,8 +171,8 @@ def _read(
     scores_column: str | None,
 ) -> tuple[list[str], list[str], list[float] | None]:
     """The two label files and the scores, checked to have one value per item."""
+    from ..classification import read_labels, read_scores
     from ..errors import InputError
-    from ..io import read_labels, read_scores
 
     y_true = _labels(read_labels, gold, gold_column or column, "gold")
     y_pred = _labels(read_labels, pred, pred_column or column, "pred")
@@ -225,25 +188,6 @@ def _read(
 
 def _labels(reader: Any, path: str, column: str | None, role: str) -> Any:
     return reader(path, column=column, name=role, column_hint=f"--{role}-column or --column")
-
-
-def _filter(
-    records: list[dict[str, Any]], average: str | None, positive: str | None
-) -> list[Mapping[str, Any]]:
-    """Only the rows of ``average`` (binary: the --positive class's rows and the overall
-    measures); every row without an average."""
-    if average is None:
-        return list(records)
-    suffixes = ("_micro", "_macro", "_weighted")
-    out: list[Mapping[str, Any]] = []
-    for r in records:
-        m = str(r["metric"])
-        if m.endswith(suffixes) and not m.endswith(f"_{average}"):
-            continue
-        if average == "binary" and "label" in r and r["label"] != positive:
-            continue
-        out.append(r)
-    return out
 
 
 def register(app: typer.Typer) -> None:

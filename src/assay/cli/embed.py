@@ -101,9 +101,9 @@ def embed(
     with errors():
         import warnings
 
+        from ..classification import read_labels, read_scores
         from ..embeddings import evaluate
         from ..errors import AssayWarning, InputError, OptionError
-        from ..io.tasks import read_labels, read_scores
 
         check_report(report)
         view = _view(per_class, per_query, curve, confidence)

@@ -11,7 +11,7 @@ The format comes from the file name:
 - ``.csv`` / ``.tsv`` — one row per item, one number per field; a first line that is not
   all numbers is a header.
 
-Labels are read with :func:`assay.io.tasks.read_labels` (one per line). Values must be
+Labels are read with :func:`assay.classification.read_labels` (one per line). Values must be
 finite: a NaN or an infinity is an :class:`~assay.errors.InputError` naming the row (the
 line, in CSV) and the column. float32 arrays stay float32; everything else becomes float64.
 """

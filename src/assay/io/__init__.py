@@ -1,50 +1,34 @@
-"""Readers and writers: TREC text, CSV/TSV, Parquet, JSON Lines, data frames and dicts, and
-the task files of the other families (:mod:`assay.io.tasks`: labels, scores, clusterings,
-votes). Ratings are read by :mod:`assay.agreement` (``assay.io.read_ratings`` and
-``assay.io.Ratings`` still resolve, with a DeprecationWarning).
+"""Readers and writers: TREC text, CSV/TSV, Parquet, JSON Lines, data frames and dicts, the
+lines and columns every task file shares (:mod:`assay.io.lines`) and the one task file not in
+a family's package (:mod:`assay.io.tasks`: votes, read by rank aggregation). Labels and
+scores are read by :mod:`assay.classification`, clusterings by :mod:`assay.clustering`,
+ratings by :mod:`assay.agreement` (``assay.io.read_labels``, ``read_scores``,
+``read_clustering``, ``Clustering``, ``read_ratings`` and ``Ratings`` still resolve, with a
+DeprecationWarning).
 
 The task readers load on first use, so reading a TREC run does not import them.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._lazy import LazyNames
 
-_LAZY = {
-    name: "tasks"
-    for name in (
-        "Clustering",
-        "read_clustering",
-        "read_labels",
-        "read_scores",
-        "read_votes",
-    )
-}
-
+_LAZY = {"read_votes": "tasks"}
 
 #: Readers moved to their family's package: still resolved here, with a DeprecationWarning.
 _MOVED = {
+    "Clustering": "assay.clustering",
+    "read_clustering": "assay.clustering",
+    "read_labels": "assay.classification",
+    "read_scores": "assay.classification",
     "Ratings": "assay.agreement",
     "read_ratings": "assay.agreement",
 }
 
-
-_NAMES = LazyNames(__name__, globals(), _LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        import warnings
-        from importlib import import_module
-
-        home = _MOVED[name]
-        warnings.warn(f"assay.io.{name} moved to {home}.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(import_module(home), name)
-    return _NAMES.get(name)
+_NAMES = LazyNames(__name__, globals(), _LAZY, moved=_MOVED)
 
 
+__getattr__ = _NAMES.get
 __dir__ = _NAMES.listing
 
 

@@ -175,7 +175,7 @@ _INTRO = {
     "Conventions that apply to every ranking metric: [conventions.md](conventions.md).",
     "classification": "From aligned true and predicted labels (`labels`), or true labels and "
     "scores (`scores`), with `assay.classification`. Conventions (label order, `labels`, "
-    "`average`, `zero_division`, `pos_label`): `assay.metrics.classification`. "
+    "`average`, `zero_division`, `pos_label`): `assay.classification.measures`. "
     "`cohen_kappa` is in the agreement family.",
     "agreement": "From two raters' aligned labels (`labels`) or a units × raters table of "
     "ratings (`ratings`: wide, long or counts), with `assay.agreement`; every coefficient "
@@ -183,7 +183,7 @@ _INTRO = {
     "clustering": "From a gold and a predicted clustering of the same items: one cluster label "
     "per item (`clusterings`), or lists of possibly overlapping, weighted clusters (`soft "
     "clusterings`), with `assay.clustering`. Definitions and ill-defined cases: "
-    "`assay.metrics.clustering`; `pair_counts`, `bcubed`, `soft_pairwise` and the reports "
+    "`assay.clustering.measures`; `pair_counts`, `bcubed`, `soft_pairwise` and the reports "
     "return structured results.",
     "embedding": "From each query's neighbours in an embedding space, nearest first "
     "(`neighbour labels`), the query labels and the number of references of each class, with "

@@ -9,7 +9,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 - **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
   specifications, with the records and provenance) built by :func:`any_document` (any
   result) or, with more options, :func:`results_document`,
-  :func:`comparison_document`, :func:`classification_document` and :func:`tables_document`,
+  :func:`comparison_document` and :func:`tables_document`,
   saved (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with
   inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
@@ -19,8 +19,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
-:func:`values_report`, :func:`labelled_report`, :func:`consensus_report`,
-the learning-to-rank reports
+:func:`values_report`, :func:`consensus_report`, the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
@@ -44,9 +43,9 @@ from .html import to_html
 from .output import Report
 from .records import RecordFormat, render_records
 from .reported import Reported
-from .sections_tasks import any_document, classification_document, tables_document
+from .sections_tasks import any_document, tables_document
 from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
-from .tasks import confusion_table, consensus_report, labelled_report, values_report
+from .tasks import consensus_report, values_report
 from .values import count, json_value, plain, short
 
 __all__ = [
@@ -61,13 +60,10 @@ __all__ = [
     "any_document",
     "catalog_report",
     "catalog_table",
-    "classification_document",
-    "confusion_table",
     "consensus_report",
     "count",
     "escape",
     "json_value",
-    "labelled_report",
     "plain",
     "render_records",
     "short",
@@ -151,6 +147,21 @@ _MOVED = {
         "assay.ranking",
         "results_document",
         "assay.ranking.results_document or the result's report() / document()",
+    ),
+    "classification_document": (
+        "assay.classification",
+        "classification_document",
+        "assay.classification.classification_document or the result's report() / document()",
+    ),
+    "confusion_table": (
+        "assay.classification",
+        "confusion_table",
+        "assay.classification.confusion_table or the result's report() / document()",
+    ),
+    "labelled_report": (
+        "assay.classification",
+        "labelled_report",
+        "assay.classification.labelled_report or the result's report() / document()",
     ),
     "results_report": (
         "assay.ranking",

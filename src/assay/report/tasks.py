@@ -1,5 +1,6 @@
-"""Reports of the task families: named values (clustering, agreement), labelled measures
-(classification) and a consensus ranking (rank aggregation)."""
+"""Reports of the task families: named values (clustering, agreement) and a consensus ranking
+(rank aggregation); classification's labelled measures are
+:mod:`assay.classification.document`'s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .output import Report
 from .table import Column, DisplayTable
 from .values import short
 
-__all__ = ["confusion_table", "consensus_report", "labelled_report", "values_report"]
+__all__ = ["consensus_report", "values_report"]
 
 
 def values_report(
@@ -27,31 +28,6 @@ def values_report(
         records=[{"metric": m, "value": v} for m, v in values.items()],
         columns=("metric", "value"),
         document=document or {},
-    )
-
-
-def labelled_report(
-    records: Sequence[Mapping[str, Any]],
-    *,
-    caption: str = "",
-    settings: Mapping[str, Any] | None = None,
-) -> Report:
-    """Rows ``{metric, value[, label]}`` (a per-class measure names its class in ``label``);
-    JSON adds the ``settings``."""
-    table = DisplayTable(
-        [
-            Column("metric", latex="Metric"),
-            Column("label", latex="Label"),
-            Column("value", align="right", latex="Value"),
-        ],
-        [[str(r["metric"]), str(r.get("label", "")), short(r["value"])] for r in records],
-        caption=caption,
-    )
-    return Report(
-        table=table,
-        records=list(records),
-        columns=("metric", "label", "value"),
-        document={"settings": dict(settings or {})},
     )
 
 
@@ -83,12 +59,3 @@ def consensus_report(
         columns=("rank", "candidate", "score"),
         document={"settings": dict(settings or {})},
     )
-
-
-def confusion_table(labels: Sequence[Any], matrix: Any) -> DisplayTable:
-    """A confusion matrix: rows the true labels, columns the predicted ones."""
-    names = [str(label) for label in labels]
-    columns = [Column("true \\ predicted", latex="True $\\backslash$ predicted", style="bold")]
-    columns += [Column(n, align="right") for n in names]
-    rows = [[n, *(short(v) for v in row)] for n, row in zip(names, matrix.tolist(), strict=True)]
-    return DisplayTable(columns, rows, title="Confusion matrix", pivot="predicted")

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._options import choice, flag, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
-from .labels import as_labels, kind, py, unique
-from .registry import FROM_SIGNATURE, Param, anything, measure
+from ..metrics.labels import as_labels, kind, py, unique
+from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
 
 __all__ = [
     "InterpolatedPrecision",
@@ -80,7 +81,7 @@ def _default_pos_label(t: np.ndarray, uniq: np.ndarray) -> Any:
     )
 
 
-def _scores(scores: Any, n: int) -> np.ndarray:
+def _scores(scores: ArrayLike, n: int) -> np.ndarray:
     s = np.asarray(scores)
     if s.ndim != 1:
         raise InputError(f"scores must be 1-D, got shape {s.shape}")
@@ -98,7 +99,9 @@ def _scores(scores: Any, n: int) -> np.ndarray:
     return s
 
 
-def scores_pair(y_true: Any, scores: Any, pos_label: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+def scores_pair(
+    y_true: ArrayLike, scores: ArrayLike, pos_label: Any
+) -> tuple[np.ndarray, np.ndarray, Any]:
     """(is positive, scores, the positive label) of checked binary labels and scores."""
     t = as_labels(y_true, "y_true")
     s = _scores(scores, t.shape[0])
@@ -160,7 +163,7 @@ class _Columns(Result):
         return len(self._columns)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class RocCurve(_Columns):
     """``fpr``, ``tpr`` and ``thresholds`` (decreasing, the first +inf); unpacks as
     ``fpr, tpr, thresholds = roc_curve(...)``. ``records()``: one row per point."""
@@ -180,7 +183,7 @@ class RocCurve(_Columns):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class PrecisionRecallCurve(_Columns):
     """``precision``, ``recall`` and ``thresholds`` (increasing; the last point, precision 1
     and recall 0, has none); unpacks as ``precision, recall, thresholds = pr_curve(...)``.
@@ -203,13 +206,35 @@ class PrecisionRecallCurve(_Columns):
 
 
 def roc_curve(
-    y_true: Any, scores: Any, *, pos_label: Any = None, drop_intermediate: bool = False
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, drop_intermediate: bool = False
 ) -> RocCurve:
     """ROC curve: ``fpr, tpr, thresholds`` with thresholds decreasing, the first +inf (the point
     (0, 0)), then one point per distinct score (scikit-learn's ``roc_curve`` with
     ``drop_intermediate=False``; ``drop_intermediate=True`` drops collinear points as
     scikit-learn's default does). ``pos_label`` defaults to 1 for {0, 1} / {-1, 1} labels.
-    Without negatives fpr is NaN, without positives tpr is NaN (as scikit-learn)."""
+    Without negatives fpr is NaN, without positives tpr is NaN (as scikit-learn).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label, drop_intermediate
+        The positive class; whether collinear points are dropped.
+
+    Returns
+    -------
+    RocCurve
+        ``fpr``, ``tpr`` and ``thresholds``.
+
+    Examples
+    --------
+    >>> from assay.classification import roc_curve
+    >>> curve = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.fpr.tolist(), curve.tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
     drop_intermediate = flag(drop_intermediate, "drop_intermediate", error=MetricError)
     y, s, pos = scores_pair(y_true, scores, pos_label)
     tps, fps, thr = _threshold_counts(y, s)
@@ -225,11 +250,35 @@ def roc_curve(
     return RocCurve(f, t, thr, settings)
 
 
-def pr_curve(y_true: Any, scores: Any, *, pos_label: Any = None) -> PrecisionRecallCurve:
+def pr_curve(
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None
+) -> PrecisionRecallCurve:
     """Precision–recall curve: ``precision, recall, thresholds`` with thresholds increasing
     (one per distinct score) and a final point precision 1, recall 0 without a threshold
     (scikit-learn's ``precision_recall_curve``, ``drop_intermediate=False``). Without positives
-    recall is NaN (scikit-learn sets it to 1)."""
+    recall is NaN (scikit-learn sets it to 1).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label
+        The positive class.
+
+    Returns
+    -------
+    PrecisionRecallCurve
+        ``precision``, ``recall`` and ``thresholds``.
+
+    Examples
+    --------
+    >>> from assay.classification import pr_curve
+    >>> curve = pr_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> curve.recall.tolist()
+    [1.0, 1.0, 0.5, 0.5, 0.0]
+    """
     y, s, pos = scores_pair(y_true, scores, pos_label)
     tps, fps, thr = _threshold_counts(y, s)
     prec = tps / (tps + fps)
@@ -247,13 +296,33 @@ def pr_curve(y_true: Any, scores: Any, *, pos_label: Any = None) -> PrecisionRec
 
 @_scores_measure(aliases=("auc", "roc_auc_score"))
 def roc_auc(
-    y_true: Any, scores: Any, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
 ) -> float:
     """Area under the ROC curve, computed as the Mann–Whitney U statistic / (P·N): the
     probability that a random positive scores above a random negative, ties counting ½ (equal
     to the trapezoidal area under the full curve, scikit-learn's ``roc_auc_score``). Undefined
     when y_true holds one class only: ``undefined`` = ``"nan"`` (default), ``"error"`` (raise
-    InputError, as scikit-learn) or a number in [0, 1]."""
+    InputError, as scikit-learn) or a number in [0, 1].
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item (higher: more likely positive).
+    pos_label, undefined
+        The positive class; the value when undefined.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from assay.classification import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    """
     y, s, _ = scores_pair(y_true, scores, pos_label)
     n_pos = int(y.sum())
     n_neg = y.shape[0] - n_pos
@@ -269,13 +338,33 @@ def roc_auc(
 
 @_scores_measure(aliases=("ap",))
 def average_precision(
-    y_true: Any, scores: Any, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
 ) -> float:
     """Average precision Σ_k (R_k - R_{k-1}) · P_k over the distinct score thresholds (the step
     integral of the PR curve without interpolation, scikit-learn's
     ``average_precision_score``; tied items enter together). Undefined without positives:
     ``undefined`` = ``"nan"`` (default), ``"error"`` or a number in [0, 1] (scikit-learn
-    gives 0)."""
+    gives 0).
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    pos_label, undefined
+        The positive class; the value when undefined.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from assay.classification import average_precision
+    >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
     y, s, _ = scores_pair(y_true, scores, pos_label)
     tps, fps, _ = _threshold_counts(y, s)
     if tps[-1] == 0:
@@ -288,7 +377,7 @@ def average_precision(
 # ---------------------------------------------------------------- interpolated precision
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class InterpolatedPrecision(Result):
     """Interpolated precision at recall ``levels`` and its mean (the 11-point average when
     levels are 0.0, 0.1, ..., 1.0); ``float()`` gives the mean. ``records()``: one row per
@@ -329,7 +418,11 @@ def recall_levels(levels: Any) -> np.ndarray:
 
 
 def interpolated_precision(
-    y_true: Any, scores: Any, *, levels: int | Sequence[float] = 11, pos_label: Any = None
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    *,
+    levels: int | Sequence[float] = 11,
+    pos_label: Any = None,
 ) -> InterpolatedPrecision:
     """Interpolated precision (Manning, Raghavan & Schütze 2008, §8.4): at recall level r, the
     highest precision at any point of the PR curve whose recall is >= r; 0 if no point reaches

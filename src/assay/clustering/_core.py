@@ -1,8 +1,8 @@
 """What the hard and soft clustering measures share: factorising cluster labels, the
 contingency table of two hard clusterings, the result types and the option declarations.
 
-The measures are in :mod:`assay.metrics.clustering` (hard clusterings) and
-:mod:`assay.metrics.clustering_soft` (overlapping, weighted clusterings).
+The measures are in :mod:`assay.clustering.measures` (hard clusterings) and
+:mod:`assay.clustering.soft` (overlapping, weighted clusterings).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._options import AverageMethod, ZeroDivision, choice, flag, number
+from .._options import ZeroDivision, choice, flag, number
 from .._result import Result, TupleResult
 from ..errors import EmptyInputError, InputError, MetricError
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from .options import AverageMethod
 
 FAMILY = "clustering"
 
@@ -81,8 +82,8 @@ NORMALIZE = Param(
 # ---------------------------------------------------------------- result types
 
 
-@dataclass(frozen=True, eq=False)
-class PairCounts(TupleResult):
+@dataclass(frozen=True, repr=False, eq=False)
+class ClusterPairCounts(TupleResult):
     """Unordered pairs of items: together in both (tp), in pred only (fp), in gold only (fn),
     in neither (tn). Python ints (no overflow). Unpacks as ``tp, fp, fn, tn`` and equals the
     tuple of the four counts."""
@@ -95,7 +96,7 @@ class PairCounts(TupleResult):
     _fields = ("tp", "fp", "fn", "tn")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class PRF(TupleResult):
     """Precision, recall and their (weighted) harmonic mean. Unpacks as ``precision, recall,
     f`` and equals that tuple."""
@@ -107,7 +108,7 @@ class PRF(TupleResult):
     _fields = ("precision", "recall", "f")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ClusteringReport(Result, Mapping[str, float]):
     """Every measure of two clusterings from one computation, by name (a read-only mapping,
     in a fixed order). ``kind`` is ``"hard"`` or ``"soft"``. ``records()``: one row

@@ -9,22 +9,24 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._options import Degenerate, ZeroDivision, choice, integer, number
+from .._options import ZeroDivision, choice, integer, number
 from .._result import Result, provenance
-from ..agreement.kappas import cohen_kappa
+from ..agreement import cohen_kappa
 from ..errors import MetricError
-from .classification import _mcc_from_matrix, balanced_accuracy, sba
-from .classification_curves import (
+from ..metrics.label_sets import catch_label_warning, quiet
+from ..metrics.labels import Counts, average_values, check_pair, counts, divide, kind, py
+from ..metrics.labels import zero_division_value as _zd
+from .curves import (
     InterpolatedPrecision,
     average_precision,
     interpolated_precision,
     recall_levels,
     roc_auc,
 )
-from .label_sets import catch_label_warning, quiet
-from .labels import Counts, average_values, check_pair, counts, divide, kind, py
-from .labels import zero_division_value as _zd
+from .options import Degenerate
+from .overall import balanced_accuracy, mcc_from_matrix, sba
 
 __all__ = [
     "ClassMetrics",
@@ -49,7 +51,7 @@ class ClassMetrics:
     support: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ClassificationReport(Result):
     """Everything :func:`classification_report` computes. ``averages[name]`` maps
     ``"micro"``, ``"macro"``, ``"weighted"`` to {"precision", "recall", "f"}; ``binary`` holds
@@ -245,7 +247,7 @@ def _score_pos_label(t: np.ndarray, pos_label: Any) -> Any:
 
 
 def _scored(
-    t: np.ndarray, scores: Any, pos_label: Any, levels: Any
+    t: np.ndarray, scores: ArrayLike, pos_label: Any, levels: Any
 ) -> tuple[dict[str, float], InterpolatedPrecision]:
     """ROC AUC, AP and interpolated precision of ``pos_label`` against the rest."""
     y_bin = np.asarray(t == pos_label, dtype=bool)
@@ -271,11 +273,11 @@ def _report_options(
 
 
 def classification_report(
-    y_true: Any,
-    y_pred: Any,
-    scores: Any = None,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    scores: ArrayLike | None = None,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     pos_label: Any = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0,
@@ -286,12 +288,38 @@ def classification_report(
     """Per-class precision, recall, F-beta and support (classes: ``labels`` or every label
     present, sorted); their micro/macro/weighted ``averages``; accuracy, balanced accuracy,
     Cohen's kappa, MCC (R_K for more than two classes, ``degenerate`` as in
-    :func:`~assay.metrics.classification.mcc`) and SBA. With ``pos_label``, that class against
+    :func:`~assay.classification.measures.mcc`) and SBA. With ``pos_label``, that class against
     the rest: precision, recall, F, specificity, NPV, TPR/FPR/TNR/FNR, Jaccard, Fowlkes–Mallows.
     With ``scores`` (1-D, the score of ``pos_label``: required unless the labels are {0, 1} /
     {-1, 1}, when it is 1): ROC AUC, average precision and interpolated precision at ``levels``
     for ``pos_label`` against the rest. ``labels`` selects the classes reported and averaged;
-    every item counts."""
+    every item counts.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    scores
+        The score of ``pos_label`` for each item (optional).
+    labels, pos_label, beta, zero_division, degenerate
+        As in the single measures (:mod:`assay.classification.measures`).
+    averages
+        The averages reported.
+    levels
+        The recall levels of interpolated precision (a count, or the levels).
+
+    Returns
+    -------
+    ClassificationReport
+        Every value; ``records()`` as rows ``{metric, value[, label]}``.
+
+    Examples
+    --------
+    >>> from assay.classification import classification_report
+    >>> rep = classification_report(["a", "b", "a", "c"], ["a", "b", "b", "c"])
+    >>> rep.accuracy, round(rep.averages["macro"]["f"], 4), rep["a"].recall
+    (0.75, 0.7778, 0.5)
+    """
     chosen, b, zd, dg = _report_options(averages, beta, zero_division, degenerate, levels)
     t, p = check_pair(y_true, y_pred)
     with catch_label_warning() as said:
@@ -304,7 +332,7 @@ def _report(
     t: np.ndarray,
     p: np.ndarray,
     c: Counts,
-    scores: Any,
+    scores: ArrayLike | None,
     pos_label: Any,
     b: float,
     zd: ZeroDivision,
@@ -332,7 +360,7 @@ def _report(
         accuracy=float(np.trace(c.cm) / c.n),
         balanced_accuracy=balanced_accuracy(t, p),
         cohen_kappa=float(cohen_kappa(t, p)),
-        mcc=_mcc_from_matrix(c.cm, dg),
+        mcc=mcc_from_matrix(c.cm, dg),
         sba=sba(t, p),
         n=c.n,
         beta=b,
@@ -353,7 +381,7 @@ def _report(
 # ---------------------------------------------------------------- F1 vs MCC
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class F1MCCSimulation(Result):
     """Columns (NumPy arrays, one row per confusion matrix): tp, fp, tn, fn, f1, mcc and
     prevalence (positives / n). ``records()``: one row per matrix."""
@@ -421,7 +449,7 @@ def simulate_f1_mcc(
     says otherwise" (Chicco & Jurman 2020). ``sample``: a seeded random subset of that many
     matrices (without replacement, in enumeration order). Undefined values: F1 when
     TP = FP = FN = 0 (``zero_division``, default NaN) and MCC with a zero row or column
-    (``degenerate`` as in :func:`~assay.metrics.classification.mcc`, default NaN)."""
+    (``degenerate`` as in :func:`~assay.classification.measures.mcc`, default NaN)."""
     n = integer(n, "n", minimum=1, error=MetricError)
     seed = integer(seed, "seed", minimum=0, error=MetricError)
     zero_division = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)

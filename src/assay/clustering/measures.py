@@ -1,7 +1,7 @@
 """Clustering: extrinsic evaluation of a clustering against a gold clustering.
 
 This module holds the measures of **hard clusterings** (every item in exactly one cluster);
-those of soft (overlapping, weighted) clusterings are in :mod:`assay.metrics.clustering_soft`,
+those of soft (overlapping, weighted) clusterings are in :mod:`assay.clustering.soft`,
 and importing this module registers both. Every scalar measure is declared in the metric
 registry (family ``clustering``).
 
@@ -68,7 +68,7 @@ Ill-defined cases, every one of them decided here (and in the soft module):
   agreement beyond chance. Otherwise AMI clamps its numerator and denominator away from 0 by
   machine epsilon, keeping their signs, as scikit-learn ≥ 1.5. AMI may be negative (worse
   than chance).
-- :func:`pairwise_f`, :func:`purity_f1`, :func:`~assay.metrics.clustering_soft.nmpu_f1` and
+- :func:`pairwise_f`, :func:`purity_f1`, :func:`~assay.clustering.soft.nmpu_f1` and
   B-Cubed's F are 0.0 when both of their components are 0.
 - Cluster labels such as -1 ("noise" in DBSCAN) are ordinary clusters here.
 """
@@ -80,15 +80,15 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._options import AverageMethod, ZeroDivision
+from .._options import ZeroDivision
 from .._result import provenance
-from ._clusterings import (
+from ._core import (
     AVERAGE_METHOD,
     BETA,
     PRF,
     ZERO_DIVISION,
     ClusteringReport,
-    PairCounts,
+    ClusterPairCounts,
     Table,
     check_beta,
     comb2_sum,
@@ -100,11 +100,13 @@ from ._clusterings import (
     table,
     zero_division_value,
 )
+from ._information import ami_of, nmi_of
+from .options import AverageMethod
 
 __all__ = [
     "PRF",
+    "ClusterPairCounts",
     "ClusteringReport",
-    "PairCounts",
     "adjusted_rand_index",
     "ami",
     "bcubed",
@@ -121,9 +123,6 @@ __all__ = [
     "rand_index",
 ]
 
-#: Largest number of (size pair, n_ij) terms of the expected mutual information held at once.
-_EMI_CHUNK = 1 << 21
-
 
 # ---------------------------------------------------------------- pairs
 
@@ -133,10 +132,27 @@ def _pair_counts(t: Table) -> tuple[int, ...]:
     return pair_counts_of(tp, comb2_sum(t.pred_sizes), comb2_sum(t.gold_sizes), t.n)
 
 
-def pair_counts(gold: ArrayLike, pred: ArrayLike) -> PairCounts:
-    """TP / FP / FN / TN over unordered pairs of items (see the module docstring)."""
+def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
+    """TP / FP / FN / TN over unordered pairs of items (see the module docstring).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    ClusterPairCounts
+        ``tp, fp, fn, tn``.
+
+    Examples
+    --------
+    >>> from assay.clustering import pair_counts
+    >>> tuple(pair_counts([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]))
+    (2, 5, 2, 6)
+    """
     tp, fp, fn, tn = _pair_counts(table(gold, pred))
-    return PairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
+    return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
 
 
 @hard_measure(params=(ZERO_DIVISION,))
@@ -144,13 +160,51 @@ def pairwise_precision(
     gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise precision TP / (TP + FP): the fraction of pairs put together by ``pred`` that
-    ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons."""
+    ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    zero_division
+        The value when no pair is together in ``pred``.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_precision
+    >>> round(pairwise_precision([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.2857
+    """
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[0]
 
 
 @hard_measure(params=(ZERO_DIVISION,))
 def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0) -> float:
-    """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons."""
+    """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    zero_division
+        The value when no pair is together in ``gold``.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_recall
+    >>> pairwise_recall([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    0.5
+    """
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[1]
 
 
@@ -159,7 +213,26 @@ def pairwise_f(
     gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise F_β: (1 + β²) TP / ((1 + β²) TP + β² FN + FP); ``zero_division`` when
-    TP = FP = FN = 0 (both clusterings all singletons)."""
+    TP = FP = FN = 0 (both clusterings all singletons).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    beta, zero_division
+        The weight of recall; the value when undefined.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import pairwise_f
+    >>> round(pairwise_f([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.3636
+    """
     c = _pair_counts(table(gold, pred))
     return pairwise(c, float(beta), zero_division_value(zero_division))[2]
 
@@ -175,7 +248,24 @@ def _rand(c: tuple[int, ...]) -> float:
 @hard_measure()
 def rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Rand index (TP + TN) / C(n, 2), the fraction of pairs on which the clusterings agree
-    (Rand 1971); 1.0 when n = 1."""
+    (Rand 1971); 1.0 when n = 1.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import rand_index
+    >>> round(rand_index([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.5333
+    """
     return _rand(_pair_counts(table(gold, pred)))
 
 
@@ -190,7 +280,24 @@ def _ari(c: tuple[int, ...]) -> float:
 def adjusted_rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Hubert & Arabie's (1985) adjusted Rand index, (RI − E[RI]) / (max RI − E[RI]) from the
     pair counts: 1 for identical clusterings, 0 in expectation for random ones, negative below
-    chance and never below −1/2 (Chacón & Rastrojo 2023)."""
+    chance and never below −1/2 (Chacón & Rastrojo 2023).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [-1/2, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import adjusted_rand_index
+    >>> round(adjusted_rand_index([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.0367
+    """
     return _ari(_pair_counts(table(gold, pred)))
 
 
@@ -204,7 +311,24 @@ def _fm(c: tuple[int, ...]) -> float:
 @hard_measure()
 def fowlkes_mallows(gold: ArrayLike, pred: ArrayLike) -> float:
     """Fowlkes–Mallows index TP / sqrt((TP + FP)(TP + FN)), the geometric mean of pairwise
-    precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0."""
+    precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import fowlkes_mallows
+    >>> round(fowlkes_mallows([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.378
+    """
     return _fm(_pair_counts(table(gold, pred)))
 
 
@@ -228,20 +352,71 @@ def _inverse_purity(t: Table) -> float:
 @hard_measure()
 def purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Purity (1/n) Σ_j max_i n_ij: each predicted cluster counts its largest overlap with a
-    gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons."""
+    gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import purity
+    >>> round(purity([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.6667
+    """
     return _purity(table(gold, pred))
 
 
 @hard_measure()
 def inverse_purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Inverse purity (1/n) Σ_i max_j n_ij: each gold cluster counts its largest overlap with
-    a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster."""
+    a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import inverse_purity
+    >>> round(inverse_purity([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.8333
+    """
     return _inverse_purity(table(gold, pred))
 
 
 @hard_measure()
 def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
-    """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU)."""
+    """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    float
+        In (0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import purity_f1
+    >>> round(purity_f1([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.7407
+    """
     t = table(gold, pred)
     return harmonic(_purity(t), _inverse_purity(t))
 
@@ -249,128 +424,57 @@ def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
 # ---------------------------------------------------------------- information
 
 
-def _entropy(sizes: np.ndarray, n: int) -> float:
-    s = sizes[sizes > 0].astype(np.float64)
-    if s.size <= 1:
-        return 0.0
-    return float(-np.sum((s / n) * (np.log(s) - math.log(n))))
-
-
-def _mutual_information(t: Table) -> float:
-    """I(gold; pred) in nats, computed as scikit-learn's ``mutual_info_score``."""
-    if t.gold_sizes.size == 1 or t.pred_sizes.size == 1:
-        return 0.0
-    nij = t.cell_count.astype(np.float64)
-    n = float(t.n)
-    outer = t.gold_sizes[t.cell_gold] * t.pred_sizes[t.cell_pred]  # int64, ≤ n²
-    p = nij / n
-    mi = p * (np.log(nij) - math.log(n)) + p * (-np.log(outer.astype(np.float64)) + 2 * math.log(n))
-    mi = np.where(np.abs(mi) < np.finfo(np.float64).eps, 0.0, mi)
-    return max(float(mi.sum()), 0.0)
-
-
-def _average(u: float, v: float, method: str) -> float:
-    if method == "arithmetic":
-        return (u + v) / 2
-    if method == "geometric":
-        return math.sqrt(u * v)
-    if method == "min":
-        return min(u, v)
-    return max(u, v)
-
-
-def _nmi(t: Table, method: str) -> float:
-    if t.gold_sizes.size == t.pred_sizes.size == 1 or t.identical:
-        return 1.0
-    mi = _mutual_information(t)
-    if mi == 0:
-        return 0.0
-    return mi / _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
-
-
 @hard_measure(params=(AVERAGE_METHOD,))
 def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Normalized mutual information I / mean(H(gold), H(pred)), as scikit-learn's
     ``normalized_mutual_info_score`` (``average_method`` "arithmetic", "geometric", "min" or
-    "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure)."""
-    return _nmi(table(gold, pred), average_method)
+    "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure).
 
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    average_method
+        The mean of the two entropies.
 
-def _emi_pairs(t: Table) -> tuple[np.ndarray, ...]:
-    """Every distinct (gold size a, pred size b) pair with a feasible n_ij: a, b, their
-    multiplicity, the first feasible n_ij and the number of feasible values."""
-    n = t.n
-    a_vals, a_mult = np.unique(t.gold_sizes, return_counts=True)
-    b_vals, b_mult = np.unique(t.pred_sizes, return_counts=True)
-    a = np.repeat(a_vals, b_vals.size)
-    b = np.tile(b_vals, a_vals.size)
-    mult = (np.repeat(a_mult, b_vals.size) * np.tile(b_mult, a_vals.size)).astype(np.float64)
-    start = np.maximum(1, a + b - n)
-    stop = np.minimum(a, b) + 1
-    lengths = np.maximum(stop - start, 0)
-    keep = lengths > 0
-    return a[keep], b[keep], mult[keep], start[keep], lengths[keep]
+    Returns
+    -------
+    float
+        In [0, 1].
 
-
-def _expected_mutual_information(t: Table) -> float:
-    """E[I] under the hypergeometric (permutation) model with fixed cluster sizes (Vinh, Epps &
-    Bailey 2010, eq. 24a), summed over distinct (gold size, pred size) pairs."""
-    from scipy.special import gammaln
-
-    n = t.n
-    a, b, mult, start, lengths = _emi_pairs(t)
-    log_n = math.log(n)
-    gln_n = float(gammaln(n + 1))
-    const = gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1) - gln_n
-    ends = np.cumsum(lengths)
-    emi = 0.0
-    lo = 0
-    while lo < a.size:
-        # the largest hi with at most _EMI_CHUNK terms in pairs lo..hi-1 (at least one pair)
-        base = ends[lo - 1] if lo else 0
-        hi = max(lo + 1, int(np.searchsorted(ends, base + _EMI_CHUNK, side="right")))
-        ln = lengths[lo:hi]
-        pair = np.repeat(np.arange(lo, hi), ln)
-        offsets = np.arange(int(ln.sum())) - np.repeat(np.cumsum(ln) - ln, ln)
-        nij = (start[pair] + offsets).astype(np.float64)
-        aa, bb = a[pair].astype(np.float64), b[pair].astype(np.float64)
-        term2 = log_n + np.log(nij) - np.log(aa) - np.log(bb)
-        gln = (
-            const[pair]
-            - gammaln(nij + 1)
-            - gammaln(aa - nij + 1)
-            - gammaln(bb - nij + 1)
-            - gammaln(n - aa - bb + nij + 1)
-        )
-        emi += float(np.sum(mult[pair] * (nij / n) * term2 * np.exp(gln)))
-        lo = hi
-    return emi
-
-
-def _ami(t: Table, method: str) -> float:
-    k_gold, k_pred = t.gold_sizes.size, t.pred_sizes.size
-    if k_gold == k_pred == 1 or t.identical:
-        return 1.0
-    if k_gold == 1 or k_pred == 1 or k_gold == t.n or k_pred == t.n:
-        # One side a single cluster, or all singletons: every permutation gives the same I,
-        # so I = E[I] exactly (a 0/0 with average_method="min" when the other is not).
-        return 0.0
-    mi = _mutual_information(t)
-    emi = _expected_mutual_information(t)
-    normalizer = _average(_entropy(t.gold_sizes, t.n), _entropy(t.pred_sizes, t.n), method)
-    eps = float(np.finfo(np.float64).eps)
-    den = normalizer - emi
-    den = min(den, -eps) if den < 0 else max(den, eps)
-    num = mi - emi
-    num = min(num, -eps) if num < 0 else max(num, eps)
-    return num / den
+    Examples
+    --------
+    >>> from assay.clustering import nmi
+    >>> round(nmi([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.3863
+    """
+    return nmi_of(table(gold, pred), average_method)
 
 
 @hard_measure(params=(AVERAGE_METHOD,), bounds=(None, 1.0))
 def ami(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Adjusted mutual information (I − E[I]) / (mean(H(gold), H(pred)) − E[I]) (Vinh, Epps &
-    Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance."""
-    return _ami(table(gold, pred), average_method)
+    Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    average_method
+        The mean of the two entropies.
+
+    Returns
+    -------
+    float
+        At most 1.
+
+    Examples
+    --------
+    >>> from assay.clustering import ami
+    >>> round(ami([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1]), 4)
+    0.1054
+    """
+    return ami_of(table(gold, pred), average_method)
 
 
 # ---------------------------------------------------------------- B-Cubed and the report
@@ -385,7 +489,27 @@ def _bcubed(t: Table, beta: float) -> tuple[float, float, float]:
 
 def bcubed(gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0) -> PRF:
     """B-Cubed (precision, recall, F_β) averaged over items (Bagga & Baldwin 1998; Amigó et al.
-    2009). Precision is 1 for singletons, recall is 1 for a single cluster."""
+    2009). Precision is 1 for singletons, recall is 1 for a single cluster.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+    beta
+        The weight of recall in F.
+
+    Returns
+    -------
+    PRF
+        ``precision, recall, f``.
+
+    Examples
+    --------
+    >>> from assay.clustering import bcubed
+    >>> p, r, f = bcubed([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    >>> round(p, 4), round(r, 4), round(f, 4)
+    (0.5833, 0.7778, 0.6667)
+    """
     b = check_beta(beta)
     p, r, f = _bcubed(table(gold, pred), b)
     return PRF(p, r, f, provenance(measure="bcubed", beta=b))
@@ -398,7 +522,25 @@ def _modified_purity_hard(t: Table) -> float:
 
 def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
     """Every hard-clustering measure (and nmPU / niPU) from one contingency table, by name
-    (defaults: F1, ``zero_division=0``, the arithmetic mean of the entropies)."""
+    (defaults: F1, ``zero_division=0``, the arithmetic mean of the entropies).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted cluster label of each item (aligned; any hashable labels).
+
+    Returns
+    -------
+    ClusteringReport
+        A read-only mapping ``{measure: value}``; ``records()`` as rows ``{metric, value}``.
+
+    Examples
+    --------
+    >>> from assay.clustering import hard_report
+    >>> report = hard_report([0, 0, 0, 1, 1, 2], [0, 0, 1, 1, 1, 1])
+    >>> report["items"], round(report["purity"], 4)
+    (6, 0.6667)
+    """
     t = table(gold, pred)
     c = _pair_counts(t)
     pw = pairwise(c, 1.0, 0.0)
@@ -416,8 +558,8 @@ def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
         "purity": pu,
         "inverse_purity": ipu,
         "purity_f1": harmonic(pu, ipu),
-        "nmi": _nmi(t, "arithmetic"),
-        "ami": _ami(t, "arithmetic"),
+        "nmi": nmi_of(t, "arithmetic"),
+        "ami": ami_of(t, "arithmetic"),
         "bcubed_precision": bc[0],
         "bcubed_recall": bc[1],
         "bcubed_f1": bc[2],
@@ -430,4 +572,4 @@ def hard_report(gold: ArrayLike, pred: ArrayLike) -> ClusteringReport:
 
 # The soft-clustering measures are declared in their own module; importing it here registers
 # the whole family when this module is imported.
-from . import clustering_soft as _soft  # noqa: E402, F401
+from . import soft as _soft  # noqa: E402, F401

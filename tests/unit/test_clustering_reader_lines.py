@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from assay.clustering import read_clustering
 from assay.errors import OptionError, ParseError
-from assay.io import read_clustering
 from support.cli import assert_one_line_error, invoke
 
 GOLD = ["a", "b", "a", "c", "b", "a", "c", "c"]

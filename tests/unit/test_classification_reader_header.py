@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from assay.classification import read_labels, read_scores
 from assay.errors import InputError
-from assay.io import read_labels, read_scores
 from support.cli import assert_one_line_error, invoke
 
 

@@ -25,9 +25,9 @@ adds its occurrences (weight 2 for two occurrences), as Watset's
   their items still count in N — so a clustering of singletons, which would have purity 1,
   scores nmPU = 0. Inverse purity is not modified. Items present in only one of the two
   clusterings simply intersect nothing in the other (and count in that clustering's N).
-  For hard clusterings nmPU is :func:`~assay.metrics.clustering.purity` with the singleton
+  For hard clusterings nmPU is :func:`~assay.clustering.measures.purity` with the singleton
   clusters' items counted as errors, and niPU is
-  :func:`~assay.metrics.clustering.inverse_purity`.
+  :func:`~assay.clustering.measures.inverse_purity`.
 - :func:`soft_pair_counts`, :func:`soft_pairwise` — pairwise precision, recall and F over
   sets of unordered item pairs, a pair being in a clustering's set when the two items share
   at least one cluster (weights ignored; Watset's ``Pairwise``). TN counts the pairs of the
@@ -36,7 +36,7 @@ adds its occurrences (weight 2 for two occurrences), as Watset's
 - :func:`soft_report` — all of them; :func:`labels_to_clusters` turns a hard clustering's
   labels into this input.
 
-Ill-defined cases are listed in :mod:`assay.metrics.clustering`.
+Ill-defined cases are listed in :mod:`assay.clustering.measures`.
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ from numpy.typing import ArrayLike
 from .._options import ZeroDivision
 from .._result import provenance
 from ..errors import EmptyInputError, InputError
-from ._clusterings import (
+from ._core import (
     NORMALIZE,
     PRF,
     ClusteringReport,
-    PairCounts,
+    ClusterPairCounts,
     check_beta,
     check_zero_division,
     codes,
@@ -197,7 +197,27 @@ def _soft_purity(scored: Any, other: Any, modified: bool) -> float:
 def nmpu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     """Normalized modified purity nmPU = (1/N) Σ_i max_j δ(K_i ∩ G_j) over the predicted
     clusters K_i of two items or more (Kawahara et al. 2014): see the module docstring for the
-    exact reading. Singleton predicted clusters earn nothing."""
+    exact reading. Singleton predicted clusters earn nothing.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+    normalize
+        Whether each item's weights are first normalised to sum to 1.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import nmpu
+    >>> round(nmpu([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]), 4)
+    0.3333
+    """
     s = _soft(gold, pred, normalize)
     return _soft_purity(s.pred, s.gold, modified=True)
 
@@ -205,14 +225,54 @@ def nmpu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
 @soft_measure(params=(NORMALIZE,))
 def nipu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     """Normalized inverse purity niPU = (1/N) Σ_j max_i δ(K_i ∩ G_j) of ``pred`` against
-    ``gold`` (Kawahara et al. 2014)."""
+    ``gold`` (Kawahara et al. 2014).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+    normalize
+        Whether each item's weights are first normalised to sum to 1.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import nipu
+    >>> round(nipu([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]), 4)
+    0.6667
+    """
     s = _soft(gold, pred, normalize)
     return _soft_purity(s.gold, s.pred, modified=False)
 
 
 @soft_measure(params=(NORMALIZE,))
 def nmpu_f1(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
-    """Harmonic mean of nmPU and niPU, 2 nmPU niPU / (nmPU + niPU) (Kawahara et al.'s F)."""
+    """Harmonic mean of nmPU and niPU, 2 nmPU niPU / (nmPU + niPU) (Kawahara et al.'s F).
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+    normalize
+        Whether each item's weights are first normalised to sum to 1.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.clustering import nmpu_f1
+    >>> round(nmpu_f1([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]), 4)
+    0.4444
+    """
     s = _soft(gold, pred, normalize)
     return harmonic(_soft_purity(s.pred, s.gold, True), _soft_purity(s.gold, s.pred, False))
 
@@ -238,19 +298,57 @@ def _soft_pair_counts(s: _Soft) -> tuple[int, ...]:
     return pair_counts_of(tp, int(pp.nnz), int(gp.nnz), s.n_items)
 
 
-def soft_pair_counts(gold: Clusters, pred: Clusters) -> PairCounts:
+def soft_pair_counts(gold: Clusters, pred: Clusters) -> ClusterPairCounts:
     """TP / FP / FN / TN over unordered pairs of items for overlapping clusterings, a pair
     being "together" when the two items share at least one cluster; TN over the union of the
-    items of both clusterings."""
+    items of both clusterings.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+
+    Returns
+    -------
+    ClusterPairCounts
+        ``tp, fp, fn, tn``.
+
+    Examples
+    --------
+    >>> from assay.clustering import soft_pair_counts
+    >>> tuple(soft_pair_counts([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]))
+    (0, 1, 1, 1)
+    """
     tp, fp, fn, tn = _soft_pair_counts(_soft(gold, pred, normalize=False))
-    return PairCounts(tp, fp, fn, tn, provenance(measure="soft_pair_counts"))
+    return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="soft_pair_counts"))
 
 
 def soft_pairwise(
     gold: Clusters, pred: Clusters, *, beta: float = 1.0, zero_division: ZeroDivision = 0
 ) -> PRF:
     """Pairwise (precision, recall, F_β) for overlapping clusterings (Watset's ``Pairwise``);
-    ``zero_division`` (0, 1 or "nan") for a zero denominator."""
+    ``zero_division`` (0, 1 or "nan") for a zero denominator.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+    beta, zero_division
+        The weight of recall; the value of an undefined ratio.
+
+    Returns
+    -------
+    PRF
+        ``precision, recall, f``.
+
+    Examples
+    --------
+    >>> from assay.clustering import soft_pairwise
+    >>> tuple(soft_pairwise([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}]))
+    (0.0, 0.0, 0.0)
+    """
     b = check_beta(beta)
     zd = check_zero_division(zero_division)
     c = _soft_pair_counts(_soft(gold, pred, normalize=False))
@@ -259,7 +357,26 @@ def soft_pairwise(
 
 
 def soft_report(gold: Clusters, pred: Clusters) -> ClusteringReport:
-    """nmPU, niPU, their F1 and the pairwise measures of two soft clusterings, by name."""
+    """nmPU, niPU, their F1 and the pairwise measures of two soft clusterings, by name.
+
+    Parameters
+    ----------
+    gold, pred
+        The gold and the predicted clustering: lists of clusters, each a set (list,
+        tuple) of items or a dict ``{item: weight}``.
+
+    Returns
+    -------
+    ClusteringReport
+        A read-only mapping ``{measure: value}``.
+
+    Examples
+    --------
+    >>> from assay.clustering import soft_report
+    >>> report = soft_report([{"a", "b"}, {"c"}], [{"a"}, {"b", "c"}])
+    >>> round(report["nmpu"], 4), round(report["nipu"], 4)
+    (0.3333, 0.6667)
+    """
     s = _soft(gold, pred, normalize=True)
     mpu = _soft_purity(s.pred, s.gold, True)
     ipu = _soft_purity(s.gold, s.pred, False)
@@ -279,7 +396,24 @@ def soft_report(gold: Clusters, pred: Clusters) -> ClusteringReport:
 
 def labels_to_clusters(labels: ArrayLike) -> list[set[Any]]:
     """A hard clustering's labels (one per item, items named 0..n-1) as a list of sets, in the
-    sorted order of the labels: the input of the soft-clustering functions."""
+    sorted order of the labels: the input of the soft-clustering functions.
+
+    Parameters
+    ----------
+    labels
+        The cluster label of each item (items are numbered from 0).
+
+    Returns
+    -------
+    list of set
+        One set of item numbers per cluster.
+
+    Examples
+    --------
+    >>> from assay.clustering import labels_to_clusters
+    >>> labels_to_clusters(["x", "x", "y"])
+    [{0, 1}, {2}]
+    """
     item_codes, k = codes(labels, "labels")
     order = np.argsort(item_codes, kind="stable")
     bounds = np.cumsum(np.bincount(item_codes, minlength=k))[:-1]

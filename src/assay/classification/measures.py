@@ -1,7 +1,7 @@
 """Classification: the confusion matrix and the measures computed from it. Score-based
-measures and curves are in :mod:`assay.metrics.classification_curves`, the report and the
-F1/MCC simulation in :mod:`assay.metrics.classification_report`; Cohen's kappa is declared once,
-in the agreement family (:func:`assay.metrics.agreement.cohen_kappa`).
+measures and curves are in :mod:`assay.classification.curves`, the report and the
+F1/MCC simulation in :mod:`assay.classification.summary`; Cohen's kappa is declared once,
+in the agreement family (:func:`assay.agreement.cohen_kappa`).
 
 Everything is vectorised: labels are factorised to integer codes once and the confusion matrix
 is one ``np.bincount``. Labels may be ints, bools, floats or strings (any 1-D sequence or
@@ -15,7 +15,7 @@ Conventions (each a parameter, documented where it is used; names follow the glo
 - **``labels=``** in the per-class measures *selects* the classes that are reported or averaged;
   every item still counts (an item whose label is not selected is a negative for every selected
   class) -- scikit-learn's ``precision_recall_fscore_support``. In :func:`confusion_matrix` and
-  :func:`~assay.metrics.agreement.cohen_kappa` it *restricts*: items whose true or predicted
+  :func:`~assay.agreement.cohen_kappa` it *restricts*: items whose true or predicted
   label is not listed are dropped (scikit-learn's ``confusion_matrix``).
 - **``average``**: ``"binary"`` (the class ``pos_label``; the data may hold at most two
   labels), ``"micro"`` (counts summed over classes first), ``"macro"`` (unweighted mean over
@@ -26,7 +26,7 @@ Conventions (each a parameter, documented where it is used; names follow the glo
   without its warning), ``1`` or ``"nan"``. ``"nan"`` values are left out of macro and weighted
   means (as scikit-learn); a mean of nothing but ``nan`` is ``nan``. The F-score is
   ``(1+β²)·TP / ((1+β²)·TP + β²·FN + FP)``, undefined only when TP = FN = FP = 0.
-  :func:`~assay.metrics.classification_report.classification_report` counts the undefined
+  :func:`~assay.classification.summary.classification_report` counts the undefined
   values it replaced (``ClassificationReport.undefined``).
 - **``pos_label``** defaults to ``1`` (scikit-learn) when the labels are numbers; string labels
   need it.
@@ -44,18 +44,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._options import Average, Degenerate, Normalize, SBAAbsent, ZeroDivision, choice, number
+from .._options import Average, ZeroDivision, choice, number
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
-from .labels import (
+from ..metrics.labels import (
     AVERAGE,
     LABELS,
     POS_LABEL,
     ZERO_DIVISION,
     Counts,
     average_values,
-    boolean,
     check_pair,
     counts,
     divide,
@@ -64,12 +64,12 @@ from .labels import (
     py,
     unique,
 )
-from .registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, measure
+from .options import Normalize
 
 __all__ = [
     "ConfusionMatrix",
     "accuracy",
-    "balanced_accuracy",
     "confusion_matrix",
     "f1",
     "f_score",
@@ -77,11 +77,9 @@ __all__ = [
     "fowlkes_mallows",
     "fpr",
     "jaccard",
-    "mcc",
     "npv",
     "precision",
     "recall",
-    "sba",
     "specificity",
     "tnr",
     "tpr",
@@ -97,7 +95,7 @@ _per_class = functools.partial(_labels_measure, params=(LABELS, AVERAGE, POS_LAB
 # ---------------------------------------------------------------- confusion matrix
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class ConfusionMatrix(Result):
     """A confusion matrix: ``matrix[i, j]`` counts items of true label ``labels[i]`` predicted
     as ``labels[j]`` (rows true, columns predicted). ``np.asarray(cm)`` is the matrix; for two
@@ -151,10 +149,10 @@ class ConfusionMatrix(Result):
 
 
 def confusion_matrix(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     normalize: Normalize | None = None,
     zero_division: ZeroDivision = 0,
 ) -> ConfusionMatrix:
@@ -165,6 +163,29 @@ def confusion_matrix(
     sum (rates given the true class: the diagonal is recall), ``"pred"`` each column (the
     diagonal is precision), ``"all"`` by the total. A zero row/column (a class absent from
     ``y_true``/``y_pred``) normalises to ``zero_division`` (0, as scikit-learn; or 1, "nan").
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels
+        The labels, in order (others dropped); default: every label present, sorted.
+    normalize
+        ``None`` (counts), ``"true"``, ``"pred"`` or ``"all"``.
+    zero_division
+        The value of a normalised zero row or column.
+
+    Returns
+    -------
+    ConfusionMatrix
+        ``matrix`` (rows true, columns predicted) and ``labels``.
+
+    Examples
+    --------
+    >>> from assay.classification import confusion_matrix
+    >>> cm = confusion_matrix(["a", "b", "a", "c"], ["a", "b", "b", "c"])
+    >>> cm.labels.tolist(), cm.matrix.tolist()
+    (['a', 'b', 'c'], [[1, 1, 0], [0, 1, 0], [0, 0, 1]])
     """
     if normalize is not None:
         normalize = choice(normalize, Normalize, "normalize", error=MetricError)
@@ -198,7 +219,7 @@ def _default_pos_label(t: np.ndarray, p: np.ndarray) -> Any:
     )
 
 
-def _binary_counts(y_true: Any, y_pred: Any, pos_label: Any) -> Counts:
+def _binary_counts(y_true: ArrayLike, y_pred: ArrayLike, pos_label: Any) -> Counts:
     t, p = check_pair(y_true, y_pred)
     if pos_label is None:
         pos_label = _default_pos_label(t, p)
@@ -226,7 +247,7 @@ def _binary_counts(y_true: Any, y_pred: Any, pos_label: Any) -> Counts:
 
 
 def _select(
-    y_true: Any, y_pred: Any, labels: Any, average: Average | None, pos_label: Any
+    y_true: ArrayLike, y_pred: ArrayLike, labels: Any, average: Average | None, pos_label: Any
 ) -> Counts:
     if average == "binary":
         return _binary_counts(y_true, y_pred, pos_label)
@@ -234,8 +255,8 @@ def _select(
 
 
 def _ratio_measure(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     num: str,
     den: tuple[str, ...],
     labels: Any,
@@ -257,23 +278,59 @@ def _ratio_measure(
 
 
 @_labels_measure()
-def accuracy(y_true: Any, y_pred: Any) -> float:
-    """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n."""
+def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
+    """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> from assay.classification import accuracy
+    >>> round(accuracy(["a", "b", "a"], ["a", "b", "b"]), 4)
+    0.6667
+    """
     c = counts(y_true, y_pred)
     return float(np.trace(c.cm) / c.n)
 
 
 @_per_class(aliases=("ppv",))
 def precision(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item."""
+    """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import precision
+    >>> round(precision([1, 0, 1, 1], [1, 1, 0, 1]), 4)
+    0.6667
+    """
     return _ratio_measure(
         y_true, y_pred, "tp", ("tp", "fp"), labels, average, pos_label, zero_division
     )
@@ -281,15 +338,34 @@ def precision(
 
 @_per_class(aliases=("tpr", "sensitivity"))
 def recall(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item."""
+    """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import recall
+    >>> round(recall([1, 0, 1, 1], [1, 0, 0, 1]), 4)
+    0.6667
+    """
     return _ratio_measure(
         y_true, y_pred, "tp", ("tp", "fn"), labels, average, pos_label, zero_division
     )
@@ -300,10 +376,10 @@ tpr = recall
 
 @_per_class(aliases=("tnr",))
 def specificity(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -319,10 +395,10 @@ tnr = specificity
 
 @_per_class()
 def npv(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -335,10 +411,10 @@ def npv(
 
 @_per_class(higher_is_better=False)
 def fpr(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -351,10 +427,10 @@ def fpr(
 
 @_per_class(higher_is_better=False)
 def fnr(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -367,10 +443,10 @@ def fnr(
 
 @_per_class()
 def jaccard(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -396,18 +472,39 @@ BETA = Param("beta", FROM_SIGNATURE, _beta, "weight of recall: 0 is precision, i
 
 @_labels_measure(params=(BETA, LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
 def f_score(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
     beta: float = 1.0,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """F-beta: (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), the weighted harmonic mean of precision
     and recall (van Rijsbergen's effectiveness 1 - E). β = 0 is precision, β = inf recall.
-    Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first."""
+    Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    beta
+        The weight of recall (>= 0, or ``inf``).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import f_score
+    >>> round(f_score([1, 0, 1, 1], [1, 0, 0, 1], beta=2.0), 4)
+    0.7143
+    """
     b = float(beta)
     if b == 0:
         return _ratio_measure(
@@ -429,15 +526,36 @@ def f_score(
 
 @_per_class(aliases=("f1_score",))
 def f1(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """F1 = 2·TP / (2·TP + FP + FN)."""
+    """F1 = 2·TP / (2·TP + FP + FN).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import f1
+    >>> f1([1, 0, 1, 1], [1, 0, 0, 1])
+    0.8
+    >>> round(f1(["a", "b", "a", "c"], ["a", "b", "b", "c"], average="macro"), 4)
+    0.7778
+    """
     return f_score(
         y_true,
         y_pred,
@@ -451,10 +569,10 @@ def f1(
 
 @_per_class()
 def fowlkes_mallows(
-    y_true: Any,
-    y_pred: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels: Any = None,
+    labels: ArrayLike | None = None,
     average: Average | None = "binary",
     pos_label: Any = None,
     zero_division: ZeroDivision = 0,
@@ -469,121 +587,3 @@ def fowlkes_mallows(
         num = np.atleast_1d(num.sum())
         den = np.atleast_1d(float((tp + fp).sum()) * float((tp + fn).sum()))
     return average_values(divide(num, np.sqrt(den), zero_division), tp + fn, average)
-
-
-@_labels_measure(
-    params=(Param("adjusted", FROM_SIGNATURE, boolean("adjusted"), "rescale so chance is 0"),),
-    bounds=(-1.0, 1.0),
-)
-def balanced_accuracy(y_true: Any, y_pred: Any, *, adjusted: bool = False) -> float:
-    """Balanced accuracy: the mean recall over the classes present in ``y_true``, (1/K) Σ_c
-    TP_c / n_c (for two classes (TPR + TNR) / 2), in [0, 1]. Classes that are only predicted
-    have no recall and are left out (as scikit-learn). ``adjusted=True`` rescales so that chance
-    is 0: (score - 1/K) / (1 - 1/K), in [-1/(K-1), 1]; NaN for a single class."""
-    c = counts(y_true, y_pred)
-    t = c.true_sum
-    keep = t > 0
-    per_class = c.tp[keep] / t[keep]
-    score = float(per_class.mean())
-    if adjusted:
-        k = per_class.shape[0]
-        if k == 1:
-            return math.nan
-        chance = 1.0 / k
-        score = (score - chance) / (1 - chance)
-    return score
-
-
-DEGENERATE = Param(
-    "degenerate",
-    FROM_SIGNATURE,
-    one_of("degenerate", Degenerate),
-    "MCC with a zero denominator: zero (scikit-learn), limit (Chicco & Jurman), nan",
-)
-
-
-@_labels_measure(params=(DEGENERATE,), bounds=(-1.0, 1.0), aliases=("matthews_corrcoef",))
-def mcc(y_true: Any, y_pred: Any, *, degenerate: Degenerate = "zero") -> float:
-    """Matthews correlation coefficient; for more than two classes Gorodkin's (2004) R_K,
-    (n·c - t·p) / √((n² - t·t)(n² - p·p)) with c the number correct, t and p the true and
-    predicted class sizes. For two classes R_K is the binary MCC
-    (TP·TN - FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)), whichever class is positive.
-
-    The denominator is 0 when all true or all predicted labels are one class. ``degenerate``:
-
-    - ``"zero"`` (default): 0, as scikit-learn.
-    - ``"limit"``: the values of Chicco & Jurman (2020, BMC Genomics 21:6; 2023, BioData
-      Mining 16:4): +1 when the matrix has a single non-zero cell on the diagonal (every item
-      correct and of one class), -1 when its single non-zero cell is off the diagonal (every
-      item wrong, one class predicted for another), else 0, the limit of MCC when the empty
-      row or column is filled with ε → 0.
-    - ``"nan"``: NaN.
-    """
-    return _mcc_from_matrix(counts(y_true, y_pred).cm, degenerate)
-
-
-def _mcc_from_matrix(cm: np.ndarray, degenerate: Degenerate = "zero") -> float:
-    """R_K of a K × K confusion matrix (rows true), ``degenerate`` as in :func:`mcc`."""
-    m = cm.astype(np.float64)
-    t = m.sum(axis=1)
-    p = m.sum(axis=0)
-    n = m.sum()
-    cov_tp = np.trace(m) * n - t @ p
-    cov_tt = n * n - t @ t
-    cov_pp = n * n - p @ p
-    den = cov_tt * cov_pp
-    if den == 0:
-        if degenerate == "nan":
-            return math.nan
-        if degenerate == "limit":
-            nz = np.argwhere(cm)
-            if nz.shape[0] == 1:
-                return 1.0 if nz[0, 0] == nz[0, 1] else -1.0
-        return 0.0
-    return float(cov_tp / np.sqrt(den))
-
-
-@_labels_measure(
-    params=(
-        Param(
-            "absent",
-            FROM_SIGNATURE,
-            one_of("absent", SBAAbsent),
-            "a class absent from one side: gosgens (the authors' rule) or nan",
-        ),
-    )
-)
-def sba(y_true: Any, y_pred: Any, *, absent: SBAAbsent = "gosgens") -> float:
-    """Symmetric Balanced Accuracy (Gösgens, Zhiyanov, Tikhonov & Prokhorenkova 2021, "Good
-    classification measures and how to find them", NeurIPS): the mean of balanced accuracy and
-    its version with true and predicted labels swapped,
-
-        SBA = 1/(2m) · Σ_i (c_ii / a_i + c_ii / b_i)
-
-    over the m classes that occur in ``y_true`` or ``y_pred`` (a_i true, b_i predicted class
-    sizes; c_ii correct items of class i). A class absent from one side makes a term 0/0;
-    ``absent="gosgens"`` (default) applies the authors' rule (their reference code,
-    yandex-research/classification-measures): c_ii/a_i is replaced by b_i/n when a_i = 0 and
-    c_ii/b_i by a_i/n when b_i = 0, and SBA is 0 when no item is correct (minimal agreement).
-    ``absent="nan"`` returns NaN instead whenever a class is absent from one side. Classes
-    absent from both sides do not count.
-    """
-    c = counts(y_true, y_pred)
-    a = c.true_sum.astype(np.float64)
-    b = c.pred_sum.astype(np.float64)
-    d = c.tp.astype(np.float64)
-    n = float(c.n)
-    if (a == 0).any() or (b == 0).any():
-        if absent == "nan":
-            return math.nan
-        if not d.any():
-            return 0.0
-    m = a.shape[0]
-    term_a = np.where(a > 0, d / np.where(a > 0, a, 1), b / n)
-    term_b = np.where(b > 0, d / np.where(b > 0, b, 1), a / n)
-    return float((term_a.sum() + term_b.sum()) / (2 * m))
-
-
-# The score-based measures (ROC AUC, average precision) are declared in their own module;
-# importing it here registers the whole family when this module is imported.
-from . import classification_curves as _curves  # noqa: E402, F401
