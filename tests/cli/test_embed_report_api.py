@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from assay.classification import read_labels, read_scores
 from assay.cli import app
 from assay.embeddings.reader import read_embeddings
-from assay.io.tasks import read_labels, read_scores
 
 pytest.importorskip("matplotlib")
 

@@ -205,6 +205,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         ([REFS], {"a": HYPS, "b": list(reversed(HYPS))}),
         {"metrics": ["chrf"], "n_resamples": 20},
     ),
+    "assay.generation.configure_metrics": lambda: ((["bleu", "chrf"],), {"tokenize": "13a"}),
     "assay.generation.rouge": lambda: ((HYPS, REFS), {"n_resamples": 20}),
     "assay.generation.score": lambda: ((HYPS, REFS), {"metric": "chrf"}),
     "assay.generation.sentence_bleu": lambda: ((HYPS[0], [REFS[0]]), {}),
@@ -253,6 +254,7 @@ ELSEWHERE = {
     "assay.classification.classification_document": "renders a report; its options are data",
     "assay.classification.labelled_report": "renders rows; its options are a caption and settings",
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
+    "assay.dist.evaluate_files": "needs a Dask scheduler; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
 }
 

@@ -195,6 +195,11 @@ def configure_metrics(
     >>> [str(m) for m in configure_metrics(["bleu", "ter", "rougeL"], lowercase=True)]
     ['bleu(lowercase=True)', 'ter', 'rougeL']
     """
+    # Checked here, not only by the metric that takes them: an option no named metric uses
+    # is still a mistake the user should hear about.
+    tokenize = opt.choice(tokenize, BleuTokenize, "tokenize")
+    lowercase = opt.flag(lowercase, "lowercase")
+    use_stemmer = opt.flag(use_stemmer, "use_stemmer")
     out = []
     for name in names:
         spec = metric(name)

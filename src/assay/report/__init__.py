@@ -88,7 +88,7 @@ _MOVED = {
     "generation_report": (
         "assay.generation.report",
         "generation_report",
-        "SystemComparison.report() (assay.generation)",
+        "assay.generation.generation_report or SystemComparison.report()",
     ),
     "regression_report": (
         "assay.regression.render",
