@@ -36,45 +36,45 @@ import warnings
 from importlib import import_module
 from typing import Any
 
-from .._options import OutputFormat
-from . import escape
-from .catalog import catalog_report, catalog_table
-from .html import to_html
-from .output import Report
-from .records import RecordFormat, render_records
-from .reported import Reported
-from .sections_tasks import any_document, tables_document
-from .table import Align, Cell, Column, DisplayTable, to_latex, to_markdown, to_rich, to_text
-from .tasks import consensus_report, values_report
-from .values import count, json_value, plain, short
+from .._lazy import LazyNames
+from . import escape as escape
 
-__all__ = [
-    "Align",
-    "Cell",
-    "Column",
-    "DisplayTable",
-    "OutputFormat",
-    "RecordFormat",
-    "Report",
-    "Reported",
-    "any_document",
-    "catalog_report",
-    "catalog_table",
-    "consensus_report",
-    "count",
-    "escape",
-    "json_value",
-    "plain",
-    "render_records",
-    "short",
-    "tables_document",
-    "to_html",
-    "to_latex",
-    "to_markdown",
-    "to_rich",
-    "to_text",
-    "values_report",
-]
+#: Public names, by the submodule that defines them (loaded on first use: the ranking core
+#: imports :class:`Reported`, and importing it should not load every renderer).
+_LAZY = {
+    "Align": "table",
+    "Cell": "table",
+    "Column": "table",
+    "DisplayTable": "table",
+    "to_latex": "table",
+    "to_markdown": "table",
+    "to_rich": "table",
+    "to_text": "table",
+    "RecordFormat": "records",
+    "render_records": "records",
+    "Report": "output",
+    "Reported": "reported",
+    "any_document": "sections_tasks",
+    "tables_document": "sections_tasks",
+    "catalog_report": "catalog",
+    "catalog_table": "catalog",
+    "consensus_report": "tasks",
+    "values_report": "tasks",
+    "count": "values",
+    "json_value": "values",
+    "plain": "values",
+    "short": "values",
+    "to_html": "html",
+}
+
+_NAMES = LazyNames(
+    __name__,
+    globals(),
+    _LAZY,
+    elsewhere={"OutputFormat": "assay._options"},
+)
+
+__all__ = sorted([*_LAZY, "OutputFormat", "escape"])
 
 #: Public names that moved to their family's package: old name -> (module, its name there,
 #: what to use now). Still resolved here, with a DeprecationWarning naming the new home.
@@ -172,9 +172,9 @@ _MOVED = {
 
 
 def __getattr__(name: str) -> Any:
-    # A moved name still resolves, warning on every access (never cached here).
     if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return _NAMES.get(name)
+    # A moved name still resolves, warning on every access (never cached here).
     module, attribute, instead = _MOVED[name]
     warnings.warn(
         f"assay.report.{name} moved to {module}.{attribute} and will be removed from "
@@ -183,3 +183,6 @@ def __getattr__(name: str) -> Any:
         stacklevel=2,
     )
     return getattr(import_module(module), attribute)
+
+
+__dir__ = _NAMES.listing
