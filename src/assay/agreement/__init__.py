@@ -3,7 +3,8 @@ coefficients, and percent agreement.
 
 Modules, by role: :mod:`~assay.agreement.kappas` (the kappa-type coefficients and percent
 agreement; its documentation gives the conventions for missing labels and varying numbers of
-raters), :mod:`~assay.agreement.alpha` (Krippendorff's alpha, its formulas and bootstrap) --
+raters), :mod:`~assay.agreement.alpha` (Krippendorff's alpha and its formulas),
+:mod:`~assay.agreement.bootstrap` (its bootstrap) --
 every coefficient is declared in the metric registry --, :mod:`~assay.agreement.ratings`
 (ratings files: :func:`read_ratings`), :mod:`~assay.agreement.evaluation` (:func:`evaluate`:
 what ``assay agree`` prints, as a result that builds its own table and HTML page) and
@@ -25,10 +26,10 @@ _LAZY = {
     "randolph_kappa": "kappas",
     "scott_pi": "kappas",
     # Krippendorff's alpha
-    "AlphaBootstrap": "alpha",
+    "AlphaBootstrap": "bootstrap",
     "AlphaResult": "alpha",
     "alpha_band": "alpha",
-    "alpha_bootstrap": "alpha",
+    "alpha_bootstrap": "bootstrap",
     "krippendorff_alpha": "alpha",
     # ratings files, and every coefficient that applies to one
     "Ratings": "ratings",

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from .._result import Result
 from ..errors import AssayError, InputError
 from ..report.reported import Reported
-from .alpha import AlphaBootstrap, AlphaResult, alpha_bootstrap, krippendorff_alpha
+from .alpha import AlphaResult, krippendorff_alpha
+from .bootstrap import AlphaBootstrap, alpha_bootstrap
 from .kappas import cohen_kappa, fleiss_kappa
 from .options import Level
 from .ratings import Ratings
@@ -40,7 +41,30 @@ class AgreementEvaluation(Result, Reported):
 
     ``report()``: rows ``metric, value`` (alpha, D_o, D_e, n_pairable, n_units, band, the
     kappas, the interval and probabilities of the bootstrap); ``document()`` adds
-    Krippendorff's coincidence matrix as a heatmap.
+    Krippendorff's coincidence matrix as a heatmap. Built by :func:`evaluate`.
+
+    Parameters
+    ----------
+    ratings : Ratings
+        The ratings evaluated.
+    level : str
+        Alpha's level of measurement.
+    alpha : AlphaResult
+        Krippendorff's alpha.
+    kappas : mapping of str to float
+        The kappas that apply, by measure name.
+    bootstrap : AlphaBootstrap, optional
+        Alpha's bootstrap, when asked.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.agreement import Ratings, evaluate
+    >>> r = Ratings("example", "wide", ["u1", "u2", "u3"], ["a", "b"], [[1, 1], [2, 2], [1, 2]])
+    >>> ev = evaluate(r)
+    >>> ev.level, round(ev.kappas["cohen_kappa"], 4)
+    ('nominal', 0.4)
     """
 
     family = "agreement"
@@ -50,7 +74,7 @@ class AgreementEvaluation(Result, Reported):
     alpha: AlphaResult
     kappas: Mapping[str, float]
     bootstrap: AlphaBootstrap | None = None
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __repr__(self) -> str:
         shown = [f"alpha={self.alpha.alpha:.4g}", f"band={self.alpha.band!r}"]

@@ -43,15 +43,8 @@ from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.labels import Counts, counts, zero_division_value
 from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
 from ._ratings import FloatArray, RatingsData, is_missing, ratings, unit_counts, values_array
-from .alpha import (
-    COUNTS,
-    LEVELS,
-    AlphaBootstrap,
-    AlphaResult,
-    alpha_band,
-    alpha_bootstrap,
-    krippendorff_alpha,
-)
+from .alpha import COUNTS, LEVELS, AlphaResult, alpha_band, krippendorff_alpha
+from .bootstrap import AlphaBootstrap, alpha_bootstrap
 from .options import KappaWeights
 
 __all__ = [
@@ -84,14 +77,39 @@ TABLE = Param("table", None, anything, "a k × k contingency table (rows rater a
 class AgreementResult(Result):
     """A kappa-type coefficient ``value = (p_o - p_e) / (1 - p_e)``; ``float()`` gives it.
 
-    ``observed`` (p_o) and ``expected`` (p_e) are agreements (for weighted kappa,
-    1 - weighted disagreement / maximum weight, so the identity above still holds). ``table``
-    is the confusion (two raters) or subjects × categories count table; ``labels`` its
-    categories; ``n`` the number of items (pairs or subjects) used and ``n_dropped`` the number
-    left out (pairs with a missing or unlisted label; subjects with fewer than two ratings);
-    ``proportions`` the category proportions p_j of the multirater coefficients. ``value`` is
-    NaN when p_e = 1 (no variation; ``zero_division`` for Cohen's kappa).
-    ``records()``: one row with the scalar fields.
+    Built by :func:`cohen_kappa`, :func:`scott_pi`, :func:`fleiss_kappa`,
+    :func:`randolph_kappa` and :func:`percent_agreement`. ``records()``: one row with the
+    scalar fields.
+
+    Parameters
+    ----------
+    value : float
+        The coefficient; NaN when p_e = 1 (no variation; ``zero_division`` for Cohen's kappa).
+    observed, expected : float
+        The agreements p_o and p_e (for weighted kappa, 1 - weighted disagreement / maximum
+        weight, so the identity above still holds).
+    method : str
+        The coefficient's name, in words.
+    n : int
+        The number of items (pairs or subjects) used.
+    labels : numpy.ndarray
+        The categories of ``table``.
+    table : numpy.ndarray
+        The confusion table (two raters) or the subjects × categories count table.
+    n_dropped : int
+        Items left out: pairs with a missing or unlisted label, subjects with fewer than two
+        ratings.
+    proportions : numpy.ndarray, optional
+        The category proportions p_j of the multirater coefficients.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.agreement import cohen_kappa
+    >>> res = cohen_kappa(["x", "x", "y", "y"], ["x", "y", "y", "y"])
+    >>> res.value, res.observed, res.expected, res.n
+    (0.5, 0.75, 0.5, 4)
     """
 
     value: float
@@ -99,11 +117,11 @@ class AgreementResult(Result):
     expected: float
     method: str
     n: int
-    labels: NDArray[Any]
+    labels: NDArray[Any]  # Any: labels of every dtype (numbers, strings)
     table: FloatArray
     n_dropped: int = 0
     proportions: FloatArray | None = None
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __float__(self) -> float:
         return float(self.value)
@@ -439,7 +457,30 @@ def randolph_kappa(
     data: RatingsData, *, counts: bool = False, n_categories: int | None = None
 ) -> AgreementResult:
     """Randolph's (2005) free-marginal multirater kappa: as Fleiss but P_e = 1 / k, with
-    ``k = n_categories`` (default: the categories observed, or the count table's columns)."""
+    ``k = n_categories`` (default: the categories observed, or the count table's columns).
+
+    Parameters
+    ----------
+    data : array_like or mapping of columns
+        The ratings: a units × raters matrix (missing: NaN or None), (unit, rater, value)
+        triples or columns, or with ``counts=True`` a units × categories count matrix.
+    counts : bool
+        Whether ``data`` is a count matrix.
+    n_categories : int, optional
+        The number k of categories raters could choose from (at least 2).
+
+    Returns
+    -------
+    AgreementResult
+        kappa = (P_o - 1/k) / (1 - 1/k), with P_o as for :func:`fleiss_kappa`.
+
+    Examples
+    --------
+    >>> from assay.agreement import randolph_kappa
+    >>> res = randolph_kappa([[1, 1], [2, 2], [1, 2], [2, 2]], n_categories=2)
+    >>> res.value, res.observed, res.expected
+    (0.5, 0.75, 0.5)
+    """
     where = "randolph_kappa"
     s = _subjects(data, counts, where)
     k = s.table.shape[1] if n_categories is None else int(n_categories)
@@ -455,7 +496,27 @@ def percent_agreement(data: RatingsData, *, counts: bool = False) -> AgreementRe
     """Mean pairwise percent agreement P_o = mean_i Σ_j n_ij (n_ij - 1) / (n_i (n_i - 1)): the
     mean over subjects (with two or more ratings) of the share of agreeing rater pairs. With
     two raters, the share of items labelled alike. ``expected`` is 0 (no chance correction) so
-    ``value == observed``."""
+    ``value == observed``.
+
+    Parameters
+    ----------
+    data : array_like or mapping of columns
+        The ratings: a units × raters matrix (missing: NaN or None), (unit, rater, value)
+        triples or columns, or with ``counts=True`` a units × categories count matrix.
+    counts : bool
+        Whether ``data`` is a count matrix.
+
+    Returns
+    -------
+    AgreementResult
+        The agreement P_o (``value`` and ``observed``), between 0 and 1.
+
+    Examples
+    --------
+    >>> from assay.agreement import percent_agreement
+    >>> percent_agreement([[1, 1], [1, 2], [2, 2], [3, 1]]).value
+    0.5
+    """
     where = "percent_agreement"
     s = _subjects(data, counts, where)
     return _multirater(s, 0.0, "percent agreement", measure=where, counts=counts)

@@ -121,21 +121,42 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 @dataclass(frozen=True)
 class Ratings:
-    """Ratings read from a file.
+    """Ratings read from a file (by :func:`read_ratings`), or built in code.
 
-    ``matrix`` has one row per unit and one column per rater (``None`` where a rater gave no
-    value), whatever the file's orientation; ``long`` holds the rows of a long file as read
-    (``{"unit", "rater", "value"}`` lists; ``None`` for a wide file); ``id_column`` is the
-    column the row ids were read from (None: rows are numbered). :attr:`data` is what the
-    agreement functions take.
+    :attr:`data` is what the agreement functions take.
+
+    Parameters
+    ----------
+    source : str
+        Where the ratings come from (a path, or a name).
+    layout : {"wide", "long"}
+        The file's layout.
+    units, raters : list of str
+        The unit and rater ids.
+    matrix : list of list
+        One row per unit, one column per rater (``None`` where a rater gave no value),
+        whatever the file's orientation.
+    long : mapping of str to list, optional
+        The rows of a long file as read (``unit``, ``rater``, ``value`` lists).
+    orientation : {"units-by-raters", "raters-by-units"}
+        The orientation of a wide file.
+    id_column : str, optional
+        The column the row ids were read from (None: rows are numbered).
+
+    Examples
+    --------
+    >>> from assay.agreement import Ratings
+    >>> r = Ratings("example", "wide", ["u1", "u2"], ["a", "b"], [["x", "x"], ["y", None]])
+    >>> r.complete, r.describe()
+    (False, 'wide, units × raters: 2 units as rows, 2 raters as columns; no unit ids')
     """
 
     source: str
     layout: Literal["wide", "long"]
     units: list[str]
     raters: list[str]
-    matrix: list[list[Any]]
-    long: Mapping[str, list[Any]] | None = None
+    matrix: list[list[Any]]  # Any: rating values of every type (numbers, strings, None)
+    long: Mapping[str, list[Any]] | None = None  # Any: the file's values, as read
     orientation: RatingsOrientation = "units-by-raters"
     id_column: str | None = None
 
