@@ -14,8 +14,7 @@ import assay.evaluation
 import assay.fusion.streaming as streaming
 from assay import Run
 from assay.errors import InputWarning
-from assay.fusion import aggregate, fuse_files, optimize_fusion
-from assay.io import read_votes
+from assay.fusion import aggregate, fuse_files, optimize_fusion, read_votes
 from conftest import shared_file
 from support.cli import invoke
 

@@ -65,7 +65,7 @@ def _task_case(name: str) -> Callable[[st.DataObject], Case]:
     from assay.agreement import read_ratings
     from assay.classification import read_labels
     from assay.clustering import read_clustering
-    from assay.io import read_votes
+    from assay.fusion import read_votes
     from assay.io.segments import read_numbers, read_segments
 
     def build(data: st.DataObject) -> Case:

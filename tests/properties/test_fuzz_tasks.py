@@ -22,7 +22,7 @@ from assay import AssayError
 from assay.agreement import read_ratings
 from assay.classification import read_labels, read_scores
 from assay.clustering import read_clustering
-from assay.io import read_votes
+from assay.fusion import read_votes
 from assay.io.segments import read_numbers, read_segments
 from strategies.fuzz import (
     LABELS,

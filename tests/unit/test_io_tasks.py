@@ -1,5 +1,5 @@
-"""Readers of the task files (assay.io.tasks): good files, and malformed lines named by
-file and line."""
+"""Readers of the task files (labels, scores, clusterings, ratings, votes): good files, and
+malformed lines named by file and line."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from assay.agreement import read_ratings
 from assay.classification import read_labels, read_scores
 from assay.clustering import Clustering, read_clustering
 from assay.errors import DuplicateError, EmptyInputError, InputError, OptionError, ParseError
-from assay.io import read_votes
+from assay.fusion import read_votes
 from support.io import write
 
 

@@ -1,14 +1,21 @@
 """A vote file of one candidate per line, each a different one, is most likely one ranking
 written vertically, read as that many one-candidate votes that all tie (issue 25, a sibling
-of the clustering file read as one-item clusters): it is warned about."""
+of the clustering file read as one-item clusters): it is warned about. The reader moved to
+:mod:`assay.fusion` (issue 26); ``assay.io.read_votes`` still resolves, with a warning."""
 
 from __future__ import annotations
 
 import warnings
 from pathlib import Path
 
+import pytest
+
+import assay.fusion
+import assay.io
+import assay.report
 from assay.errors import InputWarning
-from assay.io import read_votes
+from assay.fusion import read_votes
+from assay.fusion.report import consensus_report
 from support.cli import invoke
 
 
@@ -33,3 +40,12 @@ def test_plurality_votes_and_rankings_are_not(tmp_path: Path) -> None:
         path = tmp_path / "v.txt"
         path.write_text(text)
         assert _said(path) == [], text
+
+
+def test_the_old_names_are_deprecated_aliases() -> None:
+    with pytest.warns(DeprecationWarning, match="assay.fusion"):
+        assert assay.io.read_votes is assay.fusion.read_votes
+    with pytest.warns(DeprecationWarning, match="assay.fusion.report.consensus_report"):
+        assert assay.report.consensus_report is consensus_report
+    assert "read_votes" not in assay.io.__all__ and "read_votes" in assay.fusion.__all__
+    assert "consensus_report" not in assay.report.__all__

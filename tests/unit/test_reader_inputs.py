@@ -21,7 +21,8 @@ from assay.classification import read_labels
 from assay.cli import app
 from assay.clustering import read_clustering
 from assay.errors import DuplicateError, InputWarning
-from assay.io import read_votes, streams
+from assay.fusion import read_votes
+from assay.io import streams
 from assay.io.segments import read_segments
 from assay.metrics.names import parse
 

@@ -1,6 +1,6 @@
 """``assay fuse RUN RUN ...`` (run fusion) and ``assay aggregate FILE`` (rank aggregation).
 
-Vote files for ``aggregate`` are read by :func:`assay.io.read_votes`: one ranking per line,
+Vote files for ``aggregate`` are read by :func:`assay.fusion.read_votes`: one ranking per line,
 best first, candidates separated by white space or commas; blank lines and ``#`` lines are
 skipped. Only typer and the standard library are imported at module level; NumPy and
 :mod:`assay.fusion` load inside the commands.
@@ -120,7 +120,7 @@ def aggregate(
     """Consensus of rankings (Borda, Dowdall, Copeland, Kemeny, MC4): order and scores."""
     with errors():
         from ..fusion import aggregate as consensus
-        from ..io import read_votes
+        from ..fusion import read_votes
 
         check_report(report)
         votes = read_votes(path)

@@ -2,7 +2,8 @@
 
 **Rank aggregation** (:mod:`assay.fusion.aggregation`) combines lists of candidates (votes,
 best first, possibly partial) into a consensus order: Borda, weighted Borda, Dowdall, Copeland
-(Condorcet), Kemeny–Young and MC4.
+(Condorcet), Kemeny–Young and MC4. :func:`read_votes` (:mod:`assay.fusion.votes`) reads a vote
+file, one ranking per line.
 
 **Run fusion** (:mod:`assay.fusion.methods`) combines scored runs query by query: CombSUM,
 CombMNZ, CombANZ, CombMAX, CombMIN, CombMED, CombGMNZ, weighted sum, reciprocal rank fusion,
@@ -34,6 +35,7 @@ _LAZY = {
     "FusionSummary": "streaming",
     "QueryOrderError": "streaming",
     "fuse_files": "streaming",
+    "read_votes": "votes",
 }
 
 

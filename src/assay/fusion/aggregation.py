@@ -53,7 +53,7 @@ class Consensus(TupleResult, Reported):
 
     def report(self) -> Report:
         """Rows ``rank, candidate, score``; the caption names the votes and the method."""
-        from ..report.tasks import consensus_report
+        from .report import consensus_report
 
         settings = dict(self.settings)
         what = f"{settings.get('rankings')} rankings, {settings.get('method')}"

@@ -1,7 +1,5 @@
-"""The reader of the one task file not in a family's package: votes (rank aggregation, read
-by :mod:`assay.fusion`); the generic line and column helpers are :mod:`assay.io.lines`, labels
-and scores are read by :mod:`assay.classification`, clusterings by :mod:`assay.clustering` and
-ratings by :mod:`assay.agreement`.
+"""The reader of rank aggregation's vote files (:func:`assay.fusion.aggregate`, ``assay
+aggregate``); the generic line and column helpers are :mod:`assay.io.lines`.
 
 - **votes** — one ranking per line, best first; a line holding a comma is split on commas
   (white space around each candidate trimmed), otherwise on white space. Blank lines and lines
@@ -17,15 +15,11 @@ import re
 import warnings
 
 from ..errors import EmptyInputError, InputWarning, ParseError
-from .lines import SPACE as _SPACE
-from .lines import PathLike, split_lines
-from .lines import file_text as _text
+from ..io.lines import SPACE as _SPACE
+from ..io.lines import PathLike, split_lines
+from ..io.lines import file_text as _text
 
-__all__ = [
-    "PathLike",
-    "read_votes",
-    "split_lines",
-]
+__all__ = ["read_votes"]
 
 _PLAIN = re.compile(f"[^{_SPACE}]+")
 

@@ -19,7 +19,7 @@ terminal), and the CLI decides where they go. Three views of a result:
 
 A :class:`Report` pairs both for one result and renders any of the output formats
 (:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
-:func:`values_report`, :func:`consensus_report`, the learning-to-rank reports
+:func:`values_report`, rank aggregation's (:mod:`assay.fusion.report`), the learning-to-rank reports
 (:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
 meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
 rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
@@ -58,7 +58,6 @@ _LAZY = {
     "tables_document": "sections_tasks",
     "catalog_report": "catalog",
     "catalog_table": "catalog",
-    "consensus_report": "tasks",
     "values_report": "tasks",
     "count": "values",
     "json_value": "values",
@@ -111,6 +110,11 @@ _MOVED = {
         "the result's report() / document()",
     ),
     "stats_report": ("assay.ltr.report", "stats_report", "the result's report() / document()"),
+    "consensus_report": (
+        "assay.fusion.report",
+        "consensus_report",
+        "assay.fusion.Consensus.report() / document()",
+    ),
     "assessors_report": (
         "assay.meta.report",
         "assessors_report",

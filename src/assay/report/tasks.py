@@ -1,17 +1,17 @@
-"""Reports of the task families: named values (clustering, agreement) and a consensus ranking
-(rank aggregation); classification's labelled measures are
-:mod:`assay.classification.document`'s."""
+"""Reports of the task families: named values (clustering, agreement); classification's
+labelled measures are :mod:`assay.classification.document`'s and rank aggregation's consensus
+ranking :mod:`assay.fusion.report`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .output import Report
 from .table import Column, DisplayTable
 from .values import short
 
-__all__ = ["consensus_report", "values_report"]
+__all__ = ["values_report"]
 
 
 def values_report(
@@ -28,34 +28,4 @@ def values_report(
         records=[{"metric": m, "value": v} for m, v in values.items()],
         columns=("metric", "value"),
         document=document or {},
-    )
-
-
-def consensus_report(
-    order: Sequence[Any],
-    scores: Sequence[float],
-    *,
-    caption: str = "",
-    settings: Mapping[str, Any] | None = None,
-) -> Report:
-    """A consensus ranking: rows ``rank, candidate, score`` (TSV with a header line; the
-    table shows scores to 6 significant digits)."""
-    rows = [
-        {"rank": i, "candidate": c, "score": s}
-        for i, (c, s) in enumerate(zip(order, scores, strict=True), start=1)
-    ]
-    table = DisplayTable(
-        [
-            Column("rank", align="right", latex="Rank"),
-            Column("candidate", latex="Candidate"),
-            Column("score", align="right", latex="Score"),
-        ],
-        [[str(r["rank"]), str(r["candidate"]), short(r["score"], ".6g")] for r in rows],
-        caption=caption,
-    )
-    return Report(
-        table=table,
-        records=rows,
-        columns=("rank", "candidate", "score"),
-        document={"settings": dict(settings or {})},
     )
