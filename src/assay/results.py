@@ -3,7 +3,9 @@
 ``records()`` (flat rows), ``to_pandas()`` and ``provenance``; they build their own outputs
 (:class:`~assay.report.Reported`): ``report()`` (what ``assay evaluate`` and ``assay
 compare`` print), ``document()`` and ``html()`` (what ``--report`` writes) and a notebook
-view. One system against the baseline is :class:`assay.stats.PairResult`."""
+view. One system against the baseline is :class:`assay.stats.PairResult`. The comparison
+types (:class:`Comparison`, :class:`RunSummary`, :data:`COMPARISON_FIELDS`,
+:func:`letter`) are defined in :mod:`assay._comparison_result` and imported from here."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+from ._comparison_result import COMPARISON_FIELDS, Comparison, RunSummary, letter
 from ._result import REPR_LIMIT, Result
 from .data import Conventions, Qrels, Run
 from .errors import AssayWarning
@@ -44,7 +47,32 @@ GM_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
 
 
 def aggregate(values: np.ndarray, how: str) -> float:
-    """A metric's declared aggregate: arithmetic mean, geometric mean (floored) or sum."""
+    """A metric's declared aggregate: arithmetic mean, geometric mean (floored) or sum.
+
+    The geometric mean is exp(mean(log(max(x, 1e-5)))), trec_eval's ``gm_map`` rule (values
+    below ``MIN_GEO_MEAN`` = 1e-5 are raised to it); with no value, the mean and the
+    geometric mean are NaN and the sum is 0.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The per-query values.
+    how : str
+        The rule: ``"mean"``, ``"gmean"`` or ``"sum"`` (any other: the mean).
+
+    Returns
+    -------
+    float
+        The aggregate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.results import aggregate
+    >>> v = np.array([0.5, 0.0, 1.0])
+    >>> aggregate(v, "mean"), aggregate(v, "sum"), round(aggregate(v, "gmean"), 4)
+    (0.5, 1.5, 0.0171)
+    """
     if how == "sum":
         return float(values.sum())
     if len(values) == 0:
@@ -56,7 +84,41 @@ def aggregate(values: np.ndarray, how: str) -> float:
 
 @dataclass(frozen=True, eq=False)
 class MetricValues(Result):
-    """One run x metric: per-query values, the aggregate, and how many queries were skipped."""
+    """One run x metric: per-query values, the aggregate, and how many queries were skipped.
+
+    What ``results[run, metric]`` gives (:class:`Results`); ``float()`` of it is the
+    aggregate and :meth:`as_dict` the ``{query: value}`` mapping.
+
+    Parameters
+    ----------
+    run : str
+        The run's name.
+    metric : str
+        The metric's canonical name.
+    queries : numpy.ndarray
+        The query ids, in the qrels' order.
+    values : numpy.ndarray
+        One value per query, aligned with ``queries``.
+    aggregate : float
+        The metric's aggregate of ``values`` (see :func:`aggregate`).
+    undefined : int
+        Queries where the metric was undefined (handled by the ``no_relevant`` convention).
+    skipped : int
+        Queries left out.
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=4, docs_per_query=5, seed=1)
+    >>> res = assay.evaluate(qrels, list(runs.values())[:1], "map")
+    >>> mv = res["run1", "map"]
+    >>> mv
+    AP[run1] = 0.7500 over 4 queries
+    >>> mv.as_dict(), mv.undefined
+    ({'q1': 1.0, 'q2': 1.0, 'q3': 1.0, 'q4': 0.0}, 1)
+    """
 
     run: str
     metric: str
@@ -65,7 +127,7 @@ class MetricValues(Result):
     aggregate: float
     undefined: int = 0  # queries where the metric was undefined (handled by no_relevant)
     skipped: int = 0
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __float__(self) -> float:
         return float(self.aggregate)
@@ -90,7 +152,25 @@ class RunInputs:
     """What an evaluation was computed from, kept by :func:`assay.evaluate` so that the
     result's report can evaluate more (its precision-recall curves) on the same data: the
     qrels, each run by name (a :class:`~assay.data.Run`, or the path of a run file read in
-    blocks) and the ``depth``. Not part of the records or the provenance."""
+    blocks) and the ``depth``. Not part of the records or the provenance.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The relevance judgements.
+    runs : mapping of str to Run or str
+        Each run by name: a :class:`~assay.data.Run`, or the path of a run file.
+    depth : int or None
+        The ranking depth evaluated (None: every document).
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=4, docs_per_query=5, seed=1)
+    >>> res = assay.evaluate(qrels, list(runs.values())[:1], "P@5")
+    >>> list(res.inputs.runs), res.inputs.depth
+    (['run1'], None)
+    """
 
     qrels: Qrels
     runs: Mapping[str, Run | str]
@@ -104,6 +184,24 @@ class Results(Reported, Result):
     ``inputs`` (left out of comparisons, records and provenance) are the qrels and runs
     :func:`assay.evaluate` evaluated, from which :meth:`document` draws the interpolated
     precision-recall curves; None for results built otherwise (then the report has none).
+    :func:`assay.evaluate` builds it.
+
+    Parameters
+    ----------
+    runs : list of str
+        The evaluated runs' names, in order.
+    metrics : list of Metric
+        The evaluated metrics.
+    conventions : Conventions
+        The conventions the values were computed under.
+    data : mapping of (str, str) to MetricValues
+        ``{(run, metric name): MetricValues}``.
+    warnings : list of str
+        What the evaluation warned about.
+    provenance : mapping
+        What produced it (assay's version, the options, the inputs).
+    inputs : RunInputs or None
+        The qrels and runs evaluated (see :class:`RunInputs`).
 
     Examples
     --------
@@ -123,7 +221,7 @@ class Results(Reported, Result):
     conventions: Conventions
     data: Mapping[tuple[str, str], MetricValues]
     warnings: list[str] = field(default_factory=list)
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     inputs: RunInputs | None = field(default=None, compare=False)
 
     @property
@@ -372,225 +470,3 @@ def screen(head: str, lines: list[str]) -> str:
         out.append(line)
         used += len(line) + 1
     return "\n".join(out)
-
-
-# ---------------------------------------------------------------- comparisons
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    """One run x metric: the mean over queries and its confidence interval."""
-
-    run: str
-    metric: str
-    mean: float
-    ci_low: float
-    ci_high: float
-    n: int
-
-
-def letter(i: int) -> str:
-    """The marker letter of the i-th run: a, b, ..., z, aa, ab, ..."""
-    out = ""
-    i += 1
-    while i:
-        i, rem = divmod(i - 1, 26)
-        out = chr(ord("a") + rem) + out
-    return out
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class Comparison(Reported, Result):
-    """Everything :func:`assay.compare` found, with the settings that produced it: a
-    :class:`RunSummary` (mean and interval) per run x metric, a
-    :class:`~assay.stats.PairResult` per comparison (``pairs``), and the evaluation
-    (``results``).
-
-    Examples
-    --------
-    >>> import assay
-    >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
-    >>> cmp = assay.compare(qrels, list(runs.values())[:2], "P@5", n_resamples=200)
-    >>> [(p.system, p.baseline, p.metric) for p in cmp.pairs]
-    [('run2', 'run1', 'P@5')]
-    >>> sorted({row["kind"] for row in cmp.records()})
-    ['difference', 'mean']
-    """
-
-    family = "ranking"
-
-    runs: list[str]
-    metrics: list[str]
-    higher_is_better: Mapping[str, bool]
-    baseline: str | None
-    test: str
-    correction: str
-    alpha: float
-    summaries: list[RunSummary]
-    pairs: list[PairResult]
-    results: Results
-    provenance: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def settings(self) -> Mapping[str, Any]:
-        """The options of the comparison (test, resamples, seed, correction, ...)."""
-        return self.provenance
-
-    def summary(self, run: str, metric: str) -> RunSummary:
-        """The mean of ``run`` on ``metric`` and its interval (a ``KeyError`` if not
-        compared)."""
-        for s in self.summaries:
-            if s.run == run and s.metric == metric:
-                return s
-        raise KeyError((run, metric))
-
-    def pair(self, run: str, baseline: str, metric: str) -> PairResult:
-        """The comparison of ``run`` and ``baseline`` on ``metric``, whichever of the two
-        was the baseline (a ``KeyError`` if they were not compared)."""
-        for p in self.pairs:
-            if p.metric == metric and {p.run, p.baseline} == {run, baseline}:
-                return p
-        raise KeyError((run, baseline, metric))
-
-    def letters(self) -> dict[str, str]:
-        """Run -> its marker letter (a, b, c, ...) in all-pairs tables."""
-        return {r: letter(i) for i, r in enumerate(self.runs)}
-
-    def markers(self, run: str, metric: str) -> str:
-        """Compact significance markers for tables.
-
-        With a baseline: ``▲`` significantly better than the baseline, ``▼`` significantly
-        worse (direction from the metric's declaration). Without one: the letters of the runs
-        this run is significantly better than.
-        """
-        better_high = self.higher_is_better.get(metric, True)
-        if self.baseline is not None:
-            for p in self.pairs:
-                if p.run == run and p.metric == metric and p.significant:
-                    return "▲" if (p.diff > 0) == better_high else "▼"
-            return ""
-        letters = self.letters()
-        out = []
-        for p in self.pairs:
-            if p.metric != metric or not p.significant:
-                continue
-            run_better = (p.diff > 0) == better_high
-            if p.run == run and run_better:
-                out.append(letters[p.baseline])
-            elif p.baseline == run and not run_better:
-                out.append(letters[p.run])
-        return "".join(sorted(out))
-
-    def records(self) -> list[dict[str, Any]]:
-        """Machine-readable rows, every one with the fields of :data:`COMPARISON_FIELDS`: one per
-        run x metric (``kind`` "mean": ``value`` the mean and its interval) and one per
-        comparison (``kind`` "difference": ``value`` the mean difference run - baseline, its
-        interval, the p-values, the effect size and the wins/ties/losses)."""
-        rows = [_summary_record(s) for s in self.summaries]
-        rows += [_pair_record(p) for p in self.pairs]
-        return rows
-
-    def report(self) -> Report:
-        """What ``assay compare`` prints: the means with their intervals and significance
-        marks, then the differences (interval, raw and corrected p, effect size, W/T/L).
-
-        Returns
-        -------
-        Report
-            The tables every output format renders and the records of the machine formats.
-        """
-        from .ranking.reports import comparison_report
-
-        return comparison_report(self)
-
-    def document(self) -> Document:
-        """The HTML report's content (what ``assay compare --report`` draws): the tables,
-        per-query distributions and differences against the baseline (else the first run),
-        and the interpolated precision-recall curves of the runs."""
-        from .ranking.sections import comparison_document
-
-        return comparison_document(self, curves=self.results.curves())
-
-    def __repr__(self) -> str:
-        head = (
-            f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "
-            f"correction={self.correction}, alpha={self.alpha}, "
-            f"{'baseline=' + repr(self.baseline) if self.baseline else 'all pairs'})"
-        )
-        lines = []
-        for m in self.metrics:
-            for r in self.runs:
-                s = self.summary(r, m)
-                lines.append(
-                    f"  {m:>14} {r}: {s.mean:.4f} [{s.ci_low:.4f}, {s.ci_high:.4f}] "
-                    f"{self.markers(r, m)}"
-                )
-        lines.append("  differences (system - baseline [CI], p, p adjusted):")
-        for p in self.pairs:
-            mark = " *" if p.significant else ""
-            lines.append(
-                f"  {p.metric:>14} {p.system} - {p.baseline}: {p.diff:+.4f} "
-                f"[{p.ci_low:.4f}, {p.ci_high:.4f}] p={p.p_value:.4g} "
-                f"p_adj={p.p_adjusted:.4g}{mark}"
-            )
-        return screen(head, lines)
-
-
-#: The fields of every comparison record, in order (TSV and CSV columns).
-COMPARISON_FIELDS = (
-    "kind",
-    "run",
-    "baseline",
-    "metric",
-    "value",
-    "ci_low",
-    "ci_high",
-    "n",
-    "p_value",
-    "p_adjusted",
-    "effect_size",
-    "wins",
-    "ties",
-    "losses",
-    "significant",
-)
-
-
-def _summary_record(s: RunSummary) -> dict[str, Any]:
-    return {
-        "kind": "mean",
-        "run": s.run,
-        "baseline": None,
-        "metric": s.metric,
-        "value": s.mean,
-        "ci_low": s.ci_low,
-        "ci_high": s.ci_high,
-        "n": s.n,
-        "p_value": None,
-        "p_adjusted": None,
-        "effect_size": None,
-        "wins": None,
-        "ties": None,
-        "losses": None,
-        "significant": None,
-    }
-
-
-def _pair_record(p: PairResult) -> dict[str, Any]:
-    return {
-        "kind": "difference",
-        "run": p.run,
-        "baseline": p.baseline,
-        "metric": p.metric,
-        "value": p.diff,
-        "ci_low": p.ci_low,
-        "ci_high": p.ci_high,
-        "n": p.n,
-        "p_value": p.p_value,
-        "p_adjusted": p.p_adjusted,
-        "effect_size": p.effect_size,
-        "wins": p.wins,
-        "ties": p.ties,
-        "losses": p.losses,
-        "significant": p.significant,
-    }
