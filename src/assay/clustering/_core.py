@@ -86,37 +86,85 @@ NORMALIZE = Param(
 class ClusterPairCounts(TupleResult):
     """Unordered pairs of items: together in both (tp), in pred only (fp), in gold only (fn),
     in neither (tn). Python ints (no overflow). Unpacks as ``tp, fp, fn, tn`` and equals the
-    tuple of the four counts."""
+    tuple of the four counts. Built by :func:`~assay.clustering.pair_counts`.
+
+    Parameters
+    ----------
+    tp, fp, fn, tn : int
+        The pairs together in both clusterings, in pred only, in gold only, in neither.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.clustering import pair_counts
+    >>> tp, fp, fn, tn = pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> tp, fp, fn, tn
+    (1, 2, 1, 2)
+    """
 
     tp: int
     fp: int
     fn: int
     tn: int
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     _fields = ("tp", "fp", "fn", "tn")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
 class PRF(TupleResult):
     """Precision, recall and their (weighted) harmonic mean. Unpacks as ``precision, recall,
-    f`` and equals that tuple."""
+    f`` and equals that tuple. Built by :func:`~assay.clustering.bcubed` and
+    :func:`~assay.clustering.soft_pairwise`.
+
+    Parameters
+    ----------
+    precision, recall, f : float
+        Precision, recall and their F.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.clustering import bcubed
+    >>> p, r, f = bcubed([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> round(p, 4), round(r, 4), round(f, 4)
+    (0.6667, 0.75, 0.7059)
+    """
 
     precision: float
     recall: float
     f: float
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     _fields = ("precision", "recall", "f")
 
 
 @dataclass(frozen=True, repr=False, eq=False)
 class ClusteringReport(Result, Mapping[str, float]):
     """Every measure of two clusterings from one computation, by name (a read-only mapping,
-    in a fixed order). ``kind`` is ``"hard"`` or ``"soft"``. ``records()``: one row
-    ``{"metric", "value"}`` per measure."""
+    in a fixed order). ``records()``: one row ``{"metric", "value"}`` per measure. Built by
+    :func:`~assay.clustering.hard_report` and :func:`~assay.clustering.soft_report`.
+
+    Parameters
+    ----------
+    kind : {"hard", "soft"}
+        Which clusterings were measured.
+    measures : mapping of str to float
+        The value of each measure, by name.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.clustering import hard_report
+    >>> rep = hard_report([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> rep.kind, round(rep["purity"], 4)
+    ('hard', 0.75)
+    """
 
     kind: str
     measures: Mapping[str, float]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __getitem__(self, name: str) -> float:
         return self.measures[name]

@@ -33,17 +33,40 @@ __all__ = ["ClusteringEvaluation", "evaluate"]
 
 @dataclass(frozen=True, repr=False, eq=False)
 class ClusteringEvaluation(Reported, Result):
-    """The measures of a predicted clustering against a gold one (``measures``: hard or soft,
-    ``kind``), with the two clusterings. ``records()``: one row ``{"metric", "value"}`` per
-    measure. ``notes`` are what the CLI prints as warnings (hard clusterings of different
-    items, measured as soft ones)."""
+    """The measures of a predicted clustering against a gold one, with the two clusterings.
+
+    ``records()``: one row ``{"metric", "value"}`` per measure. Built by :func:`evaluate`.
+
+    Parameters
+    ----------
+    kind : {"hard", "soft"}
+        Whether the clusterings were measured as hard or soft ones.
+    measures : ClusteringReport
+        The measures, by name.
+    gold, pred : Clustering
+        The gold and the predicted clustering.
+    notes : tuple of str
+        What the CLI prints as warnings (hard clusterings of different items, measured as
+        soft ones).
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.clustering import Clustering, evaluate
+    >>> gold = Clustering("gold", "clusters", [{"a": 1.0, "b": 1.0}, {"c": 1.0}], False)
+    >>> pred = Clustering("pred", "clusters", [{"a": 1.0, "b": 1.0, "c": 1.0}], False)
+    >>> ev = evaluate(gold, pred)
+    >>> ev.kind, ev.notes, round(ev.measures["inverse_purity"], 4)
+    ('hard', (), 1.0)
+    """
 
     kind: Literal["hard", "soft"]
     measures: ClusteringReport
     gold: Clustering
     pred: Clustering
     notes: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     family = "clustering"
 

@@ -39,9 +39,27 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 class Clustering:
     """A clustering read from a file: clusters as ``{item: weight}`` dicts, in file order.
 
-    ``layout`` is ``"labels"`` (item<TAB>cluster lines), ``"clusters"`` (one cluster per
-    line) or ``"lines"`` (one cluster label per line, items named by their line numbers);
-    ``weighted`` is true when some item carried an explicit weight.
+    Read by :func:`read_clustering`, or built in code. ``memberships`` (item-cluster pairs)
+    and ``items`` are computed from ``clusters``.
+
+    Parameters
+    ----------
+    source : str
+        Where the clustering comes from (a path, or a name).
+    layout : {"labels", "clusters", "lines"}
+        ``"labels"`` (item<TAB>cluster lines), ``"clusters"`` (one cluster per line) or
+        ``"lines"`` (one cluster label per line, items named by their line numbers).
+    clusters : list of dict of str to float
+        The clusters, as ``{item: weight}`` dicts.
+    weighted : bool
+        Whether some item carried an explicit weight.
+
+    Examples
+    --------
+    >>> from assay.clustering import Clustering
+    >>> c = Clustering("gold", "clusters", [{"a": 1.0, "b": 1.0}, {"c": 1.0}], False)
+    >>> c.memberships, sorted(c.items), c.hard
+    (3, ['a', 'b', 'c'], True)
     """
 
     source: str
@@ -262,9 +280,33 @@ def _weight(text: str) -> float | None:
 def read_clusterings(
     gold: PathLike, pred: PathLike, *, layout: ClusteringLayout = "auto"
 ) -> tuple[Clustering, Clustering]:
-    """The gold and the predicted clustering files (as :func:`read_clustering`). When one
-    file holds one label per line, a partner whose every line is one distinct token is read
-    the same way (a label per item), not as one-item clusters named by its items."""
+    """The gold and the predicted clustering files (as :func:`read_clustering`).
+
+    When one file holds one label per line, a partner whose every line is one distinct token
+    is read the same way (a label per item), not as one-item clusters named by its items.
+
+    Parameters
+    ----------
+    gold, pred : str or os.PathLike
+        The gold and the predicted clustering files.
+    layout : {"auto", "labels", "clusters", "lines"}
+        The files' layout (``"auto"``: guessed from each file's lines).
+
+    Returns
+    -------
+    tuple of Clustering
+        The gold and the predicted clustering.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from assay.clustering import read_clusterings
+    >>> _ = Path("gold.txt").write_text("a b\\nc\\n")
+    >>> _ = Path("pred.txt").write_text("a\\nb c\\n")
+    >>> gold, pred = read_clusterings("gold.txt", "pred.txt")
+    >>> gold.layout, len(gold.clusters), len(pred.clusters)
+    ('clusters', 2, 2)
+    """
     g, p = read_clustering(gold, layout=layout), read_clustering(pred, layout=layout)
     if layout == "auto" and g.layout == "lines" and _singletons(p):
         p = read_clustering(pred, layout="lines")

@@ -394,13 +394,13 @@ def soft_report(gold: Clusters, pred: Clusters) -> ClusteringReport:
     return ClusteringReport("soft", values, provenance(measure="soft_report"))
 
 
-def labels_to_clusters(labels: ArrayLike) -> list[set[Any]]:
+def labels_to_clusters(labels: ArrayLike) -> list[set[int]]:
     """A hard clustering's labels (one per item, items named 0..n-1) as a list of sets, in the
     sorted order of the labels: the input of the soft-clustering functions.
 
     Parameters
     ----------
-    labels
+    labels : array_like
         The cluster label of each item (items are numbered from 0).
 
     Returns
