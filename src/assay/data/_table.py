@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import numpy as np
 import pyarrow as pa
@@ -171,7 +171,7 @@ class QueryDocTable:
     @property
     def queries(self) -> list[str]:
         """Query ids, in byte order."""
-        return self._qids.to_pylist()
+        return cast(list[str], self._qids.to_pylist())
 
     @property
     def n_queries(self) -> int:
@@ -437,13 +437,13 @@ class QueryDocTable:
         from .._optional import require
 
         require("pandas")
-        return self.to_arrow().to_pandas()
+        return cast("pd.DataFrame", self.to_arrow().to_pandas())
 
     def to_polars(self) -> pl.DataFrame:
         from .._optional import require
 
         polars = require("polars")
-        return polars.from_arrow(self.to_arrow())
+        return cast("pl.DataFrame", polars.from_arrow(self.to_arrow()))
 
     def to_parquet(self, path: PathLike) -> None:
         import pyarrow.parquet as pq

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -104,7 +104,8 @@ class Ranked:
     @cached_property
     def pos(self) -> np.ndarray:
         """0-based rank of every row within its query."""
-        return np.arange(len(self.grade), dtype=np.int64) - np.repeat(self.offsets[:-1], self.n_ret)
+        pos = np.arange(len(self.grade), dtype=np.int64) - np.repeat(self.offsets[:-1], self.n_ret)
+        return cast(np.ndarray, pos)
 
     @cached_property
     def rank(self) -> np.ndarray:
@@ -127,7 +128,7 @@ class Ranked:
         """Inclusive running count of ``flag`` within each query (exact integers)."""
         c = np.cumsum(flag, dtype=np.int64)
         start = np.concatenate(([0], c))[self.offsets[:-1]]
-        return c - np.repeat(start, self.n_ret)
+        return cast(np.ndarray, c - np.repeat(start, self.n_ret))
 
     def topk(self, k: int | None) -> np.ndarray | None:
         """Index of the rows ranked in the top k of their query (None: every row).
@@ -166,7 +167,7 @@ class Ranked:
     def num_nonrel(self, rel: int) -> np.ndarray:
         """Judged non-relevant documents per query (0 <= grade < rel)."""
         sel = self.level_grades < rel
-        return self.levels[:, sel].sum(axis=1).astype(np.int64)
+        return cast(np.ndarray, self.levels[:, sel].sum(axis=1).astype(np.int64))
 
     def isrel(self, rel: int) -> np.ndarray:
         key = ("isrel", rel)
@@ -182,7 +183,7 @@ class Ranked:
     @cached_property
     def clipped_grade(self) -> np.ndarray:
         """Grades with unjudged and negative values counted as 0 (for graded metrics)."""
-        return np.maximum(self.grade, 0)
+        return cast(np.ndarray, np.maximum(self.grade, 0))
 
     def gains(self, gain: Any, grades: np.ndarray | None = None) -> np.ndarray:
         """Gain of each grade: 'linear' g, 'exp' 2^g - 1, or a mapping (negative grades gain 0).
@@ -191,7 +192,7 @@ class Ranked:
         the judged grade 0 a gain (trec_eval: levels absent from the gain table gain 0).
         """
         raw = self.grade if grades is None else grades
-        g = np.maximum(raw, 0)
+        g: np.ndarray = np.maximum(raw, 0)
         if gain == "linear":
             return g.astype(np.float64)
         if gain == "exp":
@@ -247,7 +248,7 @@ class Ranked:
             return x
         gid, starts, sizes = self.tie_group
         sums = np.add.reduceat(x.astype(np.float64), starts)
-        return (sums / sizes)[gid]
+        return cast(np.ndarray, (sums / sizes)[gid])
 
     # ------------------------------------------------------------------ grade levels
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 import numpy as np
 import pyarrow as pa
@@ -72,7 +72,7 @@ def _whole_queries_order(q: np.ndarray, same_q: np.ndarray) -> np.ndarray | None
     sizes = np.diff(np.append(starts, len(q)))[by_code]
     moved_to = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     shift = np.repeat(starts[by_code] - moved_to, sizes)
-    return np.arange(len(q), dtype=np.int64) + shift
+    return cast(np.ndarray, np.arange(len(q), dtype=np.int64) + shift)
 
 
 def default_name(source: str) -> str:
@@ -255,7 +255,8 @@ class Run(QueryDocTable):
     def ranks(self) -> np.ndarray:
         """1-based rank of every stored row within its query (trec_eval order)."""
         counts = np.diff(self._offsets)
-        return np.arange(len(self._q), dtype=np.int64) - np.repeat(self._offsets[:-1], counts) + 1
+        ranks = np.arange(len(self._q), dtype=np.int64) - np.repeat(self._offsets[:-1], counts) + 1
+        return cast(np.ndarray, ranks)
 
     def to_arrow(self) -> pa.Table:
         """Rows in trec_eval order: query, doc, score, rank."""

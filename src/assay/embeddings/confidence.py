@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -195,7 +195,7 @@ def _kept_means(v: FloatArray, c: FloatArray) -> FloatArray:
     run = np.repeat(np.arange(starts.size), sizes)
     position = np.arange(n)
     rejected_sum = prefix[starts[run]] + (position - starts[run]) * run_mean[run]
-    return (prefix[n] - rejected_sum) / (n - position)
+    return cast(FloatArray, (prefix[n] - rejected_sum) / (n - position))
 
 
 # ---------------------------------------------------------------- metric vs threshold

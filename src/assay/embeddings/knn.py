@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -90,7 +90,7 @@ def prepare(queries: NDArray[Any], references: NDArray[Any] | None, distance: st
 
 
 def _squared_norms(x: NDArray[Any]) -> FloatArray:
-    return np.einsum("ij,ij->i", x, x, dtype=np.float64)
+    return cast(FloatArray, np.einsum("ij,ij->i", x, x, dtype=np.float64))
 
 
 def _unit(x: NDArray[Any], name: str) -> FloatArray:
@@ -301,4 +301,4 @@ def _drop_self(rows: IntArray, idx: IntArray) -> IntArray:
     neighbour when the query is not among them."""
     is_self = idx == rows[:, None]
     is_self[~is_self.any(axis=1), -1] = True
-    return idx[~is_self].reshape(rows.size, idx.shape[1] - 1)
+    return cast(IntArray, idx[~is_self].reshape(rows.size, idx.shape[1] - 1))

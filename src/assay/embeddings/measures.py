@@ -34,7 +34,7 @@ import math
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -97,7 +97,7 @@ def _positions(n: int) -> FloatArray:
 
 
 def _precision(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
-    return np.count_nonzero(rel[:, :k], axis=1) / k
+    return cast(FloatArray, np.count_nonzero(rel[:, :k], axis=1) / k)
 
 
 def _first_r(rel: BoolArray, r: IntArray) -> BoolArray:
@@ -106,14 +106,14 @@ def _first_r(rel: BoolArray, r: IntArray) -> BoolArray:
 
 def _r_precision(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
     seen = np.minimum(r, rel.shape[1])
-    return np.count_nonzero(_first_r(rel, r), axis=1) / seen
+    return cast(FloatArray, np.count_nonzero(_first_r(rel, r), axis=1) / seen)
 
 
 def _average_precision(hits: BoolArray, r: IntArray) -> FloatArray:
     """Σ over relevant positions i of (relevant among the first i) / i, divided by R."""
     cumulative = np.cumsum(hits, axis=1)
     precisions = np.where(hits, cumulative / _positions(hits.shape[1]), 0.0)
-    return precisions.sum(axis=1) / r
+    return cast(FloatArray, precisions.sum(axis=1) / r)
 
 
 def _map_at_r(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
@@ -129,7 +129,7 @@ def _recall(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
 
 
 def _recall_ir(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
-    return np.count_nonzero(rel[:, :k], axis=1) / r
+    return cast(FloatArray, np.count_nonzero(rel[:, :k], axis=1) / r)
 
 
 def _mrr(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
@@ -142,7 +142,7 @@ def _ndcg(rel: BoolArray, r: IntArray, k: int) -> FloatArray:
     discounts = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
     dcg = np.where(rel[:, :k], discounts, 0.0).sum(axis=1)
     ideal = np.cumsum(discounts)[np.minimum(r, k) - 1]
-    return dcg / ideal
+    return cast(FloatArray, dcg / ideal)
 
 
 Kernel = Callable[[BoolArray, IntArray, int], FloatArray]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -113,7 +113,7 @@ def _npy(source: str) -> NDArray[Any]:
     with open(source, "rb") as fh:
         _checked_header(fh, os.path.getsize(source), source)
     try:
-        return np.load(source, allow_pickle=False)
+        return cast(NDArray[Any], np.load(source, allow_pickle=False))
     except ValueError as exc:
         raise InputError(f"not a numeric .npy array ({exc})", source=source) from None
 
@@ -127,7 +127,7 @@ def _npz(source: str, key: str | None) -> NDArray[Any]:
         key = _npz_key(list(archive.files), key, source)
         _npz_header(archive.zip, key, source)
         try:
-            return archive[key]
+            return cast(NDArray[Any], archive[key])
         except ValueError as exc:
             raise InputError(f"array {key!r} is not numeric ({exc})", source=source) from None
 
@@ -282,7 +282,7 @@ def _list_column(column: Any, source: str, name: str) -> NDArray[Any]:
         raise InputError(f"column {name!r} holds null values", source=source)
     if not (pa.types.is_floating(values.type) or pa.types.is_integer(values.type)):
         raise InputError(f"column {name!r} holds {values.type}, not numbers", source=source)
-    flat = values.to_numpy(zero_copy_only=False)
+    flat: NDArray[Any] = values.to_numpy(zero_copy_only=False)
     width = int(lengths[0]) if lengths.size else 0
     return flat.reshape(len(column), width)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -69,7 +69,7 @@ class RetrievalMetrics(Result):
     @property
     def lone(self) -> NDArray[np.bool_]:
         """True for the queries left out of the means (R = 0)."""
-        return self.relevant == 0
+        return cast(NDArray[np.bool_], self.relevant == 0)
 
     @property
     def n_lone(self) -> int:

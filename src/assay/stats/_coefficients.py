@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -41,7 +41,7 @@ def rowwise_r(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         r = (am * bm).sum(axis=1) / np.sqrt((am * am).sum(axis=1) * (bm * bm).sum(axis=1))
     degenerate = np.all(a == a[:, :1], axis=1) | np.all(b == b[:, :1], axis=1)
     r[degenerate] = np.nan
-    return np.clip(r, -1.0, 1.0)
+    return cast(np.ndarray, np.clip(r, -1.0, 1.0))
 
 
 def t_pvalue(r: float, n: int, alternative: str) -> float:

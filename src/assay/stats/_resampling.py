@@ -36,7 +36,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -190,7 +190,7 @@ def exceed(values: Any, observed: Any, tol: Any, alternative: str) -> NDArray[np
         hit = values >= observed - tol
     else:
         hit = values <= observed + tol
-    return np.count_nonzero(hit, axis=0)
+    return cast(NDArray[np.int64], np.count_nonzero(hit, axis=0))
 
 
 def exact_slices(x: FloatArray) -> list[FloatArray]:
@@ -427,4 +427,4 @@ def acceleration(jack: FloatArray) -> FloatArray:
 def mean_jackknife(x: FloatArray) -> FloatArray:
     """Leave-one-out means of every row of ``x`` (m, n): (sum - x_i) / (n - 1)."""
     n = x.shape[1]
-    return (x.sum(axis=1, keepdims=True) - x) / (n - 1)
+    return cast(FloatArray, (x.sum(axis=1, keepdims=True) - x) / (n - 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -71,7 +73,7 @@ def _adjusted(values: FloatArray, correction: str) -> FloatArray:
     """The adjusted values of the m valid p-values, in their order."""
     m = values.shape[0]
     if correction == "bonferroni":
-        return np.minimum(1.0, values * m)
+        return cast(FloatArray, np.minimum(1.0, values * m))
     order = np.argsort(values, kind="stable")
     ranked = values[order]
     rank = np.arange(1, m + 1, dtype=np.float64)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -293,7 +293,7 @@ def _count_in_group_greater(group: np.ndarray, value: np.ndarray) -> np.ndarray:
     keys = np.sort(key)
     run_end = np.searchsorted(keys, key, side="right")
     group_end = np.searchsorted(keys, (group + 1) * kv, side="left")
-    return group_end - run_end
+    return cast(np.ndarray, group_end - run_end)
 
 
 def _tau_ap_directed(ref: np.ndarray, est: np.ndarray) -> float:
