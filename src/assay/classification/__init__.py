@@ -1,9 +1,10 @@
 """Classification evaluation: confusion matrices, the measures computed from them, and the
 curves and summaries computed from scores.
 
-The family's package: :mod:`~assay.classification.measures` (the confusion matrix and the
-measures computed from it, declared in the metric registry: ``assay metrics``,
-``docs/metrics.md``), :mod:`~assay.classification.curves` (score-based measures and curves),
+The family's package: :mod:`~assay.classification.matrix` (the confusion matrix),
+:mod:`~assay.classification.measures` (the measures computed from it, declared in the metric
+registry: ``assay metrics``, ``docs/metrics.md``), :mod:`~assay.classification.curves`
+(score-based measures and curves),
 :mod:`~assay.classification.summary` (the report of every measure at once and the F1/MCC
 simulation), :mod:`~assay.classification.reader` (label and score files),
 :mod:`~assay.classification.evaluation` (:func:`evaluate`, what ``assay classify`` prints and
@@ -43,10 +44,9 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
         ClassificationEvaluation,
         evaluate,
     )
+    from .matrix import ConfusionMatrix, confusion_matrix
     from .measures import (
-        ConfusionMatrix,
         accuracy,
-        confusion_matrix,
         f1,
         f_score,
         fnr,
@@ -76,10 +76,10 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
 
 _LAZY = {
     # the confusion matrix and the measures computed from it
-    "ConfusionMatrix": "measures",
+    "ConfusionMatrix": "matrix",
     "accuracy": "measures",
     "balanced_accuracy": "overall",
-    "confusion_matrix": "measures",
+    "confusion_matrix": "matrix",
     "f1": "measures",
     "f_score": "measures",
     "fnr": "measures",

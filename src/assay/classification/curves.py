@@ -22,6 +22,7 @@ from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.labels import as_labels, kind, py, unique
 from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
+from .measures import Label
 
 __all__ = [
     "InterpolatedPrecision",
@@ -166,12 +167,31 @@ class _Columns(Result):
 @dataclass(frozen=True, repr=False, eq=False)
 class RocCurve(_Columns):
     """``fpr``, ``tpr`` and ``thresholds`` (decreasing, the first +inf); unpacks as
-    ``fpr, tpr, thresholds = roc_curve(...)``. ``records()``: one row per point."""
+    ``fpr, tpr, thresholds = roc_curve(...)``. ``records()``: one row per point.
+
+    Parameters
+    ----------
+    fpr, tpr
+        The false and the true positive rate at each threshold.
+    thresholds
+        The score thresholds, decreasing (the first +inf: the point (0, 0)).
+    provenance
+        The settings that produced it.
+
+    Examples
+    --------
+    >>> from assay.classification import roc_curve
+    >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> thresholds.tolist()
+    [inf, 0.8, 0.4, 0.35, 0.1]
+    >>> roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).records()[1]
+    {'threshold': 0.8, 'fpr': 0.0, 'tpr': 0.5}
+    """
 
     fpr: np.ndarray
     tpr: np.ndarray
     thresholds: np.ndarray
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     _columns = ("fpr", "tpr", "thresholds")
 
     def records(self) -> list[dict[str, Any]]:
@@ -187,12 +207,29 @@ class RocCurve(_Columns):
 class PrecisionRecallCurve(_Columns):
     """``precision``, ``recall`` and ``thresholds`` (increasing; the last point, precision 1
     and recall 0, has none); unpacks as ``precision, recall, thresholds = pr_curve(...)``.
-    ``records()``: one row per point (``threshold`` None for the last)."""
+    ``records()``: one row per point (``threshold`` None for the last).
+
+    Parameters
+    ----------
+    precision, recall
+        The precision and the recall at each threshold, then the final point (1, 0).
+    thresholds
+        The score thresholds, increasing (one fewer than the points).
+    provenance
+        The settings that produced it.
+
+    Examples
+    --------
+    >>> from assay.classification import pr_curve
+    >>> precision, recall, thresholds = pr_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> precision.round(4).tolist(), thresholds.tolist()
+    ([0.5, 0.6667, 0.5, 1.0, 1.0], [0.1, 0.35, 0.4, 0.8])
+    """
 
     precision: np.ndarray
     recall: np.ndarray
     thresholds: np.ndarray
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     _columns = ("precision", "recall", "thresholds")
 
     def records(self) -> list[dict[str, Any]]:
@@ -206,7 +243,11 @@ class PrecisionRecallCurve(_Columns):
 
 
 def roc_curve(
-    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, drop_intermediate: bool = False
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    drop_intermediate: bool = False,
 ) -> RocCurve:
     """ROC curve: ``fpr, tpr, thresholds`` with thresholds decreasing, the first +inf (the point
     (0, 0)), then one point per distinct score (scikit-learn's ``roc_curve`` with
@@ -251,7 +292,7 @@ def roc_curve(
 
 
 def pr_curve(
-    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None
+    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Label | None = None
 ) -> PrecisionRecallCurve:
     """Precision–recall curve: ``precision, recall, thresholds`` with thresholds increasing
     (one per distinct score) and a final point precision 1, recall 0 without a threshold
@@ -296,7 +337,11 @@ def pr_curve(
 
 @_scores_measure(aliases=("auc", "roc_auc_score"))
 def roc_auc(
-    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    undefined: float | str = "nan",
 ) -> float:
     """Area under the ROC curve, computed as the Mann–Whitney U statistic / (P·N): the
     probability that a random positive scores above a random negative, ties counting ½ (equal
@@ -338,7 +383,11 @@ def roc_auc(
 
 @_scores_measure(aliases=("ap",))
 def average_precision(
-    y_true: ArrayLike, scores: ArrayLike, *, pos_label: Any = None, undefined: float | str = "nan"
+    y_true: ArrayLike,
+    scores: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    undefined: float | str = "nan",
 ) -> float:
     """Average precision Σ_k (R_k - R_{k-1}) · P_k over the distinct score thresholds (the step
     integral of the PR curve without interpolation, scikit-learn's
@@ -381,12 +430,31 @@ def average_precision(
 class InterpolatedPrecision(Result):
     """Interpolated precision at recall ``levels`` and its mean (the 11-point average when
     levels are 0.0, 0.1, ..., 1.0); ``float()`` gives the mean. ``records()``: one row per
-    level."""
+    level.
+
+    Parameters
+    ----------
+    levels
+        The recall levels, in [0, 1].
+    precision
+        The interpolated precision at each level.
+    mean
+        Their mean.
+    provenance
+        The settings that produced it.
+
+    Examples
+    --------
+    >>> from assay.classification import interpolated_precision
+    >>> ip = interpolated_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], levels=5)
+    >>> ip.records()[0], round(float(ip), 4)
+    ({'recall': 0.0, 'precision': 1.0}, 0.8667)
+    """
 
     levels: np.ndarray
     precision: np.ndarray
     mean: float
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __float__(self) -> float:
         return self.mean
@@ -422,7 +490,7 @@ def interpolated_precision(
     scores: ArrayLike,
     *,
     levels: int | Sequence[float] = 11,
-    pos_label: Any = None,
+    pos_label: Label | None = None,
 ) -> InterpolatedPrecision:
     """Interpolated precision (Manning, Raghavan & Schütze 2008, §8.4): at recall level r, the
     highest precision at any point of the PR curve whose recall is >= r; 0 if no point reaches
@@ -430,7 +498,35 @@ def interpolated_precision(
     ..., 1.0; level i is i/(levels-1), computed so that recall 3/10 meets level 0.3 exactly) or
     a sequence of levels in [0, 1]. The curve has one point per distinct score (tied items enter
     together), without scikit-learn's added point (recall 0, precision 1). Without positives
-    every value is NaN."""
+    every value is NaN.
+
+    Parameters
+    ----------
+    y_true
+        The true label of each item (two classes).
+    scores
+        The score of the positive class for each item.
+    levels
+        A number (>= 2) of equally spaced recall levels from 0 to 1, or the levels.
+    pos_label
+        The positive class.
+
+    Returns
+    -------
+    InterpolatedPrecision
+        ``levels``, ``precision`` at each level and their ``mean``.
+
+    Examples
+    --------
+    >>> from assay.classification import interpolated_precision
+    >>> ip = interpolated_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], levels=5)
+    >>> ip.levels.tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> ip.precision.round(4).tolist()
+    [1.0, 1.0, 1.0, 0.6667, 0.6667]
+    >>> round(interpolated_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).mean, 4)
+    0.8485
+    """
     lv = recall_levels(levels)
     y, s, pos = scores_pair(y_true, scores, pos_label)
     settings = provenance(levels=lv.tolist(), pos_label=pos, n=len(y))

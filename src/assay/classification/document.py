@@ -16,6 +16,7 @@ from ..report.output import Report
 from ..report.sections_tasks import heatmap, tables_document
 from ..report.table import Column, DisplayTable
 from ..report.values import short
+from .measures import Label
 
 if TYPE_CHECKING:
     from .curves import PrecisionRecallCurve, RocCurve
@@ -34,13 +35,37 @@ GRID = 200
 
 
 def labelled_report(
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[Mapping[str, object]],
     *,
     caption: str = "",
-    settings: Mapping[str, Any] | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> Report:
-    """Rows ``{metric, value[, label]}`` (a per-class measure names its class in ``label``);
-    JSON adds the ``settings``."""
+    """The table of labelled measures: rows ``{metric, value[, label]}`` (a per-class measure
+    names its class in ``label``); JSON adds the ``settings``.
+
+    Parameters
+    ----------
+    records
+        The rows, each with ``metric`` and ``value`` (and ``label`` for a per-class value).
+    caption
+        The table's caption.
+    settings
+        The options, written with the JSON output.
+
+    Returns
+    -------
+    assay.report.output.Report
+        The table (columns metric, label, value) and the records.
+
+    Examples
+    --------
+    >>> from assay.classification import labelled_report
+    >>> rows = [{"metric": "accuracy", "value": 0.75}]
+    >>> rows.append({"metric": "recall", "label": "a", "value": 0.5})
+    >>> rep = labelled_report(rows, caption="n=4")
+    >>> rep.columns, rep.table.rows
+    (('metric', 'label', 'value'), [['accuracy', '', '0.7500'], ['recall', 'a', '0.5000']])
+    """
     table = DisplayTable(
         [
             Column("metric", latex="Metric"),
@@ -58,8 +83,29 @@ def labelled_report(
     )
 
 
-def confusion_table(labels: Sequence[Any], matrix: Any) -> DisplayTable:
-    """A confusion matrix: rows the true labels, columns the predicted ones."""
+def confusion_table(labels: Sequence[Label], matrix: np.ndarray) -> DisplayTable:
+    """A confusion matrix as a table: rows the true labels, columns the predicted ones.
+
+    Parameters
+    ----------
+    labels
+        The labels, in the order of the matrix's rows and columns.
+    matrix
+        The K × K matrix (rows true, columns predicted).
+
+    Returns
+    -------
+    assay.report.table.DisplayTable
+        One row per true label, one column per predicted label.
+
+    Examples
+    --------
+    >>> from assay.classification import confusion_matrix, confusion_table
+    >>> cm = confusion_matrix([1, 0, 1, 1], [1, 0, 0, 1])
+    >>> table = confusion_table(cm.labels.tolist(), cm.matrix)
+    >>> table.title, table.rows
+    ('Confusion matrix', [['0', '1', '0'], ['1', '1', '2']])
+    """
     names = [str(label) for label in labels]
     columns = [Column("true \\ predicted", latex="True $\\backslash$ predicted", style="bold")]
     columns += [Column(n, align="right") for n in names]
@@ -151,16 +197,46 @@ def _range(values: np.ndarray) -> str:
 
 def classification_document(
     report: Report,
-    labels: Sequence[Any],
-    matrix: Any,
+    labels: Sequence[Label],
+    matrix: np.ndarray,
     *,
     roc: RocCurve | None = None,
     pr: PrecisionRecallCurve | None = None,
-    positive: Any = None,
+    positive: Label | None = None,
     f1mcc: F1MCCSimulation | None = None,
 ) -> Document:
-    """Classification: the measures and the confusion matrix (tables and heatmap), ROC and
-    precision-recall curves of the ``positive`` class's scores, and the F1-vs-MCC scatter."""
+    """The report page of a classification: the measures and the confusion matrix (tables and
+    heatmap), ROC and precision-recall curves of the ``positive`` class's scores, and the
+    F1-vs-MCC scatter.
+
+    Parameters
+    ----------
+    report
+        The tables (:meth:`ClassificationEvaluation.report
+        <assay.classification.ClassificationEvaluation.report>`).
+    labels, matrix
+        The confusion matrix's labels and its K × K counts (rows true).
+    roc, pr, positive
+        The curves of the ``positive`` class's scores (drawn when both are given).
+    f1mcc
+        The F1-vs-MCC simulation to draw (:func:`simulate_f1_mcc`).
+
+    Returns
+    -------
+    assay.report.document.Document
+        The page: its title, records and sections.
+
+    Examples
+    --------
+    >>> from assay import classification
+    >>> r = classification.evaluate([1, 0, 1, 1], [1, 0, 0, 1], [0.9, 0.2, 0.4, 0.7], pos_label=1)
+    >>> cm = r.confusion
+    >>> page = classification.classification_document(
+    ...     r.report(), cm.labels.tolist(), cm.matrix, roc=r.roc, pr=r.pr, positive=1
+    ... )
+    >>> [s["title"] for s in page["sections"]]
+    ['Results', 'Confusion matrix', 'Score curves of 1']
+    """
     matrix_plot = heatmap(
         "Confusion matrix",
         labels,
@@ -178,7 +254,9 @@ def classification_document(
     return tables_document("Classification", "classification", report, sections=sections)
 
 
-def _score_curves(roc: RocCurve, pr: PrecisionRecallCurve, positive: Any) -> dict[str, Any]:
+def _score_curves(
+    roc: RocCurve, pr: PrecisionRecallCurve, positive: Label | None
+) -> dict[str, Any]:
     fpr, tpr = _finite_pairs(roc.fpr, roc.tpr)
     recall, precision = _finite_pairs(pr.recall, pr.precision)
     roc_plot = _curve_plot(

@@ -18,7 +18,8 @@ from .._result import Result, provenance
 from ..errors import MetricError
 from ..report.reported import Reported
 from .curves import PrecisionRecallCurve, RocCurve, pr_curve, roc_curve
-from .measures import ConfusionMatrix, confusion_matrix
+from .matrix import ConfusionMatrix, confusion_matrix
+from .measures import Label
 from .options import Degenerate
 from .summary import ClassificationReport, classification_report, simulate_f1_mcc
 
@@ -44,16 +45,41 @@ class ClassificationEvaluation(Reported, Result):
     with scores, the positive class's ROC and precision-recall curves. ``records()`` are the
     rows shown: every row, or with ``average`` only the rows of that average (``"binary"``:
     the positive class's rows) and the rows without an average. ``notes`` are what the CLI
-    prints as warnings (a confusion matrix too large to show)."""
+    prints as warnings (a confusion matrix too large to show).
+
+    Parameters
+    ----------
+    measures
+        Every measure (:func:`~assay.classification.classification_report`).
+    confusion
+        The confusion matrix.
+    average
+        The average whose rows are shown (``None``: every row).
+    pos_label
+        The positive class.
+    roc, pr
+        The ROC and precision-recall curves of the positive class (with scores).
+    notes
+        Warnings for the CLI to print.
+    provenance
+        The options.
+
+    Examples
+    --------
+    >>> from assay import classification
+    >>> r = classification.evaluate([1, 0, 1, 1], [1, 0, 0, 1], [0.9, 0.2, 0.4, 0.7], pos_label=1)
+    >>> r.confusion.matrix.tolist(), r.roc is not None, r.notes
+    ([[1, 0], [1, 2]], True, ())
+    """
 
     measures: ClassificationReport
     confusion: ConfusionMatrix
     average: Average | None = None
-    pos_label: Any = None
+    pos_label: Label | None = None
     roc: RocCurve | None = None
     pr: PrecisionRecallCurve | None = None
     notes: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     family = "classification"
 
@@ -125,7 +151,7 @@ def evaluate(
     y_pred: ArrayLike,
     scores: ArrayLike | None = None,
     *,
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     average: Average | None = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0,

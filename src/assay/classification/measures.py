@@ -1,4 +1,5 @@
-"""Classification: the confusion matrix and the measures computed from it. Score-based
+"""Classification: the measures computed from the confusion matrix (the matrix itself is
+:mod:`assay.classification.matrix`, re-exported here). Score-based
 measures and curves are in :mod:`assay.classification.curves`, the report and the
 F1/MCC simulation in :mod:`assay.classification.summary`; Cohen's kappa is declared once,
 in the agreement family (:func:`assay.agreement.cohen_kappa`).
@@ -39,15 +40,12 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._options import Average, ZeroDivision, choice, number
-from .._result import Result, provenance
+from .._options import Average, ZeroDivision, number
 from ..errors import InputError, MetricError
 from ..metrics.labels import (
     AVERAGE,
@@ -65,7 +63,7 @@ from ..metrics.labels import (
     unique,
 )
 from ..metrics.registry import FROM_SIGNATURE, Param, measure
-from .options import Normalize
+from .matrix import ConfusionMatrix, confusion_matrix
 
 __all__ = [
     "ConfusionMatrix",
@@ -87,123 +85,12 @@ __all__ = [
 
 FAMILY = "classification"
 
+#: A class label: a number, a boolean or a string (a Python or NumPy scalar).
+Label: TypeAlias = int | float | str | np.generic
+
 # The declaration of a measure over (y_true, y_pred) labels, and of a per-class one.
 _labels_measure = functools.partial(measure, family=FAMILY, input="labels")
 _per_class = functools.partial(_labels_measure, params=(LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
-
-
-# ---------------------------------------------------------------- confusion matrix
-
-
-@dataclass(frozen=True, repr=False, eq=False)
-class ConfusionMatrix(Result):
-    """A confusion matrix: ``matrix[i, j]`` counts items of true label ``labels[i]`` predicted
-    as ``labels[j]`` (rows true, columns predicted). ``np.asarray(cm)`` is the matrix; for two
-    labels ``cm.ravel()`` is ``(tn, fp, fn, tp)`` with ``labels[1]`` positive (scikit-learn's
-    layout). Normalised matrices hold floats. ``records()``: one row per cell."""
-
-    matrix: np.ndarray
-    labels: np.ndarray
-    normalize: str | None = None
-    provenance: Mapping[str, Any] = field(default_factory=dict)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return self.matrix if dtype is None else self.matrix.astype(dtype)
-
-    def ravel(self) -> np.ndarray:
-        return self.matrix.ravel()
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.matrix.shape)
-
-    def binary(self, pos_label: Any) -> tuple[Any, Any, Any, Any]:
-        """``(tn, fp, fn, tp)`` of ``pos_label`` against every other label."""
-        hits = np.flatnonzero(self.labels == pos_label)
-        if hits.shape[0] != 1:
-            raise MetricError(
-                f"pos_label={pos_label!r} is not one of the labels", option="pos_label"
-            )
-        i = int(hits[0])
-        m = self.matrix
-        tp = m[i, i]
-        fp = m[:, i].sum() - tp
-        fn = m[i, :].sum() - tp
-        tn = m.sum() - tp - fp - fn
-        return tn.item(), fp.item(), fn.item(), tp.item()
-
-    def to_dict(self) -> dict[Any, dict[Any, Any]]:
-        """``{true_label: {predicted_label: value}}``."""
-        labs = [py(x) for x in self.labels]
-        return {
-            a: {b: self.matrix[i, j].item() for j, b in enumerate(labs)} for i, a in enumerate(labs)
-        }
-
-    def records(self) -> list[dict[str, Any]]:
-        """One row per cell: ``{"true", "pred", "value"}``, row by row."""
-        return [
-            {"true": a, "pred": b, "value": v}
-            for a, row in self.to_dict().items()
-            for b, v in row.items()
-        ]
-
-
-def confusion_matrix(
-    y_true: ArrayLike,
-    y_pred: ArrayLike,
-    *,
-    labels: ArrayLike | None = None,
-    normalize: Normalize | None = None,
-    zero_division: ZeroDivision = 0,
-) -> ConfusionMatrix:
-    """Confusion matrix, rows = true labels, columns = predicted labels.
-
-    ``labels`` fixes the order and restricts the matrix: items whose true or predicted label is
-    not listed are dropped (scikit-learn). ``normalize``: ``"true"`` divides each row by its
-    sum (rates given the true class: the diagonal is recall), ``"pred"`` each column (the
-    diagonal is precision), ``"all"`` by the total. A zero row/column (a class absent from
-    ``y_true``/``y_pred``) normalises to ``zero_division`` (0, as scikit-learn; or 1, "nan").
-
-    Parameters
-    ----------
-    y_true, y_pred
-        The true and the predicted label of each item (aligned).
-    labels
-        The labels, in order (others dropped); default: every label present, sorted.
-    normalize
-        ``None`` (counts), ``"true"``, ``"pred"`` or ``"all"``.
-    zero_division
-        The value of a normalised zero row or column.
-
-    Returns
-    -------
-    ConfusionMatrix
-        ``matrix`` (rows true, columns predicted) and ``labels``.
-
-    Examples
-    --------
-    >>> from assay.classification import confusion_matrix
-    >>> cm = confusion_matrix(["a", "b", "a", "c"], ["a", "b", "b", "c"])
-    >>> cm.labels.tolist(), cm.matrix.tolist()
-    (['a', 'b', 'c'], [[1, 1, 0], [0, 1, 0], [0, 0, 1]])
-    """
-    if normalize is not None:
-        normalize = choice(normalize, Normalize, "normalize", error=MetricError)
-    zero_division = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)
-    c = counts(y_true, y_pred, labels)
-    m = c.restricted  # requested labels come first; dropping the rest drops those items
-    settings = provenance(normalize=normalize, zero_division=zero_division, n=c.n)
-    if normalize is None:
-        return ConfusionMatrix(m.copy(), c.labels[: m.shape[0]], None, settings)
-    if normalize == "true":
-        den = np.broadcast_to(m.sum(axis=1, keepdims=True), m.shape)
-    elif normalize == "pred":
-        den = np.broadcast_to(m.sum(axis=0, keepdims=True), m.shape)
-    else:
-        den = np.full(m.shape, m.sum())
-    return ConfusionMatrix(
-        divide(m, den, zero_division), c.labels[: m.shape[0]], normalize, settings
-    )
 
 
 # ---------------------------------------------------------------- per-class machinery
@@ -308,7 +195,7 @@ def precision(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item.
@@ -343,7 +230,7 @@ def recall(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item.
@@ -381,10 +268,29 @@ def specificity(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Specificity TN / (TN + FP) (TNR), one class against the rest."""
+    """Specificity TN / (TN + FP) (TNR), one class against the rest.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import specificity
+    >>> round(specificity([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.3333
+    """
     return _ratio_measure(
         y_true, y_pred, "tn", ("tn", "fp"), labels, average, pos_label, zero_division
     )
@@ -400,10 +306,29 @@ def npv(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """Negative predictive value TN / (TN + FN)."""
+    """Negative predictive value TN / (TN + FN).
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import npv
+    >>> round(npv([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.5
+    """
     return _ratio_measure(
         y_true, y_pred, "tn", ("tn", "fn"), labels, average, pos_label, zero_division
     )
@@ -416,10 +341,29 @@ def fpr(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """False positive rate FP / (FP + TN) = 1 - specificity."""
+    """False positive rate FP / (FP + TN) = 1 - specificity.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import fpr
+    >>> round(fpr([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.6667
+    """
     return _ratio_measure(
         y_true, y_pred, "fp", ("fp", "tn"), labels, average, pos_label, zero_division
     )
@@ -432,10 +376,29 @@ def fnr(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
-    """False negative rate FN / (FN + TP) = 1 - recall."""
+    """False negative rate FN / (FN + TP) = 1 - recall.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import fnr
+    >>> round(fnr([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.3333
+    """
     return _ratio_measure(
         y_true, y_pred, "fn", ("fn", "tp"), labels, average, pos_label, zero_division
     )
@@ -448,11 +411,30 @@ def jaccard(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Jaccard index TP / (TP + FP + FN). Undefined when the class is neither true nor
-    predicted."""
+    predicted.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import jaccard
+    >>> round(jaccard([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.4
+    """
     return _ratio_measure(
         y_true, y_pred, "tp", ("tp", "fp", "fn"), labels, average, pos_label, zero_division
     )
@@ -478,7 +460,7 @@ def f_score(
     beta: float = 1.0,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """F-beta: (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), the weighted harmonic mean of precision
@@ -531,7 +513,7 @@ def f1(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """F1 = 2·TP / (2·TP + FP + FN).
@@ -574,11 +556,30 @@ def fowlkes_mallows(
     *,
     labels: ArrayLike | None = None,
     average: Average | None = "binary",
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Fowlkes–Mallows index of a class, √(precision · recall) = TP / √((TP+FP)(TP+FN)).
-    Undefined (``zero_division``) when the class is never predicted or never true."""
+    Undefined (``zero_division``) when the class is never predicted or never true.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    labels, average, pos_label, zero_division
+        The classes, their average and the value of an undefined ratio (module conventions).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value, or one per class with ``average=None``.
+
+    Examples
+    --------
+    >>> from assay.classification import fowlkes_mallows
+    >>> round(fowlkes_mallows([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 1]), 4)
+    0.5774
+    """
     c = _select(y_true, y_pred, labels, average, pos_label)
     tp, fp, fn, _ = c.ovr()
     num = tp.astype(np.float64)

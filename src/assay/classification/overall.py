@@ -26,7 +26,29 @@ def balanced_accuracy(y_true: ArrayLike, y_pred: ArrayLike, *, adjusted: bool = 
     """Balanced accuracy: the mean recall over the classes present in ``y_true``, (1/K) Σ_c
     TP_c / n_c (for two classes (TPR + TNR) / 2), in [0, 1]. Classes that are only predicted
     have no recall and are left out (as scikit-learn). ``adjusted=True`` rescales so that chance
-    is 0: (score - 1/K) / (1 - 1/K), in [-1/(K-1), 1]; NaN for a single class."""
+    is 0: (score - 1/K) / (1 - 1/K), in [-1/(K-1), 1]; NaN for a single class.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    adjusted
+        Rescale so that chance is 0.
+
+    Returns
+    -------
+    float
+        In [0, 1] (adjusted: in [-1/(K-1), 1]).
+
+    Examples
+    --------
+    >>> from assay.classification import balanced_accuracy
+    >>> y_true, y_pred = ["a", "a", "a", "b"], ["a", "a", "b", "b"]
+    >>> round(balanced_accuracy(y_true, y_pred), 4)
+    0.8333
+    >>> round(balanced_accuracy(y_true, y_pred, adjusted=True), 4)
+    0.6667
+    """
     c = counts(y_true, y_pred)
     t = c.true_sum
     keep = t > 0
@@ -132,6 +154,26 @@ def sba(y_true: ArrayLike, y_pred: ArrayLike, *, absent: SBAAbsent = "gosgens") 
     c_ii/b_i by a_i/n when b_i = 0, and SBA is 0 when no item is correct (minimal agreement).
     ``absent="nan"`` returns NaN instead whenever a class is absent from one side. Classes
     absent from both sides do not count.
+
+    Parameters
+    ----------
+    y_true, y_pred
+        The true and the predicted label of each item (aligned).
+    absent
+        A class absent from one side: ``"gosgens"`` (the authors' rule) or ``"nan"``.
+
+    Returns
+    -------
+    float
+        In [0, 1], or NaN.
+
+    Examples
+    --------
+    >>> from assay.classification import sba
+    >>> round(sba(["a", "a", "a", "b"], ["a", "a", "b", "b"]), 4)
+    0.7917
+    >>> sba(["a", "a", "b"], ["a", "a", "c"], absent="nan")
+    nan
     """
     c = counts(y_true, y_pred)
     a = c.true_sum.astype(np.float64)

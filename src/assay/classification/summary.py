@@ -25,6 +25,7 @@ from .curves import (
     recall_levels,
     roc_auc,
 )
+from .measures import Label
 from .options import Degenerate
 from .overall import balanced_accuracy, mcc_from_matrix, sba
 
@@ -42,9 +43,25 @@ ReportAverage = Literal["micro", "macro", "weighted"]
 
 @dataclass(frozen=True)
 class ClassMetrics:
-    """Per-class values: precision, recall, F-beta and support (number of true items)."""
+    """Per-class values: precision, recall, F-beta and support (number of true items).
 
-    label: Any
+    Parameters
+    ----------
+    label
+        The class.
+    precision, recall, f
+        Its precision, recall and F-beta.
+    support
+        The number of items whose true label is the class.
+
+    Examples
+    --------
+    >>> from assay.classification import classification_report
+    >>> classification_report(["a", "b", "a", "c"], ["a", "b", "b", "c"])["a"]
+    ClassMetrics(label='a', precision=1.0, recall=0.5, f=0.6666666666666666, support=2)
+    """
+
+    label: Label
     precision: float
     recall: float
     f: float
@@ -59,9 +76,40 @@ class ClassificationReport(Result):
     and interpolated precision (when scores were given); ``undefined`` counts the per-class
     values replaced by ``zero_division``; ``warnings`` the label-set warning issued (the two
     label sequences share no label, or differ only in spelling); ``provenance`` the
-    options."""
+    options. ``report[label]`` is the :class:`ClassMetrics` of a class.
 
-    labels: list[Any]
+    Parameters
+    ----------
+    labels, classes
+        The classes reported, and their :class:`ClassMetrics`.
+    averages
+        ``{average: {"precision", "recall", "f"}}``.
+    accuracy, balanced_accuracy, cohen_kappa, mcc, sba
+        The measures of the whole labelling.
+    n
+        The number of items.
+    beta
+        The β of the F-score.
+    pos_label, binary
+        The positive class, and its measures against the rest (empty without one).
+    scores, interpolated
+        ROC AUC and AP, and interpolated precision, of the positive class (with scores).
+    undefined
+        How many per-class precision, recall and F values were replaced by ``zero_division``.
+    warnings
+        The label-set warnings issued.
+    provenance
+        The options.
+
+    Examples
+    --------
+    >>> from assay.classification import classification_report
+    >>> rep = classification_report([1, 0, 1, 1], [1, 0, 0, 1], [0.9, 0.2, 0.4, 0.7], pos_label=1)
+    >>> rep.labels, rep.binary["specificity"], rep.scores
+    ([0, 1], 1.0, {'roc_auc': 1.0, 'average_precision': 1.0})
+    """
+
+    labels: list[Label]
     classes: list[ClassMetrics]
     averages: dict[str, dict[str, float]]
     accuracy: float
@@ -71,13 +119,13 @@ class ClassificationReport(Result):
     sba: float
     n: int
     beta: float = 1.0
-    pos_label: Any = None
+    pos_label: Label | None = None
     binary: dict[str, float] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     interpolated: InterpolatedPrecision | None = None
     undefined: dict[str, int] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     @property
     def settings(self) -> Mapping[str, Any]:
@@ -278,7 +326,7 @@ def classification_report(
     scores: ArrayLike | None = None,
     *,
     labels: ArrayLike | None = None,
-    pos_label: Any = None,
+    pos_label: Label | None = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0,
     degenerate: Degenerate = "zero",
@@ -384,7 +432,26 @@ def _report(
 @dataclass(frozen=True, repr=False, eq=False)
 class F1MCCSimulation(Result):
     """Columns (NumPy arrays, one row per confusion matrix): tp, fp, tn, fn, f1, mcc and
-    prevalence (positives / n). ``records()``: one row per matrix."""
+    prevalence (positives / n). ``records()``: one row per matrix.
+
+    Parameters
+    ----------
+    tp, fp, tn, fn
+        The four counts of each matrix.
+    f1, mcc
+        Its F1 and MCC (NaN where undefined, by default).
+    prevalence
+        Its share of positive items, (TP + FN) / n.
+    provenance
+        The options.
+
+    Examples
+    --------
+    >>> from assay.classification import simulate_f1_mcc
+    >>> sim = simulate_f1_mcc(n=4)
+    >>> len(sim), sim.records()[-1]
+    (35, {'tp': 4, 'fp': 0, 'tn': 0, 'fn': 0, 'f1': 1.0, 'mcc': nan, 'prevalence': 1.0})
+    """
 
     tp: np.ndarray
     fp: np.ndarray
@@ -393,7 +460,7 @@ class F1MCCSimulation(Result):
     f1: np.ndarray
     mcc: np.ndarray
     prevalence: np.ndarray
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __len__(self) -> int:
         return int(self.tp.shape[0])
@@ -449,7 +516,33 @@ def simulate_f1_mcc(
     says otherwise" (Chicco & Jurman 2020). ``sample``: a seeded random subset of that many
     matrices (without replacement, in enumeration order). Undefined values: F1 when
     TP = FP = FN = 0 (``zero_division``, default NaN) and MCC with a zero row or column
-    (``degenerate`` as in :func:`~assay.classification.measures.mcc`, default NaN)."""
+    (``degenerate`` as in :func:`~assay.classification.measures.mcc`, default NaN).
+
+    Parameters
+    ----------
+    n
+        The number of items of every matrix (>= 1).
+    seed
+        The seed of ``sample``.
+    sample
+        Keep a random subset of this many matrices; ``None``: every matrix.
+    zero_division
+        F1 when TP = FP = FN = 0: ``0``, ``1`` or ``"nan"``.
+    degenerate
+        MCC with a zero denominator: ``"zero"``, ``"limit"`` or ``"nan"``.
+
+    Returns
+    -------
+    F1MCCSimulation
+        One row per matrix: the counts, F1, MCC and prevalence.
+
+    Examples
+    --------
+    >>> from assay.classification import simulate_f1_mcc
+    >>> sim = simulate_f1_mcc(n=10, sample=3, seed=1)
+    >>> sim.tp.tolist(), sim.f1.round(4).tolist(), sim.mcc.round(4).tolist()
+    ([2, 2, 4], [0.5, 0.3333, 0.5714], [0.2182, -0.6547, -0.4082])
+    """
     n = integer(n, "n", minimum=1, error=MetricError)
     seed = integer(seed, "seed", minimum=0, error=MetricError)
     zero_division = choice(zero_division, ZeroDivision, "zero_division", error=MetricError)
