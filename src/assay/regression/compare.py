@@ -38,7 +38,40 @@ class ModelComparison(Result):
     bootstrap interval, and every model against the baseline (an
     :class:`assay.stats.PairResult` per model: ``system`` the model, ``diff`` its mean loss
     minus the baseline's, ``wins`` the items where its loss is lower).
-    ``records()``: one row per model, then one per pair."""
+    ``records()``: one row per model, then one per pair. Built by :func:`compare_models`.
+
+    Parameters
+    ----------
+    models : list of str
+        The models, in the order given.
+    baseline : str
+        The model the others are compared with.
+    loss : str
+        The per-item loss (``"squared"`` or ``"absolute"``).
+    test, correction : str
+        The paired test and the multiple-comparison correction of its p-values.
+    alpha : float
+        The significance level.
+    losses : mapping of str to numpy.ndarray
+        Each model's per-item losses.
+    mean_loss : mapping of str to float
+        Each model's mean loss.
+    intervals : mapping of str to tuple of float
+        The bootstrap confidence interval of each mean loss.
+    pairs : list of PairResult
+        Every model against the baseline.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.regression import compare_models
+    >>> cmp = compare_models([1.0, 2.0, 3.0, 4.0, 5.0],
+    ...                      {"a": [1.5, 2.0, 2.5, 4.5, 5.0], "b": [2.0, 3.0, 3.0, 5.0, 6.0]},
+    ...                      n_resamples=200)
+    >>> cmp.baseline, cmp.mean_loss, [p.system for p in cmp.pairs]
+    ('a', {'a': 0.15, 'b': 0.8}, ['b'])
+    """
 
     models: list[str]
     baseline: str
@@ -50,7 +83,7 @@ class ModelComparison(Result):
     mean_loss: Mapping[str, float]
     intervals: Mapping[str, tuple[float, float]]
     pairs: list[PairResult]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __repr__(self) -> str:
         # The headline numbers: each model's mean loss, and each pair's difference and

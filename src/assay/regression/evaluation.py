@@ -35,14 +35,32 @@ class RegressionEvaluation(Result, Reported):
 
     ``report()``: models × measures, with the corrected p-value of each model's loss against
     the baseline; ``records()``: its rows (every measure of every model, then one row per
-    model pair).
+    model pair). Built by :func:`evaluate`.
+
+    Parameters
+    ----------
+    reports : mapping of str to RegressionReport
+        Each model's report, in the order given.
+    comparison : ModelComparison, optional
+        The models compared (two models or more).
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay import regression
+    >>> ev = regression.evaluate([1.0, 2.0, 3.0, 4.0, 5.0],
+    ...                          {"a": [1.5, 2.0, 2.5, 4.5, 5.0], "b": [2.0, 3.0, 3.0, 5.0, 6.0]},
+    ...                          n_resamples=200)
+    >>> list(ev.reports), ev.comparison.baseline
+    (['a', 'b'], 'a')
     """
 
     family = "regression"
 
     reports: Mapping[str, RegressionReport]
     comparison: ModelComparison | None = None
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __repr__(self) -> str:
         models = "\n  ".join(f"{name}: {rep!r}" for name, rep in self.reports.items())

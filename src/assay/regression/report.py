@@ -76,6 +76,34 @@ class RegressionReport(Result):
     ``percentage_errors`` (|ŷ - y| / |y|; NaN for a zero target unless ``zero_target="eps"``).
 
     ``records()``: one row per measure and correlation; ``item_records()``: one per item.
+    Built by :func:`regression_report`.
+
+    Parameters
+    ----------
+    n : int
+        The number of items.
+    y_true, y_pred : numpy.ndarray
+        The targets and the predictions.
+    values : mapping of str to float
+        Every measure's value, by name.
+    intervals : mapping of str to tuple of float
+        Bootstrap confidence intervals of ``mae``, ``mse`` and ``rmse``.
+    correlations : mapping of str to StatResult
+        Pearson, Spearman and Kendall between the targets and the predictions.
+    n_zero_targets : int
+        The targets equal to 0 (undefined percentage errors).
+    constant_target : bool
+        Whether every target is the same (R² and explained variance then follow
+        ``constant_target``).
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.regression import regression_report
+    >>> rep = regression_report([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 2.5, 4.5], n_resamples=200)
+    >>> rep.n, rep.values["mae"], rep.n_zero_targets, rep.constant_target
+    (4, 0.375, 0, False)
     """
 
     n: int
@@ -86,7 +114,7 @@ class RegressionReport(Result):
     correlations: Mapping[str, StatResult]
     n_zero_targets: int
     constant_target: bool
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __repr__(self) -> str:
         # The headline numbers (every measure and correlation), not the per-item arrays.
