@@ -1,28 +1,34 @@
-"""Pure renderers of results: text formats, Markdown, LaTeX and the terminal.
+"""The rendering engine of assay's results: text formats, Markdown, LaTeX, the terminal and HTML.
 
 Nothing here prints or exits; functions return strings (or a ``rich`` renderable for the
-terminal), and the CLI decides where they go. Three views of a result:
+terminal), and the CLI decides where they go. The engine knows no family: each result builds
+its own report by subclassing :class:`Reported` and defining ``report()`` (the ranking core's
+:class:`~assay.Results` and :class:`~assay.Comparison`, and every family's results, in their
+own packages: :mod:`assay.ranking`, :mod:`assay.classification`, :mod:`assay.fusion`, ...).
+Three views of a result:
 
 - **records** — flat rows of plain values, rendered by :func:`render_records` as TSV, CSV,
-  JSON Lines or JSON (values by :mod:`~assay.report.values`: full precision, counts as
-  integers, NaN as ``nan`` / ``null``);
-- **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
-  specifications, with the records and provenance) built by :func:`any_document` (any
-  result) or, with more options, :func:`results_document`,
-  :func:`comparison_document` and :func:`tables_document`,
-  saved (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with
-  inline SVG plots (:mod:`~assay.report.plots`, matplotlib);
+  JSON Lines or JSON (values by :func:`plain`, :func:`short`, :func:`json_value` and
+  :func:`count`: full precision, counts as integers, NaN as ``nan`` / ``null``);
 - **display table** — a :class:`DisplayTable` of :class:`Column` and :class:`Cell` (title,
   caption, legend, emphasis, significance marks, notes) rendered by :func:`to_markdown`,
   :func:`to_latex`, :func:`to_rich` or :func:`to_text`, each escaping text from the data for
-  its format (:mod:`~assay.report.escape`).
+  its format (:mod:`~assay.report.escape`);
+- **report document** — plain JSON data (:mod:`~assay.report.document`: tables and plot
+  specifications, with the records and provenance): a result's ``document()``, or
+  :func:`any_document` for any result, :func:`tables_document` for a report's tables; saved
+  (``--save``) and rendered by :func:`to_html` as one self-contained HTML page with inline
+  SVG plots (:mod:`~assay.report.plots`, matplotlib).
 
-A :class:`Report` pairs both for one result and renders any of the output formats
-(:data:`OutputFormat`); :func:`results_report`, :func:`comparison_report`,
-:func:`values_report`, rank aggregation's (:mod:`assay.fusion.report`), the learning-to-rank reports
-(:func:`experiment_report`, :func:`stats_report`, :func:`analysis_report`) and the
-meta-evaluation reports (:mod:`~assay.report.meta`) build the reports of assay's results.
-rich is imported only by :func:`to_rich` (and :func:`escape.rich`).
+A :class:`Report` pairs the records and the tables of one result and renders any of the
+output formats (:data:`OutputFormat`). Shared builders: :func:`values_report` (named values)
+and the metric catalogue (:func:`catalog_report`, :func:`catalog_table`). rich is imported
+only by :func:`to_rich` (and :func:`escape.rich`).
+
+The family reports that used to live here (``results_report``, ``comparison_report``,
+``consensus_report``, the tagging, regression, learning-to-rank and meta-evaluation reports,
+...) moved to their families' packages; their old names still resolve from
+``assay.report``, with a :class:`DeprecationWarning` naming the new home.
 
 >>> from assay.report import Column, DisplayTable, to_markdown
 >>> print(to_markdown(DisplayTable([Column("run"), Column("P@5", align="right")],

@@ -52,11 +52,37 @@ def _trec_meanings(row: Mapping[str, Any]) -> str:
     return "; ".join(f"{t['name']} = {t['means']}" for t in row.get("trec_eval_names", []))
 
 
-def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
-    """One row per metric: name (never folded, so it survives grep and copy-paste), the
-    other names it answers to (aliases, trec_eval names), parameters, cutoff, range,
-    direction and summary; a ``family`` column when the rows come from several families (a
-    rule between families on the terminal). Prose columns wrap on a narrow terminal."""
+def catalog_table(
+    rows: Sequence[Mapping[str, Any]],  # Any: describe()'s fields are of several types
+) -> DisplayTable:
+    """The metric catalogue as a display table (``assay metrics``).
+
+    One row per metric: name (never folded, so it survives grep and copy-paste), the other
+    names it answers to (aliases, trec_eval names), parameters, cutoff, range, direction and
+    summary; a ``family`` column when the rows come from several families (a rule between
+    families on the terminal). Prose columns wrap on a narrow terminal.
+
+    Parameters
+    ----------
+    rows : sequence of mappings
+        Described declarations (:func:`assay.metrics.catalog.describe`), in order.
+
+    Returns
+    -------
+    DisplayTable
+        The table.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import describe
+    >>> from assay.report import catalog_table
+    >>> table = catalog_table([describe(REGISTRY.lookup("rmse", "regression"))])
+    >>> [c.name for c in table.columns]
+    ['metric', 'also', 'parameters', '@k', 'range', 'better', 'description']
+    >>> list(table.rows[0][:2])
+    ['rmse', 'root_mean_squared_error']
+    """
     families = list(dict.fromkeys(r["family"] for r in rows))
     several = len(families) > 1
     columns = [Column("metric", style="bold")]
@@ -90,9 +116,34 @@ def catalog_table(rows: Sequence[Mapping[str, Any]]) -> DisplayTable:
     return DisplayTable(columns, cells, sections=frozenset(sections), wrap=True)
 
 
-def catalog_report(rows: Sequence[Mapping[str, Any]]) -> Report:
-    """The catalogue in every output format; JSON keeps each metric's full description
-    (parameters with their documentation, the docstring)."""
+def catalog_report(
+    rows: Sequence[Mapping[str, Any]],  # Any: describe()'s fields are of several types
+) -> Report:
+    """The metric catalogue in every output format (``assay metrics --format``).
+
+    The table is :func:`catalog_table`'s; the records have the fields of
+    :data:`CATALOG_COLUMNS`; JSON keeps each metric's full description (parameters with
+    their documentation, the docstring) under ``described``.
+
+    Parameters
+    ----------
+    rows : sequence of mappings
+        Described declarations (:func:`assay.metrics.catalog.describe`), in order.
+
+    Returns
+    -------
+    Report
+        The report.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import describe
+    >>> from assay.report import catalog_report
+    >>> report = catalog_report([describe(REGISTRY.lookup("rmse", "regression"))])
+    >>> print(report.render("csv").splitlines()[1][:48])
+    rmse,regression,values,root_mean_squared_error,,
+    """
     return Report(
         table=catalog_table(rows),
         records=[_record(r) for r in rows],

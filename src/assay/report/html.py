@@ -165,8 +165,35 @@ def _contents(docs: Sequence[Document]) -> str:
 
 
 def to_html(docs: Sequence[Document], *, title: str = "assay report", source: str = "") -> str:
-    """The documents as one self-contained HTML page; ``source`` (e.g. the command line) is
-    shown under the title."""
+    """Report documents as one self-contained HTML page.
+
+    Inline CSS and SVG plots, no script and nothing fetched (see the module docstring); a
+    table of contents when the page holds several documents or many sections. Every text
+    from the data is escaped.
+
+    Parameters
+    ----------
+    docs : sequence of dict
+        The documents (:mod:`assay.report.document`: a result's
+        :meth:`~assay.report.Reported.document`, or :func:`~assay.report.any_document`).
+    title : str
+        The page's title.
+    source : str
+        Where the page comes from (e.g. the command line), shown under the title.
+
+    Returns
+    -------
+    str
+        The HTML page.
+
+    Examples
+    --------
+    >>> from assay.report import tables_document, to_html, values_report
+    >>> doc = tables_document("Clustering", "clustering", values_report({"nmi": 0.5}))
+    >>> page = to_html([doc], title="NMI <demo>")
+    >>> page.startswith("<!DOCTYPE html>"), "<title>NMI &lt;demo&gt;</title>" in page
+    (True, True)
+    """
     body = "\n".join(_document_html(d, n) for n, d in enumerate(docs))
     made = f"made by assay {_e(__version__)}" + (f" from {_e(source)}" if source else "")
     return (

@@ -18,7 +18,7 @@ import json
 import math
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .._options import choice
 from . import escape
@@ -30,14 +30,58 @@ RecordFormat = Literal["tsv", "csv", "jsonl", "json"]
 
 
 def render_records(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],  # Any: a record's values are of any plain type
     fmt: RecordFormat,
     *,
     columns: Sequence[str],
     key: str = "results",
-    document: Mapping[str, Any] | None = None,
+    document: Mapping[str, Any] | None = None,  # Any: JSON data of any shape
 ) -> str:
-    """``rows`` in a machine format (see the module documentation)."""
+    """Records (flat rows of plain values) as machine text: TSV, CSV, JSON Lines or JSON.
+
+    TSV and CSV show ``columns`` under a header line (a missing key is an empty field) with
+    :func:`~assay.report.values.plain` values, escaped for the format (a CSV text field that
+    a spreadsheet would run as a formula starts with ``'``). JSON Lines writes every key of
+    every row; JSON writes ``{key: rows, **document}`` indented. Both JSON formats are strict
+    JSON: NaN and infinities are ``null``.
+
+    Parameters
+    ----------
+    rows : sequence of mappings
+        The records, ``{column: value}``.
+    fmt : {"tsv", "csv", "jsonl", "json"}
+        The format.
+    columns : sequence of str
+        The TSV and CSV columns, in order (JSON Lines and JSON write every key).
+    key : str
+        The JSON key of the records.
+    document : mapping, optional
+        More JSON data written next to the records (JSON only): provenance, settings.
+
+    Returns
+    -------
+    str
+        The text, ending with a newline.
+
+    Raises
+    ------
+    OptionError
+        An unknown format.
+
+    Examples
+    --------
+    >>> from assay.report import render_records
+    >>> rows = [{"run": "bm25", "P@5": 0.5}, {"run": "dense", "P@5": float("nan")}]
+    >>> print(render_records(rows, "csv", columns=["run", "P@5"]), end="")
+    run,P@5
+    bm25,0.5
+    dense,nan
+    >>> render_records(rows, "tsv", columns=["run", "P@5"]).splitlines()
+    ['run\\tP@5', 'bm25\\t0.5', 'dense\\tnan']
+    >>> print(render_records(rows, "jsonl", columns=["run", "P@5"]), end="")
+    {"run": "bm25", "P@5": 0.5}
+    {"run": "dense", "P@5": null}
+    """
     fmt = choice(fmt, RecordFormat, "format")
     if fmt == "tsv":
         lines = ["\t".join(escape.tsv(c) for c in columns)]
@@ -76,7 +120,8 @@ def jsonable(value: Any) -> Any:
         converted = json_value(value)
         if converted is None or isinstance(converted, int):
             return converted
-        return converted if math.isfinite(converted) else None
+        # A real number is a float here (json_value made it one); a complex one raises.
+        return converted if math.isfinite(cast(float, converted)) else None
     if hasattr(value, "tolist"):
         return jsonable(value.tolist())
     return str(value)

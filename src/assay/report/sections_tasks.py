@@ -13,7 +13,9 @@ import numpy as np
 from .document import Document, document, section
 
 if TYPE_CHECKING:
+    from .._result import ResultLike
     from .output import Report
+    from .reported import Reported
 
 __all__ = [
     "MAX_LABELS",
@@ -27,9 +29,41 @@ MAX_LABELS = 40
 
 
 def tables_document(
-    title: str, family: str, report: Report, *, sections: Sequence[Mapping[str, Any]] = ()
+    title: str,
+    family: str,
+    report: Report,
+    *,
+    sections: Sequence[Mapping[str, Any]] = (),  # Any: a section is JSON data (tables, plots)
 ) -> Document:
-    """A result's tables as one section (its records and provenance kept), then ``sections``."""
+    """A result's report as a document: its tables as one section, then ``sections``.
+
+    What :meth:`Reported.document <assay.report.Reported.document>` returns by default; the
+    report's records and provenance (and the rest of its JSON ``document``) are kept.
+
+    Parameters
+    ----------
+    title : str
+        The document's title.
+    family : str
+        The family it belongs to (``"clustering"``, ``"regression"``, ...).
+    report : Report
+        The result's report.
+    sections : sequence of mappings
+        More sections after the tables (:func:`assay.report.document.section`: plots).
+
+    Returns
+    -------
+    dict
+        The document, plain JSON data (:mod:`assay.report.document`).
+
+    Examples
+    --------
+    >>> from assay.report import tables_document, values_report
+    >>> report = values_report({"nmi": 0.5}, document={"provenance": {"seed": 0}})
+    >>> doc = tables_document("Clustering", "clustering", report)
+    >>> doc["title"], [s["title"] for s in doc["sections"]], doc["provenance"]
+    ('Clustering', ['Results'], {'seed': 0})
+    """
     provenance = report.document.get("provenance", {})
     if not isinstance(provenance, Mapping):
         provenance = {"provenance": provenance}
@@ -45,10 +79,36 @@ def tables_document(
     )
 
 
-def any_document(result: Any, *, title: str | None = None) -> Document:
-    """The document of any assay result: its own (:meth:`~assay.report.Reported.document`:
-    a ranking evaluation or comparison with its plots, an LTR experiment, a family's result);
-    otherwise its records as a table (every result has ``records()``)."""
+def any_document(result: ResultLike | Reported, *, title: str | None = None) -> Document:
+    """The report document of any assay result.
+
+    A result that builds its own report gives its own document
+    (:meth:`~assay.report.Reported.document`: a ranking evaluation or comparison with its
+    plots, an LTR experiment, a family's result); any other gives its records as a table
+    (every result has ``records()``).
+
+    Parameters
+    ----------
+    result : assay result
+        The result.
+    title : str, optional
+        The document's title (default: the result's own).
+
+    Returns
+    -------
+    dict
+        The document, plain JSON data (:mod:`assay.report.document`), which
+        :func:`~assay.report.to_html` renders.
+
+    Examples
+    --------
+    >>> import assay
+    >>> from assay.report import any_document
+    >>> res = assay.evaluate({"q1": {"d1": 1}}, {"bm25": {"q1": {"d1": 0.9}}}, ["P@1"])
+    >>> doc = any_document(res, title="BM25")
+    >>> doc["title"], doc["family"], doc["records"][0]["value"]
+    ('BM25', 'ranking', 1.0)
+    """
     from .reported import Reported
 
     if isinstance(result, Reported):

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import escape
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
 
 __all__ = [
     "LATEX_HEADERS",
@@ -64,9 +67,26 @@ LATEX_HEADERS = frozenset(
 
 @dataclass(frozen=True)
 class Column:
-    """A column: header, alignment, LaTeX header and a terminal style. ``latex`` is one of
-    assay's own headers (:data:`LATEX_HEADERS`, such as ``$\\Delta$``), used as it is; any
-    other value, or none, shows the escaped ``name``."""
+    """A column of a :class:`DisplayTable`: header, alignment, LaTeX header, terminal style.
+
+    Parameters
+    ----------
+    name : str
+        The header (escaped for every format).
+    align : {"left", "right"}
+        How the column's cells are aligned (numbers: ``"right"``).
+    latex : str, optional
+        The LaTeX header: one of assay's own headers (:data:`LATEX_HEADERS`, such as
+        ``$\\Delta$``), used as it is; any other value, or none, shows the escaped ``name``.
+    style : str, optional
+        A rich style for the column on the terminal (``"bold"``).
+
+    Examples
+    --------
+    >>> from assay.report import Column
+    >>> Column("P@5", align="right")
+    Column(name='P@5', align='right', latex=None, style=None)
+    """
 
     name: str
     align: Align = "left"
@@ -76,10 +96,29 @@ class Column:
 
 @dataclass(frozen=True)
 class Cell:
-    """A cell: its ``text``; ``strong`` for emphasis (the best value of a column); ``marks``
-    (significance markers, shown as a superscript); ``note`` (secondary text, e.g. a
-    confidence interval: dim on the terminal, after the value in text and Markdown, in small
-    type in LaTeX)."""
+    """A cell of a :class:`DisplayTable`: its text and what a format may show of it.
+
+    Parameters
+    ----------
+    text : str
+        The cell's text (escaped for every format).
+    strong : bool
+        Emphasis (the best value of a column): bold in Markdown, LaTeX and on the terminal.
+    marks : str
+        Significance markers, shown as a superscript.
+    note : str
+        Secondary text, e.g. a confidence interval: dim on the terminal, after the value in
+        text and Markdown, in small type in LaTeX.
+
+    Examples
+    --------
+    >>> from assay.report import Cell, Column, DisplayTable, to_markdown
+    >>> cell = Cell("0.5000", strong=True, marks="*", note="[0.40, 0.60]")
+    >>> print(to_markdown(DisplayTable([Column("P@5")], [[cell]])), end="")
+    | P@5 |
+    |---|
+    | **0.5000**<sup>\\*</sup> \\[0.40, 0.60\\] |
+    """
 
     text: str
     strong: bool = False
@@ -89,13 +128,48 @@ class Cell:
 
 @dataclass(frozen=True)
 class DisplayTable:
-    """Columns, rows of cells (a ``str`` is a plain cell), title, caption and legend.
+    """A table for people: columns, rows of cells, title, caption and legend.
 
-    The first ``keys`` columns label a row (a run, a run and a query); the others hold values.
-    ``pivot`` names what the value columns are ("metric"): a table with one key column and a
-    pivot can be transposed to fit a narrow terminal; a ``wrap`` table (prose columns, such as
-    the metric catalogue) keeps its layout and wraps its cells instead. ``sections`` are the
-    indices of rows followed by a rule on the terminal.
+    One model rendered by :func:`to_markdown`, :func:`to_latex`, :func:`to_rich` and
+    :func:`to_text` (and the HTML report). Nothing is cropped: on a narrow terminal the table
+    is transposed or put in long form (:func:`fit`).
+
+    Parameters
+    ----------
+    columns : sequence of Column
+        The columns, in order.
+    rows : sequence of sequences of Cell or str
+        One sequence of cells per row, one cell per column (a ``str`` is a plain cell).
+    title : str
+        Shown above the table.
+    caption, legend : str
+        Shown after the table by every format (a paragraph after the Markdown table, ``%``
+        comment lines after the LaTeX one).
+    sections : frozenset of int
+        Indices of the rows followed by a rule on the terminal.
+    keys : int
+        How many first columns label a row (a run; a run and a query); the others hold values.
+    pivot : str
+        What the value columns are (``"metric"``): a table with one key column and a pivot can
+        be transposed to fit a narrow terminal.
+    wrap : bool
+        A table of prose columns (the metric catalogue): keeps its layout on a narrow terminal
+        and wraps its cells instead.
+
+    Examples
+    --------
+    >>> from assay.report import Cell, Column, DisplayTable, to_text
+    >>> table = DisplayTable(
+    ...     [Column("run"), Column("P@5", align="right")],
+    ...     [["bm25", Cell("0.5000", strong=True)], ["dense", "0.4000"]],
+    ...     title="Runs",
+    ... )
+    >>> print(to_text(table), end="")
+    Runs
+    run       P@5
+    -----  ------
+    bm25   0.5000
+    dense  0.4000
     """
 
     columns: Sequence[Column]
@@ -177,7 +251,31 @@ def fit(table: DisplayTable, width: int | None) -> DisplayTable:
 
 
 def to_markdown(table: DisplayTable) -> str:
-    """A pipe table; ``**strong**`` cells, ``<sup>marks</sup>``; the legend as a paragraph."""
+    """A table as a Markdown pipe table.
+
+    Strong cells are ``**bold**``, marks ``<sup>superscripts</sup>``; the title is a bold line
+    above, the caption and legend paragraphs after. Text from the data is escaped
+    (:func:`assay.report.escape.markdown`).
+
+    Parameters
+    ----------
+    table : DisplayTable
+        The table.
+
+    Returns
+    -------
+    str
+        The Markdown text, ending with a newline.
+
+    Examples
+    --------
+    >>> from assay.report import Column, DisplayTable, to_markdown
+    >>> table = DisplayTable([Column("run"), Column("P@5", align="right")], [["bm25", "0.5"]])
+    >>> print(to_markdown(table), end="")
+    | run | P@5 |
+    |---|---:|
+    | bm25 | 0.5 |
+    """
     lines = [f"**{escape.markdown(table.title)}**", ""] if table.title else []
     lines.append(_md_row(escape.markdown(c.name) for c in table.columns))
     lines.append(
@@ -205,8 +303,38 @@ def _md_cell(cell: Cell) -> str:
 
 
 def to_latex(table: DisplayTable) -> str:
-    """A booktabs ``tabular``; ``\\textbf`` cells, marks as ``$^{...}$``; the title, caption and
-    legend as ``%`` comment lines (escaped, so nothing in them can end the comment)."""
+    """A table as a LaTeX booktabs ``tabular``.
+
+    Strong cells are ``\\textbf``, marks ``$^{...}$``; the title, caption and legend are
+    ``%`` comment lines (escaped, so nothing in them can end the comment). Headers are the
+    columns' ``latex`` when it is one of :data:`LATEX_HEADERS`, else the escaped name.
+
+    Parameters
+    ----------
+    table : DisplayTable
+        The table.
+
+    Returns
+    -------
+    str
+        The LaTeX source (needs ``\\usepackage{booktabs}``), ending with a newline.
+
+    Examples
+    --------
+    >>> from assay.report import Cell, Column, DisplayTable, to_latex
+    >>> table = DisplayTable(
+    ...     [Column("run", latex="Run"), Column("P@5", align="right")],
+    ...     [["bm_25", Cell("0.5", strong=True)]],
+    ... )
+    >>> print(to_latex(table), end="")
+    \\begin{tabular}{lr}
+    \\toprule
+    Run & P@5 \\\\
+    \\midrule
+    bm\\_25 & \\textbf{0.5} \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
     spec = "".join("r" if c.align == "right" else "l" for c in table.columns)
     lines = [f"% {escape.latex(table.title)}"] if table.title else []
     lines += [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
@@ -241,9 +369,33 @@ def _tex_cell(cell: Cell) -> str:
 # ---------------------------------------------------------------- terminal
 
 
-def to_rich(table: DisplayTable, width: int | None = None) -> Any:
-    """A ``rich.table.Table`` laid out for ``width`` columns (:func:`fit`): strong cells bold
-    green, notes dim, marks bold (red for ▼); long text wraps, nothing is cropped."""
+def to_rich(table: DisplayTable, width: int | None = None) -> RichTable:
+    """A table as a ``rich`` table for the terminal.
+
+    Laid out for ``width`` columns (:func:`fit`: as it is, transposed or in long form):
+    strong cells bold green, notes dim, marks bold (red for ▼); long text wraps, nothing is
+    cropped. Imports rich.
+
+    Parameters
+    ----------
+    table : DisplayTable
+        The table.
+    width : int, optional
+        The terminal's width in columns (``None``: the table's own layout).
+
+    Returns
+    -------
+    rich.table.Table
+        The renderable (``rich.console.Console().print(...)`` shows it).
+
+    Examples
+    --------
+    >>> from assay.report import Column, DisplayTable, to_rich
+    >>> table = DisplayTable([Column("run"), Column("P@5", align="right")], [["bm25", "0.5"]])
+    >>> rendered = to_rich(table, width=80)
+    >>> type(rendered).__name__, rendered.row_count
+    ('Table', 1)
+    """
     from rich.table import Table
 
     table = fit(table, width)
@@ -280,9 +432,38 @@ def _rich_cell(cell: Cell) -> str:
 
 
 def to_text(table: DisplayTable, width: int | None = None) -> str:
-    """Plain text laid out for ``width`` columns (:func:`fit`): columns padded to their widest
-    cell, separated by two spaces, a dashed rule under the header; marks right after the
-    text, notes after them; then the caption and the legend."""
+    """A table as plain text.
+
+    Laid out for ``width`` columns (:func:`fit`): columns padded to their widest cell,
+    separated by two spaces, a dashed rule under the header; marks right after the text,
+    notes after them; then the caption and the legend.
+
+    Parameters
+    ----------
+    table : DisplayTable
+        The table.
+    width : int, optional
+        The width to fit in columns (``None``: the table's own layout).
+
+    Returns
+    -------
+    str
+        The text, ending with a newline.
+
+    Examples
+    --------
+    >>> from assay.report import Cell, Column, DisplayTable, to_text
+    >>> table = DisplayTable(
+    ...     [Column("run"), Column("P@5", align="right")],
+    ...     [["bm25", Cell("0.5", marks="*", note="[0.4, 0.6]")]],
+    ...     legend="* significant",
+    ... )
+    >>> print(to_text(table), end="")
+    run               P@5
+    ----  ---------------
+    bm25  0.5* [0.4, 0.6]
+    * significant
+    """
     table = fit(table, width)
     header = [escape.terminal(c.name) for c in table.columns]
     body = [[_shown(cell) for cell in row] for row in table.cells()]

@@ -15,9 +15,39 @@ __all__ = ["values_report"]
 
 
 def values_report(
-    values: Mapping[str, Any], *, caption: str = "", document: Mapping[str, Any] | None = None
+    values: Mapping[str, float],
+    *,
+    caption: str = "",
+    document: Mapping[str, Any] | None = None,  # Any: JSON data of any shape
 ) -> Report:
-    """``{metric: value}``: rows ``metric, value``; JSON adds ``document``."""
+    """Named values as a report: rows ``metric, value`` (clustering, agreement).
+
+    Parameters
+    ----------
+    values : mapping of str to float
+        ``{metric: value}``, in order.
+    caption : str
+        Shown after the table.
+    document : mapping, optional
+        More JSON data written next to the records (JSON only): provenance, settings.
+
+    Returns
+    -------
+    Report
+        The report (values shown to 4 decimals, at full precision in the machine formats).
+
+    Examples
+    --------
+    >>> from assay.report import values_report
+    >>> report = values_report({"nmi": 0.5, "ari": 0.25})
+    >>> print(report.render("markdown"), end="")
+    | metric | value |
+    |---|---:|
+    | nmi | 0.5000 |
+    | ari | 0.2500 |
+    >>> print(report.render("tsv").splitlines()[1:])
+    ['nmi\\t0.5', 'ari\\t0.25']
+    """
     table = DisplayTable(
         [Column("metric", latex="Metric"), Column("value", align="right", latex="Value")],
         [[m, short(v)] for m, v in values.items()],
