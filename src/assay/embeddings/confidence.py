@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -32,6 +32,9 @@ from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..errors import InputError, OptionError
 from .result import RetrievalMetrics
+
+if TYPE_CHECKING:
+    from ..stats.result import StatResult
 
 __all__ = [
     "ErrorRejectCurve",
@@ -78,7 +81,36 @@ class ErrorRejectCurve(Result):
     """``error[j]`` = 1 - mean metric of the queries kept after rejecting the j least
     confident (``rejected[j]`` = j / n, j = 0..n-1); ``oracle_error`` rejects the worst
     queries first. ``area`` is the mean of ``error`` (AURC), ``oracle_area`` and
-    ``random_area`` (1 - mean: rejecting at random) its best and chance values."""
+    ``random_area`` (1 - mean: rejecting at random) its best and chance values.
+
+    :func:`error_reject_curve` builds it.
+
+    Parameters
+    ----------
+    metric : str
+        The per-query metric.
+    rejected : numpy.ndarray
+        The fraction of the queries rejected at each point, j / n.
+    error : numpy.ndarray
+        1 - the mean metric of the queries kept, least confident rejected first.
+    oracle_error : numpy.ndarray
+        The same, rejecting the worst queries first.
+    area, oracle_area, random_area : float
+        The mean of ``error`` (AURC), of ``oracle_error``, and 1 - the mean metric.
+    n : int
+        The number of queries.
+    n_excluded : int
+        Queries left out (R = 0 in a :class:`~assay.embeddings.RetrievalMetrics`).
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> from assay.embeddings import error_reject_curve
+    >>> c = error_reject_curve([1.0, 0.0, 1.0, 1.0], confidence=[0.9, 0.1, 0.8, 0.7])
+    >>> c.rejected.tolist(), c.area, c.random_area, c.excess_area
+    ([0.0, 0.25, 0.5, 0.75], 0.0625, 0.25, 0.0)
+    """
 
     metric: str
     rejected: FloatArray
@@ -89,7 +121,7 @@ class ErrorRejectCurve(Result):
     random_area: float
     n: int
     n_excluded: int
-    provenance: Mapping[str, Any]
+    provenance: Mapping[str, Any]  # Any: settings of every type
 
     @property
     def excess_area(self) -> float:
@@ -204,7 +236,34 @@ def _kept_means(v: FloatArray, c: FloatArray) -> FloatArray:
 @dataclass(frozen=True, eq=False, repr=False)
 class ThresholdCurve(Result):
     """``value[i]``: mean metric of the queries whose confidence is at least
-    ``thresholds[i]`` (NaN when none is), ``n_kept[i]`` of them (``coverage`` = share)."""
+    ``thresholds[i]`` (NaN when none is), ``n_kept[i]`` of them (``coverage`` = share).
+
+    :func:`threshold_curve` builds it.
+
+    Parameters
+    ----------
+    metric : str
+        The per-query metric.
+    thresholds : numpy.ndarray
+        The confidence thresholds, in [0, 1].
+    value : numpy.ndarray
+        The mean metric of the queries kept at each threshold.
+    n_kept : numpy.ndarray
+        The number of queries kept at each threshold.
+    n : int
+        The number of queries.
+    n_excluded : int
+        Queries left out (R = 0 in a :class:`~assay.embeddings.RetrievalMetrics`).
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> from assay.embeddings import threshold_curve
+    >>> t = threshold_curve([1.0, 0.0, 1.0, 1.0], [0.9, 0.1, 0.8, 0.7], thresholds=[0.0, 0.5])
+    >>> t.coverage.tolist()
+    [1.0, 0.75]
+    """
 
     metric: str
     thresholds: FloatArray
@@ -212,7 +271,7 @@ class ThresholdCurve(Result):
     n_kept: NDArray[np.int64]
     n: int
     n_excluded: int
-    provenance: Mapping[str, Any]
+    provenance: Mapping[str, Any]  # Any: settings of every type
 
     @property
     def coverage(self) -> FloatArray:
@@ -295,12 +354,31 @@ def threshold_curve(
 @dataclass(frozen=True, eq=False, repr=False)
 class UncertaintyCorrelation(Result):
     """Spearman's ρ and Kendall's τ-b between predicted and reference uncertainties, each a
-    :class:`~assay.stats.StatResult` (statistic, p-value, interval)."""
+    :class:`~assay.stats.StatResult` (statistic, p-value, interval).
 
-    spearman: Any
-    kendall: Any
+    :func:`uncertainty_correlation` builds it.
+
+    Parameters
+    ----------
+    spearman, kendall : StatResult
+        Spearman's ρ and Kendall's τ-b.
+    n : int
+        The number of queries.
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> from assay.embeddings import uncertainty_correlation
+    >>> u = uncertainty_correlation([0.1, 0.4, 0.35, 0.8, 0.6], [0.0, 0.5, 0.3, 0.9, 0.7])
+    >>> u.n, [row["coefficient"] for row in u.records()]
+    (5, ['spearman', 'kendall'])
+    """
+
+    spearman: StatResult
+    kendall: StatResult
     n: int
-    provenance: Mapping[str, Any]
+    provenance: Mapping[str, Any]  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         """One row per coefficient: coefficient, statistic, pvalue, ci_low, ci_high, method."""
@@ -368,13 +446,34 @@ def uncertainty_correlation(
 
 @dataclass(frozen=True, eq=False, repr=False)
 class HPDInterval(Result):
-    """Highest posterior density intervals, one per parameter (``low``, ``high``)."""
+    """Highest posterior density intervals, one per parameter (``low``, ``high``).
+
+    :func:`hpd_interval` builds it.
+
+    Parameters
+    ----------
+    low, high : numpy.ndarray
+        The interval of each parameter.
+    confidence : float
+        The share of the draws each interval holds.
+    n_draws : int
+        The number of posterior draws.
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import hpd_interval
+    >>> hpd_interval(np.arange(101.0), confidence=0.9).records()
+    [{'parameter': 0, 'low': 0.0, 'high': 90.0, 'width': 90.0}]
+    """
 
     low: FloatArray
     high: FloatArray
     confidence: float
     n_draws: int
-    provenance: Mapping[str, Any]
+    provenance: Mapping[str, Any]  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         """One row per parameter: parameter (column index), low, high, width."""

@@ -33,6 +33,25 @@ class EmbeddingEvaluation(Result, Reported):
 
     :meth:`report` is the table ``assay embed`` prints, :meth:`document` its ``--report``
     page's content (the table and the error-vs-reject plot); ``records()`` are the report's.
+    :func:`evaluate` builds it.
+
+    Parameters
+    ----------
+    retrieval : RetrievalMetrics
+        The retrieval measures.
+    curves : mapping of str to ErrorRejectCurve, optional
+        The error-vs-reject curve of each measure (None: no confidences were given).
+    view : {"summary", "class", "query", "curve"}
+        What the report shows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import EmbeddingEvaluation, retrieval_metrics
+    >>> x = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    >>> found = retrieval_metrics(x, ["a", "a", "b", "b"], metrics=["precision@1"], backend="numpy")
+    >>> [row["class"] for row in EmbeddingEvaluation(found, view="class").records()]
+    ['a', 'b']
     """
 
     family = "embeddings"

@@ -32,7 +32,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, cast
 
@@ -40,9 +39,17 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._options import flag
-from ..errors import CoverageWarning, EmptyInputError, InputError, MetricError
+from ..errors import InputError, MetricError
 from ..metrics.registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
 from ..metrics.registry import REGISTRY as _REGISTRY
+from .inputs import (
+    ClassCounts,
+    check_consistent,
+    check_neighbours,
+    class_means,
+    lone_warning,
+    relevant_counts,
+)
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -169,10 +176,6 @@ def per_query_values(rel: BoolArray, r: IntArray, metric: Metric) -> FloatArray:
 # ---------------------------------------------------------------- names
 
 
-#: The number of references of each class, by class label. ``Any``: labels are of any
-#: hashable type, and a Mapping's key type is invariant (``Hashable`` would refuse a
-#: ``dict[str, int]``).
-ClassCounts = Mapping[Any, int]
 #: Metric names or bound metrics, as :func:`parse_metrics` reads them.
 MetricNames = str | Metric | Sequence[str | Metric]
 
@@ -203,84 +206,6 @@ def parse_metrics(names: MetricNames) -> list[Metric]:
 def specs() -> list[MetricSpec]:
     """The declarations of the embedding family, in declaration order."""
     return _REGISTRY.specs(FAMILY)
-
-
-# ---------------------------------------------------------------- inputs
-
-
-def relevant_counts(
-    query_labels: NDArray[Any], class_counts: ClassCounts, exclude_self: bool
-) -> IntArray:
-    """R per query: the count of its class (0 when absent), minus one with ``exclude_self``."""
-    uniques, inverse = np.unique(query_labels, return_inverse=True)
-    per_class = np.array([_count(class_counts, label) for label in uniques.tolist()], np.int64)
-    if exclude_self and np.any(per_class == 0):
-        missing = uniques.tolist()[int(np.flatnonzero(per_class == 0)[0])]
-        raise InputError(
-            f"class {missing!r} has no reference but exclude_self=True says each query is one "
-            "of the references (its count includes the query itself)"
-        )
-    return per_class[inverse.reshape(-1)] - int(exclude_self)
-
-
-def _count(class_counts: ClassCounts, label: Any) -> int:
-    value = class_counts.get(label, 0)
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
-        raise InputError(
-            f"class_counts[{label!r}] must be a count (an integer >= 0), got {value!r}"
-        )
-    return int(value)
-
-
-def check_neighbours(
-    neighbour_labels: ArrayLike, query_labels: ArrayLike
-) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The neighbour labels as a (queries x neighbours) array and the query labels as a 1-D
-    array of the same length."""
-    labels = np.asarray(query_labels)
-    neighbours = np.asarray(neighbour_labels)
-    if labels.ndim != 1:
-        raise InputError(f"query_labels must be one-dimensional (got shape {labels.shape})")
-    if labels.size == 0:
-        raise EmptyInputError("no queries to evaluate")
-    if neighbours.ndim != 2 or neighbours.shape[0] != labels.size or neighbours.shape[1] == 0:
-        raise InputError(
-            f"neighbour_labels must hold one row of neighbours per query ({labels.size} rows, "
-            f"at least one column); got shape {neighbours.shape}"
-        )
-    return neighbours, labels
-
-
-def check_consistent(rel: BoolArray, r: IntArray) -> None:
-    """No query has more same-class neighbours than R (else the counts are wrong)."""
-    hits = np.count_nonzero(rel, axis=1)
-    bad = np.flatnonzero(hits > r)
-    if bad.size:
-        i = int(bad[0])
-        raise InputError(
-            f"query {i} has {int(hits[i])} same-class neighbours but R = {int(r[i])} references "
-            "of its class; class_counts (or exclude_self) does not match the neighbours"
-        )
-
-
-def lone_warning(n_lone: int, n_queries: int) -> str | None:
-    """The message (also issued as a CoverageWarning) about queries left out, if any."""
-    if n_lone == 0:
-        return None
-    message = (
-        f"{n_lone} of {n_queries} queries have no other reference of their class (R = 0) and "
-        "are left out of the means"
-    )
-    warnings.warn(message, CoverageWarning, stacklevel=3)
-    return message
-
-
-def class_means(values: FloatArray, codes: IntArray, n_classes: int) -> FloatArray:
-    """Mean value per class code (NaN for a class without queries)."""
-    counts = np.bincount(codes, minlength=n_classes)
-    sums = np.bincount(codes, weights=values, minlength=n_classes)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return sums / counts
 
 
 # ---------------------------------------------------------------- the declared measures
@@ -333,7 +258,35 @@ def precision(
 ) -> float:
     """Precision@k: |{same-class neighbours among the first k}| / k; ``precision@1`` is the
     fraction of queries whose nearest neighbour has their class (pytorch-metric-learning's
-    ``precision_at_1``; Musgrave et al. 2020)."""
+    ``precision_at_1``; Musgrave et al. 2020).
+
+    Parameters
+    ----------
+    neighbour_labels : array_like
+        The labels of each query's neighbours, nearest first (queries x neighbours).
+    query_labels : array_like
+        The label of each query.
+    class_counts : mapping
+        ``{class: number of references}`` (R of a query is its class's count).
+    k : int, optional
+        The cutoff: the first k neighbours (default: every neighbour given).
+    exclude_self : bool
+        The counts include each query itself: R = count - 1.
+    average : {"micro", "macro"}
+        The mean over queries, or the mean of the per-class means.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import precision
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> precision(neighbours, ["a", "b"], {"a": 2, "b": 2}, k=1)
+    0.5
+    """
     return _evaluate(
         "precision", neighbour_labels, query_labels, class_counts, k, exclude_self, average
     )
@@ -349,7 +302,25 @@ def r_precision(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """R-Precision: r / R, r the same-class neighbours among the first R, R the references of
-    the query's class (Musgrave et al. 2020; pytorch-metric-learning's ``r_precision``)."""
+    the query's class (Musgrave et al. 2020; pytorch-metric-learning's ``r_precision``).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import r_precision
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> r_precision(neighbours, ["a", "b"], {"a": 2, "b": 2})
+    0.5
+    """
     return _evaluate(
         "r_precision", neighbour_labels, query_labels, class_counts, None, exclude_self, average
     )
@@ -366,7 +337,25 @@ def map_at_r(
 ) -> float:
     """MAP@R: (1/R) Σ_{i=1..R} P(i)·rel(i), P(i) the precision at i among the first R
     neighbours, rel(i) = 1 when the i-th has the query's class (Musgrave, Belongie & Lim,
-    "A Metric Learning Reality Check", ECCV 2020; also written ``map@r``)."""
+    "A Metric Learning Reality Check", ECCV 2020; also written ``map@r``).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import map_at_r
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> map_at_r(neighbours, ["a", "b"], {"a": 2, "b": 2})
+    0.375
+    """
     return _evaluate(
         "map_at_r", neighbour_labels, query_labels, class_counts, None, exclude_self, average
     )
@@ -383,7 +372,25 @@ def map_at_k(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """MAP@k: (1/R) Σ_{i=1..k} P(i)·rel(i) over the first k neighbours, divided by R (not by
-    min(R, k)), as pytorch-metric-learning's ``mean_average_precision``."""
+    min(R, k)), as pytorch-metric-learning's ``mean_average_precision``.
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, k, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import map_at_k
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> map_at_k(neighbours, ["a", "b"], {"a": 2, "b": 2}, k=2)
+    0.375
+    """
     return _evaluate("map", neighbour_labels, query_labels, class_counts, k, exclude_self, average)
 
 
@@ -399,7 +406,25 @@ def recall(
 ) -> float:
     """Recall@k in the metric-learning sense: 1 if a same-class neighbour is among the first k,
     else 0 (the Recall@K of Oh Song, Xiang, Jegelka & Savarese 2016, "Deep Metric Learning via
-    Lifted Structured Feature Embedding", CVPR; ``recall@1`` = ``precision@1``)."""
+    Lifted Structured Feature Embedding", CVPR; ``recall@1`` = ``precision@1``).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, k, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import recall
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> recall(neighbours, ["a", "b"], {"a": 2, "b": 2}, k=1)
+    0.5
+    """
     return _evaluate(
         "recall", neighbour_labels, query_labels, class_counts, k, exclude_self, average
     )
@@ -416,7 +441,25 @@ def recall_ir(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """Recall@k in the information-retrieval sense: |{same-class neighbours among the first
-    k}| / R (Manning, Raghavan & Schütze 2008, "Introduction to Information Retrieval", 8.3)."""
+    k}| / R (Manning, Raghavan & Schütze 2008, "Introduction to Information Retrieval", 8.3).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, k, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import recall_ir
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> recall_ir(neighbours, ["a", "b"], {"a": 2, "b": 2}, k=2)
+    0.5
+    """
     return _evaluate(
         "recall_ir", neighbour_labels, query_labels, class_counts, k, exclude_self, average
     )
@@ -433,7 +476,25 @@ def mrr(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """Mean reciprocal rank: 1/i for the first same-class neighbour at position i ≤ k, else 0
-    (Voorhees 1999, TREC-8 QA; pytorch-metric-learning's ``mean_reciprocal_rank``)."""
+    (Voorhees 1999, TREC-8 QA; pytorch-metric-learning's ``mean_reciprocal_rank``).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, k, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import mrr
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> mrr(neighbours, ["a", "b"], {"a": 2, "b": 2})
+    0.75
+    """
     return _evaluate("mrr", neighbour_labels, query_labels, class_counts, k, exclude_self, average)
 
 
@@ -448,5 +509,23 @@ def ndcg(
     average: EmbeddingAverage = "micro",
 ) -> float:
     """NDCG@k with binary gains: Σ_{i≤k} rel(i)/log2(i+1) divided by the ideal
-    Σ_{i≤min(R,k)} 1/log2(i+1) (Järvelin & Kekäläinen 2002, ACM TOIS 20(4))."""
+    Σ_{i≤min(R,k)} 1/log2(i+1) (Järvelin & Kekäläinen 2002, ACM TOIS 20(4)).
+
+    Parameters
+    ----------
+    neighbour_labels, query_labels, class_counts, k, exclude_self, average
+        As :func:`precision`.
+
+    Returns
+    -------
+    float
+        The mean over the queries with R > 0 (NaN when there is none).
+
+    Examples
+    --------
+    >>> from assay.embeddings import ndcg
+    >>> neighbours = [["a", "b", "a", "b"], ["a", "b", "b", "a"]]
+    >>> ndcg(neighbours, ["a", "b"], {"a": 2, "b": 2}, k=2)
+    0.5
+    """
     return _evaluate("ndcg", neighbour_labels, query_labels, class_counts, k, exclude_self, average)

@@ -34,7 +34,9 @@ __all__ = ["embeddings_shape", "read_embeddings"]
 PathLike = str | os.PathLike[str]
 
 
-def read_embeddings(path: PathLike, *, key: str | None = None) -> NDArray[Any]:
+def read_embeddings(
+    path: PathLike, *, key: str | None = None
+) -> NDArray[np.float32] | NDArray[np.float64]:
     """The embeddings of ``path`` as a (items x dimensions) float32 or float64 array.
 
     ``.npy`` and ``.npz`` are checked from their headers before their data is read (see

@@ -19,18 +19,15 @@ from .._options import choice, cutoff, flag
 from .._result import Result, provenance
 from ..errors import InputError, MetricError
 from ..metrics.registry import Metric, make
-from .measures import (
-    DEFAULT_METRICS,
+from .inputs import (
     ClassCounts,
-    MetricNames,
     check_consistent,
     check_neighbours,
     class_means,
     lone_warning,
-    parse_metrics,
-    per_query_values,
     relevant_counts,
 )
+from .measures import DEFAULT_METRICS, MetricNames, parse_metrics, per_query_values
 
 __all__ = ["RecordLevel", "RetrievalMetrics", "neighbour_metrics", "resolve_metrics"]
 
@@ -48,19 +45,54 @@ class RetrievalMetrics(Result):
     the classes of the evaluated queries (sorted) and ``class_values[metric]`` their
     per-class means, aligned with ``classes``. ``k`` is the cutoff given to the measures
     named without one and ``n_neighbours`` the number of neighbours looked at per query.
+    :func:`~assay.embeddings.retrieval_metrics` and :func:`neighbour_metrics` build it.
+
+    Parameters
+    ----------
+    metrics : tuple of str
+        The measures' names, in order.
+    values : mapping of str to numpy.ndarray
+        One value per query of each measure (NaN for a query left out).
+    query_labels : numpy.ndarray
+        The label of each query.
+    relevant : numpy.ndarray
+        R per query.
+    classes : numpy.ndarray
+        The classes of the evaluated queries, sorted.
+    class_sizes : numpy.ndarray
+        The number of evaluated queries of each class.
+    class_values : mapping of str to numpy.ndarray
+        The per-class means of each measure, aligned with ``classes``.
+    k : int
+        The cutoff of the measures named without one.
+    n_neighbours : int
+        The neighbours looked at per query.
+    warnings : tuple of str
+        What was warned about (the queries left out).
+    provenance : mapping
+        What produced it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.embeddings import retrieval_metrics
+    >>> x = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    >>> m = retrieval_metrics(x, ["a", "a", "b", "b"], metrics=["precision@1", "map@r"])
+    >>> m.mean(), m.classes.tolist()
+    ({'precision@1': 1.0, 'map_at_r': 1.0}, ['a', 'b'])
     """
 
     metrics: tuple[str, ...]
     values: Mapping[str, FloatArray]
-    query_labels: NDArray[Any]
+    query_labels: NDArray[np.generic]
     relevant: IntArray
-    classes: NDArray[Any]
+    classes: NDArray[np.generic]
     class_sizes: IntArray
     class_values: Mapping[str, FloatArray]
     k: int
     n_neighbours: int
     warnings: tuple[str, ...]
-    provenance: Mapping[str, Any]
+    provenance: Mapping[str, Any]  # Any: settings of every type
 
     @property
     def n_queries(self) -> int:

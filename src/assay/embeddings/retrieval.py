@@ -11,8 +11,9 @@ from numpy.typing import ArrayLike, NDArray
 from .._options import choice, cutoff, flag, integer
 from ..errors import EmptyInputError, InputError
 from ..io.limits import check_neighbours
+from .inputs import lone_warning
 from .knn import Backend, Distance, neighbours, prepare, searcher
-from .measures import DEFAULT_METRICS, NEEDS_R, MetricNames, lone_warning, per_query_values
+from .measures import DEFAULT_METRICS, NEEDS_R, MetricNames, per_query_values
 from .result import RetrievalMetrics, resolve_metrics, summarise
 
 __all__ = ["nearest_neighbours", "retrieval_metrics"]
