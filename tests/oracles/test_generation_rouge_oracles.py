@@ -29,7 +29,9 @@ def test_rouge_python_cases() -> None:
     for case in _rouge_fixtures()["python_only_cases"]:
         if "target" not in case or "prediction" not in case:
             continue
-        res = G.rouge([case["prediction"]], [case["target"]], rouge_types=case["types"])
+        res = G.rouge(
+            references=[case["target"]], hypotheses=[case["prediction"]], rouge_types=case["types"]
+        )
         exp = case["expected"]
         for t in case["types"]:
             assert res[t]["precision"] == pytest.approx(exp["precision"])
@@ -46,16 +48,16 @@ def test_rouge_against_rouge155_single_examples() -> None:
         tol = 0.5 * 10 ** -case["places"]
         if "multi0" in case:
             res = G.rouge(
-                ["\n".join(predictions[:4])],
-                ["\n".join(targets[:4])],
+                references=["\n".join(targets[:4])],
+                hypotheses=["\n".join(predictions[:4])],
                 rouge_types=case["types"],
                 use_stemmer=case["use_stemmer"],
             )
             expected = [case["multi0"]]
         else:
             res = G.rouge(
-                predictions[:2],
-                targets[:2],
+                references=targets[:2],
+                hypotheses=predictions[:2],
                 rouge_types=case["types"],
                 use_stemmer=case["use_stemmer"],
             )
@@ -72,7 +74,7 @@ def test_rouge_per_line_and_means_equal_rouge_score(stem: bool) -> None:
     expected = _rouge_expected()
     tag = "stem" if stem else "nostem"
     targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
-    res = G.rouge(predictions, targets, use_stemmer=stem)
+    res = G.rouge(references=targets, hypotheses=predictions, use_stemmer=stem)
     for i, exp in enumerate(expected[f"per_line_first10_{tag}"]):
         for t, scores in exp.items():
             assert tuple(res.items[t][i]) == (
@@ -90,7 +92,9 @@ def test_rouge_bootstrap_intervals_match_rouge_score_and_rouge155() -> None:
     # resamples: their 95 % intervals agree with ours within the upstream test's delta 0.002.
     expected = _rouge_expected()["bootstrap_seed123_1000_lines_nostem"]
     targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
-    res = G.rouge(predictions, targets, confidence=0.95, n_resamples=2000, seed=7)
+    res = G.rouge(
+        references=targets, hypotheses=predictions, confidence=0.95, n_resamples=2000, seed=7
+    )
     for t, bounds in expected.items():
         for m in ("precision", "recall", "fmeasure"):
             low, high = res.intervals[t][m]
@@ -109,7 +113,7 @@ def test_rouge_multi_sentence_summaries() -> None:
     targets, predictions = rouge_lines("target_large.txt"), rouge_lines("prediction_large.txt")
     tgt = ["\n".join(targets[4 * i : 4 * i + 4]) for i in range(250)]
     prd = ["\n".join(predictions[4 * i : 4 * i + 4]) for i in range(250)]
-    res = G.rouge(prd, tgt, use_stemmer=True)
+    res = G.rouge(references=tgt, hypotheses=prd, use_stemmer=True)
     for i, exp in enumerate(expected["multi250_stem_first5"]):
         for t, scores in exp.items():
             assert tuple(res.items[t][i]) == (
@@ -125,7 +129,9 @@ def test_rouge_multi_sentence_summaries() -> None:
 def test_rouge_small_cases() -> None:
     for case in _rouge_expected()["small_cases"]:
         for tag, stem in (("nostem", False), ("stem", True)):
-            res = G.rouge([case["prediction"]], [case["target"]], use_stemmer=stem)
+            res = G.rouge(
+                references=[case["target"]], hypotheses=[case["prediction"]], use_stemmer=stem
+            )
             for t, scores in case[tag].items():
                 got = dict(zip(("precision", "recall", "fmeasure"), res.items[t][0], strict=True))
                 for m, v in scores.items():

@@ -39,8 +39,11 @@ def test_ter_tokenizer_cases_of_sacrebleu() -> None:
     mattered = 0
     for group, options in TER_OPTIONS.items():
         for text, tokens in cases[group]:
-            assert G.sentence_ter(text, [tokens], **options).score == 0.0, (group, text)
-            mattered += G.sentence_ter(text, [tokens]).score > 0
+            assert G.sentence_ter(references=[tokens], hypothesis=text, **options).score == 0.0, (
+                group,
+                text,
+            )
+            mattered += G.sentence_ter(references=[tokens], hypothesis=text).score > 0
     assert mattered >= 4
 
 
@@ -64,7 +67,14 @@ def test_rouge_stemmed_intervals_match_rouge155_and_rouge_score() -> None:
     perl = _json("rouge_score_test_fixtures.json")["rouge155_bootstrap_ci"]
     expected = _json("expected_rouge_score.json")
     targets, predictions = _lines("target_large.txt"), _lines("prediction_large.txt")
-    res = G.rouge(predictions, targets, use_stemmer=True, confidence=0.95, n_resamples=2000, seed=7)
+    res = G.rouge(
+        references=targets,
+        hypotheses=predictions,
+        use_stemmer=True,
+        confidence=0.95,
+        n_resamples=2000,
+        seed=7,
+    )
     _check(
         res,
         perl["testConfidenceIntervalsAgainstRouge155WithStemming (1000 lines, stem)"],
@@ -72,7 +82,9 @@ def test_rouge_stemmed_intervals_match_rouge155_and_rouge_score() -> None:
     )
     tgt = ["\n".join(targets[4 * i : 4 * i + 4]) for i in range(250)]
     prd = ["\n".join(predictions[4 * i : 4 * i + 4]) for i in range(250)]
-    multi = G.rouge(prd, tgt, use_stemmer=True, confidence=0.95, n_resamples=2000, seed=7)
+    multi = G.rouge(
+        references=tgt, hypotheses=prd, use_stemmer=True, confidence=0.95, n_resamples=2000, seed=7
+    )
     _check(
         multi,
         perl["testConfidenceIntervalsAgainstRouge155WithStemmingMultiLine (250 x 4-line, stem)"],

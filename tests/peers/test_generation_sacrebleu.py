@@ -25,7 +25,7 @@ pytest.importorskip("rouge_score")
 def test_chrf_plus_plus_and_signature_equal_sacrebleu() -> None:
     hyps = ["The dog bit the man.", "It wasn't surprising."]
     refs = [["The dog bit the man.", "It was not unexpected."]]
-    ours = G.score(hyps, refs, metric="chrF++")
+    ours = G.score(references=refs, hypotheses=hyps, metric="chrF++")
     theirs = sacrebleu.metrics.CHRF(word_order=2)
     assert ours.score == theirs.corpus_score(hyps, refs).score
     assert ours.name == "chrF2++"
@@ -37,10 +37,10 @@ def test_chrf_plus_plus_and_signature_equal_sacrebleu() -> None:
 def test_per_item_values_are_sentence_scores() -> None:
     refs = ["the cat sat on the mat", "a dog barked loudly", "rain again today"]
     hyps = ["the cat sat on a mat", "the dog barked", "no rain today"]
-    res = G.bleu(hyps, refs, effective_order=True)
+    res = G.bleu(references=refs, hypotheses=hyps, effective_order=True)
     for i, (h, r) in enumerate(zip(hyps, refs, strict=True)):
         assert res.items[i] == sacrebleu.sentence_bleu(h, [r]).score
-    ter = G.ter(hyps, refs)
+    ter = G.ter(references=refs, hypotheses=hyps)
     assert ter.items.tolist() == [
         sacrebleu.sentence_ter(h, [r]).score for h, r in zip(hyps, refs, strict=True)
     ]
@@ -52,7 +52,7 @@ def test_per_item_values_are_sentence_scores() -> None:
 def test_multiple_and_variable_references() -> None:
     hyps = ["a b c d", "e f g"]
     streams = [["a b c d", "e f x"], [None, "e f g"]]
-    got = G.bleu(hyps, streams)
+    got = G.bleu(references=streams, hypotheses=hyps)
     expected = sacrebleu.metrics.BLEU().corpus_score(hyps, streams)
     assert got.score == expected.score
     assert "nrefs:var" in got.signature
@@ -63,7 +63,7 @@ def test_rouge_multiple_references_take_the_best() -> None:
 
     hyps = ["the cat sat", "a dog ran far"]
     streams = [["the cat sat on the mat", "dogs run"], ["a cat sat", None]]
-    res = G.rouge(hyps, streams, rouge_types=["rouge1", "rougeL"])
+    res = G.rouge(references=streams, hypotheses=hyps, rouge_types=["rouge1", "rougeL"])
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
     first = scorer.score_multi(["the cat sat on the mat", "a cat sat"], "the cat sat")
     assert tuple(res.items["rouge1"][0]) == tuple(first["rouge1"])

@@ -83,14 +83,16 @@ def test_every_declaration_computes_the_library_score() -> None:
     hyps = ["the cat sat on a mat", "the dog ran ."]
     for spec in REGISTRY.specs("generation"):
         [m] = parse(spec.name, family="generation")
-        library = G.score(hyps, refs, metric=LIBRARY_NAME.get(spec.name, spec.name))
+        library = G.score(
+            references=refs, hypotheses=hyps, metric=LIBRARY_NAME.get(spec.name, spec.name)
+        )
         assert m(refs, hyps) == library.score, spec.name
 
 
 def test_options_are_the_library_metric_options() -> None:
     [m] = parse("bleu(tokenize='char', lowercase=True)", family="generation")
     refs, hyps = ["The Cat sat"], ["the cat sat down"]
-    expected = G.bleu(hyps, refs, tokenize="char", lowercase=True).score
+    expected = G.bleu(references=refs, hypotheses=hyps, tokenize="char", lowercase=True).score
     assert m(refs, hyps) == expected
 
 

@@ -4,6 +4,7 @@ and bad input, missing extras, lazy back-ends."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 from typing import Any
 
@@ -56,7 +57,11 @@ def test_intervals_contain_scores_and_results_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         cmp.baseline = "x"  # type: ignore[misc]
     assert cmp.provenance["seed"] == 12345 and cmp.provenance["test"] == "bootstrap"
-    for result in (cmp, cmp.scores["base", "bleu"], G.rouge(refs[:5], refs[:5])):
+    for result in (
+        cmp,
+        cmp.scores["base", "bleu"],
+        G.rouge(references=refs[:5], hypotheses=refs[:5]),
+    ):
         assert isinstance(result, ResultLike)
         assert len(result.to_pandas()) == len(result.records())
     recs = cmp.records()
@@ -84,36 +89,64 @@ def test_metric_options_are_validated() -> None:
     with pytest.raises(OptionError, match="metric must be one of"):
         G.metric("meteor")
     with pytest.raises(OptionError, match="tokenize"):
-        G.bleu(["a"], ["a"], tokenize="moses")  # type: ignore[arg-type]
+        G.bleu(references=["a"], hypotheses=["a"], tokenize="moses")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="has no option"):
         G.metric("ter", tokenize="13a")
     with pytest.raises(OptionError, match="smooth_method"):
-        G.sentence_bleu("a", ["a"], smooth_method="laplace")  # type: ignore[arg-type]
+        G.sentence_bleu(references=["a"], hypothesis="a", smooth_method="laplace")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="char_order"):
-        G.chrf(["a"], ["a"], char_order=0)
+        G.chrf(references=["a"], hypotheses=["a"], char_order=0)
     with pytest.raises(OptionError, match="test"):
         G.compare_systems(["a"], [["a"]], test="t")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="seed"):
         G.compare_systems(["a"], [["a"]], seed=-1)
     with pytest.raises(OptionError, match="rouge_types"):
-        G.rouge(["a"], ["a"], rouge_types=["rouge3"])  # type: ignore[list-item]
+        G.rouge(references=["a"], hypotheses=["a"], rouge_types=["rouge3"])  # type: ignore[list-item]
 
 
 def test_bad_input_is_one_clear_error() -> None:
     with pytest.raises(EmptyInputError):
-        G.bleu([], [])
+        G.bleu(references=[], hypotheses=[])
     with pytest.raises(InputError, match="reference stream 0 has 1 segments but there are 2"):
-        G.bleu(["a", "b"], ["a"])
+        G.bleu(references=["a"], hypotheses=["a", "b"])
     with pytest.raises(InputError, match="item 1 has no reference"):
-        G.bleu(["a", "b"], [["a", None]])
+        G.bleu(references=[["a", None]], hypotheses=["a", "b"])
     with pytest.raises(InputError, match=r"hypotheses\[1\] is int"):
-        G.chrf(["a", 3], ["a", "b"])  # type: ignore[list-item]
+        G.chrf(references=["a", "b"], hypotheses=["a", 3])  # type: ignore[list-item]
     with pytest.raises(InputError, match="not one string"):
-        G.ter("abc", ["abc"])  # type: ignore[arg-type]
+        G.ter(references=["abc"], hypotheses="abc")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="'b' has 1 segments but 'a' has 2"):
         G.compare_systems(["x", "y"], {"a": ["x", "y"], "b": ["x"]})
     with pytest.raises(InputError, match="baseline 'c'"):
         G.compare_systems(["x"], {"a": ["x"], "b": ["y"]}, baseline="c")
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("score", (["a b"], ["a c"])),
+        ("bleu", (["a b"], ["a c"])),
+        ("chrf", (["a b"], ["a c"])),
+        ("ter", (["a b"], ["a c"])),
+        ("rouge", (["a b"], ["a c"])),
+        ("sentence_bleu", ("a b", ["a c"])),
+        ("sentence_chrf", ("a b", ["a c"])),
+        ("sentence_ter", ("a b", ["a c"])),
+    ],
+)
+def test_data_is_keyword_only_so_an_old_positional_call_fails(name: str, data: Any) -> None:
+    """sacrebleu's (hypotheses, references) order, assay's before the naming rule: both are
+    lists of strings, so a positional call raises instead of scoring the data swapped."""
+    func = getattr(G, name)
+    hyp = "hypothesis" if name.startswith("sentence") else "hypotheses"
+    with pytest.raises(TypeError, match=f"pass references= and {hyp}=.*gold first"):
+        func(*data)
+    with pytest.raises(TypeError, match="by keyword"):
+        func(data[0], references=data[1])
+    kinds = [p.kind for p in inspect.signature(func).parameters.values()]
+    assert set(kinds) == {inspect.Parameter.KEYWORD_ONLY}
+    assert list(inspect.signature(func).parameters)[:2] == ["references", hyp]
+    assert func(references=data[1], **{hyp: data[0]}) is not None
 
 
 def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,9 +161,9 @@ def test_missing_extra_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(importlib, "import_module", fake)
     with pytest.raises(MissingExtraError, match=r"pip install 'assay\[nlp\]'"):
-        G.bleu(["a"], ["a"])
+        G.bleu(references=["a"], hypotheses=["a"])
     with pytest.raises(MissingExtraError, match=r"assay\[nlp\]"):
-        G.rouge(["a"], ["a"])
+        G.rouge(references=["a"], hypotheses=["a"])
 
 
 def test_missing_sentence_model_gives_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,7 +174,12 @@ def test_missing_sentence_model_gives_a_hint(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(nltk, "sent_tokenize", missing)
     with pytest.raises(MissingExtraError, match="punkt_tab"):
-        G.rouge(["a b. c d."], ["a b. c e."], rouge_types=["rougeLsum"], split_summaries=True)
+        G.rouge(
+            references=["a b. c e."],
+            hypotheses=["a b. c d."],
+            rouge_types=["rougeLsum"],
+            split_summaries=True,
+        )
 
 
 def test_import_does_not_load_the_backends() -> None:
@@ -202,10 +240,10 @@ def test_report_of_a_comparison_is_the_cli_s_table() -> None:
 
 def test_one_score_reads_well_and_reports() -> None:
     refs, systems = paired_systems()
-    s = G.bleu(systems["base"], refs)
+    s = G.bleu(references=refs, hypotheses=systems["base"])
     assert len(s.items) == 300 and len(repr(s)) < 2000
     assert s.report().records == s.records()
-    r = G.rouge(systems["base"], refs, rouge_types=["rouge1"])
+    r = G.rouge(references=refs, hypotheses=systems["base"], rouge_types=["rouge1"])
     assert len(repr(r)) < 2000 and r.report().records == r.records()
 
 

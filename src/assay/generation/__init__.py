@@ -14,10 +14,12 @@ tests between systems, corrected for multiple comparisons.
 - the metric registry's declarations (``assay metrics --family generation``):
   :mod:`assay.generation.measures`; option types: :mod:`assay.generation.options`.
 
-Data arguments: the references come first where an argument order is new
-(:func:`compare_systems`, the registry's measures); :func:`score` and its kin keep their
-order ``(hypotheses, references)``: pass them by keyword (``references=``, ``hypotheses=``)
-to read the same everywhere.
+Data arguments: the references come first, then the hypotheses (assay's rule, gold first:
+see docs/parameters.md). :func:`compare_systems` and the registry's measures take them
+positionally; :func:`score`, :func:`bleu`, :func:`chrf`, :func:`ter`, :func:`rouge` and the
+``sentence_*`` functions take them by keyword only (``references=``, ``hypotheses=`` or
+``hypothesis=``): sacrebleu's positional order is the reverse, so a positional call raises a
+``TypeError`` instead of scoring the data swapped.
 
 References are one stream (a sequence of strings, one per item) or several streams
 (sacrebleu's layout: ``references[j][i]`` is the j-th reference of item i; ``None`` where an

@@ -19,6 +19,7 @@ from ._scorers import (
     as_hypotheses,
     as_streams,
     build,
+    keyword_data,
 )
 from ._scorers import metric as make_metric
 from .options import BleuSmoothing, BleuTokenize
@@ -39,7 +40,43 @@ class GenerationScore(Result, Reported):
 
     ``records()``: one row ``{metric, item: "all", value}``; with ``per_item=True`` the
     per-item rows first (``item`` counts from 0). ``report()``: that row, captioned with
-    the signature.
+    the signature. Made by :func:`score`, :func:`bleu`, :func:`chrf`, :func:`ter` and the
+    ``sentence_*`` functions.
+
+    Parameters
+    ----------
+    metric : str
+        The metric with its changed options, as ``str()`` of a
+        :class:`GenerationMetric` (``bleu(tokenize='intl')``).
+    name : str
+        The score's name in the backend (sacrebleu's ``BLEU``, ``chrF2``, ``chrF2++``,
+        ``TER``; the ROUGE type).
+    score : float
+        The corpus score.
+    items : ndarray of float
+        Each item's score, scored alone with the same options.
+    signature : str
+        sacrebleu's signature (rouge-score's settings for ROUGE).
+    higher_is_better : bool
+        False for TER.
+    details : mapping of str to any, optional
+        The backend's details (BLEU: counts, totals, precisions, bp, sys_len, ref_len,
+        text; TER: num_edits, ref_length; chrF: char_order, word_order, beta).
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, the metric, its options and backend, the signature
+        and the number of items.
+
+    Examples
+    --------
+    >>> from assay.generation import bleu
+    >>> s = bleu(
+    ...     references=["the cat is on the mat", "a dog barks loudly"],
+    ...     hypotheses=["the cat is on the mat", "a dog barked loudly"],
+    ... )
+    >>> s.name, round(float(s), 2), s.items.round(2).tolist(), s.details["counts"]
+    ('BLEU', 76.22, [100.0, 35.36], [9, 6, 4, 3])
+    >>> [r["item"] for r in s.records(per_item=True)]
+    [0, 1, 'all']
     """
 
     family = "generation"
@@ -50,13 +87,15 @@ class GenerationScore(Result, Reported):
     items: FloatArray
     signature: str
     higher_is_better: bool
-    details: Mapping[str, Any] = field(default_factory=dict)
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)  # Any: each backend's own values
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __float__(self) -> float:
         return float(self.score)
 
     def records(self, *, per_item: bool = False) -> list[dict[str, Any]]:
+        """One row ``{metric, item: "all", value}``, after the per-item rows with
+        ``per_item=True``."""
         rows: list[dict[str, Any]] = []
         if per_item:
             rows += [
@@ -104,25 +143,27 @@ def score_system(
     )
 
 
+@keyword_data("references", "hypotheses")
 def score(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str | None]],
     *,
+    references: Sequence[str] | Sequence[Sequence[str | None]],
+    hypotheses: Sequence[str],
     metric: str | GenerationMetric = "bleu",
 ) -> GenerationScore:
     """``metric`` of a system's ``hypotheses`` against ``references``.
 
-    The order of the two data arguments is kept from before the naming rule (references
-    first); pass them by keyword to read the same as :func:`compare_systems`.
+    The data is keyword-only, in assay's order (gold first, then predicted: see
+    docs/parameters.md): a positional call, such as sacrebleu's ``(hypotheses,
+    references)``, raises a ``TypeError`` rather than score the data swapped.
 
     Parameters
     ----------
-    hypotheses
-        The system's output, one string per item.
     references
         One stream (a sequence of strings, one per item) or several reference streams
         (sacrebleu's layout: ``references[j][i]`` the j-th reference of item i; ``None``
         where an item has fewer references).
+    hypotheses
+        The system's output, one string per item.
     metric
         A name (``bleu``, ``chrf``, ``chrf++``, ``ter``, ``rouge1``, ``rouge2``, ``rougeL``,
         ``rougeLsum``) or a :func:`~assay.generation.metric` with options.
@@ -146,10 +187,11 @@ def score(
     return score_system(build(spec, streams), hyps)
 
 
+@keyword_data("references", "hypotheses")
 def bleu(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str | None]],
     *,
+    references: Sequence[str] | Sequence[Sequence[str | None]],
+    hypotheses: Sequence[str],
     lowercase: bool = False,
     tokenize: BleuTokenize = "13a",
     smooth_method: BleuSmoothing = "exp",
@@ -164,8 +206,8 @@ def bleu(
 
     Parameters
     ----------
-    hypotheses, references
-        As :func:`score` (pass them by keyword to read references first).
+    references, hypotheses
+        As :func:`score` (keyword-only).
     lowercase, tokenize, smooth_method, smooth_value, max_ngram_order, effective_order
         sacrebleu's options of the same names.
 
@@ -191,13 +233,14 @@ def bleu(
         max_ngram_order=max_ngram_order,
         effective_order=effective_order,
     )
-    return score(hypotheses, references, metric=spec)
+    return score(references=references, hypotheses=hypotheses, metric=spec)
 
 
+@keyword_data("references", "hypotheses")
 def chrf(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str | None]],
     *,
+    references: Sequence[str] | Sequence[Sequence[str | None]],
+    hypotheses: Sequence[str],
     char_order: int = 6,
     word_order: int = 0,
     beta: int = 2,
@@ -210,8 +253,8 @@ def chrf(
 
     Parameters
     ----------
-    hypotheses, references
-        As :func:`score` (pass them by keyword to read references first).
+    references, hypotheses
+        As :func:`score` (keyword-only).
     char_order, word_order, beta, lowercase, whitespace, eps_smoothing
         sacrebleu's options of the same names.
 
@@ -236,13 +279,14 @@ def chrf(
         whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
-    return score(hypotheses, references, metric=spec)
+    return score(references=references, hypotheses=hypotheses, metric=spec)
 
 
+@keyword_data("references", "hypotheses")
 def ter(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str | None]],
     *,
+    references: Sequence[str] | Sequence[Sequence[str | None]],
+    hypotheses: Sequence[str],
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
@@ -254,8 +298,8 @@ def ter(
 
     Parameters
     ----------
-    hypotheses, references
-        As :func:`score` (pass them by keyword to read references first).
+    references, hypotheses
+        As :func:`score` (keyword-only).
     normalized, no_punct, asian_support, case_sensitive
         sacrebleu's options of the same names.
 
@@ -278,22 +322,23 @@ def ter(
         asian_support=asian_support,
         case_sensitive=case_sensitive,
     )
-    return score(hypotheses, references, metric=spec)
+    return score(references=references, hypotheses=hypotheses, metric=spec)
 
 
 def _sentence(
-    hypothesis: str, references: Sequence[str], spec: GenerationMetric
+    references: Sequence[str], hypothesis: str, spec: GenerationMetric
 ) -> GenerationScore:
     if not isinstance(hypothesis, str):
         raise InputError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
     refs = as_hypotheses(references, "references")
-    return score([hypothesis], [[r] for r in refs], metric=spec)
+    return score(references=[[r] for r in refs], hypotheses=[hypothesis], metric=spec)
 
 
+@keyword_data("references", "hypothesis")
 def sentence_bleu(
-    hypothesis: str,
-    references: Sequence[str],
     *,
+    references: Sequence[str],
+    hypothesis: str,
     lowercase: bool = False,
     tokenize: BleuTokenize = "13a",
     smooth_method: BleuSmoothing = "exp",
@@ -306,10 +351,10 @@ def sentence_bleu(
 
     Parameters
     ----------
+    references
+        The hypothesis's references (keyword-only, as ``hypothesis``).
     hypothesis
         One output string.
-    references
-        Its references.
     lowercase, tokenize, smooth_method, smooth_value, max_ngram_order, effective_order
         As :func:`bleu` (``effective_order`` True by default).
 
@@ -321,7 +366,8 @@ def sentence_bleu(
     Examples
     --------
     >>> from assay.generation import sentence_bleu
-    >>> round(float(sentence_bleu("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    >>> s = sentence_bleu(references=["the cat sat on the mat"], hypothesis="the cat sat on a mat")
+    >>> round(float(s), 2)
     53.73
     """
     spec = make_metric(
@@ -333,13 +379,14 @@ def sentence_bleu(
         max_ngram_order=max_ngram_order,
         effective_order=effective_order,
     )
-    return _sentence(hypothesis, references, spec)
+    return _sentence(references, hypothesis, spec)
 
 
+@keyword_data("references", "hypothesis")
 def sentence_chrf(
-    hypothesis: str,
-    references: Sequence[str],
     *,
+    references: Sequence[str],
+    hypothesis: str,
     char_order: int = 6,
     word_order: int = 0,
     beta: int = 2,
@@ -351,10 +398,10 @@ def sentence_chrf(
 
     Parameters
     ----------
+    references
+        The hypothesis's references (keyword-only, as ``hypothesis``).
     hypothesis
         One output string.
-    references
-        Its references.
     char_order, word_order, beta, lowercase, whitespace, eps_smoothing
         As :func:`chrf`.
 
@@ -366,7 +413,8 @@ def sentence_chrf(
     Examples
     --------
     >>> from assay.generation import sentence_chrf
-    >>> round(float(sentence_chrf("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    >>> s = sentence_chrf(references=["the cat sat on the mat"], hypothesis="the cat sat on a mat")
+    >>> round(float(s), 2)
     65.98
     """
     spec = make_metric(
@@ -378,13 +426,14 @@ def sentence_chrf(
         whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
-    return _sentence(hypothesis, references, spec)
+    return _sentence(references, hypothesis, spec)
 
 
+@keyword_data("references", "hypothesis")
 def sentence_ter(
-    hypothesis: str,
-    references: Sequence[str],
     *,
+    references: Sequence[str],
+    hypothesis: str,
     normalized: bool = False,
     no_punct: bool = False,
     asian_support: bool = False,
@@ -394,10 +443,10 @@ def sentence_ter(
 
     Parameters
     ----------
+    references
+        The hypothesis's references (keyword-only, as ``hypothesis``).
     hypothesis
         One output string.
-    references
-        Its references.
     normalized, no_punct, asian_support, case_sensitive
         As :func:`ter`.
 
@@ -409,7 +458,8 @@ def sentence_ter(
     Examples
     --------
     >>> from assay.generation import sentence_ter
-    >>> round(float(sentence_ter("the cat sat on a mat", ["the cat sat on the mat"])), 2)
+    >>> s = sentence_ter(references=["the cat sat on the mat"], hypothesis="the cat sat on a mat")
+    >>> round(float(s), 2)
     16.67
     """
     spec = make_metric(
@@ -419,4 +469,4 @@ def sentence_ter(
         asian_support=asian_support,
         case_sensitive=case_sensitive,
     )
-    return _sentence(hypothesis, references, spec)
+    return _sentence(references, hypothesis, spec)

@@ -16,7 +16,14 @@ from .._options import BootstrapMethod
 from .._result import Result, provenance
 from ..errors import InputError
 from ..report.reported import Reported
-from ._scorers import Streams, as_hypotheses, as_streams, make_rouge_scorer, rouge_items
+from ._scorers import (
+    Streams,
+    as_hypotheses,
+    as_streams,
+    keyword_data,
+    make_rouge_scorer,
+    rouge_items,
+)
 from .options import GENERATION_METRIC_ALIASES, RougeType
 
 if TYPE_CHECKING:
@@ -33,8 +40,38 @@ class RougeScores(Result, Reported):
     """ROUGE of one system: for every type, per-item precision, recall and F-measure
     (``items[type]``, an (n, 3) array in that order), their means over the items (the
     corpus score, as rouge-score's aggregators) and, when asked for, bootstrap confidence
-    intervals of the means. ``scores[type]["fmeasure"]`` is a mean; ``records()`` has one
-    row per type and measure, as ``report()``."""
+    intervals of the means. ``scores[type]["fmeasure"]`` is a mean (``result[type]`` is
+    ``scores[type]``); ``records()`` has one row per type and measure, as ``report()``.
+    Made by :func:`rouge`.
+
+    Parameters
+    ----------
+    types : list of str
+        The ROUGE types, in the order asked.
+    items : mapping of str to ndarray of float
+        Per type, an (n, 3) array: each item's precision, recall and F-measure.
+    scores : mapping of str to mapping of str to float
+        Per type, the means of ``precision``, ``recall`` and ``fmeasure``.
+    intervals : mapping of str to mapping of str to (float, float)
+        Per type and measure, the bootstrap interval of the mean (empty without
+        ``confidence``, or with one item).
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, the backend, the types, options, bootstrap settings
+        and the numbers of items and reference streams.
+
+    Examples
+    --------
+    >>> from assay.generation import rouge
+    >>> r = rouge(
+    ...     references=["a b c d", "e f g"],
+    ...     hypotheses=["a b c e", "e f g"],
+    ...     rouge_types=["rouge1", "rougeL"],
+    ... )
+    >>> r.types, r["rouge1"]["fmeasure"], r.items["rouge1"][:, 2].tolist()
+    (['rouge1', 'rougeL'], 0.875, [0.75, 1.0])
+    >>> len(r.records()), r.records()[0]["measure"]
+    (6, 'precision')
+    """
 
     family = "generation"
 
@@ -42,12 +79,14 @@ class RougeScores(Result, Reported):
     items: Mapping[str, FloatArray]
     scores: Mapping[str, Mapping[str, float]]
     intervals: Mapping[str, Mapping[str, tuple[float, float]]]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __getitem__(self, rouge_type: str) -> Mapping[str, float]:
         return self.scores[rouge_type]
 
     def records(self) -> list[dict[str, Any]]:
+        """One row per type and measure: ``rouge_type``, ``measure``, ``value``, ``ci_low``,
+        ``ci_high`` (NaN without an interval)."""
         rows = []
         for t in self.types:
             for m in ROUGE_MEASURES:
@@ -86,10 +125,11 @@ def _rouge_types(rouge_types: Any) -> list[str]:
     return list(dict.fromkeys(types))
 
 
+@keyword_data("references", "hypotheses")
 def rouge(
-    hypotheses: Sequence[str],
-    references: Sequence[str] | Sequence[Sequence[str | None]],
     *,
+    references: Sequence[str] | Sequence[Sequence[str | None]],
+    hypotheses: Sequence[str],
     rouge_types: Sequence[RougeType] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
     use_stemmer: bool = False,
     split_summaries: bool = False,
@@ -112,8 +152,8 @@ def rouge(
 
     Parameters
     ----------
-    hypotheses, references
-        As :func:`score` (pass them by keyword to read references first).
+    references, hypotheses
+        As :func:`score` (keyword-only).
     rouge_types
         The ROUGE types scored.
     use_stemmer, split_summaries

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -89,22 +89,42 @@ SACREBLEU = ("bleu", "chrf", "chrf++", "ter")
 
 @dataclass(frozen=True)
 class GenerationMetric:
-    """A generation metric with its options bound (made by :func:`metric`). Hashable;
-    ``str()`` is its name followed by the options that differ from the defaults, e.g.
-    ``bleu(tokenize='intl')``."""
+    """A generation metric with its options bound (made by :func:`metric`, which validates
+    them). Hashable; ``str()`` is its name followed by the options that differ from the
+    defaults, e.g. ``bleu(tokenize='intl')``; ``backend`` is ``"sacrebleu"`` or
+    ``"rouge-score"``.
+
+    Parameters
+    ----------
+    name : str
+        The metric: ``bleu``, ``chrf``, ``chrf++``, ``ter``, ``rouge1``, ``rouge2``,
+        ``rougeL`` or ``rougeLsum``.
+    options : tuple of (str, object) pairs
+        Every option of the metric with its value, in the metric's order.
+
+    Examples
+    --------
+    >>> from assay.generation import metric
+    >>> m = metric("chrf", word_order=2)
+    >>> str(m), m.backend, m.higher_is_better, m.kwargs()["word_order"]
+    ('chrf(word_order=2)', 'sacrebleu', True, 2)
+    """
 
     name: str
-    options: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, object], ...]
 
     def kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments of the backend."""
         return dict(self.options)
 
     @property
     def higher_is_better(self) -> bool:
+        """False for TER (an error rate), True for the others."""
         return self.name != "ter"
 
     @property
     def backend(self) -> str:
+        """The package that computes the metric: ``sacrebleu`` or ``rouge-score``."""
         return "sacrebleu" if self.name in SACREBLEU else "rouge-score"
 
     def __str__(self) -> str:
@@ -113,7 +133,7 @@ class GenerationMetric:
         return self.name + (f"({', '.join(changed)})" if changed else "")
 
 
-def metric(name: str | GenerationMetric, **options: Any) -> GenerationMetric:
+def metric(name: str | GenerationMetric, **options: object) -> GenerationMetric:
     """A generation metric: ``bleu``, ``chrf``, ``chrf++``, ``ter`` (sacrebleu) or
     ``rouge1``, ``rouge2``, ``rougeL``, ``rougeLsum`` (rouge-score, F-measure), with options
     (names as sacrebleu's and rouge-score's, each validated; an unknown one is an
@@ -133,7 +153,7 @@ def metric(name: str | GenerationMetric, **options: Any) -> GenerationMetric:
         The metric's name (any case, or an alias: ``rouge-l``, ``chrf2``, ...), or a
         metric whose options ``options`` update.
     **options
-        The metric's options (``Any``: each metric has its own, validated here).
+        The metric's options (each metric has its own, of its own types, validated here).
 
     Returns
     -------
@@ -214,6 +234,31 @@ def configure_metrics(
 
 
 # ---------------------------------------------------------------- inputs
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def keyword_data(*names: str) -> Callable[[_F], _F]:
+    """Make the data arguments ``names`` of a function keyword-only with a message that says
+    so: the function's signature already has them after ``*``; a positional call (the order
+    ``(hypotheses, references)`` before assay's rule, *gold first, then predicted*) raises a
+    ``TypeError`` that names the keywords instead of computing with the data swapped."""
+
+    def wrap(func: _F) -> _F:
+        keywords = " and ".join(f"{n}=" for n in names)
+
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if args:
+                raise TypeError(
+                    f"{func.__name__}() takes its data by keyword: pass {keywords} "
+                    "(assay's order is gold first, then predicted; see docs/parameters.md)"
+                )
+            return func(**kwargs)
+
+        return cast(_F, call)
+
+    return wrap
 
 
 def _metric_name(name: Any) -> str:

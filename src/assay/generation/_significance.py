@@ -66,7 +66,37 @@ class SystemScore:
     :class:`~assay.stats.PairResult`: the difference of the scores, the test's p-value, the
     corrected p-value and whether it is significant, p_adjusted < alpha; ``None`` for the
     baseline itself). ``pvalue``, ``p_adjusted``, ``significant``, ``better`` and
-    ``direction`` read the pair."""
+    ``direction`` read the pair. The rows of a :class:`SystemComparison`.
+
+    Parameters
+    ----------
+    system : str
+        The system's name.
+    metric : str
+        The metric, as ``str()`` of a :class:`GenerationMetric`.
+    score : float
+        The corpus score.
+    mean : float
+        The mean of the bootstrap scores.
+    ci_low, ci_high : float
+        The bootstrap interval of the score.
+    pair : PairResult, optional
+        The system against the baseline; None for the baseline.
+
+    Examples
+    --------
+    >>> from assay.generation import compare_systems
+    >>> refs = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
+    >>> cmp = compare_systems(
+    ...     refs,
+    ...     {"base": ["the cat sat", "a dog ran", "it rains"], "new": refs},
+    ...     metrics=["chrf"],
+    ...     n_resamples=100,
+    ... )
+    >>> row = cmp["new", "chrf"]
+    >>> row.score, row.better, row.significant, row.direction, cmp["base", "chrf"].pair
+    (100.0, True, True, 1, None)
+    """
 
     system: str
     metric: str
@@ -119,7 +149,49 @@ class SystemComparison(Result, Reported):
     (:class:`~assay.stats.PairResult`). ``records()``: one row per system and metric.
 
     :meth:`report` is the table ``assay generation`` prints and :meth:`html` the page its
-    ``--report`` writes (for the same title)."""
+    ``--report`` writes (for the same title). Made by :func:`compare_systems`.
+
+    Parameters
+    ----------
+    systems : list of str
+        The systems' names, in input order.
+    metrics : list of str
+        The metrics, as ``str()`` of :class:`GenerationMetric`, in the order asked.
+    baseline : str
+        The system every other is tested against.
+    test : str
+        ``bootstrap`` or ``randomization``.
+    correction : str
+        The correction of each metric's p-values (holm, bonferroni, bh, none).
+    alpha : float
+        The significance level.
+    rows : list of SystemScore
+        One per system and metric (metrics in the order asked, then systems).
+    scores : mapping of (str, str) to GenerationScore
+        Per (system, metric), the score with per-item values.
+    signatures : mapping of str to str
+        Per metric, sacrebleu's signature with the test's settings (rouge-score's settings
+        for ROUGE).
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, the test's settings, the metrics and backends.
+
+    Examples
+    --------
+    >>> from assay.generation import compare_systems
+    >>> refs = ["the cat sat on the mat", "a dog ran in the park", "it is raining today"]
+    >>> cmp = compare_systems(
+    ...     refs,
+    ...     {"base": ["the cat sat", "a dog ran", "it rains"], "new": refs},
+    ...     metrics=["chrf"],
+    ...     n_resamples=100,
+    ... )
+    >>> cmp.baseline, cmp.systems, cmp.metrics
+    ('base', ['base', 'new'], ['chrf'])
+    >>> repr(cmp).splitlines()[1:]
+    ['  base chrf: 35.34', '  new chrf: 100 (diff +64.66, p_adjusted 0.009901▲)']
+    >>> [(r["system"], r["significant"]) for r in cmp.records()]
+    [('base', False), ('new', True)]
+    """
 
     family = "generation"
 
@@ -132,7 +204,7 @@ class SystemComparison(Result, Reported):
     rows: list[SystemScore]
     scores: Mapping[tuple[str, str], GenerationScore]
     signatures: Mapping[str, str]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def __getitem__(self, key: tuple[str, str]) -> SystemScore:
         for row in self.rows:
@@ -177,6 +249,8 @@ class SystemComparison(Result, Reported):
         return {1: "▲", -1: "▼", 0: ""}[self[system, metric].direction]
 
     def records(self) -> list[dict[str, Any]]:
+        """One row per system and metric: the score, the interval, the p-values against the
+        baseline (NaN for the baseline) and whether the difference is significant."""
         return [
             {
                 "system": r.system,

@@ -116,7 +116,8 @@ def _corpus(name: str, references: References, hypotheses: Sequence[str], **opti
     from ._corpus import score
     from ._scorers import metric
 
-    return float(score(hypotheses, references, metric=metric(name, **options)).score)
+    spec = metric(name, **options)
+    return float(score(references=references, hypotheses=hypotheses, metric=spec).score)
 
 
 @_sacrebleu_measure("bleu", params=_BLEU, aliases=("sacrebleu",))
