@@ -7,9 +7,9 @@ query with CSR offsets. See :mod:`assay.data.ranked` for the joined form the met
 
 from .conventions import DESCRIPTIONS, Conventions
 from .join import RankInfo, missing_message, rank, rank_absent
-from .qrels import Qrels
+from .qrels import Qrels, QrelsLike
 from .ranked import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
-from .run import Run, default_name, trec_order
+from .run import Run, RunLike, default_name, trec_order
 
 __all__ = [
     "DESCRIPTIONS",
@@ -17,9 +17,11 @@ __all__ = [
     "UNJUDGED",
     "Conventions",
     "Qrels",
+    "QrelsLike",
     "RankInfo",
     "Ranked",
     "Run",
+    "RunLike",
     "default_name",
     "missing_message",
     "rank",

@@ -62,7 +62,36 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
 @dataclass(frozen=True)
 class Conventions:
     """How ties, missing queries, judgment-free queries, unjudged documents and queries with
-    fewer than k judged documents are treated."""
+    fewer than k judged documents are treated.
+
+    Validated once (a :class:`~assay.errors.ConventionError` names a wrong value) and
+    recorded in every result; :data:`DESCRIPTIONS` says what every value means. The defaults
+    are trec_eval's.
+
+    Parameters
+    ----------
+    ties : {"docno", "input", "average"}
+        Tied scores: by document id descending (trec_eval), in input order, or the expected
+        value over all orders of the tied documents (McSherry & Najork 2008).
+    missing : {"zero", "skip", "error"}
+        Qrels queries without results: score 0 (trec_eval ``-c``), left out, or an error.
+    no_relevant : {"zero", "one", "skip", "nan"}
+        Queries without a relevant judged document, on normalised metrics.
+    judged_only : bool
+        Drop unjudged documents from the rankings first (trec_eval ``-J``).
+    short_queries : {"score", "skip"}
+        Queries with fewer than k judged documents at cutoff k: scored like any other, or
+        left out of that metric.
+
+    Examples
+    --------
+    >>> from assay import Conventions
+    >>> conv = Conventions(ties="input", missing="skip")
+    >>> conv.ties, conv.no_relevant
+    ('input', 'zero')
+    >>> Conventions.from_kwargs(judged_only=True).to_dict()["judged_only"]
+    True
+    """
 
     ties: Ties = "docno"
     missing: Missing = "zero"
@@ -78,10 +107,13 @@ class Conventions:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """Every convention by name (as results record them)."""
         return asdict(self)
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> Conventions:
+        """From keyword arguments, an unknown name a :class:`~assay.errors.ConventionError`
+        that lists the known ones."""
         known = [f.name for f in fields(cls)]
         unknown = set(kwargs) - set(known)
         if unknown:

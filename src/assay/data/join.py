@@ -27,7 +27,30 @@ __all__ = [
 
 @dataclass(frozen=True)
 class RankInfo:
-    """What building the ranked lists found: counted, never silently dropped."""
+    """What building the ranked lists found (:func:`rank`): counted, never silently dropped.
+
+    Parameters
+    ----------
+    unknown_queries : list of str
+        The run's queries that are not in the qrels (left out).
+    unknown_rows : int
+        How many rows those queries had.
+    missing_queries : list of str
+        The qrels queries the run has no results for.
+    missing_mask : numpy.ndarray
+        Per evaluated query (in the ranked lists' order), whether the run has no results.
+    dropped_unjudged : int
+        Unjudged rows dropped by ``judged_only``.
+
+    Examples
+    --------
+    >>> from assay.data import Conventions, Qrels, Run, rank
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1}, "q2": {"d3": 2}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.5}, "q3": {"d1": 1.0}})
+    >>> _, info = rank(qrels, run, Conventions())
+    >>> info.unknown_queries, info.missing_queries, info.missing_mask
+    (['q3'], ['q2'], array([False,  True]))
+    """
 
     unknown_queries: list[str]
     unknown_rows: int
@@ -50,9 +73,36 @@ def rank(
 ) -> tuple[Ranked, RankInfo]:
     """Join a run with the qrels and order every query's list under the conventions.
 
-    ``depth`` keeps only the first ``depth`` documents of every query's ranking (after
-    ordering, before ``judged_only`` drops unjudged ones; trec_eval's ``-M``). A query whose
-    results are all cut off still counts as present.
+    Every retrieved document gets its grade (:data:`NONPOOL` if the qrels do not have it,
+    :data:`UNJUDGED` if its grade is negative). ``depth`` keeps only the first ``depth``
+    documents of every query's ranking (after ordering, before ``judged_only`` drops unjudged
+    ones; trec_eval's ``-M``). A query whose results are all cut off still counts as present.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments; their queries are the ones evaluated.
+    run : Run
+        The system's output.
+    conventions : Conventions
+        Ties, missing queries (``missing="error"`` raises
+        :class:`~assay.errors.MissingQueryError`), ``judged_only`` ...
+    depth : int, optional
+        The documents kept per query (None: all).
+
+    Returns
+    -------
+    (Ranked, RankInfo)
+        The ranked lists of the evaluated queries, and what the join found.
+
+    Examples
+    --------
+    >>> from assay.data import Conventions, Qrels, Run, rank
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9, "d9": 0.1}})
+    >>> ranked, info = rank(qrels, run, Conventions())
+    >>> ranked.query_ids, ranked.grade, ranked.offsets
+    (array(['q1', 'q2'], dtype=object), array([ 0,  1, -1], dtype=int32), array([0, 3, 3]))
     """
     depth = check_depth(depth, error=ConventionError)
     rows, unknown_queries, unknown_rows = _join(qrels, run, conventions)
@@ -70,7 +120,27 @@ def rank(
 
 def rank_absent(qrels: Qrels, conventions: Conventions) -> Ranked:
     """Every qrels query with an empty ranked list: how ``missing="zero"`` scores the
-    queries a run has no results for, when the run is joined block by block."""
+    queries a run has no results for, when the run is joined block by block.
+
+    Parameters
+    ----------
+    qrels : Qrels
+        The judgments.
+    conventions : Conventions
+        The conventions the lists are scored under.
+
+    Returns
+    -------
+    Ranked
+        One empty list per qrels query, with the qrels statistics.
+
+    Examples
+    --------
+    >>> from assay.data import Conventions, Qrels, rank_absent
+    >>> ranked = rank_absent(Qrels.from_dict({"q1": {"d1": 1}, "q2": {"d3": 2}}), Conventions())
+    >>> ranked.nq, ranked.offsets
+    (2, array([0, 0, 0]))
+    """
     empty = _Rows(
         np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
     )
@@ -82,7 +152,26 @@ def _ids(qrels: Qrels, codes: np.ndarray) -> list[str]:
 
 
 def missing_message(run: str, missing: list[str]) -> str:
-    """The ``missing="error"`` message: which qrels queries the run has no results for."""
+    """The ``missing="error"`` message: which qrels queries the run has no results for.
+
+    Parameters
+    ----------
+    run : str
+        The run's name.
+    missing : list of str
+        The qrels queries without results (the first five are named).
+
+    Returns
+    -------
+    str
+        The message.
+
+    Examples
+    --------
+    >>> from assay.data import missing_message
+    >>> missing_message("bm25", ["q2"])
+    "run 'bm25' has no results for 1 qrels query: 'q2' (missing='error')"
+    """
     listed = ", ".join(shown(q) for q in missing[:5])
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
     plural = "y" if len(missing) == 1 else "ies"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, BinaryIO
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
 import numpy as np
 import pyarrow as pa
@@ -14,9 +15,23 @@ from .._options import integer
 from ._columns import as_grades, check_duplicates, csr_offsets, factorize, has_repeated_pair
 from ._table import PathLike, QueryDocTable
 
+if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+
 __all__ = [
     "Qrels",
+    "QrelsLike",
 ]
+
+#: What qrels may be given as wherever a function reads them (:meth:`Qrels.coerce`): a
+#: :class:`Qrels`, a file path (any format :meth:`Qrels.read` reads), a pandas or polars
+#: DataFrame or a pyarrow Table (columns ``query``, ``doc``, ``relevance``), or a
+#: ``{query: {doc: grade}}`` dict (pytrec_eval, ranx, BEIR).
+QrelsLike: TypeAlias = (
+    "Qrels | str | os.PathLike[str] | pd.DataFrame | pl.DataFrame | pa.Table"
+    " | Mapping[str, Mapping[str, int]]"
+)
 
 
 class Qrels(QueryDocTable):
@@ -30,6 +45,25 @@ class Qrels(QueryDocTable):
     largest grade of the whole collection unless declared (:meth:`with_max_grade`), and
     :meth:`restrict` keeps it, so a query's values do not depend on which other queries are
     evaluated with it.
+
+    The constructor's underscored arguments (id dictionaries, codes, CSR offsets) are
+    internal: qrels are built by the readers above, which fill them.
+
+    Parameters
+    ----------
+    source : str, optional
+        Where the judgments came from (a file name, ``<dict>``), named in messages.
+    max_grade : int, optional
+        The declared top of the grade scale (default: the largest grade present).
+
+    Examples
+    --------
+    >>> from assay import Qrels
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}})
+    >>> qrels.queries, len(qrels), qrels.max_grade
+    (['q1', 'q2'], 3, 2)
+    >>> list(qrels)[:2]
+    [('q1', 'd1', 1), ('q1', 'd2', 0)]
     """
 
     __slots__ = ("_doc_rows", "_levels", "_max_grade", "_pairs", "_rel")

@@ -38,7 +38,41 @@ _EXP_GAIN_LIMIT = 1024
 
 
 class Ranked:
-    """Ranked lists of one run over the evaluated queries, plus per-query qrels statistics."""
+    """Ranked lists of one run over the evaluated queries, plus per-query qrels statistics.
+
+    Made by :func:`~assay.data.rank`; the metric kernels read it. Rows are the retrieved
+    documents in rank order, grouped by query in CSR form.
+
+    Parameters
+    ----------
+    query_ids : numpy.ndarray
+        The evaluated queries' ids (object array), in list order.
+    offsets : numpy.ndarray
+        CSR offsets: query ``q``'s list is rows ``offsets[q]:offsets[q + 1]``.
+    grade : numpy.ndarray
+        The grade of every row (:data:`NONPOOL`, :data:`UNJUDGED` for documents without one).
+    score : numpy.ndarray
+        The score of every row.
+    levels : numpy.ndarray
+        (n_queries, L) count of judged qrels documents per grade level.
+    level_grades : numpy.ndarray
+        (L,) the grade of each level, ascending.
+    ideal_grades, ideal_offsets : numpy.ndarray
+        Judged grades per query, descending (CSR): the ideal rankings.
+    max_grade : int
+        Top of the grade scale (ERR, pFound).
+    conventions : Conventions
+        The conventions the lists were built and are scored under.
+
+    Examples
+    --------
+    >>> from assay.data import Conventions, Qrels, Run, rank
+    >>> qrels = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 2}})
+    >>> run = Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}})
+    >>> ranked, _ = rank(qrels, run, Conventions())
+    >>> ranked.grade, ranked.num_rel(1), ranked.ideal_grades
+    (array([0, 1], dtype=int32), array([2]), array([2, 1, 0], dtype=int32))
+    """
 
     def __init__(
         self,
@@ -295,7 +329,27 @@ class Ranked:
 def seg_rev_cummax(values: np.ndarray, seg: np.ndarray) -> np.ndarray:
     """Running maximum from the end of each segment (``seg`` non-decreasing), exactly.
 
-    Pointer doubling: O(n log L) whole-array steps for segments of length at most L.
+    Pointer doubling: O(n log L) whole-array steps for segments of length at most L
+    (interpolated precision takes the maximum precision at or after each rank).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The values, segment after segment.
+    seg : numpy.ndarray
+        The segment of every value (non-decreasing).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``out[i] = max(values[i:end of i's segment])``, as float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.data import seg_rev_cummax
+    >>> seg_rev_cummax(np.array([1.0, 3.0, 2.0, 5.0, 4.0]), np.array([0, 0, 0, 1, 1]))
+    array([3., 3., 2., 5., 4.])
     """
     out = values.astype(np.float64, copy=True)
     n = len(out)

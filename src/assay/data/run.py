@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias, cast
 
 import numpy as np
 import pyarrow as pa
@@ -14,22 +15,59 @@ from ._columns import as_scores, check_duplicates, csr_offsets, factorize
 from ._table import PathLike, QueryDocTable
 
 if TYPE_CHECKING:
+    import pandas as pd
+    import polars as pl
+
     from ..io.tabular import TableFile
 
 __all__ = [
     "Run",
+    "RunLike",
     "default_name",
     "trec_order",
 ]
 
+#: What a run may be given as wherever a function reads one (:meth:`Run.coerce`): a
+#: :class:`Run`, a file path (any format :meth:`Run.read` reads), a pandas or polars DataFrame
+#: or a pyarrow Table (columns ``query``, ``doc``, ``score``), or a ``{query: {doc: score}}``
+#: dict (pytrec_eval, ranx, BEIR).
+RunLike: TypeAlias = (
+    "Run | str | os.PathLike[str] | pd.DataFrame | pl.DataFrame | pa.Table"
+    " | Mapping[str, Mapping[str, float]]"
+)
+
 
 def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
     """Permutation into trec_eval's order (query, score descending, docno descending), or
-    None when the rows are in that order already. ``docs`` holds each row's document id.
+    None when the rows are in that order already.
 
     Rows are sorted by (query, score) with NumPy; docno strings are compared only within runs
     of tied scores, and only those rows are sorted by them (ties are few in real runs, and a
-    string sort of every row costs several times the numeric one)."""
+    string sort of every row costs several times the numeric one).
+
+    Parameters
+    ----------
+    q : numpy.ndarray
+        The query code of every row (codes in byte order of the query ids).
+    score : numpy.ndarray
+        The score of every row.
+    docs : pyarrow.Array
+        The document id of every row.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        Row indices in trec_eval's order; None when the rows are in it already.
+
+    Examples
+    --------
+    >>> import numpy as np, pyarrow as pa
+    >>> from assay.data import trec_order
+    >>> trec_order(np.array([0, 0, 1]), np.array([1.0, 2.0, 3.0]), pa.array(["a", "b", "c"]))
+    array([1, 0, 2])
+    >>> trec_order(np.array([0, 0]), np.array([1.0, 1.0]), pa.array(["b", "a"])) is None
+    True
+    """
     perm = None
     same_q = q[1:] == q[:-1]
     descending = bool(((score[1:] <= score[:-1]) | ~same_q).all())
@@ -76,7 +114,24 @@ def _whole_queries_order(q: np.ndarray, same_q: np.ndarray) -> np.ndarray | None
 
 
 def default_name(source: str) -> str:
-    """A run's name from its file: the base name without ``.gz``."""
+    """A run's name from its file: the base name without ``.gz``.
+
+    Parameters
+    ----------
+    source : str
+        The file's path.
+
+    Returns
+    -------
+    str
+        The base name without ``.gz`` (``run`` when that is empty).
+
+    Examples
+    --------
+    >>> from assay.data import default_name
+    >>> default_name("runs/bm25.run.gz")
+    'bm25.run'
+    """
     base = os.path.basename(str(source))
     if base.endswith(".gz"):
         base = base[:-3]
@@ -89,7 +144,30 @@ class Run(QueryDocTable):
     Rows are stored in trec_eval's canonical order: query (byte order), score descending,
     docno descending (byte order). The input position of every row is kept so that
     ``ties="input"`` can rank tied documents in input order. Readers take ``name`` (default:
-    the file name) besides the column options.
+    the file name) besides the column options. Build with :meth:`read`, :meth:`from_trec`,
+    :meth:`from_dict`, :meth:`from_pandas`, :meth:`from_polars`, :meth:`from_parquet`,
+    :meth:`from_csv`, :meth:`from_jsonl` or :meth:`from_arrow`.
+
+    The constructor's underscored arguments (id dictionaries, codes, scores, CSR offsets) are
+    internal: runs are built by the readers, which fill them.
+
+    Parameters
+    ----------
+    name : str
+        The run's name (results and reports use it).
+    tag : str, optional
+        The TREC tag read from the file (:meth:`to_trec` writes it; default: ``name``).
+    source : str, optional
+        Where the run came from (a file name, ``<dict>``), named in messages.
+
+    Examples
+    --------
+    >>> from assay import Run
+    >>> run = Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}, "q2": {"d1": 1.0}}, name="bm25")
+    >>> run
+    Run('bm25': 2 queries, 3 results)
+    >>> run.ranks(), run.to_dict()["q1"]
+    (array([1, 2, 1]), {'d2': 0.9, 'd1': 0.5})
     """
 
     __slots__ = ("_cache", "_input_pos", "_score", "name", "tag")

@@ -33,6 +33,8 @@ from ..errors import InputError, InputWarning, shown
 from ..report.reported import Reported
 
 if TYPE_CHECKING:
+    from ..data import Qrels, RunLike
+    from ..metrics import Metric
     from ..report.document import Document
     from ..report.output import Report
 
@@ -41,18 +43,40 @@ __all__ = ["AssessorAgreement", "assessor_agreement"]
 
 @dataclass(frozen=True, eq=False, repr=False)
 class AssessorAgreement(Result, Reported):
-    """Agreement between two qrels. ``topics``: one mapping per topic (topic, n_docs,
-    n_relevant_a, n_relevant_b, overlap, kappa, alpha) and ``overall`` the pooled row (plus
-    ``mean_overlap``); ``rankings``: one mapping per metric (kendall_tau, tau_ap, rbo_ext,
-    n_runs) when runs were given; ``warnings``: what was left out."""
+    """Agreement between two qrels (Voorhees 2000), made by :func:`assessor_agreement`.
+
+    Parameters
+    ----------
+    topics : tuple of mapping
+        One mapping per topic: topic, n_docs, n_relevant_a, n_relevant_b, overlap, kappa,
+        alpha.
+    overall : mapping
+        The pooled row (topic None), plus ``mean_overlap``.
+    rankings : tuple of mapping
+        One mapping per metric (metric, n_runs, kendall_tau, kendall_pvalue, tau_ap,
+        rbo_ext) when runs were given.
+    warnings : tuple of str
+        What was left out.
+    provenance : mapping
+        The options (rel, level, weights, p) and the number of runs.
+
+    Examples
+    --------
+    >>> from assay import Qrels, meta
+    >>> a = Qrels.from_dict({"q1": {"d1": 1, "d2": 0, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> b = Qrels.from_dict({"q1": {"d1": 1, "d2": 1, "d3": 1}, "q2": {"d1": 0, "d2": 1}})
+    >>> agreement = meta.assessor_agreement(a, b)
+    >>> [(t["topic"], t["overlap"]) for t in agreement.topics]
+    [('q1', 0.6666666666666666), ('q2', 1.0)]
+    """
 
     family = "meta"
 
-    topics: tuple[Mapping[str, Any], ...]
-    overall: Mapping[str, Any]
-    rankings: tuple[Mapping[str, Any], ...] = ()
+    topics: tuple[Mapping[str, Any], ...]  # Any: str, int or float per column
+    overall: Mapping[str, Any]  # Any: str, int or float per column
+    rankings: tuple[Mapping[str, Any], ...] = ()  # Any: str, int or float per column
     warnings: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def records(self) -> list[dict[str, Any]]:
         """Per-topic rows (``aggregate`` None), the pooled row (``topic`` None, ``aggregate``
@@ -130,11 +154,11 @@ def _row(g_a: np.ndarray, g_b: np.ndarray, rel: int, level: str, weights: Any) -
 
 
 def assessor_agreement(
-    qrels_a: Any,
-    qrels_b: Any,
+    qrels_a: Qrels,
+    qrels_b: Qrels,
     *,
-    runs: Sequence[Any] | Mapping[str, Any] = (),
-    metrics: Sequence[Any] = ("map",),
+    runs: Sequence[RunLike] | Mapping[str, RunLike] = (),
+    metrics: str | Metric | Sequence[str | Metric] = ("map",),
     rel: int = 1,
     level: Level = "ordinal",
     weights: KappaWeights | None = None,
@@ -147,13 +171,21 @@ def assessor_agreement(
 
     Parameters
     ----------
-    qrels_a, qrels_b
+    qrels_a, qrels_b : Qrels
         The two assessors' judgments of the same topics.
-    runs, metrics
-        Runs ranked under each qrels by every metric (none: no ranking correlations).
-    rel, level, weights, p
-        The lowest relevant grade, Krippendorff's α level, Cohen's κ weights, RBO's
-        persistence.
+    runs : sequence or mapping of RunLike
+        Runs ranked under each qrels by every metric (none: no ranking correlations; else
+        at least 2).
+    metrics : str, Metric or a sequence of them
+        The metrics whose system rankings are compared.
+    rel : int
+        The lowest relevant grade (for the overlap).
+    level : str
+        Krippendorff's α level (``nominal``, ``ordinal``, ``interval``, ``ratio``).
+    weights : {"linear", "quadratic"}, optional
+        Cohen's κ weights (None: unweighted).
+    p : float
+        RBO's persistence.
 
     Returns
     -------
@@ -201,7 +233,11 @@ def assessor_agreement(
 
 
 def _rankings(
-    qrels_a: Any, qrels_b: Any, runs: Any, metrics: Sequence[Any], p: float
+    qrels_a: Qrels,
+    qrels_b: Qrels,
+    runs: Any,
+    metrics: str | Metric | Sequence[str | Metric],
+    p: float,
 ) -> list[dict[str, Any]]:
     from ..evaluation import evaluate
     from ..stats import system_rank_correlation

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _options as opt
 from .._result import Result, provenance
@@ -58,21 +59,53 @@ _BLOCK = 1 << 22  # resampled (resample, topic, pair) entries held at once
 
 @dataclass(frozen=True, eq=False, repr=False)
 class DiscriminativePower(Result, Reported):
-    """Discriminative power of each metric under each test.
+    """Discriminative power of each metric under each test (Sakai 2006).
 
-    - ``metrics``, ``tests``, ``runs``: what was compared; ``pairs``: the run pairs
-      (run_a, run_b), a before b in ``runs``, in the order of every per-pair array;
-    - ``diffs[metric]``: mean(run_a) − mean(run_b) per pair; ``t_statistic[metric]``: Sakai's
-      |t(z)| = |z̄| / (σ̂/√n) per pair (the paired t statistic);
-    - ``asl[(test, metric)]``: the achieved significance level of every pair (bootstrap:
-      Sakai's count/B; tukey: the randomised Tukey HSD p-value);
-    - ``power[(test, metric)]``: share of pairs with ASL < alpha; ``n_significant`` the count;
-    - ``diff_required[(test, metric)]``: estimated difference required for significance
-      (bootstrap: Sakai's estimate; tukey: smallest significant |diff|, NaN if none);
-      ``diff_not_significant[("tukey", metric)]``: largest non-significant |diff|.
+    Made by :func:`discriminative_power`. :meth:`curve` gives the ASL curve (ASLs sorted
+    ascending), :meth:`records` one row per test × metric, :meth:`pair_records` one row per
+    test × metric × pair.
 
-    :meth:`curve` gives the ASL curve (ASLs sorted ascending), :meth:`records` one row per
-    test × metric, :meth:`pair_records` one row per test × metric × pair.
+    Parameters
+    ----------
+    metrics, tests, runs : tuple of str
+        What was compared.
+    pairs : tuple of (str, str)
+        The run pairs (run_a, run_b), a before b in ``runs``, in the order of every
+        per-pair array.
+    n_topics : int
+        The topics every pair is compared on.
+    alpha : float
+        The significance level.
+    diffs : mapping of str to numpy.ndarray
+        ``diffs[metric]``: mean(run_a) − mean(run_b) per pair.
+    t_statistic : mapping of str to numpy.ndarray
+        ``t_statistic[metric]``: Sakai's |t(z)| = |z̄| / (σ̂/√n) per pair (the paired t
+        statistic).
+    asl : mapping of (str, str) to numpy.ndarray
+        ``asl[(test, metric)]``: the achieved significance level of every pair (bootstrap:
+        Sakai's count/B; tukey: the randomised Tukey HSD p-value).
+    power : mapping of (str, str) to float
+        Share of pairs with ASL < alpha.
+    n_significant : mapping of (str, str) to int
+        Count of pairs with ASL < alpha.
+    diff_required : mapping of (str, str) to float
+        Estimated difference required for significance (bootstrap: Sakai's estimate;
+        tukey: smallest significant |diff|, NaN if none).
+    diff_not_significant : mapping of (str, str) to float
+        ``[("tukey", metric)]``: largest non-significant |diff| (NaN for the bootstrap).
+    provenance : mapping
+        The options (tests, alpha, resamples, seed) and the data's size.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> scores = {"P@5": {"a": [0.2, 0.4, 0.6, 0.8], "b": [0.6, 0.8, 1.0, 1.0],
+    ...                   "c": [0.0, 0.2, 0.2, 0.4]}}
+    >>> dp = meta.discriminative_power(scores, test="tukey", n_resamples=200)
+    >>> dp.pairs
+    (('a', 'b'), ('a', 'c'), ('b', 'c'))
+    >>> dp.curve("tukey", "P@5").round(3)
+    array([0.01 , 0.368, 0.547])
     """
 
     family = "meta"
@@ -90,7 +123,7 @@ class DiscriminativePower(Result, Reported):
     n_significant: Mapping[tuple[str, str], int]
     diff_required: Mapping[tuple[str, str], float]
     diff_not_significant: Mapping[tuple[str, str], float]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def curve(self, test: str, metric: str) -> np.ndarray:
         """The ASL curve: the ASLs of all pairs sorted ascending (Sakai's plots)."""
@@ -149,7 +182,7 @@ class DiscriminativePower(Result, Reported):
 
 
 def discriminative_power(
-    scores: Results | Mapping[str, Any],
+    scores: Results | Mapping[str, Mapping[str, ArrayLike] | ArrayLike],
     *,
     test: DiscPowerTest | Sequence[DiscPowerTest] = ("bootstrap", "tukey"),
     alpha: float = 0.05,
@@ -168,12 +201,17 @@ def discriminative_power(
 
     Parameters
     ----------
-    scores
-        An evaluation, or ``{metric: {run: per-topic values}}`` (or ``{metric: array}``).
-    test
+    scores : Results or mapping
+        An evaluation, or ``{metric: {run: per-topic values}}`` (or ``{metric: array}`` of
+        shape (n_topics, n_runs)).
+    test : {"bootstrap", "tukey"} or a sequence of them
         ``bootstrap``, ``tukey`` or both.
-    alpha, n_resamples, seed
-        The significance level, the resamples B and the seed of both tests.
+    alpha : float
+        The significance level.
+    n_resamples : int
+        The resamples B of both tests.
+    seed : int
+        The seed of both tests.
 
     Returns
     -------

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ from ..report.reported import Reported
 from .options import RBOTies
 
 if TYPE_CHECKING:
+    from ..data import RunLike
     from ..report.document import Document
     from ..report.output import Report
 
@@ -50,8 +51,29 @@ __all__ = ["RBOResult", "RBORuns", "RBOTies", "rbo", "rbo_runs", "rbo_systems"]
 
 @dataclass(frozen=True, eq=False, repr=False)
 class RBOResult(Result):
-    """RBO of two rankings: ``min``, ``res`` (= ``max`` − ``min``), ``max`` and ``ext``, with
-    the persistence ``p`` and the lengths of the two rankings. ``float()`` gives ``ext``."""
+    """RBO of two rankings (Webber, Moffat & Zobel 2010), made by :func:`rbo`.
+
+    ``float()`` gives ``ext``; ``records()`` one row with every field.
+
+    Parameters
+    ----------
+    min, res, max, ext : float
+        RBO_min (the lower bound), RBO_res (= ``max`` − ``min``), RBO_max and RBO_ext (the
+        extrapolated point estimate).
+    p : float
+        The persistence.
+    len_a, len_b : int
+        The lengths of the two rankings compared.
+    provenance : mapping
+        The persistence, the depth and the tie rule.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> res = meta.rbo(["a", "b", "c"], ["b", "a", "d"], p=0.9)
+    >>> res.max, float(res)
+    (0.873, 0.63)
+    """
 
     min: float
     res: float
@@ -60,7 +82,7 @@ class RBOResult(Result):
     p: float
     len_a: int
     len_b: int
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def __float__(self) -> float:
         return float(self.ext)
@@ -81,9 +103,34 @@ class RBOResult(Result):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class RBORuns(Result, Reported):
-    """RBO between two runs, query by query: arrays ``min``, ``res``, ``ext`` aligned with
-    ``queries`` (the union of both runs' queries; a query only one run has compares with an
-    empty ranking and is counted in ``warnings``); ``mean()`` averages them."""
+    """RBO between two runs, query by query, made by :func:`rbo_runs`; ``mean()`` averages
+    the per-query values.
+
+    Parameters
+    ----------
+    run_a, run_b : str
+        The names of the two runs.
+    queries : tuple of str
+        The union of both runs' queries (a query only one run has compares with an empty
+        ranking and is counted in ``warnings``).
+    min, res, ext : numpy.ndarray
+        RBO_min, RBO_res and RBO_ext of every query, aligned with ``queries``.
+    p : float
+        The persistence.
+    warnings : tuple of str
+        What was adjusted (queries only one run has).
+    provenance : mapping
+        The persistence, depth, tie rule and number of queries.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 1.0}}, name="b")
+    >>> res = meta.rbo_runs(a, b)
+    >>> res.queries, res.ext.round(3)
+    (('q1', 'q2'), array([0.9, 1. ]))
+    """
 
     family = "meta"
 
@@ -95,7 +142,7 @@ class RBORuns(Result, Reported):
     ext: np.ndarray
     p: float
     warnings: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def mean(self) -> dict[str, float]:
         """Mean RBO_min, RBO_res and RBO_ext over the queries."""
@@ -249,7 +296,11 @@ def _encode(
 
 
 def rbo(
-    a: Iterable[Any], b: Iterable[Any], *, p: float = 0.9, depth: int | None = None
+    a: Iterable[Hashable | Collection[Hashable]],
+    b: Iterable[Hashable | Collection[Hashable]],
+    *,
+    p: float = 0.9,
+    depth: int | None = None,
 ) -> RBOResult:
     """RBO of two rankings, best first (Webber, Moffat & Zobel 2010): RBO_min, RBO_res and
     RBO_ext (see the module documentation for the formulas, uneven lengths and ties).
@@ -261,11 +312,12 @@ def rbo(
 
     Parameters
     ----------
-    a, b
-        The two rankings, best first.
-    p
-        The persistence.
-    depth
+    a, b : iterable of items or of tie groups
+        The two rankings, best first; an element that is a set, list or tuple is a group of
+        items tied at one rank.
+    p : float
+        The persistence, in (0, 1).
+    depth : int, optional
         Compare the first ``depth`` items only.
 
     Returns
@@ -304,7 +356,30 @@ def rbo_systems(
     scores_a: Mapping[str, float], scores_b: Mapping[str, float], *, p: float = 0.9
 ) -> RBOResult:
     """RBO between two orderings of systems: each mapping system → value (higher first; equal
-    values form a tie group), e.g. the mean of each run under two metrics or two qrels."""
+    values form a tie group), e.g. the mean of each run under two metrics or two qrels.
+
+    The orderings are compared by :func:`rbo` (ties as tie groups, Webber et al. §4.3).
+
+    Parameters
+    ----------
+    scores_a, scores_b : mapping of str to float
+        System → value (finite), one ordering each.
+    p : float
+        The persistence, in (0, 1).
+
+    Returns
+    -------
+    RBOResult
+        RBO_min, RBO_res, RBO_max and RBO_ext of the two orderings.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> by_map = {"bm25": 0.31, "dense": 0.35, "rm3": 0.31}
+    >>> by_ndcg = {"bm25": 0.30, "dense": 0.28, "rm3": 0.33}
+    >>> round(meta.rbo_systems(by_map, by_ndcg).ext, 3)
+    0.882
+    """
     where = "rbo_systems"
     return rbo(_ordering(scores_a, where), _ordering(scores_b, where), p=p)
 
@@ -351,7 +426,7 @@ def _query_slices(run: Any, q: np.ndarray) -> dict[str, tuple[int, int]]:
     }
 
 
-def run_lists(run: Any, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
+def run_lists(run: RunLike, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
     """Every query's documents in rank order with their tie-group start ranks (1-based).
     ``run``: a Run or what :meth:`~assay.data.Run.coerce` takes (a data frame, a dict)."""
     from ..data import Run
@@ -363,8 +438,8 @@ def run_lists(run: Any, ties: str) -> dict[str, tuple[list[str], np.ndarray]]:
 
 
 def rbo_runs(
-    run_a: Any,
-    run_b: Any,
+    run_a: RunLike,
+    run_b: RunLike,
     *,
     p: float = 0.9,
     depth: int | None = None,
@@ -379,12 +454,15 @@ def rbo_runs(
 
     Parameters
     ----------
-    run_a, run_b
-        The two runs (:class:`~assay.Run`, or what :meth:`Run.coerce` accepts).
-    p, depth
-        The persistence, and the depth every ranking is cut at.
-    ties
-        ``docno``, ``input`` or ``group``.
+    run_a, run_b : RunLike
+        The two runs (:class:`~assay.Run`, or what :meth:`Run.coerce` accepts: a path, a
+        data frame, a ``{query: {doc: score}}`` dict).
+    p : float
+        The persistence, in (0, 1).
+    depth : int, optional
+        The depth every ranking is cut at.
+    ties : {"docno", "input", "group"}
+        How tied scores are ordered.
 
     Returns
     -------

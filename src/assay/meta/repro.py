@@ -48,6 +48,8 @@ from .options import ReproKind
 from .overlap import _profile, run_lists
 
 if TYPE_CHECKING:
+    from ..data import QrelsLike, RunLike
+    from ..metrics import Metric
     from ..report.document import Document
     from ..report.output import Report
 
@@ -67,8 +69,33 @@ MAX_RBO_DEPTH = 10_000_000
 
 @dataclass(frozen=True, eq=False, repr=False)
 class PerTopic(Result):
-    """One measure between an original and a reproduced run, per topic: ``values`` aligned
-    with ``topics``; ``mean`` their mean; ``warnings`` what was adjusted."""
+    """One measure between an original and a reproduced run, per topic, made by
+    :func:`ktau_union` and :func:`repro_rbo`; ``mean`` is the mean of the values.
+
+    Parameters
+    ----------
+    measure : str
+        ``ktu`` or ``rbo``.
+    run_orig, run_rep : str
+        The names of the original and the reproduced run.
+    topics : tuple of str
+        The topics compared (those of the reproduced run the original has too).
+    values : numpy.ndarray
+        The measure per topic, aligned with ``topics``.
+    warnings : tuple of str
+        What was adjusted (topics left out, lists cut).
+    provenance : mapping
+        The depth (and persistence) and the definition followed.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0, "d3": 1.0}}, name="b")
+    >>> res = meta.ktau_union(a, b)
+    >>> res.topics, round(res.mean, 4)
+    (('q1',), 0.3333)
+    """
 
     measure: str
     run_orig: str
@@ -76,7 +103,7 @@ class PerTopic(Result):
     topics: tuple[str, ...]
     values: np.ndarray
     warnings: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     @property
     def mean(self) -> float:
@@ -109,9 +136,37 @@ def _name(run: Any) -> str:
     return str(getattr(run, "name", "run"))
 
 
-def ktau_union(run_orig: Any, run_rep: Any, *, depth: int = 1000) -> PerTopic:
+def ktau_union(run_orig: RunLike, run_rep: RunLike, *, depth: int = 1000) -> PerTopic:
     """Kendall's τ Union between an original and a reproduced run, per topic of the
-    reproduced run, as repro_eval computes it (see the module documentation)."""
+    reproduced run, as repro_eval computes it (Breuer et al. 2020; see the module
+    documentation).
+
+    Both rankings are cut to ``depth``; the union of their documents is sorted, each document
+    replaced by its position in it, and τ-b is computed between the two position sequences
+    rank by rank. Lists of different lengths are cut to the shorter (counted in
+    ``warnings``); topics the original run lacks are left out.
+
+    Parameters
+    ----------
+    run_orig, run_rep : RunLike
+        The original and the reproduced run (:class:`~assay.Run`, or what
+        :meth:`Run.coerce` accepts).
+    depth : int
+        The documents of each ranking compared (repro_eval's ``RUN_LENGTH``).
+
+    Returns
+    -------
+    PerTopic
+        KTU per topic of the reproduced run.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}})
+    >>> b = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}})
+    >>> meta.ktau_union(a, b).values
+    array([ 1., -1.])
+    """
     from scipy import stats
 
     where = "ktau_union"
@@ -146,9 +201,38 @@ def ktau_union(run_orig: Any, run_rep: Any, *, depth: int = 1000) -> PerTopic:
     )
 
 
-def repro_rbo(run_orig: Any, run_rep: Any, *, p: float = 0.95, depth: int = 1000) -> PerTopic:
+def repro_rbo(
+    run_orig: RunLike, run_rep: RunLike, *, p: float = 0.95, depth: int = 1000
+) -> PerTopic:
     """repro_eval's RBO between an original and a reproduced run, per topic of the
-    reproduced run (see the module documentation)."""
+    reproduced run (Breuer et al. 2020; see the module documentation).
+
+    RBO = Σ_{i<depth} p^i |R_{:i+1} ∩ O_{:i+1}|/(i + 1) / Σ_{i<depth} p^i, a list shorter
+    than the depth counted whole; topics the original run lacks are left out.
+
+    Parameters
+    ----------
+    run_orig, run_rep : RunLike
+        The original and the reproduced run (:class:`~assay.Run`, or what
+        :meth:`Run.coerce` accepts).
+    p : float
+        The persistence, in (0, 1).
+    depth : int
+        The depth of the sums.
+
+    Returns
+    -------
+    PerTopic
+        RBO per topic of the reproduced run.
+
+    Examples
+    --------
+    >>> from assay import Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}})
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0, "d3": 1.0}})
+    >>> round(meta.repro_rbo(a, b, depth=3).mean, 4)
+    0.6494
+    """
     where = "repro_rbo"
     p = opt.number(p, "p", low=0, high=1, low_open=True, high_open=True, where=where)
     depth = opt.integer(depth, "depth", minimum=1, maximum=MAX_RBO_DEPTH, where=where)
@@ -212,12 +296,40 @@ def _notes(where: str, absent: list[str], cut: list[str]) -> list[str]:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Reproducibility(Result, Reported):
-    """Reproducibility (or replicability) measures of a baseline and an advanced run.
+    """Reproducibility (or replicability) measures of a baseline and an advanced run
+    (Breuer et al. 2020), made by :func:`reproducibility`.
 
-    ``ktu[role]`` and ``rbo[role]`` (role "baseline"/"advanced"; reproducibility only) are
-    :class:`PerTopic`; ``scores[(role, metric)]`` holds ``arp_orig``, ``arp_rep``, ``rmse``,
-    ``nrmse`` (reproducibility only) and ``pvalue``; ``effects[metric]`` holds ``er`` and
-    ``delta_ri``. ``records()``: one row per measure × role × metric.
+    ``records()``: one row per measure × role × metric.
+
+    Parameters
+    ----------
+    kind : str
+        ``reproducibility`` or ``replicability``.
+    metrics : tuple of str
+        The metrics evaluated.
+    runs : mapping of str to (str, str)
+        Role ("baseline"/"advanced") → the names of the original and the reproduced run.
+    ktu, rbo : mapping of str to PerTopic
+        Per role, KTU and RBO of the document orderings (reproducibility only).
+    scores : mapping of (str, str) to mapping of str to float
+        ``scores[(role, metric)]`` holds ``arp_orig``, ``arp_rep``, ``rmse``, ``nrmse``
+        (reproducibility only) and ``pvalue``.
+    effects : mapping of str to mapping of str to float
+        ``effects[metric]`` holds ``er`` and ``delta_ri``.
+    warnings : tuple of str
+        What was adjusted or left out.
+    provenance : mapping
+        The options, the conventions and the definitions followed.
+
+    Examples
+    --------
+    >>> from assay import Qrels, Run, meta
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}}, name="b")
+    >>> q = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
+    >>> rep = meta.reproducibility(q, a, b, a, b, ["P@1"])
+    >>> rep.scores[("advanced", "P@1")]["rmse"], rep.effects["P@1"]["er"]
+    (0.0, 1.0)
     """
 
     family = "meta"
@@ -230,7 +342,7 @@ class Reproducibility(Result, Reported):
     scores: Mapping[tuple[str, str], Mapping[str, float]]
     effects: Mapping[str, Mapping[str, float]]
     warnings: tuple[str, ...] = ()
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def records(self) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
@@ -262,14 +374,14 @@ class Reproducibility(Result, Reported):
 
 
 def reproducibility(
-    qrels: Any,
-    orig_baseline: Any,
-    orig_advanced: Any,
-    rep_baseline: Any,
-    rep_advanced: Any,
-    metrics: Sequence[Any],
+    qrels: QrelsLike,
+    orig_baseline: RunLike,
+    orig_advanced: RunLike,
+    rep_baseline: RunLike,
+    rep_advanced: RunLike,
+    metrics: str | Metric | Sequence[str | Metric],
     *,
-    rep_qrels: Any = None,
+    rep_qrels: QrelsLike | None = None,
     p: float = 0.95,
     rbo_depth: int = 1000,
     ktu_depth: int = 1000,
@@ -287,18 +399,24 @@ def reproducibility(
 
     Parameters
     ----------
-    qrels
-        The original experiment's judgments.
-    orig_baseline, orig_advanced, rep_baseline, rep_advanced
-        The original and the reproduced runs.
-    metrics
+    qrels : QrelsLike
+        The original experiment's judgments (:class:`~assay.Qrels`, or what
+        :meth:`Qrels.coerce` accepts).
+    orig_baseline, orig_advanced, rep_baseline, rep_advanced : RunLike
+        The original and the reproduced runs (:class:`~assay.Run`, or what
+        :meth:`Run.coerce` accepts).
+    metrics : str, Metric or a sequence of them
         The metrics of RMSE, ER, ΔRI and the t-tests.
-    rep_qrels
+    rep_qrels : QrelsLike, optional
         The replication's judgments (another collection): replicability measures.
-    p, rbo_depth, ktu_depth
-        RBO's persistence and depth, and the run length of Kendall's τ union.
-    ties, missing, no_relevant
-        The evaluation's conventions.
+    p : float
+        RBO's persistence.
+    rbo_depth : int
+        RBO's depth.
+    ktu_depth : int
+        The run length of Kendall's τ union.
+    ties, missing, no_relevant : str
+        The evaluation's conventions (as :func:`assay.evaluate`).
 
     Returns
     -------

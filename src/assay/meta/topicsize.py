@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import _options as opt
 from .._result import Result, provenance
@@ -62,9 +63,29 @@ _MAX_TOPICS = 10_000_000
 _MAX_COUNT = 1_000_000_000
 
 
-def residual_variance(scores: Any) -> float:
+def residual_variance(scores: ArrayLike) -> float:
     """V_E of a two-way ANOVA without replication on a topic × system matrix (n ≥ 2, m ≥ 2):
-    Sakai's estimate σ̂² of the within-system variance."""
+    Sakai's estimate σ̂² of the within-system variance (Sakai 2016).
+
+    V_E = Σ_ij (x_ij − x̄_i· − x̄_·j + x̄)² / ((n − 1)(m − 1)).
+
+    Parameters
+    ----------
+    scores : array_like, shape (n_topics, n_systems)
+        Per-topic scores of every system (finite).
+
+    Returns
+    -------
+    float
+        The residual variance V_E.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> meta.residual_variance([[0.2, 0.6, 0.0], [0.4, 0.8, 0.2], [0.6, 1.0, 0.2],
+    ...                         [0.8, 1.0, 0.4]])
+    0.005555555555555556
+    """
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
         raise InputError(
@@ -86,7 +107,35 @@ def ttest_power(
     power_method: PowerMethod = "exact",
 ) -> float:
     """Power of the two-sided paired t-test with ``n`` topics to detect ``min_diff`` when the
-    per-system variance is ``variance`` (σ̂_t² = 2·variance)."""
+    per-system variance is ``variance`` (σ̂_t² = 2·variance; Sakai 2016).
+
+    With Δ_t = min_diff / √(2·variance), φ = n − 1 and λ = √n·Δ_t, the power is
+    P(t'(φ, λ) ≥ t_{α/2}(φ)) + P(t'(φ, λ) ≤ −t_{α/2}(φ)).
+
+    Parameters
+    ----------
+    n : int
+        The number of topics (at least 2).
+    min_diff : float
+        The minimum detectable difference (> 0).
+    variance : float
+        The within-system variance σ̂² (> 0), e.g. :func:`residual_variance`.
+    alpha : float
+        The significance level.
+    power_method : {"exact", "normal"}
+        Noncentral t, or the normal approximation of Sakai's Excel tools (Nagata 2003).
+
+    Returns
+    -------
+    float
+        The power, in [0, 1].
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> round(meta.ttest_power(50, 0.1, 0.05), 4)
+    0.5918
+    """
     where = "ttest_power"
     n = opt.integer(n, "n", minimum=2, maximum=_MAX_COUNT, where=where)
     alpha = opt.alpha(alpha, where=where)
@@ -105,7 +154,37 @@ def anova_power(
     power_method: PowerMethod = "exact",
 ) -> float:
     """Power of one-way ANOVA over ``n_systems`` systems with ``n`` topics each to detect a
-    range ``min_diff`` between the best and the worst system."""
+    range ``min_diff`` between the best and the worst system (Sakai 2016).
+
+    With Δ = min_diff² / (2·variance), λ = nΔ, φ_A = m − 1 and φ_E = m(n − 1), the power is
+    P(F'(φ_A, φ_E, λ) ≥ F_α(φ_A, φ_E)).
+
+    Parameters
+    ----------
+    n : int
+        The number of topics (at least 2).
+    min_diff : float
+        The minimum detectable range (> 0).
+    variance : float
+        The within-system variance σ̂² (> 0), e.g. :func:`residual_variance`.
+    n_systems : int
+        The systems compared m (at least 2).
+    alpha : float
+        The significance level.
+    power_method : {"exact", "normal"}
+        Noncentral F, or the normal approximation of Sakai's Excel tools (Nagata 2003).
+
+    Returns
+    -------
+    float
+        The power, in [0, 1].
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> round(meta.anova_power(50, 0.1, 0.05, n_systems=3), 4)
+    0.4951
+    """
     where = "anova_power"
     n = opt.integer(n, "n", minimum=2, maximum=_MAX_COUNT, where=where)
     m = opt.integer(n_systems, "n_systems", minimum=2, maximum=_MAX_COUNT, where=where)
@@ -179,23 +258,40 @@ def _smallest_n(power: Callable[[int], float], target: float) -> int | None:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TopicSetSize(Result, Reported):
-    """Topic-set size design for every metric × minimum detectable difference.
+    """Topic-set size design for every metric × minimum detectable difference (Sakai 2016).
 
-    ``rows``: one mapping per metric × ``min_diff`` with ``variance`` (σ̂² = V_E),
-    ``n_topics`` and ``n_systems`` of the data it came from, ``effect_t`` (Δ_t),
-    ``n_ttest`` (topics required by the paired t-test; None if beyond 10⁷), ``power_ttest``
-    (power of the current topic set), ``n_anova``, ``power_anova`` (one-way ANOVA over
-    ``n_systems_anova`` systems). ``records()`` returns them; ``provenance`` holds alpha,
-    beta, the power method and the systems count.
+    Made by :func:`topic_set_size`; ``records()`` returns the rows, :meth:`row` one of them.
+
+    Parameters
+    ----------
+    rows : tuple of mapping
+        One mapping per metric × ``min_diff`` with ``variance`` (σ̂² = V_E), ``n_topics`` and
+        ``n_systems`` of the data it came from, ``effect_t`` (Δ_t), ``n_ttest`` (topics
+        required by the paired t-test; None if beyond 10⁷), ``power_ttest`` (power of the
+        current topic set), ``n_anova``, ``power_anova`` (one-way ANOVA over
+        ``n_systems_anova`` systems).
+    alpha, beta : float
+        Type I and type II error rates.
+    power_method : str
+        ``exact`` or ``normal``.
+    provenance : mapping
+        Alpha, beta, the minimum differences, the power method and the systems count.
+
+    Examples
+    --------
+    >>> from assay import meta
+    >>> ts = meta.topic_set_size(0.05, min_diff=[0.1, 0.2], n_topics=50)
+    >>> ts.row("", 0.2)["n_ttest"], len(ts.records())
+    (22, 2)
     """
 
     family = "meta"
 
-    rows: tuple[Mapping[str, Any], ...]
+    rows: tuple[Mapping[str, Any], ...]  # Any: str, float, int or None per column
     alpha: float
     beta: float
     power_method: str
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.rows]
@@ -221,7 +317,7 @@ class TopicSetSize(Result, Reported):
 
 
 def topic_set_size(
-    scores: Results | Mapping[str, Any] | float,
+    scores: Results | Mapping[str, Mapping[str, ArrayLike] | ArrayLike] | float,
     *,
     min_diff: float | Sequence[float] = 0.1,
     alpha: float = 0.05,
@@ -242,15 +338,18 @@ def topic_set_size(
 
     Parameters
     ----------
-    scores
-        An evaluation, ``{metric: topic x run matrix}``, or a variance estimate.
-    min_diff
+    scores : Results, mapping or float
+        An evaluation, ``{metric: topic x run matrix}`` (or ``{metric: {run: per-topic
+        values}}``), or a variance estimate.
+    min_diff : float or sequence of float
         The minimum detectable difference(s).
-    alpha, beta
+    alpha, beta : float
         Type I and type II error rates (power 1 − beta).
-    n_systems, n_topics
-        Systems compared by the ANOVA; the current topic set size (with a bare variance).
-    power_method
+    n_systems : int, optional
+        Systems compared by the ANOVA (default: the number of runs, 2 for a variance).
+    n_topics : int, optional
+        The current topic set size (with a bare variance; default: the data's topics).
+    power_method : {"exact", "normal"}
         ``exact`` or ``normal``.
 
     Returns
