@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._options import OutputFormat, choice
 from .records import render_records
@@ -63,10 +63,10 @@ class Report:
     """
 
     table: DisplayTable
-    records: Sequence[Mapping[str, Any]]  # Any: a record's values are of any plain type
+    records: Sequence[Mapping[str, object]]
     columns: Sequence[str]
     key: str = "results"
-    document: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON data of any shape
+    document: Mapping[str, object] = field(default_factory=dict)
     more: Sequence[DisplayTable] = ()
 
     @property

@@ -30,12 +30,12 @@ RecordFormat = Literal["tsv", "csv", "jsonl", "json"]
 
 
 def render_records(
-    rows: Sequence[Mapping[str, Any]],  # Any: a record's values are of any plain type
+    rows: Sequence[Mapping[str, object]],
     fmt: RecordFormat,
     *,
     columns: Sequence[str],
     key: str = "results",
-    document: Mapping[str, Any] | None = None,  # Any: JSON data of any shape
+    document: Mapping[str, object] | None = None,
 ) -> str:
     """Records (flat rows of plain values) as machine text: TSV, CSV, JSON Lines or JSON.
 

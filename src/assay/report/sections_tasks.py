@@ -33,7 +33,7 @@ def tables_document(
     family: str,
     report: Report,
     *,
-    sections: Sequence[Mapping[str, Any]] = (),  # Any: a section is JSON data (tables, plots)
+    sections: Sequence[Mapping[str, object]] = (),
 ) -> Document:
     """A result's report as a document: its tables as one section, then ``sections``.
 

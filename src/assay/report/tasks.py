@@ -5,7 +5,6 @@ ranking :mod:`assay.fusion.report`'s."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .output import Report
 from .table import Column, DisplayTable
@@ -18,7 +17,7 @@ def values_report(
     values: Mapping[str, float],
     *,
     caption: str = "",
-    document: Mapping[str, Any] | None = None,  # Any: JSON data of any shape
+    document: Mapping[str, object] | None = None,
 ) -> Report:
     """Named values as a report: rows ``metric, value`` (clustering, agreement).
 
