@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
 from .._options import integer
@@ -97,15 +98,40 @@ class Qrels(QueryDocTable):
     @classmethod
     def from_columns(
         cls,
-        query: Any,
-        doc: Any,
-        relevance: Any,
+        query: ArrayLike | pa.Array | pa.ChunkedArray,
+        doc: ArrayLike | pa.Array | pa.ChunkedArray,
+        relevance: ArrayLike | pa.Array | pa.ChunkedArray,
         *,
         source: str | None = None,
         lines: np.ndarray | None = None,
         _unique: bool = False,
     ) -> Qrels:
-        """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
+        """Build from three equal-length columns (sequences, NumPy or Arrow arrays).
+
+        Parameters
+        ----------
+        query, doc : array_like or pyarrow.Array
+            The query and document id of every judgment (strings, or integers kept as
+            their decimal text).
+        relevance : array_like or pyarrow.Array
+            The integer grade of every judgment (negative: pooled but not judged).
+        source : str, optional
+            Where the columns came from, named in messages.
+        lines : numpy.ndarray, optional
+            The file line of every row, for messages.
+
+        Returns
+        -------
+        Qrels
+            The judgments; a repeated (query, document) pair is an
+            :class:`~assay.errors.InputError`.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> Qrels.from_columns(["q1", "q1", "q2"], ["d1", "d2", "d1"], [1, 0, 2])
+        Qrels(2 queries, 3 judgments, max grade 2)
+        """
         rel = as_grades(relevance, source, lines)
         q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)
         sorted_q, sorted_rel, sorted_docs = q, rel, da

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias, cast
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
 from ._columns import as_scores, check_duplicates, csr_offsets, factorize
@@ -208,9 +209,9 @@ class Run(QueryDocTable):
     @classmethod
     def from_columns(
         cls,
-        query: Any,
-        doc: Any,
-        score: Any,
+        query: ArrayLike | pa.Array | pa.ChunkedArray,
+        doc: ArrayLike | pa.Array | pa.ChunkedArray,
+        score: ArrayLike | pa.Array | pa.ChunkedArray,
         *,
         name: str | None = "run",
         tag: str | None = None,
@@ -218,7 +219,37 @@ class Run(QueryDocTable):
         lines: np.ndarray | None = None,
         _unique: bool = False,
     ) -> Run:
-        """Build from three equal-length columns (sequences, NumPy or Arrow arrays)."""
+        """Build from three equal-length columns (sequences, NumPy or Arrow arrays).
+
+        Parameters
+        ----------
+        query, doc : array_like or pyarrow.Array
+            The query and document id of every result (strings, or integers kept as their
+            decimal text).
+        score : array_like or pyarrow.Array
+            The score of every result (finite numbers).
+        name : str, optional
+            The run's name (None: ``run``).
+        tag : str, optional
+            The TREC tag (:meth:`to_trec` writes it; default: ``name``).
+        source : str, optional
+            Where the columns came from, named in messages.
+        lines : numpy.ndarray, optional
+            The file line of every row, for messages.
+
+        Returns
+        -------
+        Run
+            The run, its rows in trec_eval order; a repeated (query, document) pair is an
+            :class:`~assay.errors.InputError`.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> run = Run.from_columns(["q1", "q1"], ["d1", "d2"], [0.5, 0.9], name="bm25")
+        >>> run, run.to_dict()
+        (Run('bm25': 1 queries, 2 results), {'q1': {'d2': 0.9, 'd1': 0.5}})
+        """
         sc = as_scores(score, source, lines)
         q, qids, da = cls._encode_ids(query, doc, len(sc), source, lines)
         if _unique:
