@@ -51,7 +51,7 @@ DEFAULT_RESAMPLES = {"bootstrap": 1000, "randomization": 10000}
 CI_RESAMPLES = 1000
 
 
-def micro_f1(records: NDArray[np.float64], axis: int = 0) -> Any:
+def micro_f1(records: NDArray[np.float64], axis: int = 0) -> NDArray[np.float64]:
     """Span F1 of the summed per-sentence (matched, predicted, gold) counts along ``axis``:
     the statistic of the paired tests, recomputed from the resampled sentences.
 
@@ -108,7 +108,37 @@ class TaggerComparison(Reported, Result):
 
     Its outputs: :meth:`report` (the table of ``assay tagging`` with several taggers),
     :meth:`document` and :meth:`html` (the ``--report`` page), :meth:`conlleval` and a
-    one-screen ``repr()`` with every tagger's F1 and every difference's p-value."""
+    one-screen ``repr()`` with every tagger's F1 and every difference's p-value. Built by
+    :func:`compare_taggers`.
+
+    Parameters
+    ----------
+    names : tuple of str
+        The taggers, in the order given.
+    baseline : str
+        The tagger the others are compared with.
+    test, correction : str
+        The paired test and the multiple-comparison correction of its p-values.
+    alpha, confidence : float
+        The significance level and the level of the intervals.
+    reports : mapping of str to TaggingReport
+        Each tagger's report.
+    intervals : mapping of str to tuple of float
+        The percentile bootstrap interval of each tagger's span F1.
+    pairs : tuple of PairResult
+        Every tagger but the baseline against it.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay.tagging import compare_taggers
+    >>> gold = [["B-PER", "I-PER", "O", "B-LOC"]] * 5
+    >>> cmp = compare_taggers(gold, {"a": [["B-PER", "I-PER", "O", "B-ORG"]] * 5, "b": gold},
+    ...                       n_resamples=100)
+    >>> cmp.baseline, [p.system for p in cmp.pairs], round(cmp.reports["b"].f1("micro"), 4)
+    ('a', ['b'], 1.0)
+    """
 
     family = "tagging"
 
@@ -121,7 +151,7 @@ class TaggerComparison(Reported, Result):
     reports: Mapping[str, TaggingReport]
     intervals: Mapping[str, tuple[float, float]]
     pairs: tuple[PairResult, ...]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def pair(self, tagger: str) -> PairResult:
         """``tagger`` against the baseline (a ``KeyError`` if it is the baseline or unknown)."""

@@ -49,10 +49,30 @@ DOCSTART = "-DOCSTART-"
 
 @dataclass(frozen=True, eq=False, repr=False)
 class TagSequences:
-    """Sentences of tags: ``tags`` (an Arrow string array, all sentences concatenated) and
-    ``offsets`` (n_sentences + 1 positions). ``name`` says what they are in messages
-    (``"y_pred"``, ``"column 4"``); ``source`` and ``lines`` (1-based, one per tag) locate
-    tags read from a file."""
+    """Sentences of tags, concatenated, with the positions where each sentence starts.
+
+    Built by :func:`read_conll` or by :meth:`from_lists` (seqeval's lists of lists).
+
+    Parameters
+    ----------
+    tags : pyarrow.Array
+        The tags of every sentence, concatenated (strings).
+    offsets : numpy.ndarray
+        n_sentences + 1 positions into ``tags``.
+    name : str
+        What the tags are, in messages (``"y_pred"``, ``"column 4"``).
+    source : str, optional
+        The file the tags were read from.
+    lines : numpy.ndarray, optional
+        The 1-based line of each tag in ``source``.
+
+    Examples
+    --------
+    >>> from assay.tagging import TagSequences
+    >>> seqs = TagSequences.from_lists([["B-PER", "I-PER", "O"], ["B-LOC"]], "y_true")
+    >>> seqs.n_sentences, seqs.n_tokens, seqs.offsets.tolist()
+    (2, 4, [0, 3, 4])
+    """
 
     tags: pa.Array
     offsets: IntArray
@@ -162,8 +182,29 @@ def _encodable(tag: Any) -> bool:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ConllData:
-    """A CoNLL column file: the gold column and the prediction columns (in the order asked),
-    the number of fields per line and the 0-based indices of the columns read."""
+    """A CoNLL column file, as :func:`read_conll` reads it.
+
+    Parameters
+    ----------
+    source : str
+        The file's name.
+    gold : TagSequences
+        The gold column.
+    predictions : tuple of TagSequences
+        The prediction columns, in the order asked.
+    n_fields : int
+        The number of fields per line.
+    columns : tuple of int
+        The 0-based indices of the columns read (gold first).
+
+    Examples
+    --------
+    >>> import io
+    >>> from assay.tagging import read_conll
+    >>> data = read_conll(io.BytesIO(b"John NNP B-PER B-PER\\nParis NNP B-LOC O\\n"))
+    >>> data.n_fields, data.columns, data.gold.n_tokens
+    (4, (2, 3), 2)
+    """
 
     source: str
     gold: TagSequences

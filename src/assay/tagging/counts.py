@@ -143,10 +143,33 @@ def _f1(
 
 @dataclass(frozen=True, eq=False, repr=False)
 class SpanCounts:
-    """Per type (``types``, sorted): matched spans ``tp``, predicted spans ``pred``, gold
-    spans ``gold`` (the support); tokens, correctly tagged tokens and seqeval's token-level
-    counts (``token_counts``: TP, FP, FN, TN with O as the negative); the spans themselves
-    and which of them matched."""
+    """Span and token counts of a tagger against the gold tags, per entity type.
+
+    Built by :func:`span_counts`; :meth:`precision`, :meth:`recall` and :meth:`f1` take
+    ``average`` (None: per type; ``"micro"``, ``"macro"``, ``"weighted"``).
+
+    Parameters
+    ----------
+    types : tuple of str
+        The entity types, sorted.
+    tp, pred, gold : numpy.ndarray
+        Per type: matched spans, predicted spans and gold spans (the support).
+    n_tokens, correct_tokens : int
+        The tokens, and those tagged as in the gold.
+    token_counts : dict of str to int
+        seqeval's token-level counts (TP, FP, FN, TN with O as the negative).
+    gold_spans, pred_spans : Spans
+        The spans themselves.
+    gold_hit, pred_hit : numpy.ndarray
+        Which gold and predicted spans matched.
+
+    Examples
+    --------
+    >>> from assay.tagging import span_counts
+    >>> c = span_counts([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "B-ORG"]])
+    >>> c.types, c.tp.tolist(), c.pred.tolist(), c.gold.tolist()
+    (('LOC', 'ORG', 'PER'), [0, 0, 1], [0, 1, 1], [1, 0, 1])
+    """
 
     types: tuple[str, ...]
     tp: IntArray

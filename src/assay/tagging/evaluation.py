@@ -62,7 +62,38 @@ class TaggingReport(Reported, Result):
 
     Its outputs: :meth:`report` (the tables of ``assay tagging``, records named by
     ``name``), :meth:`document` and :meth:`html` (the ``--report`` page), :meth:`conlleval`
-    (conlleval's text) and a one-screen ``repr()`` of the micro averages.
+    (conlleval's text) and a one-screen ``repr()`` of the micro averages. Built by
+    :func:`tagging_report`.
+
+    Parameters
+    ----------
+    scheme, mode : str
+        The tagging scheme and the span extraction mode.
+    zero_division : float or "warn"
+        The value of a measure whose denominator is 0.
+    counts : SpanCounts
+        The span and token counts.
+    n_sentences : int
+        The number of sentences.
+    token_counts : mapping of str to int
+        seqeval's token-level TP, FP, FN and TN.
+    partial : mapping of str to PartialCounts
+        nervaluate's counts for each match scheme, over every type.
+    partial_types : mapping of str to mapping of str to PartialCounts
+        The same per match scheme and type.
+    sentence_counts : numpy.ndarray
+        Matched, predicted and gold spans per sentence.
+    provenance : mapping
+        The settings that produced the result.
+    name : str, optional
+        The tagger's name in the report.
+
+    Examples
+    --------
+    >>> from assay.tagging import tagging_report
+    >>> rep = tagging_report([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "B-ORG"]])
+    >>> rep.f1("micro"), rep.accuracy, rep.sentence_counts.tolist()
+    (0.5, 0.75, [[1, 2, 2]])
     """
 
     family = "tagging"
@@ -76,7 +107,7 @@ class TaggingReport(Reported, Result):
     partial: Mapping[str, PartialCounts]
     partial_types: Mapping[str, Mapping[str, PartialCounts]]
     sentence_counts: IntArray
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     #: The tagger's name in the report (None: its input, as in ``provenance``).
     name: str | None = None
 

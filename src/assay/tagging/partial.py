@@ -50,7 +50,23 @@ _BIG = np.iinfo(np.int64).max
 @dataclass(frozen=True)
 class PartialCounts:
     """nervaluate's counts of one match scheme (overall or for one type) and the measures
-    computed from them."""
+    computed from them: ``possible`` = correct + incorrect + partial + missed, ``actual`` =
+    correct + incorrect + partial + spurious, precision = (correct + partial / 2) / actual
+    and recall = (correct + partial / 2) / possible (Segura-Bedmar et al., SemEval-2013).
+
+    Parameters
+    ----------
+    correct, incorrect, partial, missed, spurious : int
+        The gold and predicted spans of each outcome.
+
+    Examples
+    --------
+    >>> from assay.tagging import partial_counts, span_counts
+    >>> c = span_counts([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "B-ORG"]])
+    >>> overall, per_type = partial_counts(c.gold_spans, c.pred_spans, "strict")
+    >>> overall.correct, overall.incorrect, overall.precision()
+    (1, 1, 0.5)
+    """
 
     correct: int
     incorrect: int

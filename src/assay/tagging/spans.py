@@ -294,9 +294,29 @@ def encode(sequences: Sequence[TagSequences], scheme: str) -> EncodedTags:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Spans:
-    """Chunks of one tag sequence: ``start``, ``end`` (inclusive token indices into the
-    concatenated sentences), ``type`` (codes into ``types``) and ``sentence``, sorted by
-    start. ``offsets`` are the sentences' (to turn positions into positions in a sentence).
+    """Chunks of one tag sequence, sorted by start.
+
+    Built by :func:`extract_spans` or :meth:`from_sentences`.
+
+    Parameters
+    ----------
+    start, end : numpy.ndarray
+        Inclusive token indices into the concatenated sentences.
+    type : numpy.ndarray
+        Each span's type, as a code into ``types``.
+    sentence : numpy.ndarray
+        Each span's sentence.
+    offsets : numpy.ndarray
+        The sentences' start positions (to turn positions into positions in a sentence).
+    types : tuple of str
+        The entity types, sorted.
+
+    Examples
+    --------
+    >>> from assay.tagging import extract_spans
+    >>> s = extract_spans([["B-PER", "I-PER", "O", "B-LOC"]])
+    >>> len(s), s.start.tolist(), s.end.tolist(), [s.types[t] for t in s.type]
+    (2, [0, 3], [1, 3], ['PER', 'LOC'])
     """
 
     start: IntArray
