@@ -31,18 +31,40 @@ _KEMENY_EXACT_MAX = 8
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Consensus(TupleResult, Reported):
-    """Consensus ``order`` (best first) and the ``scores`` of those candidates (same order).
-    Unpacks as ``order, scores = aggregate(...)`` and equals that pair. ``records()``: one row
-    per candidate, ``{"rank", "candidate", "score"}``. ``settings``: what the report states
-    (the votes' ``source`` and count, the options); :meth:`report` is the table
-    ``assay aggregate`` prints."""
+    """The consensus of rankings: the order of the candidates and their scores.
+
+    Built by :func:`aggregate`. Unpacks as ``order, scores = aggregate(...)`` and equals that
+    pair. ``records()``: one row per candidate, ``{"rank", "candidate", "score"}``;
+    :meth:`report` is the table ``assay aggregate`` prints.
+
+    Parameters
+    ----------
+    order : list
+        The candidates, best first.
+    scores : list of float
+        The scores of those candidates, in the same order (the method's points, pairwise
+        wins minus losses, N − 1 − position or stationary probabilities).
+    provenance : mapping
+        The settings that produced the result (method, partial, weights).
+    settings : mapping
+        What the report states: the votes' ``path`` and count (``rankings``) and the options.
+
+    Examples
+    --------
+    >>> from assay.fusion import aggregate
+    >>> res = aggregate([["A", "B", "C"], ["A", "C", "B"], ["B", "A", "C"]])
+    >>> res.order, res.scores
+    (['A', 'B', 'C'], [5.0, 3.0, 1.0])
+    >>> res.records()[0]
+    {'rank': 1, 'candidate': 'A', 'score': 5.0}
+    """
 
     family = "fusion"
 
-    order: list[Any]
+    order: list[Hashable]
     scores: list[float]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
+    settings: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     _fields = ("order", "scores")
 
     def records(self) -> list[dict[str, Any]]:
@@ -269,11 +291,18 @@ def aggregate(
 
     Parameters
     ----------
-    rankings
-        The votes: lists of candidates, best first, possibly partial.
-    method, weights, partial, damping
-        As above.
-    source
+    rankings : sequence of sequences of hashable
+        The votes: lists of candidates, best first, possibly partial (:func:`read_votes`
+        reads them from a file).
+    method : str
+        The method (:data:`AGGREGATE_METHODS`), as above.
+    weights : sequence of float, optional
+        One finite, non-negative weight per ranking (default: all 1).
+    partial : {"zero", "average"}
+        The points of a candidate a ranking omits (Borda family).
+    damping : float
+        MC4's teleport probability, in [0, 1).
+    source : str, optional
         Where the votes were read from (a file name), for the report.
 
     Returns

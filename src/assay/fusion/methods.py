@@ -368,10 +368,22 @@ def fuse(
 
     Parameters
     ----------
-    runs
+    runs : sequence of Run or mapping of str to Run
         The runs to fuse (a sequence, or runs by name).
-    method, norm, weights, rrf_k, depth, name, gamma
-        As above.
+    method : str
+        The fusion method (:data:`FUSION_METHODS`, or a ranx alias).
+    norm : str or None
+        The per-query score normalisation (:data:`NORMS`; None is ``none``).
+    weights : sequence of float, optional
+        One weight per run (default: all 1).
+    rrf_k : float
+        The RRF constant.
+    depth : int, optional
+        Keep the top ``depth`` documents of each fused query.
+    name : str, optional
+        The fused run's name (default: the method).
+    gamma : float
+        The exponent of ``combgmnz``.
 
     Returns
     -------

@@ -39,10 +39,43 @@ _DEFAULT_RRF_K = 60.0
 
 @dataclass(frozen=True, eq=False, repr=False)
 class FusionOptimum(Result):
-    """The result of :func:`optimize_fusion`: the chosen ``weights`` (None for rrf) and
-    ``rrf_k``, their mean ``score`` on the training queries, the ``run`` fused with them over
-    all queries, and every ``trials`` entry (``{"weights", "rrf_k", "score"}``) in the order
-    tried. ``records()``: one row per trial (weights as ``weight_1`` ... per run)."""
+    """The fusion parameters that maximise a metric, and the run fused with them.
+
+    Built by :func:`optimize_fusion`. ``records()``: one row per trial, in the order tried
+    (``trial``, ``rrf_k``, the weights as ``weight_1`` ... per run, ``score``).
+
+    Parameters
+    ----------
+    method, norm : str
+        The fusion method and the score normalisation.
+    metric : str
+        The metric maximised.
+    weights : list of float or None
+        The chosen run weights (None for ``rrf``, which searches ``rrf_k`` only).
+    rrf_k : float
+        The chosen RRF constant (60 for the other methods).
+    score : float
+        The mean ``metric`` of the fused run on the training queries.
+    run : Run
+        The runs fused with the chosen parameters, over all queries.
+    trials : list of dict
+        Every candidate tried, in order: ``{"weights", "rrf_k", "score"}``.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay import Qrels, Run
+    >>> from assay.fusion import optimize_fusion
+    >>> a = Run.from_dict({"q1": {"d1": 3.0, "d2": 2.0}, "q2": {"d1": 1.0, "d2": 2.0}}, name="a")
+    >>> b = Run.from_dict({"q1": {"d2": 3.0, "d1": 2.0}, "q2": {"d1": 2.0, "d2": 1.0}}, name="b")
+    >>> q = Qrels.from_dict({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
+    >>> best = optimize_fusion(q, [a, b], method="rrf", metric="P@1", rrf_ks=[10, 60])
+    >>> best.weights, best.rrf_k, best.score
+    (None, 10.0, 0.5)
+    >>> best.records()
+    [{'trial': 1, 'rrf_k': 10.0, 'score': 0.5}, {'trial': 2, 'rrf_k': 60.0, 'score': 0.5}]
+    """
 
     method: str
     norm: str
@@ -51,8 +84,8 @@ class FusionOptimum(Result):
     rrf_k: float
     score: float  # mean metric on the training queries
     run: Run  # the fused run with the chosen parameters (all queries)
-    trials: list[dict[str, Any]] = field(default_factory=list)
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    trials: list[dict[str, Any]] = field(default_factory=list)  # Any: weights, rrf_k, score
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         rows = []
@@ -151,15 +184,30 @@ def optimize_fusion(
 
     Parameters
     ----------
-    qrels, runs
-        The judgments and the runs to fuse.
-    method, metric, norm
-        The fusion method, the metric maximised and the score normalisation.
-    search, n_iter, seed, step, rrf_ks
-        How the parameters are searched (see above).
-    train_queries
+    qrels : Qrels
+        The judgments the metric is computed with.
+    runs : sequence of Run or mapping of str to Run
+        The runs to fuse.
+    method : str
+        The fusion method (:data:`FUSION_METHODS`); ``rrf`` searches ``rrf_k``, every other
+        method the run weights.
+    metric : str
+        The metric maximised, e.g. ``"ndcg@10"``.
+    norm : str or None
+        The per-query score normalisation (:data:`NORMS`).
+    search : {"grid", "random"}
+        A grid of candidates or ``n_iter`` random draws.
+    n_iter : int
+        The number of random draws (``search="random"``).
+    seed : int
+        The seed of the random draws.
+    train_queries : sequence of str, optional
         The queries the metric is averaged over (default: every qrels query).
-    depth
+    step : float
+        The step of the weight grid, in (0, 1].
+    rrf_ks : sequence of float
+        The RRF constants of the grid (``method="rrf"``).
+    depth : int, optional
         Keep the top ``depth`` documents of each fused query.
 
     Returns

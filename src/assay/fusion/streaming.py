@@ -46,7 +46,29 @@ class QueryOrderError(InputError):
 
 @dataclass(frozen=True)
 class FusionSummary:
-    """What :func:`fuse_files` read and wrote."""
+    """What :func:`fuse_files` read and wrote.
+
+    Parameters
+    ----------
+    runs : int
+        The number of run files fused.
+    queries : int
+        The number of queries written.
+    rows_read, rows_written : int
+        The rows read from the runs and written to the fused run.
+    blocks : int
+        The blocks read, over all runs (0 for a fusion in memory).
+
+    Examples
+    --------
+    >>> import io
+    >>> from assay import Run
+    >>> from assay.fusion import fuse_files
+    >>> Run.from_dict({"q1": {"d1": 3.0, "d2": 1.0}}, name="a").to_trec("fs-a.run")
+    >>> Run.from_dict({"q1": {"d2": 2.0, "d3": 1.0}}, name="b").to_trec("fs-b.run")
+    >>> fuse_files(["fs-a.run", "fs-b.run"], io.BytesIO(), stream=True)
+    FusionSummary(runs=2, queries=1, rows_read=4, rows_written=3, blocks=2)
+    """
 
     runs: int
     queries: int

@@ -25,7 +25,42 @@ _PLAIN = re.compile(f"[^{_SPACE}]+")
 
 
 def read_votes(path: PathLike) -> list[list[str]]:
-    """The rankings of a vote file, best first (see the module documentation)."""
+    """Read a vote file: one ranking per line, best first.
+
+    A line holding a comma is split on commas (white space around each candidate trimmed),
+    otherwise on white space. Blank lines and lines starting with ``#`` are skipped. A file
+    whose every line is one candidate, each a different one, is warned about (an
+    :class:`~assay.errors.InputWarning`): it is most likely one ranking written vertically.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The vote file, UTF-8 (gzip-compressed files are decompressed; ``-`` reads standard
+        input).
+
+    Returns
+    -------
+    list of list of str
+        The rankings, in file order, each best first; :func:`aggregate` takes them.
+
+    Raises
+    ------
+    ParseError
+        A ranking with an empty candidate, or a candidate twice in one ranking.
+    EmptyInputError
+        A file without rankings.
+
+    Examples
+    --------
+    >>> from assay.fusion import aggregate, read_votes
+    >>> with open("votes.txt", "w") as fh:
+    ...     _ = fh.write("# one ranking per line\\nA B C\\nA C B\\nB, A, C\\n")
+    >>> votes = read_votes("votes.txt")
+    >>> votes
+    [['A', 'B', 'C'], ['A', 'C', 'B'], ['B', 'A', 'C']]
+    >>> aggregate(votes).order
+    ['A', 'B', 'C']
+    """
     source = os.fspath(path)
     votes = []
     for no, line in enumerate(split_lines(_text(path), source), 1):
