@@ -61,6 +61,19 @@ def evaluate_files(
     Results
         The values :func:`assay.evaluate` gives (without the inputs: no precision-recall
         curves in its report).
+
+    Examples
+    --------
+    >>> from assay import datasets, dist, evaluate
+    >>> qrels, runs = datasets.synthetic(n_queries=5, docs_per_query=5, seed=0)
+    >>> qrels.to_trec("qrels.txt")
+    >>> runs["run1"].to_trec("run1.txt")
+    >>> res = dist.evaluate_files("local", "qrels.txt", ["run1.txt"], ["map"])
+    >>> res.runs
+    ['run1.txt']
+    >>> res.aggregate("run1.txt", "map") == evaluate(qrels, runs["run1"], ["map"]).aggregate(
+    ...     "run1", "map")
+    True
     """
     distributed = require("distributed")
     from ..ranking.collection import load_collection
