@@ -21,6 +21,11 @@ def load_families() -> None:
     """Load every family's declarations now (lookups load them on demand; listings and docs
     may call this to load everything at once).
 
+    Returns
+    -------
+    None
+        The declarations are in :data:`REGISTRY` afterwards.
+
     Examples
     --------
     >>> from assay.metrics import REGISTRY, load_families

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MetricError, shown
@@ -293,7 +293,7 @@ def _seen_before(m: Metric, seen: set[Metric], out: list[Metric]) -> bool:
 
 
 def parse_all(
-    names: str | Metric | list[Any] | tuple[Any, ...], family: str = "ranking"
+    names: str | Metric | Sequence[str | Metric], family: str = "ranking"
 ) -> list[Metric]:
     """Parse a name, a Metric, or a list of either, keeping order and dropping repeats.
 

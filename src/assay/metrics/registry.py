@@ -17,11 +17,33 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Literal
+from typing import Any, TypeVar, cast
 
 from .._families import FAMILIES, metric_families
-from .._options import choice, integer, number
 from ..errors import MetricError
+from .params import (
+    FROM_SIGNATURE,
+    REL,
+    Param,
+    anything,
+    closed_unit,
+    nonneg_int,
+    one_of,
+    open_unit,
+    optional,
+    positive_float,
+    positive_int,
+    real_number,
+)
+from .spec import (
+    TREC_CUTOFFS,
+    Aggregate,
+    Cutoff,
+    MetricSpec,
+    TrecName,
+    TrecParams,
+    ValueKind,
+)
 
 __all__ = [
     "FROM_SIGNATURE",
@@ -53,79 +75,8 @@ __all__ = [
 ]
 
 
-Cutoff = Literal["none", "optional", "required"]
-Aggregate = Literal["mean", "gmean", "sum", "none"]
-#: What a metric's per-query values are: numbers (every metric but one), or text (relstring).
-ValueKind = Literal["number", "text"]
-#: What a trec_eval measure's parameter list (after the first '.') holds: nothing, cutoffs,
-#: recall levels, multiples of R, ``level=gain`` / ``p=`` pairs, utility's four coefficients,
-#: or relstring's length.
-TrecParams = Literal["", "k", "recall", "mult", "pairs", "coefficients", "depth"]
-
-#: trec_eval's default cutoffs (P, recall, map_cut, ndcg_cut, relative_P).
-TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-
-@dataclass(frozen=True)
-class TrecName:
-    """How a trec_eval measure name reads onto a declaration.
-
-    ``params``: what trec_eval's parameter list after the name holds; ``defaults``: trec_eval's
-    default list, what the name means when written without one (``P`` is P at 5, 10, ...,
-    1000); ``bound``: the declaration's parameters that make it compute trec_eval's measure
-    (``rbp``: ``p=0.9, gain='scaled'``), overriding the declaration's own defaults.
-    """
-
-    params: TrecParams = ""
-    defaults: tuple[Any, ...] = ()
-    bound: tuple[tuple[str, Any], ...] = ()
-
-
-#: A parameter default taken from the declared function's signature.
-FROM_SIGNATURE: Any = object()
-
-
-@dataclass(frozen=True)
-class Param:
-    """A metric parameter: name, default, validator (returns the normalised value), doc."""
-
-    name: str
-    default: Any
-    check: Callable[[Any], Any]
-    doc: str
-
-
-@dataclass(frozen=True, eq=False)
-class MetricSpec:
-    """One declaration. Specs are singletons, compared and hashed by identity."""
-
-    name: str
-    family: str
-    input: str  # what it is computed from: "ranked lists", "labels", "scores", ...
-    kernel: Callable[..., Any]
-    params: tuple[Param, ...]
-    cutoff: Cutoff
-    lower: float | None
-    upper: float | None
-    higher_is_better: bool
-    aggregate: Aggregate
-    average_ties: bool
-    integer: bool
-    aliases: tuple[str, ...]
-    trec: Mapping[str, TrecName]  # trec_eval's names for this declaration
-    doc: str
-    from_qrels: bool = False  # value comes from the qrels alone (kept for missing queries)
-    value: ValueKind = "number"
-
-    @property
-    def summary(self) -> str:
-        return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
-
-    def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise KeyError(name)
+#: A decorated kernel or measure: the decorators return it with its signature.
+_Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
 
 
 def _freeze(value: Any) -> Any:
@@ -144,22 +95,48 @@ def _thaw(key: str, value: Any) -> Any:
 @dataclass(frozen=True)
 class Metric:
     """A metric with its parameters bound: what gets computed and what labels a result.
-    Hashable; ``str(metric)`` is its canonical name, e.g. ``ndcg(gain='exp')@10``."""
+
+    Hashable; ``str(metric)`` is its canonical name, e.g. ``ndcg(gain='exp')@10``, which
+    parses back to the same metric. Made by :func:`assay.metrics.parse` (from a name) or
+    :func:`make` (from a declaration); calling it computes it.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+    params : tuple of (str, value) pairs
+        Every parameter of the declaration with its validated, hashable value.
+    k : int, optional
+        The rank cutoff.
+
+    Examples
+    --------
+    >>> from assay.metrics import parse
+    >>> m = parse("ndcg(gain='exp')@10")[0]
+    >>> m, m.name, m.k, m.kwargs()
+    (Metric("ndcg(gain='exp')@10"), 'ndcg', 10, {'gain': 'exp', 'discount': 'log2', 'b': 2.0})
+    >>> f1 = parse("f1(average='macro')", family="classification")[0]
+    >>> round(f1(["a", "b", "a"], ["a", "b", "b"]), 4)
+    0.6667
+    """
 
     spec: MetricSpec
-    params: tuple[tuple[str, Any], ...]
+    params: tuple[tuple[str, Any], ...]  # Any: each parameter's value is of its own type
     k: int | None = None
     _label: str = field(default="", compare=False)
 
     @property
     def name(self) -> str:
+        """The declaration's name (without parameters or cutoff)."""
         return self.spec.name
 
     @property
     def family(self) -> str:
+        """The registry's family of the declaration."""
         return self.spec.family
 
     def kwargs(self) -> dict[str, Any]:
+        """The bound parameters as keyword arguments of the kernel."""
         return {key: _thaw(key, value) for key, value in self.params}
 
     def __call__(self, *data: Any) -> Any:
@@ -205,6 +182,7 @@ class Metric:
 
     @property
     def higher_is_better(self) -> bool:
+        """The declaration's direction."""
         return self.spec.higher_is_better
 
 
@@ -215,7 +193,18 @@ class Registry(Mapping[str, MetricSpec]):
     A family's declarations load on the first question about it, whatever was imported
     before: the registry imports the family's measure modules, read from
     :data:`assay._families.FAMILIES`. A lookup of a ranking metric imports no other
-    family."""
+    family. :data:`REGISTRY` is the one instance.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> REGISTRY.lookup("NDCG").name, "ndcg" in REGISTRY
+    ('ndcg', True)
+    >>> REGISTRY.lookup("rmse", "regression").input
+    'values'
+    >>> REGISTRY.trec_name("NDCG_CUT")
+    'ndcg_cut'
+    """
 
     def __init__(self) -> None:
         self._families: dict[str, dict[str, MetricSpec]] = {}
@@ -367,7 +356,7 @@ def metric(
     trec: Mapping[str, TrecName] | None = None,
     from_qrels: bool = False,
     value: ValueKind = "number",
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+) -> Callable[[_Kernel], _Kernel]:
     """Declare a ranking metric on its kernel ``kernel(ranked, k, **params) -> per-query
     values``.
 
@@ -378,7 +367,7 @@ def metric(
     has no aggregate (``aggregate="none"``) and no undefined values.
     """
 
-    def register(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    def register(kernel: _Kernel) -> _Kernel:
         REGISTRY.add(
             MetricSpec(
                 name=name,
@@ -416,7 +405,7 @@ def measure(
     integer: bool = False,
     aliases: tuple[str, ...] = (),
     cutoff: Cutoff = "none",
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+) -> Callable[[_Kernel], _Kernel]:
     """Declare a public function of a family as a metric (name: the function's, by default).
 
     The function takes its data positionally and its options as keyword-only parameters;
@@ -430,7 +419,7 @@ def measure(
     parameter: the name carries it.
     """
 
-    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+    def register(func: _Kernel) -> _Kernel:
         declared = _bind_defaults(func, params, cutoff != "none")
         checks = {p.name: p.check for p in declared}
         if cutoff != "none":
@@ -463,7 +452,7 @@ def measure(
                 doc=func.__doc__ or "",
             )
         )
-        return validated
+        return cast(_Kernel, validated)  # same signature (functools.wraps)
 
     return register
 
@@ -490,57 +479,6 @@ def _bind_defaults(
     )
 
 
-# ---------------------------------------------------------------- parameter validators
-# Each is the one validator of its kind from assay._options, raising MetricError.
-
-
-def positive_int(what: str) -> Callable[[Any], int]:
-    return functools.partial(integer, name=what, minimum=1, integral_float=True, error=MetricError)
-
-
-def nonneg_int(what: str) -> Callable[[Any], int]:
-    return functools.partial(integer, name=what, minimum=0, integral_float=True, error=MetricError)
-
-
-def open_unit(what: str) -> Callable[[Any], float]:
-    return functools.partial(
-        number, name=what, low=0, high=1, low_open=True, high_open=True, error=MetricError
-    )
-
-
-def closed_unit(what: str) -> Callable[[Any], float]:
-    return functools.partial(number, name=what, low=0, high=1, error=MetricError)
-
-
-def real_number(what: str) -> Callable[[Any], float]:
-    """Any finite real number."""
-    return functools.partial(number, name=what, error=MetricError)
-
-
-def positive_float(what: str) -> Callable[[Any], float]:
-    return functools.partial(number, name=what, low=0, low_open=True, error=MetricError)
-
-
-def one_of(what: str, kind: Any, **options: Any) -> Callable[[Any], Any]:
-    """A choice among the values of the ``Literal`` type ``kind``."""
-    return functools.partial(choice, kind=kind, name=what, error=MetricError, **options)
-
-
-def optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def wrapped(value: Any) -> Any:
-        return None if value is None else check(value)
-
-    return wrapped
-
-
-def anything(value: Any) -> Any:
-    """No check (for parameters that are data, such as a list of labels)."""
-    return value
-
-
-REL = Param("rel", 1, nonneg_int("rel"), "minimum grade counted relevant (inclusive)")
-
-
 def trec_metrics(spec: MetricSpec, binding: TrecName, values: Sequence[Any]) -> list[Metric]:
     """The metrics a trec_eval name with the parameter list ``values`` means (trec_eval's
     defaults when the list is ``binding.defaults``): one per cutoff, recall level or multiple
@@ -559,7 +497,7 @@ def trec_metrics(spec: MetricSpec, binding: TrecName, values: Sequence[Any]) -> 
     return [make(spec, **bound)]
 
 
-def make(spec: MetricSpec, k: int | None = None, **params: Any) -> Metric:
+def make(spec: MetricSpec, k: int | None = None, **params: object) -> Metric:
     """Bind parameters to a metric declaration, validating each one.
 
     Parameters
