@@ -15,7 +15,7 @@ import dataclasses
 import html
 import platform
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
 
 from ._version import __version__
 
@@ -69,7 +69,7 @@ class Result:
         from ._optional import require
 
         pandas = require("pandas")
-        return pandas.DataFrame.from_records(self.records())
+        return cast("pd.DataFrame", pandas.DataFrame.from_records(self.records()))
 
 
 class TupleResult(Result):

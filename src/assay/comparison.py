@@ -50,7 +50,7 @@ def _paired(a: MetricValues, b: MetricValues) -> np.ndarray:
     _common, ia, ib = np.intersect1d(
         a.queries.astype(str), b.queries.astype(str), assume_unique=True, return_indices=True
     )
-    return a.values[ia] - b.values[ib]
+    return cast(np.ndarray, a.values[ia] - b.values[ib])
 
 
 def _plan(

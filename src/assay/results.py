@@ -12,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -398,7 +398,7 @@ class Results(Reported, Result):
         from ._optional import require
 
         require("pandas")
-        return self.to_arrow(per_query=per_query).to_pandas()
+        return cast("pd.DataFrame", self.to_arrow(per_query=per_query).to_pandas())
 
     def report(self, *, per_query: bool = False) -> Report:
         """The aggregates of every run x metric as ``assay evaluate`` prints them (with

@@ -126,7 +126,7 @@ def log2_any(x: np.ndarray) -> np.ndarray:
     """log2 of doubles: glibc's for positive integral values, numpy's otherwise."""
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log2(x)
+        out: np.ndarray = np.log2(x)
     whole = np.isfinite(x) & (x >= 1) & (x < 2.0**31) & (x == np.floor(x))
     if whole.any():
         out[whole] = log2_int(x[whole].astype(np.int64))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -225,4 +225,4 @@ class Gains:
             return np.where(g != 0, g / log2_int(ctx.pos + 2), 0.0)
 
     def ideal_terms(self) -> np.ndarray:
-        return self.ig / log2_int(self.ipos + 2)
+        return cast(np.ndarray, self.ig / log2_int(self.ipos + 2))

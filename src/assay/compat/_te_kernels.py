@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -132,7 +132,7 @@ def _c_lround(x: np.ndarray) -> np.ndarray:
     """C's ``lround``: nearest integer, halves away from zero (exact, unlike floor(x + 0.5))."""
     t = np.trunc(x)
     frac = x - t  # exact
-    return (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64)
+    return cast(np.ndarray, (t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)).astype(np.int64))
 
 
 def _iprec_walk(

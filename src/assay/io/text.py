@@ -26,7 +26,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 import numpy as np
 import pyarrow as pa
@@ -550,7 +550,7 @@ def _text_lines(table: pa.Table, sep: str) -> bytes:
     # The character data of a string array is every value back to back: the whole text.
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)
     start, stop = int(offsets[lines.offset]), int(offsets[lines.offset + len(lines)])
-    return lines.buffers()[2].to_pybytes()[start:stop]
+    return cast(bytes, lines.buffers()[2].to_pybytes()[start:stop])
 
 
 def write_text(path: PathLike | BinaryIO, table: pa.Table, *, sep: str = " ") -> None:

@@ -179,7 +179,7 @@ def _qids(
     """Whether the second token of each data line is ``qid:...``."""
     s = np.where(has_two, starts[np.minimum(second, len(starts) - 1)], 0)
     long = has_two & (ends[np.minimum(second, len(ends) - 1)] - s > 4)
-    out = long.copy()
+    out: np.ndarray = long.copy()
     for k, ch in enumerate(b"qid:"):
         out &= buf[np.minimum(s + k, len(buf) - 1)] == ch
     return out

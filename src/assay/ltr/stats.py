@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -48,12 +48,12 @@ class FeatureStats(Result):
     @property
     def constant(self) -> np.ndarray:
         """Features with one value in every row (non-finite values aside)."""
-        return self.features[(self.minimum == self.maximum) & (self.nonzero > 0)]
+        return cast(np.ndarray, self.features[(self.minimum == self.maximum) & (self.nonzero > 0)])
 
     @property
     def empty(self) -> np.ndarray:
         """Features that are 0 (or absent) in every row."""
-        return self.features[self.nonzero == 0]
+        return cast(np.ndarray, self.features[self.nonzero == 0])
 
     def records(self) -> list[dict[str, Any]]:
         cols = ("minimum", "maximum", "mean", "std", "nonzero", "non_finite")

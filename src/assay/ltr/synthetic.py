@@ -11,6 +11,8 @@ Everything is vectorised and depends only on ``seed``.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -36,7 +38,7 @@ def _grades(rng: np.random.Generator, latent: np.ndarray, qidx: np.ndarray, nq: 
     shift = rng.normal(0.0, 0.6, nq)[qidx]
     score = latent + shift + rng.normal(0.0, 0.5, len(latent))
     cuts = np.quantile(score, np.cumsum(MSLR_GRADES)[:-1])
-    return np.searchsorted(cuts, score).astype(np.float64)
+    return cast(np.ndarray, np.searchsorted(cuts, score).astype(np.float64))
 
 
 def _informative(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -110,11 +110,11 @@ class Counts:
 
     @property
     def true_sum(self) -> np.ndarray:
-        return self.cm.sum(axis=1)
+        return cast(np.ndarray, self.cm.sum(axis=1))
 
     @property
     def pred_sum(self) -> np.ndarray:
-        return self.cm.sum(axis=0)
+        return cast(np.ndarray, self.cm.sum(axis=0))
 
     def ovr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One-vs-rest (tp, fp, fn, tn) of the selected classes."""
@@ -202,7 +202,7 @@ def divide(num: Any, den: Any, zero_division: ZeroDivision) -> np.ndarray:
     """num / den elementwise, ``zero_division`` where den == 0."""
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    out = np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+    out: np.ndarray = np.divide(num, den, out=np.zeros_like(num), where=den != 0)
     out[den == 0] = zero_division_value(zero_division)
     return out
 

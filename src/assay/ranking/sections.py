@@ -11,7 +11,7 @@ precision-recall curves (``curves``: the runs evaluated with ``iprec_at_recall``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -74,7 +74,7 @@ def distributions(results: Results, metrics: Sequence[str]) -> dict[str, Any] | 
 
 def _finite(values: np.ndarray) -> list[float]:
     v = np.asarray(values, dtype=np.float64)
-    return v[np.isfinite(v)].tolist()
+    return cast(list[float], v[np.isfinite(v)].tolist())
 
 
 def paired_differences(results: Results, run: str, base: str, metric: str) -> list[float]:

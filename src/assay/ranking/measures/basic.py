@@ -7,6 +7,8 @@ documents of the query, k the cutoff (the whole list when absent).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ...data.ranked import UNJUDGED, Ranked, seg_rev_cummax
@@ -172,7 +174,7 @@ def _ap_terms(r: Ranked, rel: int) -> np.ndarray:
     s = s_g[gid]
     t = np.arange(len(gid)) - starts[gid]
     pair = np.where(m > 1, s * (s - 1) / np.where(m > 1, m * (m - 1), 1.0), 0.0)
-    return ((s / m) * (1.0 + before[gid]) + t * pair) / r.rank
+    return cast(np.ndarray, ((s / m) * (1.0 + before[gid]) + t * pair) / r.rank)
 
 
 @metric(

@@ -9,7 +9,7 @@ cutoff (the whole list when absent).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -49,7 +49,7 @@ def _discount(discount: str, base: float) -> Any:
     else:
 
         def disc(pos: np.ndarray) -> np.ndarray:
-            return 1.0 / np.maximum(1.0, np.log(pos + 1.0) / np.log(base))
+            return cast(np.ndarray, 1.0 / np.maximum(1.0, np.log(pos + 1.0) / np.log(base)))
 
     return disc
 
@@ -232,7 +232,7 @@ def _rbp_gains(r: Ranked, gain: Any, rel: int) -> np.ndarray:
     if gain == "binary":
         return r.isrel(rel).astype(np.float64)
     if gain == "scaled":
-        return r.clipped_grade / np.maximum(_top_grade(r), 1.0)[r.qidx]
+        return cast(np.ndarray, r.clipped_grade / np.maximum(_top_grade(r), 1.0)[r.qidx])
     table = dict(gain)
     values = [*table.values(), *(() if 0 in table else (0.0,))]  # grade 0 gains 0 unless named
     lo, hi = min(values), max(values)

@@ -4,6 +4,8 @@ between scores and grades, and the squared error of the scores. One declaration 
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ...data.ranked import Ranked
@@ -145,4 +147,4 @@ def rmse(r: Ranked, k: int | None) -> np.ndarray:
     rmse = sqrt((1/n) sum_i (score_i - g_i)^2). The aggregate is the mean of the per-query
     values.
     """
-    return np.sqrt(mse(r, k))
+    return cast(np.ndarray, np.sqrt(mse(r, k)))
