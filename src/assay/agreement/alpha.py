@@ -32,7 +32,7 @@ the V × V distance matrix (O(V²) time, bounded memory).
 Krippendorff calls the data uninformative. The result then has ``alpha = nan`` and
 ``defined = False``; it is never reported as 1.
 
-Input layouts: see :mod:`assay.metrics._ratings` (wide units × raters, long (unit, rater,
+Input layouts: see :mod:`assay.agreement._ratings` (wide units × raters, long (unit, rater,
 value), or counts). Note that the ``krippendorff`` package takes raters × units: transpose
 when porting code.
 """

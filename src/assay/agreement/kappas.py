@@ -1,5 +1,5 @@
 """Inter-rater reliability: Cohen's, Scott's, Fleiss' and Randolph's coefficients, percent
-agreement, and (from :mod:`assay.metrics.agreement_alpha`) Krippendorff's alpha.
+agreement, and (from :mod:`assay.agreement.alpha`) Krippendorff's alpha.
 
 Two raters
 ----------
@@ -15,7 +15,7 @@ Many raters
 -----------
 :func:`fleiss_kappa` (any number of raters), :func:`randolph_kappa` (free-marginal multirater
 kappa, Randolph 2005) and :func:`percent_agreement` take ratings in any layout of
-:mod:`assay.metrics._ratings` (wide units × raters, long (unit, rater, value), counts). For a
+:mod:`assay.agreement._ratings` (wide units × raters, long (unit, rater, value), counts). For a
 varying number of ratings per subject, subject ``i`` with ``n_i >= 2`` ratings has pairwise
 agreement ``P_i = sum_j n_ij (n_ij - 1) / (n_i (n_i - 1))``; ``P_o`` is the unweighted mean of
 ``P_i`` over those subjects and the category proportions are ``p_j = sum_i n_ij / sum_i n_i``
@@ -23,7 +23,7 @@ over the same subjects (subjects with fewer than two ratings are dropped and cou
 ``n_dropped``). With a constant number of raters this is exactly Fleiss (1971).
 
 Every coefficient returns an :class:`AgreementResult` (``float()`` is its value) or, for
-alpha, an :class:`~assay.metrics.agreement_alpha.AlphaResult`.
+alpha, an :class:`~assay.agreement.alpha.AlphaResult`.
 """
 
 from __future__ import annotations
