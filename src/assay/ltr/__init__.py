@@ -8,13 +8,13 @@
 
 Modules, by role: :mod:`~assay.ltr.letor` (the LETOR/SVMlight reader and writer),
 :mod:`~assay.ltr.dataset` (:class:`LetorDataset`, :func:`load`, :func:`normalize`),
-:mod:`~assay.ltr.stats`, :mod:`~assay.ltr.models` (the rankers, :func:`save_model` and
-:func:`load_model`), :mod:`~assay.ltr.experiment` (:func:`run_experiment`),
-:mod:`~assay.ltr.analysis` (:func:`analyze`), :mod:`~assay.ltr.files` (a model's runs, qrels
-and model file: :func:`export`), :mod:`~assay.ltr.report` and
-:mod:`~assay.ltr.document` (the tables and the HTML report the results build),
-:mod:`~assay.ltr.options` (the options' ``Literal`` types) and :mod:`~assay.ltr.synthetic`.
-Public names are loaded on first use.
+:mod:`~assay.ltr.stats`, :mod:`~assay.ltr.models` (the rankers), :mod:`~assay.ltr.saving`
+(:func:`save_model` and :func:`load_model`), :mod:`~assay.ltr.experiment`
+(:func:`run_experiment`), :mod:`~assay.ltr.analysis` (:func:`analyze`),
+:mod:`~assay.ltr.files` (a model's runs, qrels and model file: :func:`export`),
+:mod:`~assay.ltr.report` and :mod:`~assay.ltr.document` (the tables and the HTML report the
+results build), :mod:`~assay.ltr.options` (the options' ``Literal`` types) and
+:mod:`~assay.ltr.synthetic`. Public names are loaded on first use.
 
 Needs the ``ltr`` extra (LightGBM, scikit-learn) for LambdaMART and scikit-learn models;
 reading, statistics, the linear model and evaluation work without it.
@@ -55,14 +55,14 @@ _LAZY = {
     "export": "files",
     "feature_stats": "stats",
     "load": "dataset",
-    "load_model": "models",
+    "load_model": "saving",
     "make_model": "models",
     "mslr_like": "synthetic",
     "mslr_like_splits": "synthetic",
     "normalize": "dataset",
     "read_letor": "letor",
     "run_experiment": "experiment",
-    "save_model": "models",
+    "save_model": "saving",
     "with_seed": "models",
     "write_letor": "letor",
 }

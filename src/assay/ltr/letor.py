@@ -275,7 +275,50 @@ def read_letor(
     dtype: ValueType = "float32",
     max_features: int | None = None,
 ) -> LetorFile:
-    """Read one SVMlight/LETOR file (or LibSVM lines with a ``.query``/``.group`` file)."""
+    """Read one SVMlight/LETOR file (or LibSVM lines with a ``.query``/``.group`` file).
+
+    Lines are ``label qid:ID index:value ... # docid = D`` (see the module documentation for
+    the rules); :func:`assay.ltr.load` reads a collection's splits into
+    :class:`~assay.ltr.LetorDataset` objects.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (gzip-compressed files are decompressed).
+    query_file : str, optional
+        The group file of a file without ``qid:`` fields (default: ``path`` + ``.query`` or
+        ``.group``, when there is one).
+    index_base : {"auto", 0, 1}
+        Whether feature indices start at 0 or 1 (``auto``: 0 when some index is 0).
+    n_features : int, optional
+        The number of features (default: the largest index read).
+    features : {"auto", "dense", "sparse"}
+        The layout of the feature matrix (``auto``: dense when at least half the entries
+        are stored).
+    dtype : {"float32", "float64"}
+        The type of the feature values.
+    max_features : int, optional
+        The most features accepted (default :data:`~assay.io.limits.MAX_FEATURES`, or
+        ``ASSAY_MAX_FEATURES``).
+
+    Returns
+    -------
+    LetorFile
+        The rows grouped by query: ``labels``, CSR ``offsets``, ``query_ids``, ``doc_ids``
+        and ``features``.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> with open("tiny.letor", "w") as fh:
+    ...     _ = fh.write("2 qid:1 1:0.5 2:1 # docid = a\\n0 qid:1 1:0.1 2:0 # docid = b\\n"
+    ...                  "1 qid:2 1:0.3 2:2 # docid = c\\n")
+    >>> f = ltr.read_letor("tiny.letor")
+    >>> f.n_queries, f.n_rows, f.n_features, f.index_base
+    (2, 3, 2, 1)
+    >>> f.labels.tolist(), f.offsets.tolist(), f.doc_ids.to_pylist()
+    ([2.0, 0.0, 1.0], [0, 2, 3], ['a', 'b', 'c'])
+    """
     return read_letor_files(
         [path],
         query_files=[query_file],
@@ -398,16 +441,54 @@ def write_letor(
     labels: np.ndarray,
     offsets: np.ndarray,
     query_ids: Sequence[str] | pa.Array,
-    features: Any,
+    features: Any,  # Any: a dense array or a SciPy CSR matrix (SciPy is imported lazily)
     *,
     doc_ids: Sequence[str] | pa.Array | None = None,
     index_base: int = 1,
     block_rows: int = 1 << 16,
 ) -> None:
-    """Write rows as LETOR lines ``label qid:Q i:v ... [# docid = D]``, a block of rows at a
-    time (dense rows list every feature, MSLR-style; CSR rows their stored entries). Values
-    are written in their shortest round-trip form, so reading the file back gives the same
-    numbers. A ``.gz`` path is gzip-compressed."""
+    """Write rows as LETOR lines ``label qid:Q i:v ... [# docid = D]``.
+
+    A block of rows is written at a time (dense rows list every feature, MSLR-style; CSR rows
+    their stored entries). Values are written in their shortest round-trip form, so reading
+    the file back gives the same numbers. A ``.gz`` path is gzip-compressed; the file is
+    written whole or not at all.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write.
+    labels : numpy.ndarray
+        One label per row.
+    offsets : numpy.ndarray
+        The CSR offsets of the queries' rows (``n_queries + 1`` entries, from 0).
+    query_ids : sequence of str or pyarrow.Array
+        One id per query.
+    features : numpy.ndarray or scipy.sparse.csr_matrix
+        The feature matrix, rows × features.
+    doc_ids : sequence of str or pyarrow.Array, optional
+        One document id per row, written as ``# docid = D``.
+    index_base : int
+        The index of the first feature (0 or 1).
+    block_rows : int
+        The rows formatted at a time.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import ltr
+    >>> x = np.array([[0.5, 1.0], [0.1, 0.0], [0.3, 2.0]])
+    >>> ltr.write_letor("written.letor", np.array([2.0, 0.0, 1.0]), np.array([0, 2, 3]),
+    ...                 ["1", "2"], x, doc_ids=["a", "b", "c"])
+    >>> print(open("written.letor").read(), end="")
+    2 qid:1 1:0.5 2:1 # docid = a
+    0 qid:1 1:0.1 2:0 # docid = b
+    1 qid:2 1:0.3 2:2 # docid = c
+    """
     labels = np.asarray(labels)
     qids = pa.array(query_ids, pa.string()) if not isinstance(query_ids, pa.Array) else query_ids
     qidx = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))

@@ -12,16 +12,14 @@ serialiser of learning to rank.
 from __future__ import annotations
 
 import inspect
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import numpy as np
 
-from .._files import atomic_open, atomic_path
 from .._optional import require
 from .._options import choice, integer, number
 from .._options import seed as check_seed
@@ -37,9 +35,7 @@ __all__ = [
     "Model",
     "ModelName",
     "RandomScores",
-    "load_model",
     "make_model",
-    "save_model",
     "with_seed",
 ]
 
@@ -59,6 +55,30 @@ Progress = Callable[[int, int], None]
 
 
 class Model(Protocol):
+    """What every ranker is: a ``name``, a ``seed``, ``fit``, ``predict`` and ``save``.
+
+    ``fit(train, vali=None, *, progress=None)`` trains on a :class:`LetorDataset` (and
+    returns the model), ``predict(data)`` gives one score per document of ``data``, and
+    ``save(path)`` writes the fitted model (None when it has no saved form). :class:`Linear`,
+    :class:`LambdaMART`, :class:`Estimator` and :class:`RandomScores` are models; any class
+    with these members can be given to :func:`~assay.ltr.run_experiment`.
+
+    Parameters
+    ----------
+    name : str
+        The model's name in results and reports.
+    seed : int
+        The seed of its training (fitting is deterministic for a given seed).
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> model = ltr.make_model("linear")
+    >>> model.name, model.seed, model.fit(data).predict(data).shape
+    ('linear', 0, (181,))
+    """
+
     name: str
     seed: int
 
@@ -75,6 +95,10 @@ class Model(Protocol):
     def save(self, path: str | os.PathLike[str]) -> Path | None: ...
 
 
+#: A model's own type (:func:`with_seed` returns the type it is given).
+_M = TypeVar("_M", bound=Model)
+
+
 def _matrix(data: LetorDataset) -> Any:
     return data.features
 
@@ -84,9 +108,35 @@ def _matrix(data: LetorDataset) -> Any:
 
 @dataclass
 class Linear:
-    """Least squares (``l2=0``) or ridge regression of the labels on the features, with an
-    unpenalised intercept: min ||y - Xw - b||² + l2 ||w||², solved by ``lstsq`` on the
-    design matrix (stacked with sqrt(l2)·I for ridge). The seed notebook's baseline."""
+    """Least squares or ridge regression of the labels on the features.
+
+    With an unpenalised intercept: min ||y - Xw - b||² + l2 ||w||², solved by ``lstsq`` on
+    the design matrix (stacked with sqrt(l2)·I for ridge). The seed notebook's baseline.
+    ``fit`` sets ``coef_`` and ``intercept_``.
+
+    Parameters
+    ----------
+    l2 : float
+        The ridge penalty (0: least squares).
+    name : str
+        The model's name.
+    seed : int
+        Unused (least squares is deterministic); kept so every model has one.
+    coef_ : numpy.ndarray, optional
+        The fitted weights, one per feature (set by ``fit``).
+    intercept_ : float
+        The fitted intercept (set by ``fit``).
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> model = ltr.Linear(l2=1.0).fit(data)
+    >>> model.coef_.shape, round(model.intercept_, 4)
+    ((8,), 0.2402)
+    >>> model.predict(data)[:3].round(4)
+    array([0.4102, 0.5487, 1.399 ])
+    """
 
     l2: float = 0.0
     name: str = "linear"
@@ -126,6 +176,8 @@ class Linear:
 
     def save(self, path: str | os.PathLike[str]) -> Path | None:
         """Write the fitted model (see :func:`save_model`); returns the file written."""
+        from .saving import save_model
+
         return save_model(self, path)
 
 
@@ -134,13 +186,45 @@ class Linear:
 
 @dataclass
 class LambdaMART:
-    """LambdaMART: LightGBM's ``lambdarank`` objective (Burges 2010), defaults from LightGBM's
-    lambdarank example (:data:`LAMBDARANK_EXAMPLE`, 100 trees).
+    """LambdaMART: LightGBM's ``lambdarank`` objective (Burges 2010).
 
+    Defaults from LightGBM's lambdarank example (:data:`LAMBDARANK_EXAMPLE`, 100 trees).
     With a validation set, training stops when NDCG@``stop_at`` on it has not improved for
-    ``early_stopping`` rounds (0: never) and the best iteration is kept. ``params`` are
-    passed to LightGBM as they are (they override the defaults). Training records NDCG@stop_at
-    on train and validation after every tree (``evals_result_``).
+    ``early_stopping`` rounds (0: never) and the best iteration is kept. Training records
+    NDCG@stop_at on train and validation after every tree (``evals_result_``). Needs the
+    ``ltr`` extra (LightGBM).
+
+    Parameters
+    ----------
+    n_estimators : int
+        The most trees trained.
+    early_stopping : int
+        The rounds without improvement on the validation set before training stops (0:
+        never).
+    stop_at : int
+        The cutoff of the NDCG watched.
+    seed : int
+        LightGBM's seed (training is deterministic: the same bits whatever ``num_threads``).
+    num_threads : int
+        LightGBM's threads.
+    params : mapping
+        LightGBM parameters, passed as they are (they override the defaults).
+    name : str
+        The model's name.
+    booster_ : lightgbm.Booster, optional
+        The trained booster (set by ``fit``).
+    best_iteration_ : int
+        The number of trees kept (set by ``fit``).
+    evals_result_ : dict
+        NDCG@``stop_at`` after every tree, by set (``train``, ``vali``; set by ``fit``).
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> model = ltr.LambdaMART(n_estimators=5, params={"min_data_in_leaf": 5}).fit(data)
+    >>> model.best_iteration_, model.predict(data)[:3].round(4)
+    (5, array([-0.2726, -0.3071,  0.1955]))
     """
 
     n_estimators: int = 100
@@ -148,9 +232,9 @@ class LambdaMART:
     stop_at: int = 10
     seed: int = 0
     num_threads: int = 1
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)  # Any: LightGBM's values
     name: str = "lambdamart"
-    booster_: Any = field(default=None, repr=False)
+    booster_: Any = field(default=None, repr=False)  # Any: lightgbm.Booster (optional extra)
     best_iteration_: int = 0
     evals_result_: dict[str, dict[str, list[float]]] = field(default_factory=dict, repr=False)
 
@@ -224,6 +308,8 @@ class LambdaMART:
 
     def save(self, path: str | os.PathLike[str]) -> Path | None:
         """Write the fitted model (see :func:`save_model`); returns the file written."""
+        from .saving import save_model
+
         return save_model(self, path)
 
 
@@ -232,15 +318,37 @@ class LambdaMART:
 
 @dataclass
 class Estimator:
-    """Any object with ``fit(X, y)`` and ``predict(X)`` (a scikit-learn regressor, or a
-    ranker whose ``fit`` takes ``group=`` sizes, as LightGBM's ``LGBMRanker``, or ``qid=``,
-    as XGBoost's). It is cloned before fitting when scikit-learn can clone it; a
-    ``random_state`` parameter receives the seed."""
+    """A ranker from any object with ``fit(X, y)`` and ``predict(X)``.
 
-    estimator: Any
+    A scikit-learn regressor, or a ranker whose ``fit`` takes ``group=`` sizes, as
+    LightGBM's ``LGBMRanker``, or ``qid=``, as XGBoost's. It is cloned before fitting when
+    scikit-learn can clone it; a ``random_state`` parameter receives the seed.
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator, with ``fit`` and ``predict`` methods.
+    name : str
+        The model's name (default: the estimator's class name).
+    seed : int
+        Given to the estimator's ``random_state``, when it has one.
+    fitted_ : object, optional
+        The fitted estimator (set by ``fit``).
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Ridge
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> model = ltr.Estimator(Ridge(alpha=1.0)).fit(data)
+    >>> model.name, model.predict(data)[:3].round(4)
+    ('Ridge', array([0.4102, 0.5487, 1.399 ]))
+    """
+
+    estimator: Any  # Any: any object with fit and predict methods
     name: str = ""
     seed: int = 0
-    fitted_: Any = field(default=None, repr=False)
+    fitted_: Any = field(default=None, repr=False)  # Any: the fitted estimator
 
     def __post_init__(self) -> None:
         if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "predict")):
@@ -287,6 +395,8 @@ def _clone(estimator: Any) -> Any:
 
     def save(self, path: str | os.PathLike[str]) -> Path | None:
         """Write the fitted model (see :func:`save_model`); returns the file written."""
+        from .saving import save_model
+
         return save_model(self, path)
 
 
@@ -295,7 +405,22 @@ def _clone(estimator: Any) -> Any:
 
 @dataclass
 class RandomScores:
-    """Uniform random scores, seeded: the floor every ranker should clear."""
+    """Uniform random scores, seeded: the floor every ranker should clear.
+
+    Parameters
+    ----------
+    seed : int
+        The seed of the scores (the same for every call of ``predict``).
+    name : str
+        The model's name.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> ltr.RandomScores(seed=3).fit(data).predict(data)[:3].round(4)
+    array([0.0856, 0.2368, 0.8013])
+    """
 
     seed: int = 0
     name: str = "random"
@@ -314,16 +439,50 @@ class RandomScores:
 
     def save(self, path: str | os.PathLike[str]) -> Path | None:
         """Write the fitted model (see :func:`save_model`); returns the file written."""
+        from .saving import save_model
+
         return save_model(self, path)
 
 
 # ---------------------------------------------------------------- by name
 
 
-def make_model(name: ModelName, *, seed: int = 0, num_threads: int = 1, **options: Any) -> Model:
-    """A model by name: ``linear`` (least squares), ``ridge`` (``l2``, default 1.0),
-    ``lambdamart``, ``random``. ``seed`` and ``num_threads`` are checked whatever the model,
-    so a bad one is never silently unused."""
+def make_model(
+    name: ModelName,
+    *,
+    seed: int = 0,
+    num_threads: int = 1,
+    **options: Any,  # Any: the chosen model's own fields, of their types
+) -> Model:
+    """Make a model by name.
+
+    ``linear`` (least squares), ``ridge`` (``l2``, default 1.0), ``lambdamart``, ``random``.
+    ``seed`` and ``num_threads`` are checked whatever the model, so a bad one is never
+    silently unused.
+
+    Parameters
+    ----------
+    name : {"linear", "ridge", "lambdamart", "random"}
+        The model (in any case).
+    seed : int
+        The model's seed.
+    num_threads : int
+        LightGBM's threads (``lambdamart``).
+    **options
+        The model's other fields (:class:`Linear`'s ``l2``, :class:`LambdaMART`'s
+        ``n_estimators``, ...).
+
+    Returns
+    -------
+    Model
+        The model, not fitted.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> ltr.make_model("ridge", seed=2)
+    Linear(l2=1.0, name='ridge', seed=2, intercept_=0.0)
+    """
     name = choice(name, ModelName, "models", ignore_case=True)
     seed = check_seed(seed)
     num_threads = integer(num_threads, "num_threads", minimum=1)
@@ -336,100 +495,30 @@ def make_model(name: ModelName, *, seed: int = 0, num_threads: int = 1, **option
     return RandomScores(seed=seed, **options)
 
 
-def with_seed(model: Any, seed: int) -> Any:
-    """A fresh, unfitted copy of ``model`` with another seed."""
-    fresh = {f: None for f in ("coef_", "booster_", "fitted_") if hasattr(model, f)}
-    return replace(model, seed=check_seed(seed), **fresh)
-
-
-# ---------------------------------------------------------------- saving
-
-
-def save_model(model: Model, path: str | os.PathLike[str]) -> Path | None:
-    """Write ``model`` next to ``path`` with the suffix of its format.
+def with_seed(model: _M, seed: int) -> _M:
+    """Copy a model, unfitted, with another seed.
 
     Parameters
     ----------
-    model
-        A fitted :class:`~assay.ltr.LambdaMART` or :class:`~assay.ltr.Linear` (any other
-        model, or an unfitted one, writes nothing).
-    path
-        Where to write, without caring for the suffix: ``.txt`` (LightGBM's text model) or
-        ``.json`` (a linear model's weights) replaces it.
+    model : Model
+        A model (a dataclass, as every model of :mod:`assay.ltr` is).
+    seed : int
+        The copy's seed.
 
     Returns
     -------
-    Path or None
-        The file written, or None when the model has no saved form.
+    Model
+        A copy of ``model`` with ``seed`` and its fitted state (``coef_``, ``booster_``,
+        ``fitted_``) cleared.
 
     Examples
     --------
-    >>> import tempfile
-    >>> from pathlib import Path
     >>> from assay import ltr
-    >>> data = ltr.mslr_like(20, n_features=8, informative=2, seed=1)
-    >>> m = ltr.Linear().fit(data)
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     saved = m.save(Path(d) / "linear")
-    ...     again = ltr.load_model(saved)
-    ...     print(saved.name, bool((again.predict(data) == m.predict(data)).all()))
-    linear.json True
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> fresh = ltr.with_seed(ltr.Linear().fit(data), 7)
+    >>> fresh.seed, fresh.coef_ is None
+    (7, True)
     """
-    target = Path(path)
-    if isinstance(model, LambdaMART) and model.booster_ is not None:
-        written = target.with_suffix(".txt")
-        with atomic_path(written) as tmp:
-            model.booster_.save_model(tmp, num_iteration=model.best_iteration_)
-        return written
-    if isinstance(model, Linear) and model.coef_ is not None:
-        written = target.with_suffix(".json")
-        body = {"intercept": model.intercept_, "coef": model.coef_.tolist(), "l2": model.l2}
-        with atomic_open(written, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(body))
-        return written
-    return None
-
-
-def load_model(path: str | os.PathLike[str]) -> LambdaMART | Linear:
-    """A model saved by :func:`save_model` (``Model.save``), ready to ``predict``.
-
-    Parameters
-    ----------
-    path
-        A ``.txt`` file (LightGBM's text model: a :class:`~assay.ltr.LambdaMART`, needs the
-        ``ltr`` extra) or a ``.json`` file (a :class:`~assay.ltr.Linear` model). The model is
-        named after the file's stem.
-
-    Returns
-    -------
-    LambdaMART or Linear
-        The fitted model; it predicts the scores the saved one did.
-
-    Examples
-    --------
-    See :func:`save_model`.
-    """
-    source = Path(path)
-    if not source.is_file():
-        raise InputError(f"no model file {str(source)!r}", source=str(source))
-    if source.suffix == ".json":
-        try:
-            body = json.loads(source.read_text(encoding="utf-8"))
-            coef = np.asarray(body["coef"], dtype=np.float64)
-            return Linear(
-                l2=float(body["l2"]),
-                name=source.stem,
-                coef_=coef,
-                intercept_=float(body["intercept"]),
-            )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"not a saved linear model: {exc}", source=str(source)) from None
-    if source.suffix == ".txt":
-        lgb = require("lightgbm")
-        booster = lgb.Booster(model_file=str(source))
-        trees = int(booster.current_iteration())
-        return LambdaMART(name=source.stem, booster_=booster, best_iteration_=trees)
-    raise InputError(
-        f"a saved model is a .txt (LambdaMART) or .json (linear) file, not {source.name!r}",
-        source=str(source),
-    )
+    fresh = {f: None for f in ("coef_", "booster_", "fitted_") if hasattr(model, f)}
+    copy: _M = replace(cast(Any, model), seed=check_seed(seed), **fresh)  # a dataclass
+    return copy

@@ -33,8 +33,36 @@ __all__ = [
 
 @dataclass(frozen=True, eq=False, repr=False)
 class FeatureStats(Result):
-    """Per feature (numbered as in the file): min, max, mean, standard deviation over the
-    finite values, the share of non-zero values and the count of non-finite ones."""
+    """Column statistics of a collection's features, one entry per feature.
+
+    Built by :func:`feature_stats`. Every array is indexed like ``features``; ``constant`` and
+    ``empty`` list the features with one value in every row and those 0 in every row.
+    ``records()``: one row per feature.
+
+    Parameters
+    ----------
+    features : numpy.ndarray
+        The feature numbers, as in the file (from the dataset's ``index_base``).
+    minimum, maximum, mean, std : numpy.ndarray
+        The minimum, maximum, mean and (population) standard deviation over the finite
+        values.
+    nonzero : numpy.ndarray
+        The share of rows where the feature is not 0.
+    non_finite : numpy.ndarray
+        The number of non-finite values (NaN, infinities).
+    provenance : mapping
+        What the statistics were computed on.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> stats = ltr.feature_stats(data)
+    >>> stats.constant, stats.empty
+    (array([2]), array([7]))
+    >>> stats.records()[1]["nonzero"], stats.records()[1]["maximum"]
+    (1.0, 1.0)
+    """
 
     features: np.ndarray
     minimum: np.ndarray
@@ -43,7 +71,7 @@ class FeatureStats(Result):
     std: np.ndarray
     nonzero: np.ndarray
     non_finite: np.ndarray
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     @property
     def constant(self) -> np.ndarray:
@@ -93,7 +121,27 @@ def _column_stats(x: Any) -> tuple[np.ndarray, ...]:
 
 
 def feature_stats(data: LetorDataset) -> FeatureStats:
-    """Column statistics of the features (see :class:`FeatureStats`)."""
+    """Compute the column statistics of a collection's features.
+
+    Parameters
+    ----------
+    data : LetorDataset
+        The collection.
+
+    Returns
+    -------
+    FeatureStats
+        Per feature: minimum, maximum, mean and standard deviation over the finite values,
+        the share of non-zero values and the count of non-finite ones.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> stats = ltr.feature_stats(data)
+    >>> stats.features.tolist(), stats.empty.tolist()
+    ([1, 2, 3, 4, 5, 6, 7, 8], [7])
+    """
     if data.n_docs == 0:
         empty = np.zeros(data.n_features)
         parts: tuple[np.ndarray, ...] = (empty,) * 6
@@ -115,7 +163,41 @@ def feature_stats(data: LetorDataset) -> FeatureStats:
 
 @dataclass(frozen=True, eq=False, repr=False)
 class DatasetStats(Result, Reported):
-    """The shape of a collection (see :func:`dataset_stats`)."""
+    """The shape of a collection: queries, documents, labels and features.
+
+    Built by :func:`dataset_stats`. ``constant_features`` and ``empty_features`` list the
+    features with one value in every row and those 0 in every row. ``records()``: rows
+    ``{data, statistic, value}``; :meth:`report` is one column of statistics.
+
+    Parameters
+    ----------
+    name : str
+        The collection's name.
+    queries, documents : int
+        The numbers of queries and of documents.
+    docs_per_query : mapping of str to float
+        Documents per query: ``min``, ``median``, ``mean`` and ``max``.
+    labels : mapping of float to int
+        The number of documents of each label.
+    no_relevant : int
+        The number of queries without a relevant document (no label above 0).
+    no_relevant_queries : list of str
+        Those queries' ids.
+    features : FeatureStats
+        The statistics of the features.
+    provenance : mapping
+        What the statistics were computed on.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> stats = ltr.dataset_stats(data)
+    >>> stats.queries, stats.documents, stats.docs_per_query["max"], stats.no_relevant
+    (20, 181, 14, 0)
+    >>> stats.constant_features, stats.empty_features
+    ([2], [7])
+    """
 
     family = "ltr"
 
@@ -127,7 +209,7 @@ class DatasetStats(Result, Reported):
     no_relevant: int
     no_relevant_queries: list[str]
     features: FeatureStats
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     @property
     def constant_features(self) -> list[int]:
@@ -163,14 +245,34 @@ class DatasetStats(Result, Reported):
 
 @dataclass(frozen=True, eq=False, repr=False)
 class CollectionStats(Result, Reported):
-    """The statistics of a collection's splits (:func:`collection_stats`): one
-    :class:`DatasetStats` per split, in order. :meth:`report` is the table
-    ``assay ltr stats`` prints (one column per split, one row per statistic)."""
+    """The statistics of a collection's splits, one :class:`DatasetStats` per split.
+
+    Built by :func:`collection_stats`. ``records()``: every split's rows
+    ``{data, statistic, value}``; :meth:`report` is the table ``assay ltr stats`` prints (one
+    column per split, one row per statistic).
+
+    Parameters
+    ----------
+    datasets : tuple of DatasetStats
+        The statistics of each split, in order.
+    provenance : mapping
+        What the statistics were computed on.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> stats = ltr.collection_stats(splits)
+    >>> [(s.name, s.queries) for s in stats.datasets]
+    [('train', 12), ('vali', 4), ('test', 4)]
+    >>> stats.records()[0]
+    {'data': 'train', 'statistic': 'queries', 'value': 12}
+    """
 
     family = "ltr"
 
     datasets: tuple[DatasetStats, ...]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         """Every split's rows ``{data, statistic, value}``, split after split."""
@@ -201,8 +303,28 @@ def _label(g: float) -> str:
 
 
 def dataset_stats(data: LetorDataset) -> DatasetStats:
-    """Queries, documents, documents per query (min, median, mean, max), label histogram,
-    queries without a relevant document (no label > 0), and the feature statistics."""
+    """Compute the shape of a collection.
+
+    Queries, documents, documents per query (min, median, mean, max), label histogram,
+    queries without a relevant document (no label > 0), and the feature statistics.
+
+    Parameters
+    ----------
+    data : LetorDataset
+        The collection.
+
+    Returns
+    -------
+    DatasetStats
+        The statistics; ``report()`` is one column of them.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> ltr.dataset_stats(data).labels
+    {0.0: 94, 1.0: 58, 2.0: 23, 3.0: 4, 4.0: 2}
+    """
     sizes = data.sizes
     per_query = {
         "min": int(sizes.min()) if len(sizes) else 0,
@@ -232,7 +354,7 @@ def collection_stats(splits: Mapping[str, LetorDataset]) -> CollectionStats:
 
     Parameters
     ----------
-    splits
+    splits : mapping of str to LetorDataset
         The splits by name, as :func:`assay.ltr.load` returns them.
 
     Returns

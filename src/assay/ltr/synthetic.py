@@ -71,7 +71,39 @@ def mslr_like(
     seed: int = 0,
     name: str = "synthetic",
 ) -> LetorDataset:
-    """A seeded collection shaped like MSLR-WEB10K (see the module docstring)."""
+    """Generate a seeded collection shaped like MSLR-WEB10K.
+
+    Relevance is a non-linear function of a few latent qualities plus noise, cut into grades
+    0-4 with MSLR-WEB10K's skew (:data:`MSLR_GRADES`); ``informative`` features are noisy
+    views of the qualities, one is constant, one empty and the rest noise (see the module
+    documentation). The same ``seed`` gives the same collection.
+
+    Parameters
+    ----------
+    n_queries : int
+        The number of queries.
+    mean_docs : int
+        The mean number of documents per query (log-normal, at least 5; MSLR: 120).
+    n_features : int
+        The number of features (at least 8).
+    informative : int
+        The number of informative features (at most ``n_features - 4``).
+    seed : int
+        The seed of every draw.
+    name : str
+        The collection's name.
+
+    Returns
+    -------
+    LetorDataset
+        The collection, query ids ``"1"`` ... and document ids ``"d1"`` ....
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    LetorDataset('synthetic': 20 queries, 181 documents, 8 dense features)
+    """
     nq = integer(n_queries, "n_queries", minimum=1)
     m = integer(n_features, "n_features", minimum=8)
     k = integer(informative, "informative", minimum=1, maximum=m - 4)
@@ -102,7 +134,34 @@ def mslr_like(
 def mslr_like_splits(
     n_queries: int = 300, *, seed: int = 0, vali: float = 0.2, test: float = 0.2, **options: object
 ) -> dict[str, LetorDataset]:
-    """:func:`mslr_like` cut by query into train, vali and test (60/20/20 by default)."""
+    """Generate :func:`mslr_like` cut by query into train, vali and test splits.
+
+    The last ``test`` share of the queries is the test split, the ``vali`` share before it the
+    validation split, the rest training (60/20/20 by default); an empty split is left out.
+
+    Parameters
+    ----------
+    n_queries : int
+        The number of queries, over all splits.
+    seed : int
+        The seed of every draw.
+    vali, test : float
+        The shares of the queries in the validation and test splits.
+    **options
+        :func:`mslr_like`'s other options (``mean_docs``, ``n_features``, ``informative``).
+
+    Returns
+    -------
+    dict of str to LetorDataset
+        The splits by name (``"train"``, ``"vali"``, ``"test"``), each named after its split.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> {name: data.n_queries for name, data in splits.items()}
+    {'train': 12, 'vali': 4, 'test': 4}
+    """
     data = mslr_like(n_queries, seed=seed, **options)  # type: ignore[arg-type]
     nq = data.n_queries
     n_test, n_vali = round(test * nq), round(vali * nq)
