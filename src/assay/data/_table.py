@@ -18,6 +18,7 @@ import pyarrow as pa
 from .._arrow import from_np
 from .._files import atomic_path
 from ..errors import EmptyInputError, InputError, OptionError, ParseError
+from ._coerce import coerce_table, is_table
 from ._columns import as_ids, factorize_sorted
 
 if TYPE_CHECKING:
@@ -28,32 +29,6 @@ if TYPE_CHECKING:
     from ..io.tabular import TableFile
 
 PathLike = str | os.PathLike[str]
-
-
-def _frame_kind(value: Any) -> str | None:
-    """The library of a data frame or table ("pandas", "polars" or "arrow"), told by its type
-    without importing the library; None for anything else."""
-    if isinstance(value, pa.Table):
-        return "arrow"
-    module = type(value).__module__.split(".")[0]
-    if module == "pandas" and hasattr(value, "columns"):
-        return "pandas"
-    if module == "polars" and hasattr(value, "collect_schema"):
-        return "polars"
-    return None
-
-
-def nesting(value: Any) -> int:
-    """How deep the first entries of nested mappings go: 1 for ``{doc: 1.0}``, 2 for
-    ``{query: {doc: 1.0}}`` (one table), 3 for ``{name: {query: {doc: 1.0}}}`` (a dict of
-    runs)."""
-    depth = 0
-    while isinstance(value, Mapping):
-        depth += 1
-        if not value:
-            break
-        value = next(iter(value.values()))
-    return depth
 
 
 class QueryDocTable:
@@ -225,7 +200,31 @@ class QueryDocTable:
 
     @classmethod
     def from_arrow(cls, table: pa.Table, *, source: str | None = None, **options: Any) -> Self:
-        """From a pyarrow Table; ``query``/``doc``/value options name its columns."""
+        """From a pyarrow Table; ``query``/``doc``/value options name its columns.
+
+        Parameters
+        ----------
+        table : pyarrow.Table
+            The rows.
+        source : str, optional
+            Where the table came from, named in messages.
+        **options
+            The column names (``query``, ``doc``, ``relevance`` or ``score``; each defaults
+            to its own name) and a run's ``name``.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> from assay import Qrels
+        >>> Qrels.from_arrow(pa.table({"query": ["q1", "q2"], "doc": ["d1", "d1"],
+        ...                            "relevance": [1, 0]}))
+        Qrels(2 queries, 2 judgments, max grade 1)
+        """
         return cls._from_table(table, source, None, options, "from_arrow")
 
     @classmethod
@@ -247,14 +246,55 @@ class QueryDocTable:
 
     @classmethod
     def from_pandas(cls, df: pd.DataFrame, **options: Any) -> Self:
-        """From a pandas DataFrame (column options as :meth:`from_arrow`)."""
+        """From a pandas DataFrame (column options as :meth:`from_arrow`).
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The rows.
+        **options
+            The column names and a run's ``name``, as :meth:`from_arrow`.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from assay import Run
+        >>> df = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "score": [0.5, 0.9]})
+        >>> Run.from_pandas(df, query="qid", doc="docno", name="bm25")
+        Run('bm25': 1 queries, 2 results)
+        """
         from ..io.frames import pandas_to_arrow
 
         return cls.from_arrow(pandas_to_arrow(df), source="<pandas>", **options)
 
     @classmethod
     def from_polars(cls, df: pl.DataFrame, **options: Any) -> Self:
-        """From a polars DataFrame or LazyFrame (column options as :meth:`from_arrow`)."""
+        """From a polars DataFrame or LazyFrame (column options as :meth:`from_arrow`).
+
+        Parameters
+        ----------
+        df : polars.DataFrame or polars.LazyFrame
+            The rows.
+        **options
+            The column names and a run's ``name``, as :meth:`from_arrow`.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> from assay import Qrels
+        >>> Qrels.from_polars(pl.DataFrame({"query": ["q1"], "doc": ["d1"], "relevance": [1]}))
+        Qrels(1 queries, 1 judgments, max grade 1)
+        """
         from ..io.frames import polars_to_arrow
 
         return cls.from_arrow(polars_to_arrow(df), source="<polars>", **options)
@@ -293,7 +333,27 @@ class QueryDocTable:
 
     @classmethod
     def from_parquet(cls, path: PathLike, **options: Any) -> Self:
-        """From a Parquet file (column options as :meth:`from_arrow`)."""
+        """From a Parquet file (column options as :meth:`from_arrow`).
+
+        Parameters
+        ----------
+        path : str or PathLike
+            The file.
+        **options
+            The column names and a run's ``name``, as :meth:`from_arrow`.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> Run.from_dict({"q1": {"d1": 0.5}}).to_parquet("example_run.parquet")
+        >>> Run.from_parquet("example_run.parquet", name="bm25")
+        Run('bm25': 1 queries, 1 results)
+        """
         from ..io.tabular import read_parquet
 
         return cls._from_file(read_parquet(path), options, "from_parquet")
@@ -301,7 +361,29 @@ class QueryDocTable:
     @classmethod
     def from_csv(cls, path: PathLike, *, delimiter: str | None = None, **options: Any) -> Self:
         """CSV/TSV with a header row; ``delimiter`` defaults to tab for .tsv, else comma.
-        Errors name the file and the line."""
+        Errors name the file and the line.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            The file (``.gz`` is decompressed).
+        delimiter : str, optional
+            The field separator.
+        **options
+            The column names and a run's ``name``, as :meth:`from_arrow`.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read (ids are read as text: ``007`` stays ``007``).
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> _ = open("example_qrels.csv", "w").write("query,doc,relevance\\nq1,007,2\\n")
+        >>> Qrels.from_csv("example_qrels.csv").to_dict()
+        {'q1': {'007': 2}}
+        """
         from ..io.tabular import read_delimited
 
         columns, _ = cls._split_options(options, "from_csv")
@@ -312,7 +394,27 @@ class QueryDocTable:
 
     @classmethod
     def from_jsonl(cls, path: PathLike, **options: Any) -> Self:
-        """From JSON Lines, one object per row (column options as :meth:`from_arrow`)."""
+        """From JSON Lines, one object per row (column options as :meth:`from_arrow`).
+
+        Parameters
+        ----------
+        path : str or PathLike
+            The file.
+        **options
+            The column names and a run's ``name``, as :meth:`from_arrow`.
+
+        Returns
+        -------
+        Qrels or Run
+            The table read.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> _ = open("example_run.jsonl", "w").write('{"query": "q1", "doc": "d1", "score": 1.5}\\n')
+        >>> Run.from_jsonl("example_run.jsonl")
+        Run('example_run.jsonl': 1 queries, 1 results)
+        """
         from ..io.tabular import read_jsonl
 
         return cls._from_file(read_jsonl(path), options, "from_jsonl")
@@ -373,48 +475,46 @@ class QueryDocTable:
             ) from None
 
     @classmethod
-    def coerce(cls, value: Any, *, where: str, role: str | None = None) -> Self:
+    def coerce(
+        cls,
+        value: Any,  # Any: whatever a user passed; anything not a RunLike/QrelsLike is refused
+        *,
+        where: str,
+        role: str | None = None,
+    ) -> Self:
         """``value`` as a table of this kind: the object itself, a file path (:meth:`read`), a
         pandas or polars DataFrame, a pyarrow Table, or a ``{query: {doc: value}}`` dict (as
         pytrec_eval, ranx and BEIR write them); anything else an :class:`InputError` that names
-        the constructor to call. ``role`` names the argument in the message."""
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str | os.PathLike):
-            return cls.read(value)
-        kind = _frame_kind(value)
-        if kind == "pandas":
-            return cls.from_pandas(value)
-        if kind == "polars":
-            return cls.from_polars(value)
-        if kind == "arrow":
-            return cls.from_arrow(value)
-        if isinstance(value, Mapping) and nesting(value) == 2:
-            return cls.from_dict(value)
-        raise InputError(f"{where}: {cls._refusal(value, role or cls.KIND)}")
+        the constructor to call. :data:`~assay.data.RunLike` and
+        :data:`~assay.data.QrelsLike` are these forms, as types.
+
+        Parameters
+        ----------
+        value : RunLike or QrelsLike
+            The input.
+        where : str
+            The function asking, named in the message.
+        role : str, optional
+            The argument's name in the message (default: ``run`` or ``qrels``).
+
+        Returns
+        -------
+        Qrels or Run
+            ``value`` itself, or the table read from it.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> Run.coerce({"q1": {"d1": 1.0}}, where="example")
+        Run('run': 1 queries, 1 results)
+        """
+        return coerce_table(cls, value, where, role)
 
     @classmethod
     def is_one(cls, value: Any) -> bool:
         """Whether ``value`` is one table (not a collection of them) in a form :meth:`coerce`
         takes: the object, a path, a data frame or a ``{query: {doc: value}}`` dict."""
-        if isinstance(value, cls | str | os.PathLike) or _frame_kind(value):
-            return True
-        return isinstance(value, Mapping) and nesting(value) == 2
-
-    @classmethod
-    def _refusal(cls, value: Any, role: str) -> str:
-        """Why ``value`` is not a table of this kind, and what to call instead."""
-        name, kind = cls.__name__, cls.ROLES[2]
-        if isinstance(value, Mapping) and nesting(value) == 3:
-            return (
-                f"{role} is a dict of {{name: {{query: {{doc: {kind}}}}}}}; give one "
-                f"{{query: {{doc: {kind}}}}} dict, or build each with {name}.from_dict(d[name])"
-            )
-        return (
-            f"{role} must be an assay.{name}, a file path, a pandas or polars DataFrame, a "
-            f"pyarrow Table or a {{query: {{doc: {kind}}}}} dict, got {type(value).__name__}; "
-            f"see {name}.read, {name}.from_pandas, {name}.from_dict"
-        )
+        return is_table(cls, value)
 
     # -------------------------------------------------------------- writers
 
@@ -427,31 +527,61 @@ class QueryDocTable:
         return pa.table(dict(zip(self.ROLES, (query, doc, from_np(self.values)), strict=True)))
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
-        """``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR); inner dicts in row order."""
+        """``{query: {doc: value}}`` (pytrec_eval, ranx, BEIR); inner dicts in row order.
+
+        Returns
+        -------
+        dict
+            Grades of qrels, scores of a run (in rank order).
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}}).to_dict()
+        {'q1': {'d2': 0.9, 'd1': 0.5}}
+        """
         from ..io.frames import grouped_to_nested
 
         docs = self.doc_ids.take(from_np(self.doc_codes)).to_pylist()
         return grouped_to_nested(self.queries, self._offsets, docs, self.values.tolist())
 
     def to_pandas(self) -> pd.DataFrame:
+        """Rows as a pandas DataFrame: the columns of :meth:`to_arrow`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            query, doc and the value column (a run adds ``rank``).
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> Qrels.from_dict({"q1": {"d1": 1}}).to_pandas()
+          query doc  relevance
+        0    q1  d1          1
+        """
         from .._optional import require
 
         require("pandas")
         return cast("pd.DataFrame", self.to_arrow().to_pandas())
 
     def to_polars(self) -> pl.DataFrame:
+        """Rows as a polars DataFrame: the columns of :meth:`to_arrow`."""
         from .._optional import require
 
         polars = require("polars")
         return cast("pl.DataFrame", polars.from_arrow(self.to_arrow()))
 
     def to_parquet(self, path: PathLike) -> None:
+        """Write the rows of :meth:`to_arrow` to a Parquet file (atomically)."""
         import pyarrow.parquet as pq
 
         with atomic_path(path) as tmp:
             pq.write_table(self.to_arrow(), tmp)
 
     def to_csv(self, path: PathLike, delimiter: str = ",") -> None:
+        """Write the rows of :meth:`to_arrow` as CSV with a header row (atomically);
+        ``delimiter="\\t"`` writes TSV."""
         import pyarrow.csv as pcsv
 
         options = pcsv.WriteOptions(delimiter=delimiter)

@@ -25,15 +25,6 @@ __all__ = [
     "QrelsLike",
 ]
 
-#: What qrels may be given as wherever a function reads them (:meth:`Qrels.coerce`): a
-#: :class:`Qrels`, a file path (any format :meth:`Qrels.read` reads), a pandas or polars
-#: DataFrame or a pyarrow Table (columns ``query``, ``doc``, ``relevance``), or a
-#: ``{query: {doc: grade}}`` dict (pytrec_eval, ranx, BEIR).
-QrelsLike: TypeAlias = (
-    "Qrels | str | os.PathLike[str] | pd.DataFrame | pl.DataFrame | pa.Table"
-    " | Mapping[str, Mapping[str, int]]"
-)
-
 
 class Qrels(QueryDocTable):
     """Relevance judgments: (query, document, grade) with integer grades.
@@ -318,3 +309,24 @@ class Qrels(QueryDocTable):
 
     def __repr__(self) -> str:
         return f"Qrels({self.n_queries} queries, {len(self)} judgments, max grade {self.max_grade})"
+
+
+# What qrels may be given as wherever a function reads them (:meth:`Qrels.coerce`): a
+# :class:`Qrels`, a file path (any format :meth:`Qrels.read` reads), a pandas or polars DataFrame
+# (or LazyFrame) or a pyarrow Table (columns ``query``, ``doc``, ``relevance``), or a
+# ``{query: {doc: grade}}`` dict (pytrec_eval, ranx, BEIR). At run time (for
+# ``typing.get_type_hints``) the data frame types are left out: neither pandas nor polars
+# is imported.
+if TYPE_CHECKING:
+    QrelsLike: TypeAlias = (
+        Qrels
+        | str
+        | os.PathLike[str]
+        | pd.DataFrame
+        | pl.DataFrame
+        | pl.LazyFrame
+        | pa.Table
+        | Mapping[str, Mapping[str, int]]
+    )
+else:
+    QrelsLike = Qrels | str | os.PathLike[str] | pa.Table | Mapping[str, Mapping[str, int]]

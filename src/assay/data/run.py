@@ -28,15 +28,6 @@ __all__ = [
     "trec_order",
 ]
 
-#: What a run may be given as wherever a function reads one (:meth:`Run.coerce`): a
-#: :class:`Run`, a file path (any format :meth:`Run.read` reads), a pandas or polars DataFrame
-#: or a pyarrow Table (columns ``query``, ``doc``, ``score``), or a ``{query: {doc: score}}``
-#: dict (pytrec_eval, ranx, BEIR).
-RunLike: TypeAlias = (
-    "Run | str | os.PathLike[str] | pd.DataFrame | pl.DataFrame | pa.Table"
-    " | Mapping[str, Mapping[str, float]]"
-)
-
 
 def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray | None:
     """Permutation into trec_eval's order (query, score descending, docno descending), or
@@ -438,3 +429,24 @@ class Run(QueryDocTable):
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}: {self.n_queries} queries, {len(self)} results)"
+
+
+# What a run may be given as wherever a function reads one (:meth:`Run.coerce`): a
+# :class:`Run`, a file path (any format :meth:`Run.read` reads), a pandas or polars DataFrame
+# (or LazyFrame) or a pyarrow Table (columns ``query``, ``doc``, ``score``), or a
+# ``{query: {doc: score}}`` dict (pytrec_eval, ranx, BEIR). At run time (for
+# ``typing.get_type_hints``) the data frame types are left out: neither pandas nor polars
+# is imported.
+if TYPE_CHECKING:
+    RunLike: TypeAlias = (
+        Run
+        | str
+        | os.PathLike[str]
+        | pd.DataFrame
+        | pl.DataFrame
+        | pl.LazyFrame
+        | pa.Table
+        | Mapping[str, Mapping[str, float]]
+    )
+else:
+    RunLike = Run | str | os.PathLike[str] | pa.Table | Mapping[str, Mapping[str, float]]
