@@ -5,7 +5,8 @@
 compare`` print), ``document()`` and ``html()`` (what ``--report`` writes) and a notebook
 view. One system against the baseline is :class:`assay.stats.PairResult`. The comparison
 types (:class:`Comparison`, :class:`RunSummary`, :data:`COMPARISON_FIELDS`,
-:func:`letter`) are defined in :mod:`assay._comparison_result` and imported from here."""
+:func:`letter`) are defined in :mod:`assay.ranking.comparison_result` and imported from
+here."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import pyarrow as pa
 
-from ._comparison_result import COMPARISON_FIELDS, Comparison, RunSummary, letter
 from ._result import REPR_LIMIT, Result
 from .data import Conventions, Qrels, Run
 from .errors import AssayWarning
 from .metrics import Metric, parse_all
+from .ranking.comparison_result import COMPARISON_FIELDS, Comparison, RunSummary, letter
 from .report.reported import Reported
 from .stats.pairs import PairResult
 

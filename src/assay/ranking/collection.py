@@ -14,7 +14,7 @@ it starts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._files import distinct_inputs, unique_names
 
@@ -46,7 +46,7 @@ def load_collection(
     run_format: InputFormat | str | None = None,
     columns: Columns | None = None,
     stream: bool = False,
-) -> tuple[Qrels, list[Any]]:
+) -> tuple[Qrels, list[Run | tuple[str, str]]]:
     """The qrels and the runs read from files, each run named by
     :func:`~assay._files.unique_names`.
 
@@ -72,6 +72,16 @@ def load_collection(
     tuple
         The :class:`~assay.data.Qrels` and, in the order given, each run as a
         :class:`~assay.data.Run` or a ``(name, path)`` pair.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from assay.ranking import load_collection
+    >>> _ = Path("qrels").write_text("q1 0 d1 1\\nq1 0 d2 0\\n")
+    >>> _ = Path("bm25").write_text("q1 Q0 d1 1 2.0 x\\nq1 Q0 d2 2 1.0 x\\n")
+    >>> qrels, runs = load_collection("qrels", ["bm25"])
+    >>> [run.name for run in runs]
+    ['bm25']
     """
     from ..data import Qrels, Run
     from ..errors import OptionError
@@ -95,7 +105,7 @@ def load_collection(
     distinct_inputs(list(runs), "run")
     q = Qrels.read(qrels, format=qrels_format, **q_cols)
     names = unique_names(list(runs))
-    loaded = [
+    loaded: list[Run | tuple[str, str]] = [
         (n, p)
         if stream and not (r_cols and r_tab[p]) and _streamable(p, run_format)
         else Run.read(p, format=run_format, name=n, **(r_cols if r_tab[p] else {}))
@@ -113,8 +123,32 @@ def read_collection(
     columns: Columns | None = None,
 ) -> tuple[Qrels, dict[str, Run | str]]:
     """The qrels and the runs by name, as :func:`assay.evaluate` takes them: a run file
-    large enough to be read in blocks stays its path (see :func:`load_collection`, whose
-    parameters these are)."""
+    large enough to be read in blocks stays its path.
+
+    Parameters
+    ----------
+    qrels : str
+        The qrels file.
+    runs : sequence of str
+        The run files, each run named by its file name (the paths when two share a name).
+    qrels_format, run_format, columns
+        How the files are read (see :func:`load_collection`).
+
+    Returns
+    -------
+    tuple
+        The :class:`~assay.data.Qrels` and ``{name: Run or path}``, in the order given.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from assay.ranking import read_collection
+    >>> _ = Path("qrels").write_text("q1 0 d1 1\\nq1 0 d2 0\\n")
+    >>> _ = Path("bm25").write_text("q1 Q0 d1 1 2.0 x\\nq1 Q0 d2 2 1.0 x\\n")
+    >>> qrels, runs = read_collection("qrels", ["bm25"])
+    >>> list(runs), type(runs["bm25"]).__name__
+    (['bm25'], 'Run')
+    """
     q, loaded = load_collection(
         qrels,
         runs,

@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._result import Result
-from .report.reported import Reported
-from .stats.pairs import PairResult
+from .._result import Result
+from ..report.reported import Reported
+from ..stats.pairs import PairResult
 
 if TYPE_CHECKING:
-    from .report import Report
-    from .report.document import Document
-    from .results import Results
+    from ..report import Report
+    from ..report.document import Document
+    from ..results import Results
 
 __all__ = ["COMPARISON_FIELDS", "Comparison", "RunSummary", "letter"]
 
@@ -208,7 +208,7 @@ class Comparison(Reported, Result):
         Report
             The tables every output format renders and the records of the machine formats.
         """
-        from .ranking.reports import comparison_report
+        from .reports import comparison_report
 
         return comparison_report(self)
 
@@ -216,12 +216,12 @@ class Comparison(Reported, Result):
         """The HTML report's content (what ``assay compare --report`` draws): the tables,
         per-query distributions and differences against the baseline (else the first run),
         and the interpolated precision-recall curves of the runs."""
-        from .ranking.sections import comparison_document
+        from .sections import comparison_document
 
         return comparison_document(self, curves=self.results.curves())
 
     def __repr__(self) -> str:
-        from .results import screen
+        from ..results import screen
 
         head = (
             f"Comparison({len(self.runs)} runs x {len(self.metrics)} metrics, test={self.test}, "

@@ -32,7 +32,29 @@ RESULTS_COLUMNS = ("run", "metric", "query", "value", "aggregate")
 
 def results_report(results: Results, *, per_query: bool = False) -> Report:
     """Aggregates of every run x metric (with ``per_query``, each run's per-query values
-    first); JSON adds the warnings and the provenance."""
+    first); JSON adds the warnings and the provenance.
+
+    Parameters
+    ----------
+    results : Results
+        The evaluation.
+    per_query : bool
+        Also each run's per-query values (``assay evaluate -q``).
+
+    Returns
+    -------
+    Report
+        The table every output format renders and the records (:data:`RESULTS_COLUMNS`).
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
+    >>> res = assay.evaluate(qrels, list(runs.values())[:2], ["P@5", "map"])
+    >>> from assay.ranking import results_report
+    >>> [(row["run"], row["metric"], row["value"]) for row in results_report(res).records]
+    [('run1', 'P@5', 0.35), ('run1', 'AP', 0.8645833333333333), ('run2', 'P@5', 0.35), ('run2', 'AP', 0.875)]
+    """
     integer = {str(m): m.spec.integer for m in results.metrics}
     records = [
         {**x, "value": count(x["value"]) if integer[x["metric"]] else x["value"]}
@@ -113,7 +135,27 @@ def comparison_report(cmp: Comparison) -> Report:
     """Every part of a comparison in every format: the means (CIs on the terminal) with
     significance marks, then the differences (interval, raw and corrected p, effect size,
     wins/ties/losses); records carry all of it (:data:`~assay.results.COMPARISON_FIELDS`);
-    JSON adds the settings, warnings and provenance."""
+    JSON adds the settings, warnings and provenance.
+
+    Parameters
+    ----------
+    cmp : Comparison
+        The comparison.
+
+    Returns
+    -------
+    Report
+        The means table, the differences table and the records.
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
+    >>> cmp = assay.compare(qrels, list(runs.values())[:2], "P@5", n_resamples=200, baseline="run1")
+    >>> from assay.ranking import comparison_report
+    >>> [row["kind"] for row in comparison_report(cmp).records]
+    ['mean', 'mean', 'difference']
+    """
     from ..results import COMPARISON_FIELDS
 
     return Report(
@@ -197,7 +239,27 @@ def _percent(confidence: float) -> str:
 
 
 def comparison_legend(cmp: Comparison) -> str:
-    """What the marks of a comparison table mean, and how the tests were made."""
+    """What the marks of a comparison table mean, and how the tests were made.
+
+    Parameters
+    ----------
+    cmp : Comparison
+        The comparison.
+
+    Returns
+    -------
+    str
+        The legend: ▲/▼ against a baseline, or the letters of the runs over all pairs.
+
+    Examples
+    --------
+    >>> import assay
+    >>> qrels, runs = assay.datasets.synthetic(n_queries=8, docs_per_query=5, seed=1)
+    >>> cmp = assay.compare(qrels, list(runs.values())[:2], "P@5", n_resamples=200, baseline="run1")
+    >>> from assay.ranking import comparison_legend
+    >>> print(comparison_legend(cmp))
+    ▲/▼: significantly better/worse than run1 (randomization test, holm correction per metric, alpha=0.05); *: significant
+    """
     if cmp.test == "tukey":
         how = (
             f"randomised Tukey HSD over all pairs (family-wise, no further correction), "
