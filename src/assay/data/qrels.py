@@ -150,6 +150,23 @@ class Qrels(QueryDocTable):
         """Read TREC qrels: ``query iteration document grade`` per line (4 fields).
 
         ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is stdin.
+
+        Parameters
+        ----------
+        path : str, PathLike or binary file
+            The qrels file.
+
+        Returns
+        -------
+        Qrels
+            The judgments; errors name the file and the line.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> _ = open("example.qrels", "w").write("q1 0 d1 1\\nq1 0 d2 0\\n")
+        >>> Qrels.from_trec("example.qrels").to_dict()
+        {'q1': {'d1': 1, 'd2': 0}}
         """
         from ..io.trec import read_qrels
 
@@ -296,7 +313,21 @@ class Qrels(QueryDocTable):
         return self._max_grade
 
     def to_trec(self, path: PathLike | BinaryIO) -> None:
-        """Write ``query 0 doc grade`` lines (``.gz`` compresses; ``-`` is stdout)."""
+        """Write ``query 0 doc grade`` lines (``.gz`` compresses; ``-`` is stdout).
+
+        Parameters
+        ----------
+        path : str, PathLike or binary file
+            The file.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> Qrels.from_dict({"q1": {"d1": 1, "d2": 0}}).to_trec("example.qrels")
+        >>> print(open("example.qrels").read(), end="")
+        q1 0 d1 1
+        q1 0 d2 0
+        """
         from ..io.trec import write_qrels
 
         query, doc = self._id_columns()

@@ -317,6 +317,26 @@ class Run(QueryDocTable):
         The rank field is ignored: ranks come from the scores (and the tie convention), as in
         trec_eval. ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is
         stdin. ``name`` defaults to the file name.
+
+        Parameters
+        ----------
+        path : str, PathLike or binary file
+            The run file.
+        name : str, optional
+            The run's name (default: the file name without ``.gz``).
+
+        Returns
+        -------
+        Run
+            The run; errors name the file and the line.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> _ = open("example.run", "w").write("q1 Q0 d1 1 0.5 bm25\\nq1 Q0 d2 2 0.9 bm25\\n")
+        >>> run = Run.from_trec("example.run")
+        >>> run, run.tag, run.to_dict()
+        (Run('example.run': 1 queries, 2 results), 'bm25', {'q1': {'d2': 0.9, 'd1': 0.5}})
         """
         from ..io.trec import read_run
 
@@ -359,13 +379,41 @@ class Run(QueryDocTable):
         return cast(np.ndarray, ranks)
 
     def to_arrow(self) -> pa.Table:
-        """Rows in trec_eval order: query, doc, score, rank."""
+        """Rows in trec_eval order: query, doc, score, rank.
+
+        Returns
+        -------
+        pyarrow.Table
+            One row per result.
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}}).to_arrow().to_pydict()
+        {'query': ['q1', 'q1'], 'doc': ['d2', 'd1'], 'score': [0.9, 0.5], 'rank': [1, 2]}
+        """
         return super().to_arrow().append_column("rank", from_np(self.ranks()))
 
     def to_trec(self, path: PathLike | BinaryIO, *, tag: str | None = None) -> None:
         """Write ``query Q0 doc rank score tag`` lines. Scores are printed as the shortest
         decimal that reads back to the same double, so a round trip is exact. White space in
-        the tag becomes ``_``."""
+        the tag becomes ``_``.
+
+        Parameters
+        ----------
+        path : str, PathLike or binary file
+            The file (``.gz`` compresses; ``-`` is stdout).
+        tag : str, optional
+            The tag column (default: the run's tag, else its name).
+
+        Examples
+        --------
+        >>> from assay import Run
+        >>> Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}}, name="bm25").to_trec("example.run")
+        >>> print(open("example.run").read(), end="")
+        q1 Q0 d2 1 0.9 bm25
+        q1 Q0 d1 2 0.5 bm25
+        """
         from ..io.trec import write_run
 
         query, doc = self._id_columns()
