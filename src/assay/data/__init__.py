@@ -3,6 +3,10 @@ evaluation conventions, and the join that turns them into ranked lists (:func:`r
 
 Ids are strings kept exactly, as integer codes into Arrow dictionaries; rows are grouped by
 query with CSR offsets. See :mod:`assay.data.ranked` for the joined form the metrics read.
+
+:data:`RunLike` and :data:`QrelsLike` are the types of what functions accept in place of a
+:class:`Run` or :class:`Qrels` (a path, a data frame, a ``{query: {doc: value}}`` dict): what
+``Run.coerce`` and ``Qrels.coerce`` turn into one.
 """
 
 from .conventions import DESCRIPTIONS, Conventions
