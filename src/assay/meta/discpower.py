@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -126,7 +126,20 @@ class DiscriminativePower(Result, Reported):
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def curve(self, test: str, metric: str) -> np.ndarray:
-        """The ASL curve: the ASLs of all pairs sorted ascending (Sakai's plots)."""
+        """The ASL curve: the ASLs of all pairs sorted ascending (Sakai's plots).
+
+        Parameters
+        ----------
+        test : str
+            ``bootstrap`` or ``tukey`` (one of :attr:`tests`).
+        metric : str
+            One of :attr:`metrics`.
+
+        Returns
+        -------
+        numpy.ndarray
+            The ASL of every pair, ascending (the class's example shows one).
+        """
         return np.sort(self.asl[(test, metric)])
 
     def records(self) -> list[dict[str, Any]]:
@@ -322,7 +335,7 @@ def _studentised(mean: np.ndarray, ss: np.ndarray, n: int, tol: np.ndarray) -> n
 
 def _tolerance(z: np.ndarray) -> np.ndarray:
     """8·n·eps·max|z| per column: the worst rounding error of a sum of its values."""
-    return 8.0 * z.shape[0] * _EPS * np.abs(z).max(axis=0)
+    return cast(np.ndarray, 8.0 * z.shape[0] * _EPS * np.abs(z).max(axis=0))
 
 
 def _t_observed(z: np.ndarray) -> np.ndarray:
@@ -396,7 +409,7 @@ def _tukey(s: ScoreMatrix, i: np.ndarray, j: np.ndarray, n_resamples: int, seed:
     from ..stats import tukey_hsd
 
     res = tukey_hsd(s.values, n_resamples=n_resamples, seed=seed, names=list(s.runs))
-    return np.asarray(res.pvalues, dtype=np.float64)[i, j]
+    return cast(np.ndarray, np.asarray(res.pvalues, dtype=np.float64)[i, j])
 
 
 def _tukey_bounds(abs_diff: np.ndarray, asl: np.ndarray, alpha: float) -> tuple[float, float]:

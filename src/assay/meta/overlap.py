@@ -88,6 +88,7 @@ class RBOResult(Result):
         return float(self.ext)
 
     def records(self) -> list[dict[str, Any]]:
+        """One row: rbo_min, rbo_res, rbo_max, rbo_ext, p, len_a, len_b."""
         return [
             {
                 "rbo_min": self.min,
@@ -145,7 +146,21 @@ class RBORuns(Result, Reported):
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def mean(self) -> dict[str, float]:
-        """Mean RBO_min, RBO_res and RBO_ext over the queries."""
+        """Mean RBO_min, RBO_res and RBO_ext over the queries.
+
+        Returns
+        -------
+        dict of str to float
+            ``rbo_min``, ``rbo_res`` and ``rbo_ext``.
+
+        Examples
+        --------
+        >>> from assay import Run, meta
+        >>> a = Run.from_dict({"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d1": 1.0}})
+        >>> b = Run.from_dict({"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d1": 1.0}})
+        >>> meta.rbo_runs(a, b).mean()["rbo_ext"]
+        0.95
+        """
         return {
             "rbo_min": float(np.mean(self.min)),
             "rbo_res": float(np.mean(self.res)),

@@ -107,9 +107,12 @@ class PerTopic(Result):
 
     @property
     def mean(self) -> float:
+        """The mean of :attr:`values` (NaN without topics)."""
         return float(np.mean(self.values)) if len(self.values) else math.nan
 
     def records(self) -> list[dict[str, Any]]:
+        """One row per topic (``aggregate`` None), then the mean (``topic`` None,
+        ``aggregate`` "mean")."""
         rows = [
             {
                 "measure": self.measure,
@@ -345,6 +348,8 @@ class Reproducibility(Result, Reported):
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def records(self) -> list[dict[str, Any]]:
+        """One row per measure × role × metric: measure, run (the role), metric, value (KTU
+        and RBO: their mean over the topics)."""
         rows: list[dict[str, Any]] = []
         for role, res in {
             **{f"ktu:{k}": v for k, v in self.ktu.items()},

@@ -294,6 +294,7 @@ class TopicSetSize(Result, Reported):
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: JSON-like option values
 
     def records(self) -> list[dict[str, Any]]:
+        """The rows, as dicts (one per metric × minimum difference)."""
         return [dict(r) for r in self.rows]
 
     def report(self) -> Report:
@@ -309,7 +310,26 @@ class TopicSetSize(Result, Reported):
         return tables_document("Topic set size", self.family, self.report())
 
     def row(self, metric: str, min_diff: float) -> Mapping[str, Any]:
-        """The row of one metric and minimum difference."""
+        """The row of one metric and minimum difference.
+
+        Parameters
+        ----------
+        metric : str
+            The metric ("" for a bare variance).
+        min_diff : float
+            One of the minimum differences asked for.
+
+        Returns
+        -------
+        mapping
+            The row (see :attr:`rows`); a :class:`KeyError` if there is none.
+
+        Examples
+        --------
+        >>> from assay import meta
+        >>> meta.topic_set_size(0.05, min_diff=0.1).row("", 0.1)["n_ttest"]
+        81
+        """
         for r in self.rows:
             if r["metric"] == metric and math.isclose(r["min_diff"], min_diff):
                 return r
