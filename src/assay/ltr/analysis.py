@@ -61,19 +61,44 @@ NDCG10 = "ndcg(gain='exp')@10"
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Analysis(Result, Reported):
-    """One analysis: ``kind``, the ``columns`` of its rows, and the rows themselves.
+    """One analysis of a learning-to-rank collection: its kind, columns and rows.
 
-    :meth:`report` is the table ``assay ltr analyze`` prints, :meth:`document` its
-    ``--report`` content (the plot of trees, importance, length and relevant, and the
-    table)."""
+    Built by :func:`analyze`. ``records()``: the rows. :meth:`report` is the table
+    ``assay ltr analyze`` prints, :meth:`document` its ``--report`` content (the plot of
+    trees, importance, length and relevant, and the table).
+
+    Parameters
+    ----------
+    kind : str
+        The analysis (``queries``, ``length``, ``relevant``, ``scores``, ``importance``,
+        ``trees`` or ``features``).
+    title : str
+        What the table shows, in words.
+    columns : tuple of str
+        The columns of the rows, in order.
+    rows : list of dict
+        The rows, ``{column: value}``.
+    provenance : mapping
+        The settings that produced the result.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> res = ltr.analyze(splits, "features")
+    >>> res.kind, res.title, res.columns[:3]
+    ('features', 'feature statistics (test)', ('feature', 'minimum', 'maximum'))
+    >>> res.rows[1]["minimum"], res.rows[1]["maximum"]
+    (1.0, 1.0)
+    """
 
     family = "ltr"
 
     kind: str
     title: str
     columns: tuple[str, ...]
-    rows: list[dict[str, Any]]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    rows: list[dict[str, Any]]  # Any: each column's values (names, counts, scores)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.rows]

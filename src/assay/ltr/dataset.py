@@ -37,20 +37,57 @@ def _is_sparse(x: Any) -> bool:
 
 @dataclass(frozen=True, eq=False)
 class LetorDataset:
-    """Documents grouped by query: ``labels``, ``features`` (dense float or SciPy CSR, one
-    row per document), ``offsets`` (query q holds rows ``offsets[q]:offsets[q+1]``), one id
-    per query and per document. ``index_base`` records how the file numbered its features."""
+    """A learning-to-rank collection in memory: documents grouped by query.
+
+    Usually read by :func:`load` (or :meth:`read`) or built by :meth:`from_arrays`; one row
+    per document, the rows of a query consecutive.
+
+    Parameters
+    ----------
+    labels : numpy.ndarray
+        One relevance label per document.
+    offsets : numpy.ndarray
+        CSR offsets: query q holds rows ``offsets[q]:offsets[q+1]``.
+    query_ids, doc_ids : pyarrow.Array
+        One id per query and one per document.
+    features : numpy.ndarray or scipy.sparse.csr_matrix
+        The feature values, one row per document (dense float or SciPy CSR).
+    name : str
+        The collection's (or split's) name.
+    source : str, optional
+        The file read.
+    index_base : int
+        How the file numbered its features (0 or 1).
+    lines : numpy.ndarray, optional
+        The line of each document in the file.
+    info : mapping
+        What else is known of the collection (the group file, the values beyond float32's
+        range, the generator's settings).
+    read_bytes : int, optional
+        Bytes of text read, which bound the dense matrix allowed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay import ltr
+    >>> x = np.array([[0.5, 1.0], [0.1, 0.0], [0.3, 2.0]])
+    >>> data = ltr.LetorDataset.from_arrays(x, [2, 0, 1], qids=["q1", "q1", "q2"], name="tiny")
+    >>> data
+    LetorDataset('tiny': 2 queries, 3 documents, 2 dense features)
+    >>> data.offsets.tolist(), data.query_ids.to_pylist(), data.sizes.tolist()
+    ([0, 2, 3], ['q1', 'q2'], [2, 1])
+    """
 
     labels: np.ndarray
     offsets: np.ndarray
     query_ids: pa.Array
     doc_ids: pa.Array
-    features: Any
+    features: Any  # Any: a NumPy array or a SciPy CSR matrix (SciPy is untyped)
     name: str = "data"
     source: str | None = None
     index_base: int = 1
     lines: np.ndarray | None = None
-    info: Mapping[str, Any] = field(default_factory=dict)
+    info: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     #: Bytes of text read, which bound the dense matrix allowed (:func:`dense`).
     read_bytes: int | None = None
 

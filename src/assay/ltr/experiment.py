@@ -196,7 +196,32 @@ def compare_scores(
 
 @dataclass(frozen=True)
 class SeedSpread:
-    """One model x metric over seeds: mean, sample standard deviation, min, max."""
+    """One model's scores for one metric over seeds: mean, standard deviation, min, max.
+
+    One entry of :attr:`Experiment.spread` (per model and metric).
+
+    Parameters
+    ----------
+    model : str
+        The model's name.
+    metric : str
+        The metric.
+    n : int
+        The number of seeds.
+    mean, std : float
+        The mean over seeds of the model's mean score, and its sample standard deviation.
+    minimum, maximum : float
+        The lowest and the highest of those means.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(40, n_features=8, informative=2, seed=1)
+    >>> exp = ltr.run_experiment(splits, ["linear", "random"], seeds=2, metrics=["ndcg@10"],
+    ...                          n_resamples=200)
+    >>> [(s.model, s.metric, s.n, round(s.mean, 4)) for s in exp.spread]
+    [('linear', 'ndcg@10', 2, 0.4936), ('random', 'ndcg@10', 2, 0.304)]
+    """
 
     model: str
     metric: str
@@ -219,7 +244,42 @@ class Experiment(Result, Reported):
     asked), which :meth:`document` analyses; they are no part of the records.
 
     :meth:`report` is the table ``assay ltr run`` prints, :meth:`document` the content of
-    its ``--report`` page and :meth:`~assay.report.Reported.html` the page itself."""
+    its ``--report`` page and :meth:`~assay.report.Reported.html` the page itself.
+
+    Parameters
+    ----------
+    split : str
+        The split the models were evaluated on (``test``, else ``vali``).
+    comparison : Comparison
+        The comparison of the models' first-seed runs (the first model is the baseline).
+    spread : list of SeedSpread
+        Each model's score distribution over seeds, per metric.
+    trec_zero : Results
+        The normalised metrics evaluated with trec_eval's ``no_relevant="zero"``.
+    models : mapping of str to list of Model
+        The fitted models, per model one per seed.
+    scores : mapping of str to list of numpy.ndarray
+        Their scores on the evaluation split, per model one array per seed.
+    seeds : list of int
+        The seeds the models were fitted with.
+    no_relevant_queries : int
+        The evaluation split's queries without a relevant document.
+    provenance : mapping
+        The settings that produced the result.
+    splits : mapping of str to LetorDataset
+        The data the models were fitted and evaluated on.
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(40, n_features=8, informative=2, seed=1)
+    >>> exp = ltr.run_experiment(splits, ["linear", "random"], seeds=2, metrics=["ndcg@10"],
+    ...                          n_resamples=200)
+    >>> exp.split, exp.seeds, list(exp.models)
+    ('test', [0, 1], ['linear', 'random'])
+    >>> round(exp.comparison.pair("random", "linear", "ndcg@10").diff, 4)
+    -0.2082
+    """
 
     family = "ltr"
 
@@ -227,11 +287,11 @@ class Experiment(Result, Reported):
     comparison: Comparison
     spread: list[SeedSpread]
     trec_zero: Results
-    models: Mapping[str, list[Any]]
+    models: Mapping[str, list[Model]]
     scores: Mapping[str, list[np.ndarray]]
     seeds: list[int]
     no_relevant_queries: int
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     splits: Mapping[str, LetorDataset] = field(default_factory=dict, repr=False)
 
     @property

@@ -27,13 +27,33 @@ EXPORT_COLUMNS = ("split", "queries", "documents", "run", "qrels", "model")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Exported(Result, Reported):
-    """The files :func:`export` wrote: one row per split (its queries and documents, the run
-    and qrels paths, the model file's name, empty when the model has no saved form)."""
+    """The files :func:`export` wrote, one row per split.
+
+    ``records()``: the rows, with the columns :data:`EXPORT_COLUMNS`; :meth:`report` is the
+    table ``assay ltr train`` prints.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Per split: its name, queries and documents, the run and qrels paths, and the model
+        file's name (empty when the model has no saved form).
+    provenance : mapping
+        The settings that produced the result (the model, the folder).
+
+    Examples
+    --------
+    >>> from assay import ltr
+    >>> splits = ltr.mslr_like_splits(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> model = ltr.Linear().fit(splits["train"])
+    >>> files = ltr.export(model, {"test": splits["test"]}, "exported")
+    >>> [(r["split"], r["queries"], r["run"], r["model"]) for r in files.records()]
+    [('test', 4, 'exported/test.linear.run', 'linear.json')]
+    """
 
     family = "ltr"
 
-    rows: list[dict[str, Any]]
-    provenance: Mapping[str, Any] = field(default_factory=dict)
+    rows: list[dict[str, Any]]  # Any: numbers and paths
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
 
     def records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.rows]
@@ -58,11 +78,11 @@ def export(
 
     Parameters
     ----------
-    model
+    model : Model
         A fitted model (its ``name`` names the files).
-    splits
+    splits : mapping of str to LetorDataset
         The splits to predict, by name (:func:`assay.ltr.load`).
-    folder
+    folder : str or path-like
         Where the files go: ``SPLIT.MODEL.run``, ``SPLIT.qrels`` and ``MODEL.txt`` or
         ``MODEL.json`` (:func:`assay.ltr.save_model`).
 

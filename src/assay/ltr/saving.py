@@ -23,10 +23,10 @@ def save_model(model: Model, path: str | os.PathLike[str]) -> Path | None:
 
     Parameters
     ----------
-    model
+    model : Model
         A fitted :class:`~assay.ltr.LambdaMART` or :class:`~assay.ltr.Linear` (any other
         model, or an unfitted one, writes nothing).
-    path
+    path : str or path-like
         Where to write, without caring for the suffix: ``.txt`` (LightGBM's text model) or
         ``.json`` (a linear model's weights) replaces it.
 
@@ -68,7 +68,7 @@ def load_model(path: str | os.PathLike[str]) -> LambdaMART | Linear:
 
     Parameters
     ----------
-    path
+    path : str or path-like
         A ``.txt`` file (LightGBM's text model: a :class:`~assay.ltr.LambdaMART`, needs the
         ``ltr`` extra) or a ``.json`` file (a :class:`~assay.ltr.Linear` model). The model is
         named after the file's stem.
@@ -80,7 +80,12 @@ def load_model(path: str | os.PathLike[str]) -> LambdaMART | Linear:
 
     Examples
     --------
-    See :func:`save_model`.
+    >>> from assay import ltr
+    >>> data = ltr.mslr_like(20, mean_docs=10, n_features=8, informative=2, seed=1)
+    >>> saved = ltr.Linear(l2=1.0).fit(data).save("ridge-model")
+    >>> model = ltr.load_model(saved)
+    >>> saved.name, model.name, model.l2, model.predict(data)[:3].round(4)
+    ('ridge-model.json', 'ridge-model', 1.0, array([0.4102, 0.5487, 1.399 ]))
     """
     source = Path(path)
     if not source.is_file():
