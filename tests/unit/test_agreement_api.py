@@ -80,7 +80,7 @@ def test_bootstrap_seeded_and_chunk_independent(monkeypatch: pytest.MonkeyPatch)
     b = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.array_equal(a.samples, b.samples, equal_nan=True)
     # the block size lives with the implementation (assay.agreement.alpha)
-    monkeypatch.setattr(agreement_alpha, "_BLOCK", 64)
+    monkeypatch.setattr(agreement_alpha, "BLOCK_VALUES", 64)
     c = ag.alpha_bootstrap(KRIPP_2011, level="ordinal", n_resamples=500, seed=5)
     assert np.allclose(a.samples, c.samples, equal_nan=True)
     assert a.probabilities[0.8] == pytest.approx(

@@ -66,7 +66,8 @@ Distance = Callable[[Any, Any], Any]
 
 LEVELS: tuple[str, ...] = choices(Level)
 _DENSE_COINCIDENCE = 2048  # domains up to this size keep a dense V x V coincidence matrix
-_BLOCK = 1 << 22
+#: Values a block of the bootstrap and the coincidence count holds (bounds the memory).
+BLOCK_VALUES = 1 << 22
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,7 +255,7 @@ def _expected_sum(level: str | Distance, x: FloatArray, n_c: Any) -> Any:
         mean = (n_c * s).sum(axis=-1, keepdims=True) / n[..., None]
         return 2.0 * n * (n_c * (s - mean) ** 2).sum(axis=-1)
     V = len(x)
-    rows = max(1, _BLOCK // max(V, 1))
+    rows = max(1, BLOCK_VALUES // max(V, 1))
     total = np.zeros(n_c.shape[:-1])
     for i in range(0, V, rows):
         d = _delta(level, x[i : i + rows, None], x[None, :])

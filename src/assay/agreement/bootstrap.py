@@ -151,7 +151,7 @@ class _PatternModel:
         valid = pats >= 0
         rows = np.repeat(np.arange(P), valid.sum(axis=1))
         marg: Any
-        if P * n_values <= _alpha._BLOCK:
+        if P * n_values <= _alpha.BLOCK_VALUES:
             flat = np.bincount(rows * n_values + pats[valid], minlength=P * n_values)
             marg = flat.reshape(P, n_values).astype(float)
         else:
@@ -179,7 +179,7 @@ class _PatternModel:
         """Resamples per block, bounding the memory of one block."""
         P, R = self.safe.shape
         width = P * (R if self.level == "ordinal" else 1)
-        return int(max(1, _alpha._BLOCK // max(width, len(self.x), 1)))
+        return int(max(1, _alpha.BLOCK_VALUES // max(width, len(self.x), 1)))
 
     def alphas(self, cnt: FloatArray) -> FloatArray:
         """Alpha of each resample; ``cnt`` is (b, P) draws per pattern."""
