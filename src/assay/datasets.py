@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from . import _options as opt
 from .data import Qrels, Run
+from .errors import OptionError
 
 __all__ = ["synthetic"]
 
@@ -92,13 +93,13 @@ def synthetic(
         list(run_names) if run_names is not None else [f"run{i + 1}" for i in range(len(sigmas))]
     )
     if not sigmas or len(names) != len(sigmas):
-        raise opt.OptionError(
+        raise OptionError(
             f"run_names must name one run per noise level ({len(sigmas)}), got {len(names)}",
             option="run_names",
         )
     probs = np.array([opt.number(p, "grade_probs", low=0) for p in grade_probs], dtype=np.float64)
     if probs.size == 0 or probs.sum() <= 0:
-        raise opt.OptionError("grade_probs must hold a positive probability", option="grade_probs")
+        raise OptionError("grade_probs must hold a positive probability", option="grade_probs")
     probs = probs / probs.sum()
     rng = np.random.default_rng(opt.seed(seed))
     n = nq * nd

@@ -40,10 +40,8 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
         confusion_table,
         labelled_report,
     )
-    from .evaluation import (
-        ClassificationEvaluation,
-        evaluate,
-    )
+    from .evaluation import ClassificationEvaluation
+    from .evaluation import evaluate as evaluate  # re-exported for mypy --strict
     from .matrix import ConfusionMatrix, confusion_matrix
     from .measures import (
         accuracy,
@@ -61,10 +59,8 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
         tpr,
     )
     from .overall import balanced_accuracy, mcc, sba
-    from .reader import (
-        read_labels,
-        read_scores,
-    )
+    from .reader import read_labels as read_labels  # re-exported for mypy --strict
+    from .reader import read_scores as read_scores  # re-exported for mypy --strict
     from .summary import (
         ClassificationReport,
         ClassMetrics,

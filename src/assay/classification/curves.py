@@ -370,7 +370,7 @@ def roc_auc(
     """
     y, s, _ = scores_pair(y_true, scores, pos_label)
     n_pos = int(y.sum())
-    n_neg = y.shape[0] - n_pos
+    n_neg: int = y.shape[0] - n_pos
     if n_pos == 0 or n_neg == 0:
         return _undefined(undefined, "ROC AUC is undefined: y_true holds one class only")
     _, inv, cnt = np.unique(s, return_inverse=True, return_counts=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -206,7 +206,7 @@ class _PerClass:
 
     @property
     def support(self) -> np.ndarray:
-        return self.tp + self.fn
+        return cast(np.ndarray, self.tp + self.fn)
 
 
 def _per_class(c: Counts, b2: float, zero_division: ZeroDivision) -> _PerClass:

@@ -146,7 +146,7 @@ def _dask_timeout(seconds: float | None) -> float | None:
 
 def _no_report_on_dask(report: Any, save: Any) -> None:
     if report is not None or save is not None:
-        from .._options import OptionError
+        from ..errors import OptionError
 
         raise OptionError(
             "--report and --save need the runs on this machine: not with --dask", option="dask"

@@ -72,7 +72,7 @@ ShortOption = Annotated[
 def _load(data: str, fold: int | None, norm: Norm = "none") -> dict[str, Any]:
     from ..ltr import load, normalize
 
-    splits = load(data, fold=fold)
+    splits: dict[str, Any] = load(data, fold=fold)
     if norm != "none":
         splits = {k: normalize(v, norm=norm) for k, v in splits.items()}
     return splits

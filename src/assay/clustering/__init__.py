@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 from .._lazy import LazyNames
 
 if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on first use
-    from .evaluation import (
-        ClusteringEvaluation,
-        evaluate,
-    )
+    from .evaluation import ClusteringEvaluation
+    from .evaluation import evaluate as evaluate  # re-exported for mypy --strict
     from .measures import (
         PRF,
         ClusteringReport,
@@ -45,8 +43,8 @@ if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on fi
     from .reader import (
         Clustering,
         read_clustering,
-        read_clusterings,
     )
+    from .reader import read_clusterings as read_clusterings  # re-exported for mypy --strict
     from .soft import (
         labels_to_clusters,
         nipu,

@@ -101,7 +101,7 @@ def compute(lazy: Any, timeout: float) -> Any:
     try:
         from distributed import default_client
 
-        client = default_client()
+        client = default_client()  # type: ignore[no-untyped-call]  # why: distributed leaves it unannotated
     except (ImportError, ValueError):  # no distributed client: the local scheduler
         return dask.compute(lazy)[0]
     from distributed import KilledWorker
@@ -135,7 +135,7 @@ def _wait(client: Any, futures: list[Any], timeout: float) -> None:
     done, last = 0, time.monotonic()
     while True:
         try:
-            wait(futures, timeout=min(1.0, timeout), return_when="ALL_COMPLETED")
+            wait(futures, timeout=min(1.0, timeout), return_when="ALL_COMPLETED")  # type: ignore[no-untyped-call]  # why: distributed leaves wait unannotated
             return
         except TimeoutError:
             pass

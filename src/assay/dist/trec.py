@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .._optional import require
 from ..errors import InputError, ParseError
@@ -118,4 +118,4 @@ def read_trec_run(path: str | os.PathLike[str], *, partition_bytes: int | None =
     size = planned[0]
     ranges = [(0, -1)] if gzipped else [(s, min(s + step, size)) for s in range(0, size, step)]
     parts = [dask.delayed(_range_frame)(p, a, b, planned) for a, b in ranges or [(0, 0)]]
-    return dd.from_delayed(parts, meta=_empty(), verify_meta=False)
+    return cast("DaskFrame", dd.from_delayed(parts, meta=_empty(), verify_meta=False))

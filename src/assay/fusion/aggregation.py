@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -159,7 +159,7 @@ def _preferences(pos: np.ndarray, w: np.ndarray) -> np.ndarray:
     big = np.iinfo(np.int64).max
     p = np.where(pos >= 0, pos, big)
     above = (p[:, :, None] < p[:, None, :]).astype(np.float64)  # voters x a x b
-    return np.einsum("v,vab->ab", w, above)
+    return cast(np.ndarray, np.einsum("v,vab->ab", w, above))
 
 
 def _order_by(scores: np.ndarray, cands: list[Any]) -> tuple[list[Any], list[float]]:
@@ -176,13 +176,13 @@ def _borda_family(method: str, pos: np.ndarray, w: np.ndarray, partial: str) -> 
     n = pos.shape[1]
     ranks = np.arange(n, dtype=np.float64)
     values = 1.0 / (ranks + 1.0) if method == "dowdall" else (n - 1) - ranks
-    return w @ _points(pos, values, partial)
+    return cast(np.ndarray, w @ _points(pos, values, partial))
 
 
 def _copeland(pref: np.ndarray) -> np.ndarray:
     wins = (pref > pref.T).sum(axis=1)
     losses = (pref < pref.T).sum(axis=1)
-    return (wins - losses).astype(np.float64)
+    return cast(np.ndarray, (wins - losses).astype(np.float64))
 
 
 def _kemeny_exact(pref: np.ndarray) -> list[int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -178,23 +178,26 @@ def _normalise(st: Stacked, norm: str) -> np.ndarray:
     if norm == "none":
         return s
     if norm == "rank":
-        return 1.0 - (st.rank - 1.0) / st.seg_len[st.seg]
+        return cast(np.ndarray, 1.0 - (st.rank - 1.0) / st.seg_len[st.seg])
     if norm == "borda":
-        return 1.0 - (st.rank - 1.0) / st.n_cand[st.seg_q[st.seg]]
+        return cast(np.ndarray, 1.0 - (st.rank - 1.0) / st.n_cand[st.seg_q[st.seg]])
     # Rows within a segment are sorted by score, descending: max first, min last.
     mx = s[st.seg_start]
     mn = s[st.seg_start + st.seg_len - 1]
     if norm == "min-max":
-        return (s - mn[st.seg]) / np.maximum(mx - mn, _FLOOR)[st.seg]
+        return cast(np.ndarray, (s - mn[st.seg]) / np.maximum(mx - mn, _FLOOR)[st.seg])
     if norm == "max":
-        return s / np.maximum(mx, _FLOOR)[st.seg]
+        return cast(np.ndarray, s / np.maximum(mx, _FLOOR)[st.seg])
     total = np.add.reduceat(s, st.seg_start)
     if norm == "sum":
-        return (s - mn[st.seg]) / np.maximum(total - mn * st.seg_len, _FLOOR)[st.seg]
+        return cast(
+            np.ndarray, (s - mn[st.seg]) / np.maximum(total - mn * st.seg_len, _FLOOR)[st.seg]
+        )
     mean = total / st.seg_len
     dev = s - mean[st.seg]
     std = np.sqrt(np.add.reduceat(dev * dev, st.seg_start) / st.seg_len)
-    return dev / np.maximum(std, _FLOOR)[st.seg]  # zscore (population std, as ranx's zmuv)
+    zscore = dev / np.maximum(std, _FLOOR)[st.seg]  # population std, as ranx's zmuv
+    return cast(np.ndarray, zscore)
 
 
 def _missing_borda(st: Stacked, norm: str, method: str) -> np.ndarray | None:
@@ -244,10 +247,10 @@ def _reduce(
             dense = np.broadcast_to(miss[:, st.g_q], (st.n_runs, n_g)).copy()
             dense[st.run, st.group] = val
             if method == "combmax":
-                return dense.max(axis=0)
+                return cast(np.ndarray, dense.max(axis=0))
             if method == "combmin":
-                return dense.min(axis=0)
-            return np.median(dense, axis=0)
+                return cast(np.ndarray, dense.min(axis=0))
+            return cast(np.ndarray, np.median(dense, axis=0))
         present = np.bincount(st.group, weights=miss[st.run, st.g_q[st.group]], minlength=n_g)
         total = np.bincount(st.group, weights=val, minlength=n_g)
         total += miss.sum(axis=0)[st.g_q] - present
@@ -266,7 +269,7 @@ def _reduce(
         dense.sort(axis=0)  # NaN last
         c = count.astype(np.int64)
         cols = np.arange(n_g)
-        return (dense[(c - 1) // 2, cols] + dense[c // 2, cols]) / 2.0
+        return cast(np.ndarray, (dense[(c - 1) // 2, cols] + dense[c // 2, cols]) / 2.0)
     else:
         total = np.bincount(st.group, weights=val, minlength=n_g)
     if method in ("combsum", "wsum", "rrf", "borda"):

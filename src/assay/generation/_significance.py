@@ -308,7 +308,7 @@ def interval(boot: np.ndarray, confidence: float) -> tuple[float, float, float]:
 def bootstrap_pvalue(sys_boot: np.ndarray, base_boot: np.ndarray, delta: float) -> float:
     diffs = np.abs(sys_boot - base_boot)
     centred = diffs - diffs.mean()
-    return (int(np.sum(centred > delta)) + 1) / (centred.shape[0] + 1)
+    return cast(float, (int(np.sum(centred > delta)) + 1) / (centred.shape[0] + 1))
 
 
 def randomization_pvalue(
@@ -329,7 +329,7 @@ def randomization_pvalue(
     scores_a = np.array([scorer.score(x) for x in shuf_a])
     scores_b = np.array([scorer.score(x) for x in shuf_b])
     stat = np.abs(scores_a - scores_b)
-    return (int(np.sum(stat > delta)) + 1) / (stat.shape[0] + 1)
+    return cast(float, (int(np.sum(stat > delta)) + 1) / (stat.shape[0] + 1))
 
 
 # ---------------------------------------------------------------- compare

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -76,7 +76,7 @@ _READ_AS = {"L": "E", "U": "S"}
 
 
 def check_scheme(scheme: Any) -> TaggingScheme:
-    return choice(
+    checked: TaggingScheme = choice(
         scheme,
         TaggingScheme,
         "scheme",
@@ -84,10 +84,11 @@ def check_scheme(scheme: Any) -> TaggingScheme:
         ignore_case=True,
         error=MetricError,
     )
+    return checked
 
 
 def check_mode(mode: Any) -> TaggingMode:
-    return choice(mode, TaggingMode, "mode", error=MetricError)
+    return cast(TaggingMode, choice(mode, TaggingMode, "mode", error=MetricError))
 
 
 # ---------------------------------------------------------------- rule tables
@@ -406,7 +407,7 @@ def _neighbours(
     prev[first] = O
     prev_kind[first] = -1
     same = (kind == prev_kind) & (kind >= 0)
-    return (prev.astype(np.intp) * 5 + prefix) * 2 + same
+    return cast(NDArray[np.intp], (prev.astype(np.intp) * 5 + prefix) * 2 + same)
 
 
 def _conlleval(
