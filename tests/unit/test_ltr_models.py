@@ -121,6 +121,10 @@ def test_models_without_a_saved_form_write_nothing(
 ) -> None:
     assert ltr.RandomScores().save(tmp_path / "random") is None
     assert ltr.Linear().save(tmp_path / "unfitted") is None
+    from sklearn.linear_model import LinearRegression
+
+    fitted = ltr.Estimator(LinearRegression()).fit(splits["train"])
+    assert fitted.save(tmp_path / "estimator") is None  # the method was lost inside _clone
     assert list(tmp_path.iterdir()) == []
 
 

@@ -382,6 +382,12 @@ class Estimator:
             raise InputError(f"model {self.name!r} is not fitted")
         return np.asarray(self.fitted_.predict(_matrix(data)), dtype=np.float64).ravel()
 
+    def save(self, path: str | os.PathLike[str]) -> Path | None:
+        """A wrapped estimator has no saved form of assay's: returns None (see :func:`save_model`)."""
+        from .saving import save_model
+
+        return save_model(self, path)
+
 
 def _clone(estimator: Any) -> Any:
     try:
@@ -392,12 +398,6 @@ def _clone(estimator: Any) -> Any:
         return clone(estimator)
     except TypeError:
         return estimator
-
-    def save(self, path: str | os.PathLike[str]) -> Path | None:
-        """Write the fitted model (see :func:`save_model`); returns the file written."""
-        from .saving import save_model
-
-        return save_model(self, path)
 
 
 # ---------------------------------------------------------------- random floor
