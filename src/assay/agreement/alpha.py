@@ -234,7 +234,7 @@ def _delta(level: str | Distance, a: Any, b: Any) -> Any:
         with np.errstate(invalid="ignore", divide="ignore"):
             d = ((a - b) / s) ** 2
         return np.where(s == 0, 0.0, d)
-    return np.asarray(level(a, b), dtype=np.float64)  # type: ignore[operator]
+    return np.asarray(level(a, b), dtype=np.float64)  # type: ignore[operator]  # why: the named (str) levels returned above
 
 
 def _scores(level: str | Distance, x: FloatArray, n_c: Any) -> Any:

@@ -269,7 +269,7 @@ def _current_context() -> Any:
     try:
         from typer._click.globals import get_current_context
     except ImportError:  # an older typer: click itself
-        from click import get_current_context  # type: ignore[no-redef]
+        from click import get_current_context  # type: ignore[no-redef]  # why: the same function, older typer
     return get_current_context(silent=True)
 
 
@@ -392,7 +392,7 @@ def choose_format(fmt: OutputFormat | None, output: Path | None) -> OutputFormat
     ``fmt``, is an :class:`~assay.errors.OptionError`."""
     if output is not None:
         named = extension_format("", "output", str(output), fmt)
-        return "tsv" if named is None else named  # type: ignore[return-value]
+        return "tsv" if named is None else named  # type: ignore[return-value]  # why: a format name (typed str)
     if fmt is not None:
         return fmt
     return "table" if sys.stdout.isatty() else "tsv"

@@ -92,7 +92,7 @@ def _usage_error(exc: TyperException) -> int:
     """Report a usage error on one line; its exit code (2)."""
     code = int(getattr(exc, "exit_code", 2))
     if type(exc).__name__ == "NoArgsIsHelpError":  # bare ``assay``: the help, as asked for
-        exc.show()  # type: ignore[attr-defined]
+        exc.show()  # type: ignore[attr-defined]  # why: NoArgsIsHelpError's own method
         return code
     if type(exc).__name__ == "Abort":
         sys.stderr.write("assay: aborted\n")

@@ -48,7 +48,7 @@ class _Inert(io.TextIOBase):
 
 def stdout_text() -> TextIO:
     """Where a command writes data text: stdout itself, or on a terminal a stream escaping it."""
-    return _Inert(sys.stdout) if on_terminal() else sys.stdout  # type: ignore[return-value]
+    return _Inert(sys.stdout) if on_terminal() else sys.stdout  # type: ignore[return-value]  # why: _Inert is a TextIOBase, not a TextIO
 
 
 class _InertBytes(io.RawIOBase):
@@ -78,4 +78,4 @@ class _InertBytes(io.RawIOBase):
 def stdout_bytes() -> BinaryIO:
     """Where a command writes data bytes (flush it at the end): stdout's buffer, or on a
     terminal a stream making them inert."""
-    return _InertBytes() if on_terminal() else sys.stdout.buffer  # type: ignore[return-value]
+    return _InertBytes() if on_terminal() else sys.stdout.buffer  # type: ignore[return-value]  # why: a RawIOBase, not a BinaryIO

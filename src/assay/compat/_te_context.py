@@ -46,7 +46,7 @@ class TrecContext:
     def relret_top(self, k: int | np.ndarray) -> np.ndarray:
         """Relevant documents among the first k (k a number or one per topic)."""
         if np.isscalar(k):
-            return self.r.seg_count(self.isrel, self.r.topk(int(k)))  # type: ignore[arg-type]
+            return self.r.seg_count(self.isrel, self.r.topk(int(k)))  # type: ignore[arg-type]  # why: np.isscalar does not narrow k to int
         kk = np.asarray(k)[self.qidx]
         return self.r.seg_count(self.isrel & (self.pos < kk))
 

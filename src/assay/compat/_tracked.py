@@ -98,10 +98,10 @@ class Tracked(collections.defaultdict[Any, Any]):
         )
 
     # pytrec_eval's parse_run gives a plain defaultdict, and so does a copy of ours.
-    def __copy__(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
+    def __copy__(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]  # why: plain on purpose
         return self._plain()
 
-    def copy(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]
+    def copy(self) -> collections.defaultdict[Any, Any]:  # type: ignore[override]  # why: plain on purpose
         return self._plain()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> collections.defaultdict[Any, Any]:

@@ -600,7 +600,7 @@ class QueryDocTable:
             return NotImplemented
         return self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # why: unhashable, as __eq__ makes it
 
 
 def _rebuild(cls: type[QueryDocTable], state: dict[str, Any]) -> QueryDocTable:

@@ -146,7 +146,7 @@ class Qrels(QueryDocTable):
         )
 
     @classmethod
-    def from_trec(cls, path: PathLike | BinaryIO) -> Qrels:  # type: ignore[override]
+    def from_trec(cls, path: PathLike | BinaryIO) -> Qrels:  # type: ignore[override]  # why: no options; also a stream
         """Read TREC qrels: ``query iteration document grade`` per line (4 fields).
 
         ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is stdin.

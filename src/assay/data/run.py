@@ -311,7 +311,7 @@ class Run(QueryDocTable):
         )
 
     @classmethod
-    def from_trec(cls, path: PathLike | BinaryIO, *, name: str | None = None) -> Run:  # type: ignore[override]
+    def from_trec(cls, path: PathLike | BinaryIO, *, name: str | None = None) -> Run:  # type: ignore[override]  # why: name, not **options; also a stream
         """Read a TREC run: ``query Q0 document rank score tag`` (6 fields, more ignored).
 
         The rank field is ignored: ranks come from the scores (and the tie convention), as in

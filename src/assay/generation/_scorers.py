@@ -324,7 +324,7 @@ def as_streams(references: Any, n: int) -> Streams:
 
 
 def item_references(streams: Streams, i: int) -> list[str]:
-    return [s[i] for s in streams if s[i] is not None]  # type: ignore[misc]
+    return [s[i] for s in streams if s[i] is not None]  # type: ignore[misc]  # why: the filter does not narrow s[i]
 
 
 # ---------------------------------------------------------------- adapters

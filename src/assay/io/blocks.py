@@ -66,7 +66,7 @@ def _open(path: PathLike | BinaryIO) -> Iterator[BinaryIO]:
         raw.seek(0)
         if magic == b"\x1f\x8b":
             with streams.BoundedGzip(raw, p) as unzipped:
-                yield unzipped  # type: ignore[misc]
+                yield unzipped  # type: ignore[misc]  # why: BoundedGzip reads as a BinaryIO
         else:
             yield raw
 

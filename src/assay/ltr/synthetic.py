@@ -162,7 +162,7 @@ def mslr_like_splits(
     >>> {name: data.n_queries for name, data in splits.items()}
     {'train': 12, 'vali': 4, 'test': 4}
     """
-    data = mslr_like(n_queries, seed=seed, **options)  # type: ignore[arg-type]
+    data = mslr_like(n_queries, seed=seed, **options)  # type: ignore[arg-type]  # why: mslr_like's keywords, checked by it
     nq = data.n_queries
     n_test, n_vali = round(test * nq), round(vali * nq)
     cut = {
