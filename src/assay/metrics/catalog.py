@@ -126,10 +126,11 @@ def _measure_markdown(rows: list[dict[str, Any]]) -> str:
     # A family whose measures take a cutoff (embedding: recall@4) shows the @k column.
     cut = any(r["cutoff"] != "no" for r in rows)
     out = [
-        "| metric | input | parameters |" + (" @k |" if cut else "")
+        "| metric | input | parameters |"
+        + (" @k |" if cut else "")
         + " range | better | aliases | description |",
         "|---|---|---|" + ("---|" if cut else "") + "---|---|---|---|",
-    ]  # fmt: skip
+    ]
     for r in rows:
         better = _better(r)
         k = f" {r['cutoff']} |" if cut else ""

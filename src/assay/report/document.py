@@ -89,10 +89,13 @@ def table_to_dict(table: DisplayTable) -> dict[str, Any]:
 def table_from_dict(data: Mapping[str, Any]) -> DisplayTable:
     """The display table :func:`table_to_dict` made."""
     columns = [
-        Column(str(c["name"]), align="right" if c.get("align") == "right" else "left",
-               latex=c.get("latex"))
+        Column(
+            str(c["name"]),
+            align="right" if c.get("align") == "right" else "left",
+            latex=c.get("latex"),
+        )
         for c in data["columns"]
-    ]  # fmt: skip
+    ]
     rows = [
         [Cell(str(t), strong=bool(s), marks=str(m), note=str(n)) for t, s, m, n in row]
         for row in data["rows"]

@@ -86,13 +86,22 @@ def _box(ax: Any, p: Mapping[str, Any]) -> None:
     if not kept:  # no run has a value: the axes stay, empty
         return
     parts = ax.boxplot(
-        [g for g, _ in kept], positions=[pos for _, pos in kept], **_horizontal(), widths=0.6,
-        showmeans=True, patch_artist=True, flierprops={"markersize": 3, "alpha": 0.5},
+        [g for g, _ in kept],
+        positions=[pos for _, pos in kept],
+        **_horizontal(),
+        widths=0.6,
+        showmeans=True,
+        patch_artist=True,
+        flierprops={"markersize": 3, "alpha": 0.5},
         showfliers=max((len(g) for g in groups), default=0) <= MANY_BARS,
-        meanprops={"marker": "D", "markerfacecolor": "white", "markeredgecolor": "black",
-                   "markersize": 4},
+        meanprops={
+            "marker": "D",
+            "markerfacecolor": "white",
+            "markeredgecolor": "black",
+            "markersize": 4,
+        },
         medianprops={"color": "black"},
-    )  # fmt: skip
+    )
     for i, patch in enumerate(parts["boxes"]):
         patch.set_facecolor(_color(len(groups) - kept[i][1]))
         patch.set_alpha(0.6)
@@ -127,8 +136,15 @@ def _line(ax: Any, p: Mapping[str, Any]) -> None:
         x = [math.nan if v is None else v for v in s["x"]]
         y = [math.nan if v is None else v for v in s["y"]]
         style = {"marker": "o", "markersize": 3} if len(x) <= 30 else {}
-        ax.plot(x, y, color=_color(s.get("color", i)), label=_t(s["name"]), linewidth=1.5,
-                drawstyle=s.get("drawstyle", "default"), **style)  # fmt: skip
+        ax.plot(
+            x,
+            y,
+            color=_color(s.get("color", i)),
+            label=_t(s["name"]),
+            linewidth=1.5,
+            drawstyle=s.get("drawstyle", "default"),
+            **style,
+        )
         if s.get("best") is not None:
             ax.axvline(s["best"], color=_color(s.get("color", i)), linestyle=":", linewidth=1)
     if any(s["name"] for s in series):
@@ -188,11 +204,20 @@ def _scatter(ax: Any, p: Mapping[str, Any]) -> None:
     labels = [_t(v) for v in p.get("labels", ["", ""])]
     plain = [(a, b) for a, b, h in zip(x, y, hi, strict=True) if not h]
     marked = [(a, b) for a, b, h in zip(x, y, hi, strict=True) if h]
-    for points, color, size, label in ((plain, NEUTRAL, 1, labels[0]),
-                                       (marked, WORSE, 4, labels[1])):  # fmt: skip
+    for points, color, size, label in (
+        (plain, NEUTRAL, 1, labels[0]),
+        (marked, WORSE, 4, labels[1]),
+    ):
         if points:
-            ax.scatter([a for a, _ in points], [b for _, b in points], s=size, color=color,
-                       label=label or None, rasterized=raster, linewidths=0)  # fmt: skip
+            ax.scatter(
+                [a for a, _ in points],
+                [b for _, b in points],
+                s=size,
+                color=color,
+                label=label or None,
+                rasterized=raster,
+                linewidths=0,
+            )
     if any(labels):
         ax.legend(loc=p.get("legend", "best"), markerscale=4)
 

@@ -158,8 +158,13 @@ class _Windows:
         cols = np.asarray(cols, dtype=np.int64)
         w_lo = np.where(q - half <= 0, -np.inf, srt[np.clip(at_lo, 0, rows - 1), cols])
         w_hi = np.where(q + half >= 1, np.inf, srt[np.clip(at_hi, 0, rows - 1), cols])
-        keys = sorted({(int(c), float(a), float(b)) for c, a, b in zip(cols, w_lo, w_hi, strict=True)
-                       if not (np.isnan(a) or np.isnan(b))})  # fmt: skip
+        keys = sorted(
+            {
+                (int(c), float(a), float(b))
+                for c, a, b in zip(cols, w_lo, w_hi, strict=True)
+                if not (np.isnan(a) or np.isnan(b))
+            }
+        )
         self.cols = [k[0] for k in keys]
         self.lo = [k[1] for k in keys]
         self.hi = [k[2] for k in keys]
