@@ -18,7 +18,16 @@ from typing import cast
 import numpy as np
 
 from . import _options as opt
-from ._options import CIMethod, CompareTest, Correction, Missing, NoRelevant, ShortQueries, Ties
+from ._options import (
+    CIMethod,
+    CompareTest,
+    Correction,
+    Missing,
+    NoRelevant,
+    PairedTest,
+    ShortQueries,
+    Ties,
+)
 from ._result import provenance
 from .errors import ConventionError, InputError, MetricError, PowerWarning
 from .evaluation import QrelsLike, RunLike, evaluate
@@ -106,7 +115,9 @@ def _pvalues(rows: list[np.ndarray], test: str, n_resamples: int, seed: int) -> 
     for n, idx in _by_length(rows).items():
         if n >= 2:
             stacked = np.vstack([rows[i] for i in idx])
-            raw[idx] = paired_pvalues(stacked, test=test, n_resamples=n_resamples, seed=seed)
+            raw[idx] = paired_pvalues(
+                stacked, test=cast(PairedTest, test), n_resamples=n_resamples, seed=seed
+            )
     return raw
 
 
@@ -121,7 +132,7 @@ def _corrected(raw: np.ndarray, plan: _Plan, metrics: list[str], correction: str
         ok = ~np.isnan(values)
         if ok.any():
             fixed = values.copy()
-            fixed[ok] = np.asarray(correct(values[ok], correction=correction))
+            fixed[ok] = np.asarray(correct(values[ok], correction=cast(Correction, correction)))
             adjusted[family] = fixed
     return adjusted
 

@@ -124,3 +124,46 @@ def test_result_types_follow_the_protocol(kind: type) -> None:
 
 if __name__ == "__main__":
     print("\n".join(current_api()))
+
+
+def test_the_typing_check_of_public_names_is_current() -> None:
+    """``tests/typing/public_names.py`` (checked by ``mypy --strict`` in ``make lint``) imports
+    every pinned name; regenerate it with ``python tools/typing_names.py``."""
+    import sys
+
+    sys.path.insert(0, str(PINNED_FILE.parents[2] / "tools"))
+    from typing_names import TARGET, render
+
+    assert TARGET.read_text(encoding="utf-8") == render()
+
+
+@pytest.mark.parametrize("name", [m for m in USER_MODULES if m != "assay"])
+def test_a_lazy_package_declares_its_names_to_type_checkers(name: str) -> None:
+    """A package that loads its names on first use (``__getattr__``) also imports each of
+    them as ``X as X`` under ``TYPE_CHECKING``, so that mypy and editors see their types (a
+    name missing there is typed ``Any`` through ``__getattr__``)."""
+    import ast
+
+    module = importlib.import_module(name)
+    if not hasattr(module, "__getattr__") or module.__file__ is None:
+        return
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    declared = {
+        alias.asname
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.ImportFrom)
+        for alias in inner.names
+        if alias.asname == alias.name
+    }
+    eager = set()  # bound by the module's own top-level statements (not loaded lazily)
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            eager |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.FunctionDef | ast.ClassDef):
+            targets = node.targets if isinstance(node, ast.Assign) else [node]
+            eager |= {getattr(t, "id", getattr(t, "name", "")) for t in targets}
+            eager |= {getattr(getattr(t, "target", None), "id", "") for t in targets}
+    missing = sorted(set(module.__all__) - declared - eager)
+    assert missing == [], f"{name}: declare under TYPE_CHECKING as 'X as X': {missing}"

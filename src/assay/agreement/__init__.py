@@ -14,6 +14,8 @@ what ``assay agree`` prints, as a result that builds its own table and HTML page
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -38,6 +40,24 @@ _LAZY = {
     "evaluate": "evaluation",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .alpha import LEVELS as LEVELS
+    from .alpha import AlphaResult as AlphaResult
+    from .alpha import alpha_band as alpha_band
+    from .alpha import krippendorff_alpha as krippendorff_alpha
+    from .bootstrap import AlphaBootstrap as AlphaBootstrap
+    from .bootstrap import alpha_bootstrap as alpha_bootstrap
+    from .evaluation import AgreementEvaluation as AgreementEvaluation
+    from .evaluation import evaluate as evaluate
+    from .kappas import AgreementResult as AgreementResult
+    from .kappas import cohen_kappa as cohen_kappa
+    from .kappas import fleiss_kappa as fleiss_kappa
+    from .kappas import percent_agreement as percent_agreement
+    from .kappas import randolph_kappa as randolph_kappa
+    from .kappas import scott_pi as scott_pi
+    from .ratings import Ratings as Ratings
+    from .ratings import read_ratings as read_ratings
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

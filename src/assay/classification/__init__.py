@@ -15,60 +15,12 @@ agreement family's (one implementation, exported by both). See
 ``average``, ``zero_division``, ``pos_label``). Public names load on first use.
 """
 
-# ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
-
-if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on first use
-    from ..agreement import AgreementResult, cohen_kappa
-    from .curves import (
-        InterpolatedPrecision,
-        PrecisionRecallCurve,
-        RocCurve,
-        average_precision,
-        interpolated_precision,
-        pr_curve,
-        roc_auc,
-        roc_curve,
-    )
-    from .document import (
-        classification_document,
-        confusion_table,
-        labelled_report,
-    )
-    from .evaluation import ClassificationEvaluation
-    from .evaluation import evaluate as evaluate  # re-exported for mypy --strict
-    from .matrix import ConfusionMatrix, confusion_matrix
-    from .measures import (
-        accuracy,
-        f1,
-        f_score,
-        fnr,
-        fowlkes_mallows,
-        fpr,
-        jaccard,
-        npv,
-        precision,
-        recall,
-        specificity,
-        tnr,
-        tpr,
-    )
-    from .overall import balanced_accuracy, mcc, sba
-    from .reader import read_labels as read_labels  # re-exported for mypy --strict
-    from .reader import read_scores as read_scores  # re-exported for mypy --strict
-    from .summary import (
-        ClassificationReport,
-        ClassMetrics,
-        F1MCCSimulation,
-        classification_report,
-        simulate_f1_mcc,
-    )
-
 
 _LAZY = {
     # the confusion matrix and the measures computed from it
@@ -121,6 +73,48 @@ _ELSEWHERE = {
     "AgreementResult": "assay.agreement",
     "cohen_kappa": "assay.agreement",
 }
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from ..agreement import AgreementResult as AgreementResult
+    from ..agreement import cohen_kappa as cohen_kappa
+    from .curves import InterpolatedPrecision as InterpolatedPrecision
+    from .curves import PrecisionRecallCurve as PrecisionRecallCurve
+    from .curves import RocCurve as RocCurve
+    from .curves import average_precision as average_precision
+    from .curves import interpolated_precision as interpolated_precision
+    from .curves import pr_curve as pr_curve
+    from .curves import roc_auc as roc_auc
+    from .curves import roc_curve as roc_curve
+    from .document import classification_document as classification_document
+    from .document import confusion_table as confusion_table
+    from .document import labelled_report as labelled_report
+    from .evaluation import ClassificationEvaluation as ClassificationEvaluation
+    from .evaluation import evaluate as evaluate
+    from .matrix import ConfusionMatrix as ConfusionMatrix
+    from .matrix import confusion_matrix as confusion_matrix
+    from .measures import accuracy as accuracy
+    from .measures import f1 as f1
+    from .measures import f_score as f_score
+    from .measures import fnr as fnr
+    from .measures import fowlkes_mallows as fowlkes_mallows
+    from .measures import fpr as fpr
+    from .measures import jaccard as jaccard
+    from .measures import npv as npv
+    from .measures import precision as precision
+    from .measures import recall as recall
+    from .measures import specificity as specificity
+    from .measures import tnr as tnr
+    from .measures import tpr as tpr
+    from .overall import balanced_accuracy as balanced_accuracy
+    from .overall import mcc as mcc
+    from .overall import sba as sba
+    from .reader import read_labels as read_labels
+    from .reader import read_scores as read_scores
+    from .summary import ClassificationReport as ClassificationReport
+    from .summary import ClassMetrics as ClassMetrics
+    from .summary import F1MCCSimulation as F1MCCSimulation
+    from .summary import classification_report as classification_report
+    from .summary import simulate_f1_mcc as simulate_f1_mcc
 
 _NAMES = LazyNames(__name__, globals(), _LAZY, _ELSEWHERE)
 

@@ -162,12 +162,13 @@ def topicsize(
         from ..errors import InputError
         from ..evaluation import evaluate
         from ..meta import topic_set_size
+        from ..results import Results
 
         check_report(report)
         if variance is not None:
             if qrels is not None:
                 raise InputError("give either --variance or QRELS and RUNs, not both")
-            source: object = variance
+            source: Results | float = variance
         else:
             if qrels is None or not runs or len(runs) < 2:
                 raise InputError("give QRELS and two or more RUNs (or --variance)")
@@ -265,9 +266,13 @@ def repro(
         ]
         with _w.catch_warnings():
             _w.simplefilter("ignore")  # reported below, once
+            orig_base, orig_adv, rep_base, rep_adv = runs
             res = reproducibility(
                 q,
-                *runs,
+                orig_base,
+                orig_adv,
+                rep_base,
+                rep_adv,
                 _metrics(metric),
                 rep_qrels=rq,
                 p=p,

@@ -10,51 +10,12 @@ every scalar measure is declared in the metric registry (``assay metrics``,
 :mod:`~assay.clustering.options` (the option types). Public names load on first use.
 """
 
-# ruff: noqa: F401  (the TYPE_CHECKING imports are the names __all__ lists, for mypy)
 from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
-
-if TYPE_CHECKING:  # the names mypy and editors see; at run time they load on first use
-    from .evaluation import ClusteringEvaluation
-    from .evaluation import evaluate as evaluate  # re-exported for mypy --strict
-    from .measures import (
-        PRF,
-        ClusteringReport,
-        ClusterPairCounts,
-        adjusted_rand_index,
-        ami,
-        bcubed,
-        fowlkes_mallows,
-        hard_report,
-        inverse_purity,
-        nmi,
-        pair_counts,
-        pairwise_f,
-        pairwise_precision,
-        pairwise_recall,
-        purity,
-        purity_f1,
-        rand_index,
-    )
-    from .reader import (
-        Clustering,
-        read_clustering,
-    )
-    from .reader import read_clusterings as read_clusterings  # re-exported for mypy --strict
-    from .soft import (
-        labels_to_clusters,
-        nipu,
-        nmpu,
-        nmpu_f1,
-        soft_pair_counts,
-        soft_pairwise,
-        soft_report,
-    )
-
 
 _LAZY = {
     # hard clusterings
@@ -95,6 +56,37 @@ _LAZY = {
 #: Old names still resolved, with a DeprecationWarning: ``PairCounts`` was renamed so that it
 #: is not mistaken for :class:`assay.stats.concordance.PairCounts` (concordant pairs).
 _RENAMED = {"PairCounts": "ClusterPairCounts"}
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .evaluation import ClusteringEvaluation as ClusteringEvaluation
+    from .evaluation import evaluate as evaluate
+    from .measures import PRF as PRF
+    from .measures import ClusteringReport as ClusteringReport
+    from .measures import ClusterPairCounts as ClusterPairCounts
+    from .measures import adjusted_rand_index as adjusted_rand_index
+    from .measures import ami as ami
+    from .measures import bcubed as bcubed
+    from .measures import fowlkes_mallows as fowlkes_mallows
+    from .measures import hard_report as hard_report
+    from .measures import inverse_purity as inverse_purity
+    from .measures import nmi as nmi
+    from .measures import pair_counts as pair_counts
+    from .measures import pairwise_f as pairwise_f
+    from .measures import pairwise_precision as pairwise_precision
+    from .measures import pairwise_recall as pairwise_recall
+    from .measures import purity as purity
+    from .measures import purity_f1 as purity_f1
+    from .measures import rand_index as rand_index
+    from .reader import Clustering as Clustering
+    from .reader import read_clustering as read_clustering
+    from .reader import read_clusterings as read_clusterings
+    from .soft import labels_to_clusters as labels_to_clusters
+    from .soft import nipu as nipu
+    from .soft import nmpu as nmpu
+    from .soft import nmpu_f1 as nmpu_f1
+    from .soft import soft_pair_counts as soft_pair_counts
+    from .soft import soft_pairwise as soft_pairwise
+    from .soft import soft_report as soft_report
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

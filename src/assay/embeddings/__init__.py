@@ -13,6 +13,8 @@ embed`` prints and writes (an :class:`EmbeddingEvaluation`: ``report()``, ``html
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -49,6 +51,36 @@ _MEASURES = {
     "RetrievalMetrics": "result",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .confidence import ErrorRejectCurve as ErrorRejectCurve
+    from .confidence import HPDInterval as HPDInterval
+    from .confidence import ThresholdCurve as ThresholdCurve
+    from .confidence import UncertaintyCorrelation as UncertaintyCorrelation
+    from .confidence import error_reject_curve as error_reject_curve
+    from .confidence import hpd_interval as hpd_interval
+    from .confidence import threshold_curve as threshold_curve
+    from .confidence import uncertainty_correlation as uncertainty_correlation
+    from .evaluation import EmbeddingEvaluation as EmbeddingEvaluation
+    from .evaluation import evaluate as evaluate
+    from .knn import Backend as Backend
+    from .knn import Distance as Distance
+    from .measures import DEFAULT_METRICS as DEFAULT_METRICS
+    from .measures import EmbeddingAverage as EmbeddingAverage
+    from .measures import map_at_k as map_at_k
+    from .measures import map_at_r as map_at_r
+    from .measures import mrr as mrr
+    from .measures import ndcg as ndcg
+    from .measures import precision as precision
+    from .measures import r_precision as r_precision
+    from .measures import recall as recall
+    from .measures import recall_ir as recall_ir
+    from .options import KnnBackend as KnnBackend
+    from .reader import read_embeddings as read_embeddings
+    from .result import RetrievalMetrics as RetrievalMetrics
+    from .result import neighbour_metrics as neighbour_metrics
+    from .retrieval import nearest_neighbours as nearest_neighbours
+    from .retrieval import retrieval_metrics as retrieval_metrics
 
 _NAMES = LazyNames(__name__, globals(), {**_LAZY, **_MEASURES})
 

@@ -435,8 +435,22 @@ def uncertainty_correlation(
     same_length(("predicted", x), ("reference", y), what="queries")
     boot = ci_method == "bootstrap"
     common = {"confidence": confidence, "n_resamples": n_resamples, "seed": seed}
-    rho = spearman(x, y, ci_method="bootstrap" if boot else "fisher", **common)
-    tau = kendall(x, y, ci_method="bootstrap" if boot else "fieller", **common)
+    rho = spearman(
+        x,
+        y,
+        ci_method="bootstrap" if boot else "fisher",
+        confidence=confidence,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
+    tau = kendall(
+        x,
+        y,
+        ci_method="bootstrap" if boot else "fieller",
+        confidence=confidence,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
     settings = {"ci_method": ci_method, **common, "n": int(x.size)}
     return UncertaintyCorrelation(rho, tau, int(x.size), provenance(**settings))
 

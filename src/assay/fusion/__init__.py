@@ -21,6 +21,8 @@ Options are keyword-only and validated (``method``, ``norm``, ``partial``, ``wei
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -38,6 +40,20 @@ _LAZY = {
     "read_votes": "votes",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .aggregation import AGGREGATE_METHODS as AGGREGATE_METHODS
+    from .aggregation import Consensus as Consensus
+    from .aggregation import aggregate as aggregate
+    from .methods import FUSION_METHODS as FUSION_METHODS
+    from .methods import NORMS as NORMS
+    from .methods import fuse as fuse
+    from .optimize import FusionOptimum as FusionOptimum
+    from .optimize import optimize_fusion as optimize_fusion
+    from .streaming import FusionSummary as FusionSummary
+    from .streaming import QueryOrderError as QueryOrderError
+    from .streaming import fuse_files as fuse_files
+    from .votes import read_votes as read_votes
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

@@ -29,6 +29,8 @@ item has fewer references). Plain-text files: :func:`assay.io.segments.read_segm
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -51,6 +53,26 @@ _LAZY = {
     "sentence_ter": "_corpus",
     "ter": "_corpus",
 }
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from ._corpus import GenerationScore as GenerationScore
+    from ._corpus import bleu as bleu
+    from ._corpus import chrf as chrf
+    from ._corpus import score as score
+    from ._corpus import sentence_bleu as sentence_bleu
+    from ._corpus import sentence_chrf as sentence_chrf
+    from ._corpus import sentence_ter as sentence_ter
+    from ._corpus import ter as ter
+    from ._rouge import RougeScores as RougeScores
+    from ._rouge import rouge as rouge
+    from ._scorers import GenerationMetric as GenerationMetric
+    from ._scorers import configure_metrics as configure_metrics
+    from ._scorers import metric as metric
+    from ._significance import SystemComparison as SystemComparison
+    from ._significance import SystemScore as SystemScore
+    from ._significance import compare_systems as compare_systems
+    from .reader import read_reference_streams as read_reference_streams
+    from .report import generation_report as generation_report
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

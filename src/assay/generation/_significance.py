@@ -498,7 +498,9 @@ def _compare(
         metric_rows, metric_scores, signature, raw = _metric_rows(
             spec, named, streams, base, settings
         )
-        adjusted = iter(correct(np.array(raw), correction=correction).tolist() if raw else [])
+        adjusted = iter(
+            correct(np.array(raw), correction=cast(Correction, correction)).tolist() if raw else []
+        )
         p_values = iter(raw)
         base_score = metric_scores[base].score
         for row in metric_rows:

@@ -23,7 +23,7 @@ reading, statistics, the linear model and evaluation work without it.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
 
@@ -68,6 +68,47 @@ _LAZY = {
 }
 #: Submodules that are public names of the package.
 _SUBMODULES = ("analysis", "synthetic")
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from . import analysis as analysis
+    from . import synthetic as synthetic
+    from .analysis import Analysis as Analysis
+    from .analysis import analyze as analyze
+    from .dataset import SENTINEL as SENTINEL
+    from .dataset import LetorDataset as LetorDataset
+    from .dataset import load as load
+    from .dataset import normalize as normalize
+    from .experiment import LTR_METRICS as LTR_METRICS
+    from .experiment import Experiment as Experiment
+    from .experiment import SeedSpread as SeedSpread
+    from .experiment import compare_scores as compare_scores
+    from .experiment import evaluate_scores as evaluate_scores
+    from .experiment import run_experiment as run_experiment
+    from .files import Exported as Exported
+    from .files import export as export
+    from .letor import read_letor as read_letor
+    from .letor import write_letor as write_letor
+    from .models import LAMBDARANK_EXAMPLE as LAMBDARANK_EXAMPLE
+    from .models import Estimator as Estimator
+    from .models import LambdaMART as LambdaMART
+    from .models import Linear as Linear
+    from .models import Model as Model
+    from .models import RandomScores as RandomScores
+    from .models import make_model as make_model
+    from .models import with_seed as with_seed
+    from .options import FeatureNorm as FeatureNorm
+    from .options import ModelName as ModelName
+    from .saving import load_model as load_model
+    from .saving import save_model as save_model
+    from .stats import CollectionStats as CollectionStats
+    from .stats import DatasetStats as DatasetStats
+    from .stats import FeatureStats as FeatureStats
+    from .stats import collection_stats as collection_stats
+    from .stats import dataset_stats as dataset_stats
+    from .stats import feature_stats as feature_stats
+    from .synthetic import MSLR_GRADES as MSLR_GRADES
+    from .synthetic import mslr_like as mslr_like
+    from .synthetic import mslr_like_splits as mslr_like_splits
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

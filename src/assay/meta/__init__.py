@@ -12,6 +12,8 @@ Every result builds its own report (``report()``, the table ``assay meta`` print
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -40,6 +42,31 @@ _LAZY = {
     "assessor_agreement": "assessors",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .assessors import AssessorAgreement as AssessorAgreement
+    from .assessors import assessor_agreement as assessor_agreement
+    from .discpower import DiscriminativePower as DiscriminativePower
+    from .discpower import discriminative_power as discriminative_power
+    from .options import DiscPowerTest as DiscPowerTest
+    from .options import PowerMethod as PowerMethod
+    from .options import RBOTies as RBOTies
+    from .options import ReproKind as ReproKind
+    from .overlap import RBOResult as RBOResult
+    from .overlap import RBORuns as RBORuns
+    from .overlap import rbo as rbo
+    from .overlap import rbo_runs as rbo_runs
+    from .overlap import rbo_systems as rbo_systems
+    from .repro import PerTopic as PerTopic
+    from .repro import Reproducibility as Reproducibility
+    from .repro import ktau_union as ktau_union
+    from .repro import repro_rbo as repro_rbo
+    from .repro import reproducibility as reproducibility
+    from .topicsize import TopicSetSize as TopicSetSize
+    from .topicsize import anova_power as anova_power
+    from .topicsize import residual_variance as residual_variance
+    from .topicsize import topic_set_size as topic_set_size
+    from .topicsize import ttest_power as ttest_power
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

@@ -12,6 +12,8 @@ The results and the functions that make them are the ranking core's top-level mo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -36,6 +38,25 @@ _LAZY = {
     "load_collection": "collection",
     "read_collection": "collection",
 }
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .collection import compare_files as compare_files
+    from .collection import evaluate_files as evaluate_files
+    from .collection import load_collection as load_collection
+    from .collection import read_collection as read_collection
+    from .reports import RESULTS_COLUMNS as RESULTS_COLUMNS
+    from .reports import comparison_legend as comparison_legend
+    from .reports import comparison_report as comparison_report
+    from .reports import results_report as results_report
+    from .sections import MAX_DIFF_RUNS as MAX_DIFF_RUNS
+    from .sections import MAX_PANELS as MAX_PANELS
+    from .sections import comparison_document as comparison_document
+    from .sections import differences as differences
+    from .sections import distributions as distributions
+    from .sections import paired_differences as paired_differences
+    from .sections import per_query_sections as per_query_sections
+    from .sections import pr_curves as pr_curves
+    from .sections import results_document as results_document
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

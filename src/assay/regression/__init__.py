@@ -15,6 +15,8 @@ loaded lazily from here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -37,6 +39,23 @@ _LAZY = {
     "evaluate": "evaluation",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .compare import ModelComparison as ModelComparison
+    from .compare import ModelPair as ModelPair
+    from .compare import compare_models as compare_models
+    from .evaluation import RegressionEvaluation as RegressionEvaluation
+    from .evaluation import evaluate as evaluate
+    from .measures import explained_variance as explained_variance
+    from .measures import mae as mae
+    from .measures import mape as mape
+    from .measures import max_error as max_error
+    from .measures import median_absolute_error as median_absolute_error
+    from .measures import mse as mse
+    from .measures import r2 as r2
+    from .measures import rmse as rmse
+    from .report import RegressionReport as RegressionReport
+    from .report import regression_report as regression_report
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

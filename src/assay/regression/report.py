@@ -207,7 +207,11 @@ def _loss_intervals(
 
     rows = np.vstack([np.abs(p - t), (p - t) ** 2])
     low, high = bootstrap_mean_ci(
-        rows, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
+        rows,
+        n_resamples=n_resamples,
+        seed=seed,
+        ci_method=cast(BootstrapMethod, ci_method),
+        confidence=confidence,
     )
     return {
         "mae": (float(low[0]), float(high[0])),

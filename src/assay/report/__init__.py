@@ -40,7 +40,7 @@ The family reports that used to live here (``results_report``, ``comparison_repo
 
 import warnings
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._lazy import LazyNames
 from . import escape as escape
@@ -71,6 +71,32 @@ _LAZY = {
     "short": "values",
     "to_html": "html",
 }
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from assay._options import OutputFormat as OutputFormat
+
+    from .catalog import catalog_report as catalog_report
+    from .catalog import catalog_table as catalog_table
+    from .html import to_html as to_html
+    from .output import Report as Report
+    from .records import RecordFormat as RecordFormat
+    from .records import render_records as render_records
+    from .reported import Reported as Reported
+    from .sections_tasks import any_document as any_document
+    from .sections_tasks import tables_document as tables_document
+    from .table import Align as Align
+    from .table import Cell as Cell
+    from .table import Column as Column
+    from .table import DisplayTable as DisplayTable
+    from .table import to_latex as to_latex
+    from .table import to_markdown as to_markdown
+    from .table import to_rich as to_rich
+    from .table import to_text as to_text
+    from .tasks import values_report as values_report
+    from .values import count as count
+    from .values import json_value as json_value
+    from .values import plain as plain
+    from .values import short as short
 
 _NAMES = LazyNames(
     __name__,

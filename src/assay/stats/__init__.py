@@ -15,6 +15,8 @@ names are loaded lazily from here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -44,6 +46,28 @@ _LAZY = {
     "system_rank_correlation": "correlation",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .bootstrap import bootstrap_ci as bootstrap_ci
+    from .bootstrap import bootstrap_mean_ci as bootstrap_mean_ci
+    from .concordance import kendall as kendall
+    from .corrections import correct as correct
+    from .correlation import pearson as pearson
+    from .correlation import spearman as spearman
+    from .correlation import system_rank_correlation as system_rank_correlation
+    from .correlation import tau_ap as tau_ap
+    from .paired import cohens_d_paired as cohens_d_paired
+    from .paired import paired_bootstrap_test as paired_bootstrap_test
+    from .paired import paired_pvalues as paired_pvalues
+    from .paired import randomization_test as randomization_test
+    from .paired import sign_test as sign_test
+    from .paired import ttest as ttest
+    from .paired import wilcoxon as wilcoxon
+    from .pairs import PairResult as PairResult
+    from .result import StatResult as StatResult
+    from .result import TukeyHSDResult as TukeyHSDResult
+    from .shuffling import stratified_shuffling_test as stratified_shuffling_test
+    from .tukey import tukey_hsd as tukey_hsd
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

@@ -33,6 +33,8 @@ public names load lazily from here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
 _LAZY = {
@@ -67,6 +69,32 @@ _LAZY = {
     "conlleval_text": "conlleval",
 }
 
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .comparison import TaggerComparison as TaggerComparison
+    from .comparison import TaggerPair as TaggerPair
+    from .comparison import compare_taggers as compare_taggers
+    from .comparison import evaluate as evaluate
+    from .comparison import micro_f1 as micro_f1
+    from .conll import ConllData as ConllData
+    from .conll import TagSequences as TagSequences
+    from .conll import read_conll as read_conll
+    from .conlleval import conlleval_text as conlleval_text
+    from .counts import SpanCounts as SpanCounts
+    from .counts import span_counts as span_counts
+    from .evaluation import TaggingReport as TaggingReport
+    from .evaluation import tagging_report as tagging_report
+    from .measures import ner_f1 as ner_f1
+    from .measures import ner_precision as ner_precision
+    from .measures import ner_recall as ner_recall
+    from .measures import span_f1 as span_f1
+    from .measures import span_precision as span_precision
+    from .measures import span_recall as span_recall
+    from .measures import token_accuracy as token_accuracy
+    from .partial import PartialCounts as PartialCounts
+    from .partial import partial_counts as partial_counts
+    from .spans import Spans as Spans
+    from .spans import extract_spans as extract_spans
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

@@ -365,7 +365,11 @@ def compare_taggers(
         for name in named
         if name != base
     }
-    adjusted = correct([r[0] for r in tests.values()], correction=correction_name) if tests else []
+    adjusted: Sequence[float] | NDArray[np.float64] = (
+        correct([r[0] for r in tests.values()], correction=cast(Correction, correction_name))
+        if tests
+        else []
+    )
     pairs = tuple(
         PairResult(
             system=name,
