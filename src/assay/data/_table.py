@@ -396,20 +396,6 @@ class QueryDocTable:
     def from_jsonl(cls, path: PathLike, **options: Any) -> Self:
         """From JSON Lines, one object per row (column options as :meth:`from_arrow`).
 
-        Parameters
-        ----------
-        path : str or PathLike
-            The file.
-        **options
-            The column names and a run's ``name``, as :meth:`from_arrow`.
-
-        Returns
-        -------
-        Qrels or Run
-            The table read.
-
-        Examples
-        --------
         >>> from assay import Run
         >>> _ = open("example_run.jsonl", "w").write('{"query": "q1", "doc": "d1", "score": 1.5}\\n')
         >>> Run.from_jsonl("example_run.jsonl")
