@@ -68,8 +68,8 @@ def make_data(queries: int, seed: int = 42) -> Path:
     path = DATA / f"letor.{queries}q.seed{seed}.txt"
     if path.exists():
         return path
-    from assay.ltr.letor import write_letor
     from assay.ltr import mslr_like
+    from assay.ltr.letor import write_letor
 
     data = mslr_like(queries, mean_docs=120, seed=seed)
     tmp = path.with_suffix(".part")

@@ -187,7 +187,7 @@ def test_classify_unknown_positive_lists_the_labels_and_the_case_insensitive_mat
     labels: dict[str, Path],
 ) -> None:
     code, out, err = invoke("classify", labels["gold"], labels["pred"], "--positive", "Dog")
-    assert_one_line_error(code, out, err, "'bird', 'cat', 'dog'", "did you mean --positive 'dog'")
+    assert_one_line_error(code, out, err, "'bird', 'cat', 'dog'", "did you mean --pos-label 'dog'")
     code, out, err = invoke("classify", labels["gold"], labels["pred"], "--positive", "fox")
     assert_one_line_error(code, out, err, "'bird', 'cat', 'dog'")
     assert "did you mean" not in err

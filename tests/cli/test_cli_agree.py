@@ -57,3 +57,12 @@ def test_cli_bad_seed_is_one_line(tmp_path) -> None:  # type: ignore[no-untyped-
     assert "seed" in res.stderr
     with pytest.raises(OptionError):
         ag.alpha_bootstrap(KRIPP_2011, seed=-1)
+
+
+def test_the_resamples_option_has_the_glossary_name_and_the_old_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--n-resamples`` (the glossary's name) and ``--bootstrap`` (its old name) are one."""
+    path = tmp_path / "r.csv"
+    path.write_text("unit,a,b,c\n1,1,1,2\n2,2,2,2\n3,1,2,1\n4,3,3,3\n5,2,2,1\n", encoding="utf-8")
+    new = _cli(str(path), "--seed", "3", "--n-resamples", "50")
+    old = _cli(str(path), "--seed", "3", "--bootstrap", "50")
+    assert new == old and any(row["metric"] == "alpha_ci_low" for row in new)

@@ -132,10 +132,11 @@ def test_cli_errors(files: dict[str, Path], tmp_path: Path) -> None:
     )
     assert_one_line_error(*invoke("classify", files["both"], files["both"]), "--column")
     assert_one_line_error(
-        *invoke("classify", files["gold"], files["pred"], "--scores", files["scores"]), "--positive"
+        *invoke("classify", files["gold"], files["pred"], "--scores", files["scores"]),
+        "--pos-label",
     )
     assert_one_line_error(
-        *invoke("classify", files["gold"], files["pred"], "--positive", "x"), "--positive"
+        *invoke("classify", files["gold"], files["pred"], "--positive", "x"), "--pos-label"
     )
     assert_one_line_error(
         *invoke("classify", files["gold"], files["pred"], "--zero-division", "2"), "zero-division"
@@ -148,3 +149,11 @@ def test_cli_module_is_light() -> None:
         "print(any(m == 'numpy' or m.startswith('numpy.') for m in sys.modules))"
     )
     assert run_python(code).stdout.strip() == "False"
+
+
+def test_the_positive_class_has_the_glossary_name_and_the_old_one(files):
+    """``--pos-label`` (the glossary's name) and ``--positive`` (its old name) are one option."""
+    args = ("classify", files["gold"], files["pred"], "--average", "binary", "-f", "tsv")
+    new = invoke(*args, "--pos-label", "pos")
+    old = invoke(*args, "--positive", "pos")
+    assert new[0] == 0 and new == old

@@ -13,7 +13,7 @@ header (columns ``1``, ``2``, ...). The caption says how the file was read.
 Printed: alpha, D_o, D_e, n_pairable, n_units, the interpretation band (Krippendorff: α ≥
 0.800 reliable, 0.667 ≤ α < 0.800 tentative, below unreliable), Cohen's kappa when there are
 exactly two raters, Fleiss' kappa when every unit has every rater's value, and with
-``--bootstrap N`` the percentile CI and P(alpha < 0.667), P(alpha < 0.8).
+``--n-resamples N`` the percentile CI and P(alpha < 0.667), P(alpha < 0.8).
 
 Which coefficients apply is :func:`assay.agreement.evaluate`'s decision; its result builds the
 table and the ``--report`` page. Only typer, the standard library and the option types are
@@ -98,7 +98,12 @@ def agree(
     ] = None,
     bootstrap: Annotated[
         int,
-        typer.Option("--bootstrap", min=0, help="Bootstrap resamples for alpha's CI (0: none)."),
+        typer.Option(
+            "--n-resamples",
+            "--bootstrap",
+            min=0,
+            help="Bootstrap resamples for alpha's CI (0: none; --bootstrap is its old name).",
+        ),
     ] = 0,
     seed: SeedOption = 0,
     fmt: FormatOption = None,

@@ -39,23 +39,24 @@ def classify(
         str | None,
         typer.Option(
             "--scores",
-            help="Scores of the --positive class, one number per item (same formats): "
+            help="Scores of the --pos-label class, one number per item (same formats): "
             "adds ROC AUC, average precision, interpolated precision.",
         ),
     ] = None,
     positive: Annotated[
         str | None,
         typer.Option(
+            "--pos-label",
             "--positive",
             help="The positive class: binary measures (specificity, NPV, rates, ...) "
-            "and the class the scores are for.",
+            "and the class the scores are for (--positive is its old name).",
         ),
     ] = None,
     average: Annotated[
         Average | None,
         typer.Option(
             "--average",
-            help="Print only this average (binary: only the --positive class's rows); "
+            help="Print only this average (binary: only the --pos-label class's rows); "
             "default: per-class rows and micro, macro and weighted averages.",
         ),
     ] = None,
@@ -99,13 +100,13 @@ def classify(
         check_report(report)
         zd = _zero_division(zero_division)
         if average == "binary" and positive is None:
-            raise _option_error("--average binary needs --positive", "average")
+            raise _option_error("--average binary needs --pos-label", "average")
         y_true, y_pred, s = _read(
             gold, pred, scores, column, gold_column, pred_column, scores_column
         )
         if s is not None and positive is None:
             raise _option_error(
-                "--scores needs --positive (the class the scores are for)", "pos_label"
+                "--scores needs --pos-label (the class the scores are for)", "pos_label"
             )
         if positive is not None and positive not in set(y_true) | set(y_pred):
             raise _unknown_positive(positive, set(y_true) | set(y_pred))
@@ -133,16 +134,16 @@ _LABELS_LISTED = 20
 
 
 def _unknown_positive(positive: str, labels: set[str]) -> Exception:
-    """``--positive`` names no label: the labels there are, and the one meant when only the
+    """``--pos-label`` names no label: the labels there are, and the one meant when only the
     case differs."""
     ordered = sorted(labels)
     listed = ", ".join(repr(label) for label in ordered[:_LABELS_LISTED])
     if len(ordered) > _LABELS_LISTED:
         listed += f", ... ({len(ordered)} labels)"
     same = [label for label in ordered if label.casefold() == positive.casefold()]
-    hint = f"; labels are case-sensitive: did you mean --positive {same[0]!r}?" if same else ""
+    hint = f"; labels are case-sensitive: did you mean --pos-label {same[0]!r}?" if same else ""
     return _option_error(
-        f"--positive {positive!r} is not one of the labels ({listed}){hint}", "pos_label"
+        f"--pos-label {positive!r} is not one of the labels ({listed}){hint}", "pos_label"
     )
 
 
