@@ -56,3 +56,16 @@ def test_ltr_results_read_well_in_a_notebook() -> None:
         text = repr(result)
         assert text.startswith(type(result).__name__ + "(") and len(text) < 2000, text
         assert result._repr_html_().startswith("<")
+
+
+def test_ltr_run_report_with_norm_is_the_experiments_html(tmp_path: Path) -> None:
+    """``--norm`` is the experiment's ``norm``: the models are trained, and the report's
+    analyses made, on the normalised splits (the analyses were once of the raw ones)."""
+    page = tmp_path / "run.html"
+    code, _, err = invoke("ltr", "run", _folder(), *RUN, "--norm", "zscore", "--report", page)
+    assert code == 0, err
+    models, splits = ["linear", "random"], ltr.load(_folder())
+    exp = ltr.run_experiment(splits, models, n_resamples=500, seed=3, norm="zscore")
+    assert exp.html(title="assay ltr run") == page.read_text(encoding="utf-8")
+    plain = ltr.run_experiment(splits, models, n_resamples=500, seed=3)
+    assert plain.html(title="assay ltr run") != page.read_text(encoding="utf-8")
