@@ -80,6 +80,16 @@ def test_bad_inputs_are_refused(collection):
     assert isinstance(qrels, Qrels)
 
 
+def test_a_run_path_that_is_not_parquet_is_an_input_error(collection, tmp_path):
+    """A TREC text run given where a Parquet path is expected: one InputError naming the
+    file and the reader to use (it was Arrow's ArrowInvalid)."""
+    qrels, _ = collection
+    text = tmp_path / "run.txt"
+    text.write_text("q1 Q0 d1 1 1.0 r\n", encoding="utf-8")
+    with pytest.raises(assay.InputError, match=r"run\.txt.*not a Parquet.*read_trec_run"):
+        assay.dist.evaluate(qrels, str(text), ["map"])
+
+
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:The inplace keyword")  # dask's Parquet reader on pandas 3
 def test_million_rows_parquet_dataset_on_two_workers(tmp_path):

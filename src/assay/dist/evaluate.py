@@ -67,7 +67,18 @@ def _as_frame(run: Any, key: str) -> Any:
         path = os.fspath(run)
         if not os.path.exists(path):
             raise InputError("no such file or directory", source=path)
-        return dd.read_parquet(path)
+        import pyarrow as pa
+
+        try:
+            return dd.read_parquet(path)
+        except (pa.ArrowInvalid, OSError) as exc:
+            # Arrow's message ("Could not read schema...") names no remedy; a TREC text run
+            # goes through dist.read_trec_run.
+            raise InputError(
+                "is not a Parquet file or dataset (a TREC text run: read it with "
+                "assay.dist.read_trec_run)",
+                source=path,
+            ) from exc
     raise InputError(
         f"runs[{key!r}] is a {type(run).__name__}, not a Dask DataFrame or a Parquet path"
     )
