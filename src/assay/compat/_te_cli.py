@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ._te_measure_specs import NICKNAMES, TrecEvalError, parse_measures
 from ._te_measures import MEASURES
 
-_USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] {-m MEASURE[.PARAMS]} QRELS RUN"
+_USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z FILE] {-m MEASURE[.PARAMS]} QRELS RUN"
 
 _LONG = {  # getopt_long's table: name -> (short letter, takes an argument)
     "help": ("h", False),
@@ -43,6 +43,7 @@ class Args:
     relevance_level: int = 1
     depth: int | None = None  # -M
     num_docs: int = 0
+    zscores: str | None = None  # -Z
     measures: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
 
@@ -152,8 +153,10 @@ def _apply(a: Args, letter: str, v: str) -> None:
         supported, what = _FORMATS[letter]
         if v != supported:
             raise TrecEvalError(f"-{letter} {v}: only the '{supported}' {what} format is supported")
-    elif letter in ("D", "Z"):
-        raise TrecEvalError(f"-{letter} (debug / z-score output) is not supported")
+    elif letter == "Z":
+        a.zscores = v
+    elif letter == "D":
+        raise TrecEvalError("-D (debug output) is not supported")
 
 
 def help_text(measures: Sequence[str] = ()) -> str:
@@ -177,6 +180,8 @@ def help_text(measures: Sequence[str] = ()) -> str:
         "  -m NAME[.PARAMS]  add a measure or a nickname (repeatable; default: official);",
         "            parameters follow the first '.', comma-separated: -m P.5,10",
         "            -m ndcg.1=3,2=9  -m iprec_at_recall..1,.5  -m utility.2,-1,0,0",
+        "  -Z FILE   print z-scores against FILE's per-topic means and standard deviations",
+        "            (lines: qid measure mean stddev); a missing pair prints -1000000",
         "  -h        this help (with -m: only those measures)",
         "",
         "Nicknames: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in NICKNAMES.items()),

@@ -30,6 +30,12 @@ class Slot:
     values: Any  # float64 array per topic, or list of strings (relstring)
     average: str = "none"  # how the "all" value is made (MeasureDef.average)
     total: Any = None  # the "all" value
+    z: bool = False  # values are z-scores (-Z): printed and keyed with a "Z" prefix
+
+    @property
+    def label(self) -> str:
+        """The output's name as printed: ``Zmap`` for map's z-scores."""
+        return "Z" + self.name if self.z else self.name
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,7 +105,7 @@ class TrecResult(Result):
         for s in self._slots:
             if s.kind == "runid" or not s.per_query:
                 continue
-            names.append(s.name)
+            names.append(s.label)
             if s.kind == "str":
                 cols.append(list(s.values))
             elif s.kind == "int":
@@ -114,7 +120,7 @@ class TrecResult(Result):
         names: list[str] = []
         cols: list[list[Any]] = []
         for s in self._slots:
-            names.append(s.name)
+            names.append(s.label)
             if s.kind in ("runid", "str"):
                 cols.append([0.0] * n)  # no per-topic value in trec_eval; pytrec_eval shows 0
             else:
@@ -153,7 +159,7 @@ def pyvalue(kind: str, value: Any) -> Any:
 def _line(s: Slot, qid: str, value: Any) -> str:
     if s.kind == "runid":
         return f"{'runid':<22}\t{qid}\t{value}\n"
-    return f"{s.name:<22}\t{qid}\t{_texts(s, [value])[0]}\n"
+    return f"{'Z' if s.z else ''}{s.name:<22}\t{qid}\t{_texts(s, [value])[0]}\n"
 
 
 def _texts(s: Slot, values: Any) -> list[str]:
@@ -229,7 +235,7 @@ def write_trec(
             queries = res.queries[start:stop]
             columns = [
                 [
-                    f"{s.name:<22}\t{q}\t{t}\n"
+                    f"{'Z' if s.z else ''}{s.name:<22}\t{q}\t{t}\n"
                     for q, t in zip(queries, _texts(s, s.values[start:stop]), strict=True)
                 ]
                 for s in printed

@@ -24,14 +24,18 @@ Deliberate differences: bad input is an error (one line, exit code 2) where trec
 crash, print garbage or guess — a qrels topic without results when ``-c`` is not given (trec_eval
 10 stops with a wrong message; ours names the topic), a negative ``-l`` or ``-M``, malformed
 numbers in flags, measures that need other input formats (``prefs``, ``qrels_jg``), and
-debugging/z-score options (``-D``, ``-Z``).
+the debugging option ``-D``.
+
+``-Z zscores_file`` (``zscores=``) prints z-scores instead of raw values, as trec_eval does: see
+:mod:`assay.compat._te_zscores`.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TextIO
 
 import numpy as np
@@ -56,6 +60,7 @@ from ._te_measure_specs import (
 )
 from ._te_measure_specs import SET as SET
 from ._te_result import Slot, TrecResult, format_trec, pyvalue, write_trec
+from ._te_zscores import ZScores, coerce_zscores, convert
 
 __all__ = [
     "ALL_TREC",
@@ -218,6 +223,16 @@ def _summarise(slots: list[Slot], n: int, complete: bool, n_rel_all: int) -> Non
             s.total = seq_sum(s.values) / n
 
 
+def _to_zscores(slots: list[Slot], queries: list[str], zscores: ZScores) -> None:
+    """trec_eval -Z: every numeric per-topic value (printed or not) becomes its z-score, before
+    the "all" values are made; counts become floats (printed with %6.4f)."""
+    for s in slots:
+        if s.kind in ("float", "int"):
+            s.values = convert(s.name, s.values, queries, zscores)
+            s.kind = "float"
+            s.z = True
+
+
 def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
     """The ``all`` values by output name (``runid`` as text)."""
     out: dict[str, Any] = {}
@@ -225,7 +240,7 @@ def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
         if s.kind == "runid":
             out["runid"] = runid
         elif s.summary and s.total is not None:
-            out[s.name] = pyvalue(s.kind, s.total)
+            out[s.label] = pyvalue(s.kind, s.total)
     return out
 
 
@@ -240,6 +255,7 @@ def evaluate_trec(
     judged_only: bool = False,
     iprec_rounding: IprecRounding = "lround",
     num_docs_in_coll: int = 0,
+    zscores: str | os.PathLike[str] | Mapping[str, Mapping[str, Sequence[float]]] | None = None,
 ) -> TrecResult:
     """Evaluate one run as trec_eval 10.0 does.
 
@@ -270,6 +286,15 @@ def evaluate_trec(
         trec_eval 10 does, or as trec_eval 9 and pytrec_eval do ((long)(level * R + 0.9)).
     num_docs_in_coll : int, default 0
         ``-N``: documents in the collection (utility's fourth coefficient).
+    zscores : path or mapping, optional
+        ``-Z``: report z-scores instead of raw values. A trec_eval z-scores file (lines ``qid
+        measure mean stddev``; a malformed line raises :class:`~assay.errors.InputError`
+        naming the file and line) or ``{query: {output name: (mean, stddev)}}``. Each
+        per-topic value ``v`` becomes ``(v - mean) / stddev`` (0 if ``stddev`` is 0 and
+        ``v == mean``); a missing pair, or ``stddev`` 0 with ``v != mean``, gives -1000000.
+        The ``all`` values are made from the z-scores by each measure's usual rule, and the
+        outputs are named with a ``Z`` prefix (``Zmap``); ``relstring`` and ``runid`` are
+        unchanged.
 
     Returns
     -------
@@ -289,6 +314,15 @@ def evaluate_trec(
     >>> print(format_trec(res), end="")
     map                         all     0.5417
     P_5                         all     0.3000
+
+    With reference means and standard deviations (``-Z``):
+
+    >>> ref = {"q1": {"map": (0.5, 0.25)}, "q2": {"map": (0.25, 0.0)}}
+    >>> zres = evaluate_trec(qrels, run, ["map"], zscores=ref)
+    >>> print(f"{zres.per_query['q1']['Zmap']:.4f}", zres.per_query["q2"])
+    1.3333 {'Zmap': 0.0}
+    >>> print(format_trec(zres), end="")
+    Zmap                        all     0.6667
     """
     # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users give it.
     qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
@@ -306,11 +340,23 @@ def evaluate_trec(
     opts["measures"] = (
         list(measures) if measures is not None and not isinstance(measures, str) else measures
     )
-    return _evaluate(qrels, run, parse_measures(measures), opts)
+    plan = parse_measures(measures)
+    z = None if zscores is None else coerce_zscores(zscores)
+    if zscores is not None:
+        opts["zscores"] = (
+            os.fspath(zscores) if isinstance(zscores, (str, os.PathLike)) else "mapping"
+        )
+    return _evaluate(qrels, run, plan, opts, zscores=z)
 
 
 def _evaluate(
-    qrels: Qrels, run: Run | None, plan: list[Bound], opts: dict[str, Any], *, empty: bool = False
+    qrels: Qrels,
+    run: Run | None,
+    plan: list[Bound],
+    opts: dict[str, Any],
+    *,
+    empty: bool = False,
+    zscores: ZScores | None = None,
 ) -> TrecResult:
     """:func:`evaluate_trec` on validated options and parsed measures. ``empty``: qrels
     topics without results are evaluated on an empty ranking (``run=None``: every topic),
@@ -326,11 +372,13 @@ def _evaluate(
     slots = _compute(plan, ctx, runid)
     if opts["complete"] and not empty:
         _reset_missing(slots, missing)
+    if zscores is not None:
+        _to_zscores(slots, queries, zscores)
     _summarise(slots, len(queries), opts["complete"], int(np.count_nonzero(qrels.grades > 0)))
     return TrecResult(
         _summary(slots, runid),
         queries,
-        [s.name for s in slots],
+        [s.label for s in slots],
         runid,
         opts,
         slots,
@@ -401,6 +449,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         depth=a.depth,
         judged_only=a.judged_only,
         num_docs_in_coll=a.num_docs,
+        zscores=a.zscores,
     )
     write_trec(res, stream, per_query=a.per_query, summary=a.summary)
     return 0
