@@ -18,9 +18,11 @@ class LazyNames:
     and ``__dir__ = names.listing``.
 
     ``moved`` maps a name that used to be public here to its new home, the absolute name of
-    the module that defines it now (``{"read_labels": "assay.classification"}``): it still
-    resolves, with a :class:`DeprecationWarning` naming the new home on every access (it is
-    never cached in ``namespace``, so each access warns), and ``dir()`` no longer lists it.
+    the module that defines it now (``{"read_labels": "assay.classification"}``), or
+    ``"module:name"`` when it was renamed there (``"assay.regression.render:models_report"``):
+    it still resolves, with a :class:`DeprecationWarning` naming the new home on every access
+    (it is never cached in ``namespace``, so each access warns), and ``dir()`` no longer lists
+    it.
     """
 
     def __init__(
@@ -43,14 +45,15 @@ class LazyNames:
             self.namespace[name] = value
             return value
         if name in self.moved:
-            home = self.moved[name]
+            home, _, new = self.moved[name].partition(":")
+            new = new or name
             warnings.warn(
-                f"{self.package}.{name} moved to {home}.{name}; import it from there "
+                f"{self.package}.{name} moved to {home}.{new}; import it from there "
                 f"({self.package}.{name} will be removed)",
                 DeprecationWarning,
                 stacklevel=2,
             )
-            return getattr(import_module(home), name)
+            return getattr(import_module(home), new)
         raise AttributeError(f"module {self.package!r} has no attribute {name!r}")
 
     def listing(self) -> list[str]:

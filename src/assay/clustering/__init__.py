@@ -55,7 +55,7 @@ _LAZY = {
 
 #: Old names still resolved, with a DeprecationWarning: ``PairCounts`` was renamed so that it
 #: is not mistaken for :class:`assay.stats.concordance.PairCounts` (concordant pairs).
-_RENAMED = {"PairCounts": "ClusterPairCounts"}
+_RENAMED = {"PairCounts": "assay.clustering.measures:ClusterPairCounts"}
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
     from .evaluation import ClusteringEvaluation as ClusteringEvaluation
@@ -88,23 +88,13 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .soft import soft_pairwise as soft_pairwise
     from .soft import soft_report as soft_report
 
-_NAMES = LazyNames(__name__, globals(), _LAZY)
+_NAMES = LazyNames(__name__, globals(), _LAZY, moved=_RENAMED)
 
 
 def __getattr__(name: str) -> Any:
     # The measures module first, whatever name is asked for: it declares the family's metrics
     # (and imports the soft ones) in their documented order.
     import_module(f"{__name__}.measures")
-    if name in _RENAMED:
-        import warnings
-
-        new = _RENAMED[name]
-        warnings.warn(
-            f"assay.clustering.{name} is now assay.clustering.{new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return _NAMES.get(new)
     return _NAMES.get(name)
 
 

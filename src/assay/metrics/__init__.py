@@ -8,7 +8,6 @@ ranking lookup imports no other family.
 """
 
 from .._families import metric_families
-from .._lazy import LazyNames
 from .names import parse, parse_all
 from .registry import REGISTRY, Metric, MetricSpec, Param, Registry, make
 
@@ -34,15 +33,6 @@ def load_families() -> None:
     ['ranking', 'classification', 'agreement']
     """
     REGISTRY.load()
-
-
-#: Public names that moved to a family package: old name -> the module that defines it now.
-#: They still resolve from here, with a DeprecationWarning naming the new home.
-_MOVED: dict[str, str] = {}
-
-_NAMES = LazyNames(__name__, globals(), {}, moved=_MOVED)
-__getattr__ = _NAMES.get
-__dir__ = _NAMES.listing
 
 
 __all__ = [

@@ -38,9 +38,7 @@ The family reports that used to live here (``results_report``, ``comparison_repo
 | a\\|b | 0.5000 |
 """
 
-import warnings
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._lazy import LazyNames
 from . import escape as escape
@@ -98,127 +96,42 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .values import plain as plain
     from .values import short as short
 
+#: Public names that moved to their family's package (``"module:name"`` when renamed there):
+#: still resolved here, with a DeprecationWarning naming the new home.
+_MOVED = {
+    "analysis_report": "assay.ltr.report",
+    "assessors_report": "assay.meta.report",
+    "classification_document": "assay.classification",
+    "comparison_document": "assay.ranking",
+    "comparison_legend": "assay.ranking",
+    "comparison_report": "assay.ranking",
+    "confusion_table": "assay.classification",
+    "conlleval_text": "assay.tagging",
+    "consensus_report": "assay.fusion.report",
+    "discpower_report": "assay.meta.report",
+    "experiment_document": "assay.ltr.document",
+    "experiment_report": "assay.ltr.report",
+    "generation_report": "assay.generation",
+    "labelled_report": "assay.classification",
+    "rbo_report": "assay.meta.report",
+    "regression_report": "assay.regression.render:models_report",
+    "repro_report": "assay.meta.report",
+    "results_document": "assay.ranking",
+    "results_report": "assay.ranking",
+    "stats_report": "assay.ltr.report",
+    "tagging_report": "assay.tagging.tables:report_of",
+    "topicsize_report": "assay.meta.report",
+}
+
 _NAMES = LazyNames(
     __name__,
     globals(),
     _LAZY,
     elsewhere={"OutputFormat": "assay._options"},
+    moved=_MOVED,
 )
 
 __all__ = sorted([*_LAZY, "OutputFormat", "escape"])
 
-#: Public names that moved to their family's package: old name -> (module, its name there,
-#: what to use now). Still resolved here, with a DeprecationWarning naming the new home.
-_MOVED = {
-    "conlleval_text": ("assay.tagging.conlleval", "conlleval_text", "assay.tagging.conlleval_text"),
-    "tagging_report": (
-        "assay.tagging.tables",
-        "report_of",
-        "TaggingReport.report() and TaggerComparison.report() (assay.tagging)",
-    ),
-    "generation_report": (
-        "assay.generation.report",
-        "generation_report",
-        "assay.generation.generation_report or SystemComparison.report()",
-    ),
-    "regression_report": (
-        "assay.regression.render",
-        "models_report",
-        "RegressionReport.report() and ModelComparison.report() (assay.regression)",
-    ),
-    "analysis_report": (
-        "assay.ltr.report",
-        "analysis_report",
-        "the result's report() / document()",
-    ),
-    "experiment_document": (
-        "assay.ltr.document",
-        "experiment_document",
-        "the result's report() / document()",
-    ),
-    "experiment_report": (
-        "assay.ltr.report",
-        "experiment_report",
-        "the result's report() / document()",
-    ),
-    "stats_report": ("assay.ltr.report", "stats_report", "the result's report() / document()"),
-    "consensus_report": (
-        "assay.fusion.report",
-        "consensus_report",
-        "assay.fusion.Consensus.report() / document()",
-    ),
-    "assessors_report": (
-        "assay.meta.report",
-        "assessors_report",
-        "the result's report() / document()",
-    ),
-    "discpower_report": (
-        "assay.meta.report",
-        "discpower_report",
-        "the result's report() / document()",
-    ),
-    "rbo_report": ("assay.meta.report", "rbo_report", "the result's report() / document()"),
-    "repro_report": ("assay.meta.report", "repro_report", "the result's report() / document()"),
-    "topicsize_report": (
-        "assay.meta.report",
-        "topicsize_report",
-        "the result's report() / document()",
-    ),
-    "comparison_document": (
-        "assay.ranking",
-        "comparison_document",
-        "assay.ranking.comparison_document or the result's report() / document()",
-    ),
-    "comparison_legend": (
-        "assay.ranking",
-        "comparison_legend",
-        "assay.ranking.comparison_legend or the result's report() / document()",
-    ),
-    "comparison_report": (
-        "assay.ranking",
-        "comparison_report",
-        "assay.ranking.comparison_report or the result's report() / document()",
-    ),
-    "results_document": (
-        "assay.ranking",
-        "results_document",
-        "assay.ranking.results_document or the result's report() / document()",
-    ),
-    "classification_document": (
-        "assay.classification",
-        "classification_document",
-        "assay.classification.classification_document or the result's report() / document()",
-    ),
-    "confusion_table": (
-        "assay.classification",
-        "confusion_table",
-        "assay.classification.confusion_table or the result's report() / document()",
-    ),
-    "labelled_report": (
-        "assay.classification",
-        "labelled_report",
-        "assay.classification.labelled_report or the result's report() / document()",
-    ),
-    "results_report": (
-        "assay.ranking",
-        "results_report",
-        "assay.ranking.results_report or the result's report() / document()",
-    ),
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _MOVED:
-        return _NAMES.get(name)
-    # A moved name still resolves, warning on every access (never cached here).
-    module, attribute, instead = _MOVED[name]
-    warnings.warn(
-        f"assay.report.{name} moved to {module}.{attribute} and will be removed from "
-        f"assay.report; use {instead}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(import_module(module), attribute)
-
-
+__getattr__ = _NAMES.get
 __dir__ = _NAMES.listing
