@@ -29,8 +29,9 @@ from ._options import (
     Ties,
 )
 from ._result import provenance
+from .data import QrelsLike, RunLike
 from .errors import ConventionError, InputError, MetricError, PowerWarning
-from .evaluation import QrelsLike, RunLike, evaluate
+from .evaluation import evaluate
 from .metrics import Metric, parse_all
 from .results import Comparison, MetricValues, PairResult, Results, RunSummary
 

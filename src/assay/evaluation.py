@@ -8,7 +8,7 @@ import warnings as _warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -22,9 +22,11 @@ from ._result import provenance
 from .data import (
     Conventions,
     Qrels,
+    QrelsLike,
     Ranked,
     RankInfo,
     Run,
+    RunLike,
     default_name,
     missing_message,
     rank,
@@ -44,12 +46,6 @@ from .errors import (
 from .io.trec import TrecColumns
 from .metrics import Metric, parse_all
 from .results import MetricValues, Results, RunInputs, aggregate
-
-#: What a run may be given as: a :class:`~assay.data.Run` or a file path; ``Run.coerce``
-#: also takes a data frame, an Arrow table or a ``{query: {doc: score}}`` dict.
-RunLike: TypeAlias = Run | str | os.PathLike[str] | Mapping[str, Mapping[str, float]] | pa.Table
-#: What qrels may be given as (see ``Qrels.coerce``; a data frame too).
-QrelsLike: TypeAlias = Qrels | str | os.PathLike[str] | Mapping[str, Mapping[str, int]] | pa.Table
 
 __all__ = [
     "STREAM_BYTES",
