@@ -3,7 +3,10 @@ under CI=true a missing file is a failure, elsewhere a skip with a reason."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -35,3 +38,9 @@ os.environ.setdefault("ASSAY_DEBUG", "1")
 # Table layout follows the terminal's width ($COLUMNS); the suite must not depend on the shell
 # it runs in (the 80-column tests set it themselves).
 os.environ.pop("COLUMNS", None)
+# ir_datasets keeps its downloads in IR_DATASETS_HOME and makes folders there when imported. The
+# suite reads only datasets registered from local files (support.irds): a folder of its own
+# means no test can read a developer's cache, find a dataset there or write next to it.
+_IRDS_HOME = tempfile.mkdtemp(prefix="assay-irds-home-")
+os.environ["IR_DATASETS_HOME"] = _IRDS_HOME
+atexit.register(shutil.rmtree, _IRDS_HOME, ignore_errors=True)

@@ -20,6 +20,7 @@ _EXTRAS: dict[str, tuple[str, str]] = {
     "matplotlib": ("matplotlib", "plot"),
     "dask": ("dask[dataframe]", "dist"),
     "distributed": ("distributed", "dist"),
+    "ir_datasets": ("ir_datasets", "irds"),
 }
 
 

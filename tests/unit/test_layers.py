@@ -89,6 +89,7 @@ OPTIONAL = {
     "dask",
     "distributed",
     "matplotlib",
+    "ir_datasets",
 }
 
 

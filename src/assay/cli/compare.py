@@ -42,7 +42,10 @@ __all__ = ["compare", "register"]
 
 
 def compare(
-    qrels: Annotated[str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl).")],
+    qrels: Annotated[
+        str,
+        typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl) or irds:DATASET_ID."),
+    ],
     runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
     metric: MetricOption = None,
     baseline: Annotated[

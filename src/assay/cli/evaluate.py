@@ -37,7 +37,10 @@ __all__ = ["evaluate", "register"]
 
 def evaluate(
     qrels: Annotated[
-        str, typer.Argument(help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl); - for stdin.")
+        str,
+        typer.Argument(
+            help="Qrels file (TREC, .csv/.tsv/.parquet/.jsonl; - for stdin) or irds:DATASET_ID."
+        ),
     ],
     runs: Annotated[list[str], typer.Argument(help="One or more run files.")],
     metric: MetricOption = None,

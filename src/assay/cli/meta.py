@@ -77,7 +77,7 @@ def _show(
 
 @group.command("discpower")
 def discpower(
-    qrels: Annotated[str, typer.Argument(help="Qrels file.")],
+    qrels: Annotated[str, typer.Argument(help="Qrels file or irds:DATASET_ID.")],
     runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
     metric: MetricOption = None,
     test: Annotated[
@@ -124,7 +124,7 @@ def discpower(
 
 @group.command("topicsize")
 def topicsize(
-    qrels: Annotated[str | None, typer.Argument(help="Qrels file.")] = None,
+    qrels: Annotated[str | None, typer.Argument(help="Qrels file or irds:DATASET_ID.")] = None,
     runs: Annotated[
         list[str] | None, typer.Argument(help="Run files (the variance source).")
     ] = None,
@@ -228,7 +228,9 @@ def rbo(
 
 @group.command("repro")
 def repro(
-    qrels: Annotated[str, typer.Argument(help="Qrels of the original experiment.")],
+    qrels: Annotated[
+        str, typer.Argument(help="Qrels of the original experiment (a file or irds:DATASET_ID).")
+    ],
     orig_baseline: Annotated[str, typer.Argument(help="Original baseline run.")],
     orig_advanced: Annotated[str, typer.Argument(help="Original advanced run.")],
     rep_baseline: Annotated[str, typer.Argument(help="Reproduced baseline run.")],
@@ -286,7 +288,9 @@ def repro(
 
 @group.command("assessors")
 def assessors(
-    qrels_a: Annotated[str, typer.Argument(help="First qrels (assessor A).")],
+    qrels_a: Annotated[
+        str, typer.Argument(help="First qrels (assessor A): a file or irds:DATASET_ID.")
+    ],
     qrels_b: Annotated[str, typer.Argument(help="Second qrels (assessor B), same topics.")],
     runs: Annotated[list[str] | None, typer.Argument(help="Runs to rank under each qrels.")] = None,
     metric: MetricOption = None,

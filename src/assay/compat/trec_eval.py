@@ -45,6 +45,7 @@ from .._options import choice, flag, integer
 from .._options import depth as check_depth
 from .._result import provenance
 from ..data import Qrels, Run
+from ..data.irds import is_irds_id
 from ..errors import MissingQueryError
 from ._te_arithmetic import seq_sum
 from ._te_cli import help_text, parse_argv
@@ -438,7 +439,9 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
             f"expected QRELS and RUN, got {len(a.files)} file argument(s); see assay trec-eval -h"
         )
     parse_measures(a.measures or None)  # bad measures fail before any file is read
-    qrels = Qrels.from_trec(a.files[0])
+    # Any file is TREC text to trec_eval (no format from the extension); irds:<id> is a dataset.
+    q = a.files[0]
+    qrels = Qrels.from_ir_datasets(q) if is_irds_id(q) else Qrels.from_trec(q)
     run = Run.from_trec(a.files[1])
     res = evaluate_trec(
         qrels,

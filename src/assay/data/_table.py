@@ -416,7 +416,9 @@ class QueryDocTable:
         Parameters
         ----------
         path : str or PathLike
-            The file (``.gz`` is decompressed; ``-`` is stdin for TREC text).
+            The file (``.gz`` is decompressed; ``-`` is stdin for TREC text); for qrels,
+            also ``irds:<dataset id>``, the judgments of an ir_datasets dataset
+            (:meth:`Qrels.from_ir_datasets <assay.data.Qrels.from_ir_datasets>`).
         format : {"trec", "csv", "tsv", "parquet", "jsonl"}, optional
             The format (default: from the extension, else TREC text).
         **options
@@ -438,7 +440,10 @@ class QueryDocTable:
         Run('bm25.run': 1 queries, 2 results)
         """
         from ..io.formats import check_format, detect_format
+        from .irds import is_irds_id, read_irds
 
+        if is_irds_id(path):  # an ir_datasets id, not a file: "irds:msmarco-passage/dev"
+            return read_irds(cls, str(path), format, options)
         fmt = check_format(format or detect_format(path), path)
         if fmt == "trec":
             _, rest = cls._split_options(options, "read")

@@ -31,7 +31,8 @@ class Qrels(QueryDocTable):
 
     Negative grades mean "pooled but not judged" (trec_eval). Build with :meth:`from_trec`,
     :meth:`from_dict`, :meth:`from_pandas`, :meth:`from_polars`, :meth:`from_parquet`,
-    :meth:`from_csv`, :meth:`from_jsonl`, :meth:`from_arrow` or :meth:`read`.
+    :meth:`from_csv`, :meth:`from_jsonl`, :meth:`from_arrow`, :meth:`from_ir_datasets` or
+    :meth:`read`.
 
     ``max_grade`` is the top of the grade scale, which ERR and pFound normalise by. It is the
     largest grade of the whole collection unless declared (:meth:`with_max_grade`), and
@@ -172,6 +173,36 @@ class Qrels(QueryDocTable):
 
         c = read_qrels(path)
         return cls.from_columns(c.query, c.doc, c.value, source=c.source, lines=c.lines)
+
+    @classmethod
+    def from_ir_datasets(cls, dataset_id: str) -> Qrels:
+        """The judgments of an ir_datasets dataset (extra ``irds``), as a TREC qrels file of
+        them reads; ``irds:<id>`` in place of a path does the same (:mod:`assay.data.irds`).
+
+        Parameters
+        ----------
+        dataset_id : str
+            An ir_datasets id, e.g. ``msmarco-passage/dev/small`` (``irds:`` optional).
+
+        Returns
+        -------
+        Qrels
+            The judgments, their source ``irds:<id> (ir_datasets <version>)``.
+
+        Examples
+        --------
+        >>> import ir_datasets, os
+        >>> from assay import Qrels
+        >>> _ = open("local.qrels", "w").write("q1 0 d1 1\\nq1 0 d2 0\\n")
+        >>> local = ir_datasets.create_dataset(qrels_trec=os.path.abspath("local.qrels"))
+        >>> if "assay-example/qrels" not in ir_datasets.registry:
+        ...     ir_datasets.registry.register("assay-example/qrels", local)
+        >>> Qrels.from_ir_datasets("assay-example/qrels").to_dict()
+        {'q1': {'d1': 1, 'd2': 0}}
+        """
+        from .irds import read_irds_qrels
+
+        return read_irds_qrels(dataset_id)
 
     def restrict(self, queries: Sequence[str] | pa.Array) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored). The
