@@ -101,3 +101,24 @@ def test_mean_is_gdevals_amean(tmp_path: Path) -> None:
         if rows:
             expect = sum(float(v[0]) for v in rows.values()) / len(rows)
             assert means["gdeval_ndcg@20"] == pytest.approx(expect, abs=1e-5), seed
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_gdeval_command_equals_gdeval_pl(tmp_path: Path, block: int) -> None:
+    """assay.compat.gdeval's text (readers included) is gdeval.pl's: the rows of the copy
+    ir_measures ships (1.2a, which prints no mean and takes k as its third argument)."""
+    import io
+
+    from assay.compat.gdeval import main
+
+    for seed in range(3000 + block * 100, 3100 + block * 100):
+        qrels, run = _write(tmp_path, seed)
+        k = 1 + seed % 30
+        out = io.StringIO()
+        main(["-k", str(k), str(qrels), str(run)], out=out)
+        peer = subprocess.run(
+            ["perl", GDEVAL, str(qrels), str(run), str(k)], capture_output=True, check=True
+        ).stdout.decode()
+        lines = out.getvalue().splitlines(keepends=True)
+        assert lines[-1].startswith("sys,amean,"), seed
+        assert "".join(lines[:-1]) == peer, seed
