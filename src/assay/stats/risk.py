@@ -23,13 +23,13 @@ from .result import StatResult
 __all__ = ["georisk", "risk_differences", "trisk", "urisk", "zrisk"]
 
 
-def risk_differences(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: float) -> np.ndarray:
-    """Per-topic risk-weighted differences: Δ = score - baseline where Δ >= 0, and
+def risk_differences(a: ArrayLike, b: ArrayLike, *, risk_alpha: float) -> np.ndarray:
+    """Per-topic risk-weighted differences: Δ = a - b where Δ >= 0, and
     (1 + risk_alpha) Δ where Δ < 0 (gdeval's per-topic numbers in its risk mode).
 
     Parameters
     ----------
-    scores, baseline : array_like
+    a, b : array_like
         Per-topic scores of the system and of the baseline, paired by position.
     risk_alpha : float
         Extra weight of a loss (>= 0).
@@ -47,7 +47,7 @@ def risk_differences(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: floa
     """
     where = "risk_differences"
     alpha = opt.risk_alpha(risk_alpha, where=where)
-    return _weighted(check.difference(scores, baseline, where, min_n=1), alpha)
+    return _weighted(check.difference(a, b, where, min_n=1), alpha)
 
 
 def _weighted(delta: np.ndarray, alpha: float) -> np.ndarray:
@@ -62,7 +62,7 @@ def _counts(delta: np.ndarray) -> dict[str, int]:
     }
 
 
-def urisk(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: float) -> StatResult:
+def urisk(a: ArrayLike, b: ArrayLike, *, risk_alpha: float) -> StatResult:
     """URisk (Collins-Thompson et al. 2014): the mean risk-weighted difference,
     (1/n) [Σ_{wins} Δ - (1 + risk_alpha) Σ_{losses} |Δ|].
 
@@ -72,7 +72,7 @@ def urisk(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: float) -> StatR
 
     Parameters
     ----------
-    scores, baseline : array_like
+    a, b : array_like
         Per-topic scores of the system and of the baseline, paired by position (n >= 1).
     risk_alpha : float
         Extra weight of a loss (>= 0; 0 gives the mean difference).
@@ -97,7 +97,7 @@ def urisk(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: float) -> StatR
     """
     where = "urisk"
     alpha = opt.risk_alpha(risk_alpha, where=where)
-    delta = check.difference(scores, baseline, where, min_n=1)
+    delta = check.difference(a, b, where, min_n=1)
     details = {
         "risk_alpha": alpha,
         "n": int(delta.size),
@@ -109,8 +109,8 @@ def urisk(scores: ArrayLike, baseline: ArrayLike, *, risk_alpha: float) -> StatR
 
 
 def trisk(
-    scores: ArrayLike,
-    baseline: ArrayLike,
+    a: ArrayLike,
+    b: ArrayLike,
     *,
     risk_alpha: float,
     confidence: float = 0.95,
@@ -126,7 +126,7 @@ def trisk(
 
     Parameters
     ----------
-    scores, baseline : array_like
+    a, b : array_like
         Per-topic scores of the system and of the baseline, paired by position (n >= 2).
     risk_alpha : float
         Extra weight of a loss (>= 0).
@@ -159,7 +159,7 @@ def trisk(
     where = "trisk"
     alpha = opt.risk_alpha(risk_alpha, where=where)
     level = check.confidence(confidence, where)
-    delta = check.difference(scores, baseline, where, min_n=2)
+    delta = check.difference(a, b, where, min_n=2)
     d = _weighted(delta, alpha)
     with warnings.catch_warnings():  # constant d: scipy warns, and returns ±inf or NaN
         warnings.simplefilter("ignore", RuntimeWarning)
