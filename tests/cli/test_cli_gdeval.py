@@ -55,8 +55,9 @@ def test_gzip_input_as_gdeval_reads_it(files: dict[str, Path], tmp_path: Path) -
 def test_version_and_help() -> None:
     code, out, _ = invoke("gdeval", "-v")
     assert code == 0 and "version 1.3" in out
-    code, out, _ = invoke("gdeval", "-help")
-    assert code == 0 and "-riskAlpha" in out
+    for flag in ("-help", "-h", "--help"):
+        code, out, _ = invoke("gdeval", flag)
+        assert code == 0 and "-riskAlpha" in out
 
 
 @pytest.mark.parametrize(

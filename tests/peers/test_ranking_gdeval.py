@@ -122,3 +122,23 @@ def test_gdeval_command_equals_gdeval_pl(tmp_path: Path, block: int) -> None:
         lines = out.getvalue().splitlines(keepends=True)
         assert lines[-1].startswith("sys,amean,"), seed
         assert "".join(lines[:-1]) == peer, seed
+
+
+def test_ir_measures_means_are_assays_default_conventions(tmp_path: Path) -> None:
+    """ir_measures scores every qrels topic gdeval does not report as 0 (judged topics the
+    run lacks, topics without a relevant document): its means are assay's with the default
+    missing='zero', no_relevant='zero'."""
+    for seed in range(4000, 4030):
+        qrels, run = _write(tmp_path, seed)
+        measures = [ir_measures.parse_measure("nDCG(dcg='exp-log2')@20"), ir_measures.ERR @ 20]
+        peer = ir_measures.gdeval.calc_aggregate(
+            measures, ir_measures.read_trec_qrels(str(qrels)), ir_measures.read_trec_run(str(run))
+        )
+        res = assay.evaluate(
+            assay.Qrels.from_trec(qrels),
+            assay.Run.from_trec(run),
+            ["gdeval_ndcg@20", "gdeval_err@20"],
+        )
+        means = res.mean()[res.runs[0]]
+        assert means["gdeval_ndcg@20"] == pytest.approx(peer[measures[0]], abs=1e-5), seed
+        assert means["gdeval_err@20"] == pytest.approx(peer[measures[1]], abs=1e-5), seed

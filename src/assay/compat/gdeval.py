@@ -267,7 +267,7 @@ def _missing_rows(
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """Run gdeval.pl's command line (``[-c] [-k K] [-baseline B] [-riskAlpha A] qrels run``,
-    ``-v``, ``-help``) and print its output.
+    ``-v``, ``-help``; ``-h`` and ``--help`` too) and print its output.
 
     Parameters
     ----------
@@ -301,7 +301,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         return 0
     k, every, baseline, alpha_text = GDEVAL_K, False, None, "0"
     while len(args) != 2:
-        if args[:1] == ["-help"]:
+        if args[:1] in (["-help"], ["-h"], ["--help"]):  # -h, --help: assay's spellings
             stream.write(_USAGE + "\n\n")
             return 0
         if len(args) >= 3 and args[0] == "-c":
