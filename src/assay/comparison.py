@@ -360,7 +360,8 @@ def compare(
         ci_method=ci_method,
         confidence=confidence,
         baseline=baseline,
-        risk_alpha=risk,
+        # Only when asked: the settings of a comparison without risk stay as they were.
+        **({} if risk is None else {"risk_alpha": risk}),
         conventions=res.conventions.to_dict(),
     )
     summaries = _summaries(plan, low, high)
