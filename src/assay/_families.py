@@ -63,7 +63,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "ranking",
         measures=("assay.ranking.measures",),
-        cli=("evaluate", "compare", "trec_eval"),
+        cli=("evaluate", "compare", "trec_eval", "gdeval"),
         core=True,
     ),
     Family(

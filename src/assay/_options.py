@@ -250,6 +250,14 @@ def alpha(value: Any, *, where: str | None = None) -> float:
     return number(value, "alpha", low=0, high=1, low_open=True, high_open=True, where=where)
 
 
+def risk_alpha(
+    value: Any, *, error: type[OptionError] = OptionError, where: str | None = None
+) -> float:
+    """The weight of losses in risk-sensitive evaluation: a number >= 0 (a loss against the
+    baseline counts 1 + risk_alpha times; 0 is the plain mean difference)."""
+    return number(value, "risk_alpha", low=0, error=error, where=where)
+
+
 def cutoff(
     value: Any,
     *,

@@ -33,7 +33,7 @@ from .data import QrelsLike, RunLike
 from .errors import ConventionError, InputError, MetricError, PowerWarning
 from .evaluation import evaluate
 from .metrics import Metric, parse_all
-from .results import Comparison, MetricValues, PairResult, Results, RunSummary
+from .results import Comparison, MetricValues, PairResult, Results, RiskPair, RunSummary
 
 __all__ = ["Comparison", "PairResult", "RunSummary", "compare", "smallest_pvalue"]
 
@@ -252,6 +252,7 @@ def compare(
     judged_only: bool = False,
     short_queries: ShortQueries = "score",
     depth: int | None = None,
+    risk_alpha: float | None = None,
 ) -> Comparison:
     """Compare runs on metrics with paired significance tests.
 
@@ -283,13 +284,18 @@ def compare(
         Level of the intervals.
     ties, missing, no_relevant, judged_only, short_queries, depth
         The conventions of :func:`assay.evaluate`.
+    risk_alpha : float, optional
+        Also evaluate every run against the baseline risk-sensitively: URisk and TRisk
+        (:func:`assay.stats.trisk`) with losses weighted 1 + risk_alpha (>= 0; TREC's Web
+        track used 1, 5 and 10). Needs a ``baseline``.
 
     Returns
     -------
     Comparison
         Each run's mean per metric with its interval, one :class:`~assay.stats.PairResult`
-        per comparison (difference, interval, raw and corrected p, effect size, W/T/L) and
-        the evaluation. ``cmp.report()`` is what ``assay compare`` prints and
+        per comparison (difference, interval, raw and corrected p, effect size, W/T/L), the
+        evaluation and, with ``risk_alpha``, a :class:`~assay.results.RiskPair` per run x
+        metric (``cmp.risks``). ``cmp.report()`` is what ``assay compare`` prints and
         ``cmp.html(title=...)`` what its ``--report`` writes.
 
     Examples
@@ -303,9 +309,15 @@ def compare(
     >>> pair = cmp.pairs[0]
     >>> pair.system, pair.baseline, round(pair.diff, 4), pair.wins, pair.losses
     ('bad', 'good', -0.6667, 0, 2)
+    >>> cmp = assay.compare(qrels, {"good": good, "bad": bad}, "P@1", baseline="good",
+    ...                     test="t", ci_method="t", risk_alpha=1.0)
+    >>> risk = cmp.risks[0]
+    >>> round(risk.urisk, 4), round(risk.trisk, 4)
+    (-1.3333, -2.0)
     """
     checked = _check_options(test, correction, ci_method, alpha, confidence, n_resamples, seed)
     test, correction, ci_method, alpha, confidence, n_resamples, seed = checked
+    risk = _check_risk(risk_alpha, baseline)
     wanted = metrics if isinstance(metrics, str | Metric) else list(metrics)
     text = [str(m) for m in parse_all(wanted) if m.spec.value == "text"]
     if text:
@@ -348,9 +360,12 @@ def compare(
         ci_method=ci_method,
         confidence=confidence,
         baseline=baseline,
+        # Only when asked: the settings of a comparison without risk stay as they were.
+        **({} if risk is None else {"risk_alpha": risk}),
         conventions=res.conventions.to_dict(),
     )
     summaries = _summaries(plan, low, high)
+    risks = [] if risk is None else _risks(plan, hib, risk, confidence)
     return Comparison(
         names,
         res.metric_names,
@@ -363,7 +378,58 @@ def compare(
         pairs,
         res,
         settings,
+        risks,
     )
+
+
+def _check_risk(risk_alpha: float | None, baseline: str | None) -> float | None:
+    if risk_alpha is None:
+        return None
+    value = opt.risk_alpha(risk_alpha, error=ConventionError)
+    if baseline is None:
+        raise ConventionError(
+            "risk_alpha weighs losses against a baseline: name one (baseline=...)",
+            option="risk_alpha",
+        )
+    return value
+
+
+def _risks(
+    plan: _Plan, hib: Mapping[str, bool], risk_alpha: float, confidence: float
+) -> list[RiskPair]:
+    """URisk and TRisk of every (run, baseline) pair, on the differences the tests used,
+    oriented so that a loss is a query where the run is worse by the metric's direction."""
+    from .stats import trisk, urisk
+
+    out = []
+    for m, (run, base), i, _t, _p in plan.pairs:
+        d = plan.ci_rows[i] if hib[m] else -plan.ci_rows[i]
+        zero = np.zeros_like(d)
+        if len(d) >= 2:
+            res = trisk(d, zero, risk_alpha=risk_alpha, confidence=confidence)
+            ci, stat, p = res.ci or (np.nan, np.nan), res.statistic, res.pvalue
+        else:
+            ci, stat, p = (np.nan, np.nan), np.nan, np.nan
+        value = float(urisk(d, zero, risk_alpha=risk_alpha)) if len(d) else float("nan")
+        wins, ties, losses = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
+        out.append(
+            RiskPair(
+                run,
+                base,
+                m,
+                risk_alpha,
+                value,
+                float(ci[0]),
+                float(ci[1]),
+                float(stat),
+                float(p),
+                wins,
+                ties,
+                losses,
+                len(d),
+            )
+        )
+    return out
 
 
 def _check_runs(names: list[str], baseline: str | None, test: str) -> None:

@@ -4,8 +4,8 @@
 (:class:`~assay.report.Reported`): ``report()`` (what ``assay evaluate`` and ``assay
 compare`` print), ``document()`` and ``html()`` (what ``--report`` writes) and a notebook
 view. One system against the baseline is :class:`assay.stats.PairResult`. The comparison
-types (:class:`Comparison`, :class:`RunSummary`, :data:`COMPARISON_FIELDS`,
-:func:`letter`) are defined in :mod:`assay.ranking.comparison_result` and imported from
+types (:class:`Comparison`, :class:`RunSummary`, :class:`RiskPair`,
+:data:`COMPARISON_FIELDS`, :data:`RISK_FIELDS`, :func:`letter`) are defined in :mod:`assay.ranking.comparison_result` and imported from
 here."""
 
 from __future__ import annotations
@@ -22,16 +22,25 @@ from ._result import REPR_LIMIT, Result
 from .data import Conventions, Qrels, Run
 from .errors import AssayWarning
 from .metrics import Metric, parse_all
-from .ranking.comparison_result import COMPARISON_FIELDS, Comparison, RunSummary, letter
+from .ranking.comparison_result import (
+    COMPARISON_FIELDS,
+    RISK_FIELDS,
+    Comparison,
+    RiskPair,
+    RunSummary,
+    letter,
+)
 from .report.reported import Reported
 from .stats.pairs import PairResult
 
 __all__ = [
     "COMPARISON_FIELDS",
+    "RISK_FIELDS",
     "Comparison",
     "MetricValues",
     "PairResult",
     "Results",
+    "RiskPair",
     "RunInputs",
     "RunSummary",
     "aggregate",

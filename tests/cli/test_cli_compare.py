@@ -89,3 +89,47 @@ def test_cli_bad_baseline_exits_2(files: tuple[Path, list[Path]]) -> None:
     result = CliRunner().invoke(app, ["compare", str(qp), *map(str, paths), "--baseline", "nope"])
     assert result.exit_code == 2
     assert "baseline" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "table", "latex"])
+def test_cli_risk_alpha(files: tuple[Path, list[Path]], collection: tuple, fmt: str) -> None:
+    """--risk-alpha adds URisk/TRisk rows (and their two columns) against the baseline: the
+    library's, in every format."""
+    qp, paths = files
+    argv = [
+        "compare",
+        str(qp),
+        *map(str, paths),
+        "-m",
+        "ndcg@10",
+        "--baseline",
+        "bad.run",
+        "--test",
+        "t",
+        "--ci-method",
+        "t",
+        "--risk-alpha",
+        "5",
+        "-f",
+        fmt,
+    ]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    qrels, runs = collection
+    want = assay.compare(
+        qrels,
+        {f"{n}.run": r for n, r in runs.items()},
+        "ndcg@10",
+        baseline="bad.run",
+        test="t",
+        ci_method="t",
+        risk_alpha=5,
+    )
+    if fmt != "jsonl":
+        assert "Risk against the baseline" in result.stdout or "URisk" in result.stdout
+        return
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    risks = [r for r in rows if r["kind"] == "risk"]
+    assert [r["run"] for r in risks] == [r.run for r in want.risks]
+    assert [r["trisk"] for r in risks] == pytest.approx([r.trisk for r in want.risks])
+    assert all(r["risk_alpha"] == 5.0 for r in risks)

@@ -340,6 +340,21 @@ def m_err(items: Sequence[Item], q: QueryFacts, k: int | None, gmax: int | None)
     return value
 
 
+def m_gdeval_ndcg(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
+    """gdeval.pl: sum (2^g - 1) / log2(i + 1) over the top k, over the same sum for the
+    judged grades sorted descending; undefined without a positively judged document."""
+    if q.num_rel(1) == 0:
+        return NAN
+    return m_ndcg(items, q, k, "exp", "log2", 2.0)
+
+
+def m_gdeval_err(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
+    """gdeval.pl's ERR: the grade scale fixed at 4; undefined without a positive judgment."""
+    if q.num_rel(1) == 0:
+        return NAN
+    return m_err(items, q, k, 4)
+
+
 def m_pfound(
     items: Sequence[Item], q: QueryFacts, k: int | None, pbreak: float, gmax: int | None
 ) -> float:

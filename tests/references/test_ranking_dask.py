@@ -14,7 +14,18 @@ from support.contracts import assert_same_results
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
 
-METRICS = ["map", "ndcg@10", "P@5", "recip_rank", "err@20", "rbp_resid", "bpref", "11pt_avg"]
+METRICS = [
+    "map",
+    "ndcg@10",
+    "P@5",
+    "recip_rank",
+    "err@20",
+    "rbp_resid",
+    "bpref",
+    "11pt_avg",
+    "gdeval_ndcg@20",
+    "gdeval_err@20",
+]
 
 
 @pytest.fixture(scope="module")

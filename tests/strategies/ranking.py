@@ -163,3 +163,35 @@ def graded_matrices(draw: Any) -> tuple[np.ndarray, np.ndarray]:
         np.array(y_true, dtype=np.int64).reshape(n_rows, n_cols),
         np.array(y_score, dtype=np.float64).reshape(n_rows, n_cols),
     )
+
+
+# ---------------------------------------------------------------- gdeval.pl's inputs
+
+#: Byte order differs from numeric and length order, and two ids are not ASCII (gdeval
+#: breaks score ties by document id, descending, byte by byte).
+GDEVAL_DOCS = ("d1", "d2", "d10", "d11", "D5", "a", "b0", "z", "d01", "é", "ü1", "clueweb-1")
+
+
+def gdeval_case(seed: int) -> tuple[list[str], list[str]]:
+    """Qrels and run lines as gdeval.pl reads them: numeric topics (some judged without a
+    positive grade, some only in the run or only in the qrels), grades -2..4, scores with
+    many ties (short decimals, which perl parses exactly as Python), unjudged documents."""
+    rng = np.random.default_rng(seed)
+    qrels: list[str] = []
+    run: list[str] = []
+    for topic in rng.choice(np.arange(1, 40), size=int(rng.integers(1, 6)), replace=False):
+        docs = rng.permutation(GDEVAL_DOCS)
+        kind = rng.random()
+        if kind > 0.15:  # judged (0.15-0.3: without a positive grade)
+            grades = (-2, 0) if kind < 0.3 else (-2, -1, 0, 0, 1, 1, 2, 3, 4)
+            for doc in docs[: int(rng.integers(1, len(docs) + 1))]:
+                qrels.append(f"{topic} 0 {doc} {rng.choice(grades)}")
+        if rng.random() > 0.1:  # retrieved (else: only in the qrels)
+            for rank, doc in enumerate(docs[: int(rng.integers(1, len(docs) + 1))], start=1):
+                score = float(rng.integers(-4, 8)) / 4
+                run.append(f"{topic} Q0 {doc} {rank} {score} sys")
+    if not run:
+        run.append("99 Q0 d1 1 1.0 sys")
+    if not qrels:
+        qrels.append("98 0 d1 1")
+    return qrels, run

@@ -1,6 +1,7 @@
 """The folder the code blocks of the docs run in, and the names their Python assumes.
 
 The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``gold.txt``,
+``web_qrels.txt`` (numeric topics, as gdeval reads them),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
 test files, LightGBM's lambdarank example, the CoNLL-2000 sample output). A Python snippet
@@ -71,6 +72,14 @@ def _ranking(folder: Path) -> None:
         run.to_trec(folder / name, tag=name.split(".")[0])
     runs["bm25.run"].to_parquet(folder / "bm25.parquet")
     (folder / "votes.txt").write_text("A B C D\nA C B D\nB A C D\nC A B\nA B D C\n")
+    # gdeval reads numeric topics only: the same collection with "q1" written "1".
+    for src, dst in (
+        ("qrels.txt", "web_qrels.txt"),
+        ("bm25.run", "web_bm25.run"),
+        ("dense.run", "web_dense.run"),
+    ):
+        lines = (folder / src).read_text(encoding="utf-8").splitlines()
+        _lines(folder / dst, (line.removeprefix("q") for line in lines))
 
 
 def _large_run(folder: Path) -> None:

@@ -97,6 +97,8 @@ GROUPS: dict[str, list[Setting]] = {
     "ndcg[gain0]": [S("ndcg", gain=GAIN_MAP_ZERO), S("ndcg", 3, gain=GAIN_MAP_ZERO)],
     "err": [S("err"), S("err", 3)],
     "err[gmax]": [S("err", gmax=4), S("err", 5, gmax=6)],
+    "gdeval": [S("gdeval_ndcg", 20), S("gdeval_ndcg", 3), S("gdeval_ndcg"), S("gdeval_err", 20)],
+    "gdeval[err]": [S("gdeval_err", 1), S("gdeval_err")],
     "pfound": [S("pfound"), S("pfound", 3, pbreak=0.5)],
     "pfound[gmax]": [S("pfound", pbreak=0.5, gmax=4), S("pfound", 5, pbreak=0.05, gmax=6)],
     "rbp": [S("rbp"), S("rbp", 3, p=0.5), S("rbp", rel=2), S("rbp", 20, p=0.95)],

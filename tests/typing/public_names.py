@@ -415,7 +415,9 @@ def assay_results() -> None:
     from assay.results import Comparison
     from assay.results import MetricValues
     from assay.results import PairResult
+    from assay.results import RISK_FIELDS
     from assay.results import Results
+    from assay.results import RiskPair
     from assay.results import RunInputs
     from assay.results import RunSummary
     from assay.results import aggregate
@@ -430,19 +432,24 @@ def assay_stats() -> None:
     from assay.stats import bootstrap_mean_ci
     from assay.stats import cohens_d_paired
     from assay.stats import correct
+    from assay.stats import georisk
     from assay.stats import kendall
     from assay.stats import paired_bootstrap_test
     from assay.stats import paired_pvalues
     from assay.stats import pearson
     from assay.stats import randomization_test
+    from assay.stats import risk_differences
     from assay.stats import sign_test
     from assay.stats import spearman
     from assay.stats import stratified_shuffling_test
     from assay.stats import system_rank_correlation
     from assay.stats import tau_ap
+    from assay.stats import trisk
     from assay.stats import ttest
     from assay.stats import tukey_hsd
+    from assay.stats import urisk
     from assay.stats import wilcoxon
+    from assay.stats import zrisk
 
 
 def assay_tagging() -> None:

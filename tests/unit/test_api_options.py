@@ -18,6 +18,7 @@ import io
 import types
 import typing
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 import numpy as np
@@ -35,6 +36,7 @@ MODULES = (
     "assay.fusion",
     "assay.stats",
     "assay.compat.trec_eval",
+    "assay.compat.gdeval",
     "assay.generation",
     "assay.regression",
     "assay.io",
@@ -103,6 +105,18 @@ B_TRUE = [1, 0, 1, 1, 0, 0]
 B_PRED = [1, 0, 0, 1, 1, 0]
 SCORES = [0.9, 0.2, 0.4, 0.8, 0.7, 0.1]
 RATINGS = [[1, 1, 2], [2, 2, 2], [1, 2, 1], [3, 3, 3]]
+
+
+def _gdeval_files() -> tuple[str, str]:
+    """A qrels and a run as gdeval reads them (numeric topics), in a temporary folder."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    (folder / "qrels").write_text("1 0 a 2\n1 0 b 1\n2 0 c 1\n", encoding="utf-8")
+    (folder / "run").write_text("1 Q0 b 1 2 r\n1 Q0 a 2 1 r\n2 Q0 c 1 1 r\n", encoding="utf-8")
+    return str(folder / "qrels"), str(folder / "run")
+
+
 A = np.array([0.3, 0.5, 0.2, 0.9, 0.4, 0.6, 0.8, 0.1])
 B = np.array([0.2, 0.6, 0.1, 0.7, 0.45, 0.3, 0.9, 0.25])
 HYPS = ["the cat sat on the mat", "a dog barked"]
@@ -121,7 +135,10 @@ def _compare_models() -> dict[str, Any]:
 
 #: A working call of each public function with options: ``(args, kwargs)`` factories.
 CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
-    "assay.compare": lambda: ((*_qrels_and_runs(), ["P@5"]), {"n_resamples": 20}),
+    "assay.compare": lambda: (
+        (*_qrels_and_runs(), ["P@5"]),
+        {"n_resamples": 20, "baseline": "run1", "risk_alpha": 1.0},
+    ),
     "assay.evaluate": lambda: ((*_qrels_and_runs(), ["P@5"]), {}),
     "assay.classification.cohen_kappa": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.classification.balanced_accuracy": lambda: ((Y_TRUE, Y_PRED), {}),
@@ -183,6 +200,12 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.stats.bootstrap_mean_ci": lambda: ((np.vstack([A, B]),), {"n_resamples": 20}),
     "assay.stats.tukey_hsd": lambda: ((np.vstack([A, B, A * 0.5]).T,), {"n_resamples": 20}),
     "assay.stats.correct": lambda: (([0.01, 0.04],), {}),
+    "assay.stats.risk_differences": lambda: ((A, B), {"risk_alpha": 1.0}),
+    "assay.stats.urisk": lambda: ((A, B), {"risk_alpha": 1.0}),
+    "assay.stats.trisk": lambda: ((A, B), {"risk_alpha": 1.0}),
+    "assay.stats.zrisk": lambda: ((np.vstack([A, B]).T,), {"risk_alpha": 1.0}),
+    "assay.stats.georisk": lambda: ((np.vstack([A, B]).T,), {"risk_alpha": 1.0}),
+    "assay.compat.gdeval.evaluate_gdeval": lambda: (_gdeval_files(), {"k": 5}),
     "assay.stats.pearson": lambda: ((A, B), {}),
     "assay.stats.spearman": lambda: ((A, B), {"n_resamples": 20}),
     "assay.stats.kendall": lambda: ((A, B), {"n_resamples": 20}),

@@ -43,12 +43,18 @@ CALLS: dict[str, Callable[..., Any]] = {
     "kendall": lambda **kw: S.kendall(A, B, **kw),
     "tau_ap": lambda **kw: S.tau_ap(A, B, **kw),
     "system_rank_correlation": lambda **kw: S.system_rank_correlation(A, B, **kw),
+    "risk_differences": lambda **kw: S.risk_differences(A, B, **{"risk_alpha": 1.0, **kw}),
+    "urisk": lambda **kw: S.urisk(A, B, **{"risk_alpha": 1.0, **kw}),
+    "trisk": lambda **kw: S.trisk(A, B, **{"risk_alpha": 1.0, **kw}),
+    "zrisk": lambda **kw: S.zrisk(T, **{"risk_alpha": 1.0, **kw}),
+    "georisk": lambda **kw: S.georisk(T, **{"risk_alpha": 1.0, **kw}),
 }
 
 SEED = [-1, 1.5, True, "0", None]
 N_RESAMPLES = [0, -3, 2.5, True, "100", None]
 ALTERNATIVE = ["both", "two_sided", 2, None]
 CONFIDENCE = [0, 1, 1.5, -0.1, math.nan, "0.9", True]
+RISK_ALPHA = [-0.5, math.nan, math.inf, "1", True, None]
 
 #: (function, option, bad values): every option of every stats function.
 BAD: list[tuple[str, str, list[Any]]] = [
@@ -100,6 +106,9 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("tau_ap", "symmetric", [1, "yes", None]),
     ("tau_ap", "ties", ["first", None]),
     ("system_rank_correlation", "method", ["pearson", None]),
+    *[(f, "risk_alpha", RISK_ALPHA) for f in ("risk_differences", "urisk", "trisk")],
+    *[(f, "risk_alpha", RISK_ALPHA) for f in ("zrisk", "georisk")],
+    ("trisk", "confidence", CONFIDENCE),
 ]
 
 
@@ -197,11 +206,15 @@ def test_system_rank_correlation_unknown_option_is_an_option_error() -> None:
 # ----------------------------------------------------------------------------- results
 
 
+#: The functions that return plain arrays (one value per row, column or p-value).
+_ARRAYS = ("paired_pvalues", "bootstrap_mean_ci", "correct", "risk_differences", "zrisk", "georisk")
+
+
 def _results() -> dict[str, Any]:
     out = {
         name: CALLS[name](**({"n_resamples": 300} if name in _RESAMPLED else {}))
         for name in CALLS
-        if name not in ("paired_pvalues", "bootstrap_mean_ci", "correct")
+        if name not in _ARRAYS
     }
     out["system_rank_correlation(mapping)"] = S.system_rank_correlation(
         {"a": 1.0, "b": 2.0, "c": 3.5, "d": 0.5, "e": 2.5},

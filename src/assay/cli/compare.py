@@ -77,12 +77,19 @@ def compare(
     score_column: ScoreColumnOption = None,
     relevance_column: RelevanceColumnOption = None,
     short_queries: ShortQueriesOption = "score",
+    risk_alpha: Annotated[
+        float | None,
+        typer.Option(
+            help="Also URisk/TRisk against --baseline, losses weighted 1+A (TREC Web: 1, 5, 10)."
+        ),
+    ] = None,
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Compare runs: means with CIs, paired tests, corrected p-values, significance markers."""
+    """Compare runs: means with CIs, paired tests, corrected p-values, significance markers;
+    with --risk-alpha, URisk and TRisk of every run against the baseline."""
     with errors():
         from ..ranking.collection import compare_files
 
@@ -115,6 +122,7 @@ def compare(
                 no_relevant=no_relevant,
                 judged_only=judged_only,
                 short_queries=short_queries,
+                risk_alpha=risk_alpha,
             )
         present(cmp.report(), fmt, output)
         if report is not None or save is not None:

@@ -250,6 +250,7 @@ def compare_files(
     no_relevant: NoRelevant = "zero",
     judged_only: bool = False,
     short_queries: ShortQueries = "score",
+    risk_alpha: float | None = None,
 ) -> Comparison:
     """:func:`assay.compare` on files: what ``assay compare QRELS RUN RUN...`` computes.
 
@@ -263,7 +264,7 @@ def compare_files(
         Metric names.
     qrels_format, run_format, columns
         How the files are read (see :func:`load_collection`).
-    baseline, test, n_resamples, seed, correction, alpha, ci_method, confidence
+    baseline, test, n_resamples, seed, correction, alpha, ci_method, confidence, risk_alpha
         The options of :func:`assay.compare` (``baseline``: a run's name).
     ties, missing, no_relevant, judged_only, short_queries
         The conventions of :func:`assay.evaluate`.
@@ -309,6 +310,7 @@ def compare_files(
         no_relevant=no_relevant,
         judged_only=judged_only,
         short_queries=short_queries,
+        risk_alpha=risk_alpha,
     )
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..report.document import Document
     from ..results import Results
 
-__all__ = ["COMPARISON_FIELDS", "Comparison", "RunSummary", "letter"]
+__all__ = ["COMPARISON_FIELDS", "RISK_FIELDS", "Comparison", "RiskPair", "RunSummary", "letter"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,67 @@ class RunSummary:
     ci_low: float
     ci_high: float
     n: int
+
+
+@dataclass(frozen=True)
+class RiskPair:
+    """One run against the baseline on one metric, risk-sensitively: URisk with its interval
+    and TRisk with its p-value (:func:`assay.stats.urisk`, :func:`assay.stats.trisk`), over
+    the per-query differences oriented by the metric's direction (a loss is a query where
+    the run is worse).
+
+    Parameters
+    ----------
+    system, baseline : str
+        The run and the baseline run.
+    metric : str
+        The metric's name.
+    risk_alpha : float
+        Extra weight of a loss (a loss counts 1 + risk_alpha times).
+    urisk : float
+        The mean risk-weighted difference (in the metric's units, better-minus-worse).
+    ci_low, ci_high : float
+        The t-based interval of URisk (the comparison's ``confidence``; NaN below 2 queries).
+    trisk : float
+        URisk over its standard error; beyond ±2, a significant gain or risk of loss.
+    p_value : float
+        The two-sided p-value of TRisk (Student's t, n - 1 df).
+    wins, ties, losses : int
+        Queries where the run is better, equal, worse by the metric's direction.
+    n : int
+        The paired queries.
+
+    Examples
+    --------
+    >>> from assay.results import RiskPair
+    >>> r = RiskPair("dense", "bm25", "ndcg@10", risk_alpha=1.0, urisk=-0.01, ci_low=-0.03,
+    ...              ci_high=0.01, trisk=-1.1, p_value=0.28, wins=20, ties=5, losses=25, n=50)
+    >>> r.run, r.significant(0.05)
+    ('dense', False)
+    """
+
+    system: str
+    baseline: str
+    metric: str
+    risk_alpha: float
+    urisk: float
+    ci_low: float
+    ci_high: float
+    trisk: float
+    p_value: float
+    wins: int
+    ties: int
+    losses: int
+    n: int
+
+    @property
+    def run(self) -> str:
+        """``system`` (ranking's name for it)."""
+        return self.system
+
+    def significant(self, alpha: float) -> bool:
+        """Whether TRisk's p-value is below ``alpha``."""
+        return bool(self.p_value < alpha)
 
 
 def letter(i: int) -> str:
@@ -114,6 +175,8 @@ class Comparison(Reported, Result):
         The evaluation the comparison was computed from.
     provenance : mapping
         What produced it (the options: test, resamples, seed, correction, ...).
+    risks : list of RiskPair
+        With ``risk_alpha``: URisk and TRisk of every run against the baseline per metric.
 
     Examples
     --------
@@ -139,6 +202,7 @@ class Comparison(Reported, Result):
     pairs: list[PairResult]
     results: Results
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
+    risks: list[RiskPair] = field(default_factory=list)
 
     @property
     def settings(self) -> Mapping[str, Any]:
@@ -194,10 +258,17 @@ class Comparison(Reported, Result):
         """Machine-readable rows, every one with the fields of :data:`COMPARISON_FIELDS`: one per
         run x metric (``kind`` "mean": ``value`` the mean and its interval) and one per
         comparison (``kind`` "difference": ``value`` the mean difference run - baseline, its
-        interval, the p-values, the effect size and the wins/ties/losses)."""
+        interval, the p-values, the effect size and the wins/ties/losses) and, with
+        ``risk_alpha``, one per run x metric against the baseline (``kind`` "risk":
+        ``value`` URisk and its interval, ``p_value`` TRisk's; the columns
+        :data:`RISK_FIELDS`, risk_alpha and trisk, are added to every row)."""
         rows = [_summary_record(s) for s in self.summaries]
         rows += [_pair_record(p) for p in self.pairs]
-        return rows
+        if not self.risks:
+            return rows
+        # Risk rows add two columns (RISK_FIELDS); the others leave them empty.
+        rows = [{**row, "risk_alpha": None, "trisk": None} for row in rows]
+        return rows + [_risk_record(r, self.alpha) for r in self.risks]
 
     def report(self) -> Report:
         """What ``assay compare`` prints: the means with their intervals and significance
@@ -304,4 +375,30 @@ def _pair_record(p: PairResult) -> dict[str, Any]:
         "ties": p.ties,
         "losses": p.losses,
         "significant": p.significant,
+    }
+
+
+#: The columns a comparison with ``risk_alpha`` adds to :data:`COMPARISON_FIELDS`.
+RISK_FIELDS = ("risk_alpha", "trisk")
+
+
+def _risk_record(r: RiskPair, alpha: float) -> dict[str, Any]:
+    return {
+        "kind": "risk",
+        "run": r.run,
+        "baseline": r.baseline,
+        "metric": r.metric,
+        "value": r.urisk,
+        "ci_low": r.ci_low,
+        "ci_high": r.ci_high,
+        "n": r.n,
+        "p_value": r.p_value,
+        "p_adjusted": None,
+        "effect_size": None,
+        "wins": r.wins,
+        "ties": r.ties,
+        "losses": r.losses,
+        "significant": r.significant(alpha),
+        "risk_alpha": r.risk_alpha,
+        "trisk": r.trisk,
     }

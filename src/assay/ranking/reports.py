@@ -156,13 +156,14 @@ def comparison_report(cmp: Comparison) -> Report:
     >>> [row["kind"] for row in comparison_report(cmp).records]
     ['mean', 'mean', 'difference']
     """
-    from ..results import COMPARISON_FIELDS
+    from ..results import COMPARISON_FIELDS, RISK_FIELDS
 
+    more = [_differences_table(cmp)] + ([_risk_table(cmp)] if cmp.risks else [])
     return Report(
         table=_means_table(cmp),
-        more=[_differences_table(cmp)],
+        more=more,
         records=list(cmp.records()),
-        columns=COMPARISON_FIELDS,
+        columns=COMPARISON_FIELDS + (RISK_FIELDS if cmp.risks else ()),
         key="records",
         document={
             "settings": cmp.settings,
@@ -226,6 +227,37 @@ def _differences_table(cmp: Comparison) -> DisplayTable:
     return DisplayTable(
         columns, rows, title="Differences", caption=caption, keys=3 if against else 2
     )
+
+
+def _risk_table(cmp: Comparison) -> DisplayTable:
+    columns = [
+        Column("metric", latex="Metric"),
+        Column("run", latex="Run"),
+        Column("URisk [CI]", align="right", latex="URisk [CI]"),
+        Column("TRisk", align="right", latex="TRisk"),
+        Column("p", align="right", latex="$p$"),
+        Column("W/T/L", align="right"),
+    ]
+    rows: list[list[Cell | str]] = []
+    for r in cmp.risks:
+        interval = f"[{short(r.ci_low)}, {short(r.ci_high)}]"
+        rows.append(
+            [
+                r.metric,
+                r.run,
+                Cell(short(r.urisk), marks="*" if r.significant(cmp.alpha) else "", note=interval),
+                short(r.trisk, ".2f"),
+                _p(r.p_value),
+                f"{r.wins}/{r.ties}/{r.losses}",
+            ]
+        )
+    alpha = cmp.risks[0].risk_alpha
+    caption = (
+        f"URisk: mean of run - {cmp.baseline} with losses weighted 1+{alpha:g} "
+        "(Collins-Thompson et al. 2014); TRisk: URisk / its standard error (Dinçer et al. "
+        f"2014), beyond ±2 a significant gain or risk of loss; * p < {cmp.alpha}"
+    )
+    return DisplayTable(columns, rows, title="Risk against the baseline", caption=caption, keys=2)
 
 
 def _p(value: float) -> str:

@@ -6,7 +6,8 @@ option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
 :mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
-:mod:`~assay.stats.concordance` (Kendall's τ from pair counts) and
+:mod:`~assay.stats.concordance` (Kendall's τ from pair counts),
+:mod:`~assay.stats.risk` (URisk, TRisk, ZRisk, GeoRisk against baselines) and
 :mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`) and
 :mod:`~assay.stats.pairs` (:class:`PairResult`: one system against the baseline, in every
 family). Their public
@@ -44,6 +45,12 @@ _LAZY = {
     "kendall": "concordance",
     "tau_ap": "correlation",
     "system_rank_correlation": "correlation",
+    # risk-sensitive evaluation against a baseline
+    "risk_differences": "risk",
+    "urisk": "risk",
+    "trisk": "risk",
+    "zrisk": "risk",
+    "georisk": "risk",
 }
 
 
@@ -66,6 +73,11 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .pairs import PairResult as PairResult
     from .result import StatResult as StatResult
     from .result import TukeyHSDResult as TukeyHSDResult
+    from .risk import georisk as georisk
+    from .risk import risk_differences as risk_differences
+    from .risk import trisk as trisk
+    from .risk import urisk as urisk
+    from .risk import zrisk as zrisk
     from .shuffling import stratified_shuffling_test as stratified_shuffling_test
     from .tukey import tukey_hsd as tukey_hsd
 
