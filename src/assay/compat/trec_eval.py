@@ -49,7 +49,15 @@ from ..errors import MissingQueryError
 from ._te_arithmetic import seq_sum
 from ._te_cli import help_text, parse_argv
 from ._te_context import TrecContext
+from ._te_formats import (
+    JudgmentGroups,
+    Preferences,
+    read_prefs,
+    read_qrels_jg,
+    read_qrels_prefs,
+)
 from ._te_measure_specs import (
+    ALL_PREFS,
     ALL_TREC,
     NICKNAMES,
     OFFICIAL,
@@ -58,20 +66,28 @@ from ._te_measure_specs import (
     TrecEvalError,
     parse_measures,
 )
+from ._te_measure_specs import PREFS as PREFS
+from ._te_measure_specs import QRELS_JG as QRELS_JG
 from ._te_measure_specs import SET as SET
 from ._te_result import Slot, TrecResult, format_trec, pyvalue, write_trec
 from ._te_zscores import ZScores, coerce_zscores, convert
 
 __all__ = [
+    "ALL_PREFS",
     "ALL_TREC",
     "NICKNAMES",
     "OFFICIAL",
     "SUPPORTED",
+    "JudgmentGroups",
+    "Preferences",
     "TrecEvalError",
     "TrecResult",
     "evaluate_trec",
     "format_trec",
     "main",
+    "read_prefs",
+    "read_qrels_jg",
+    "read_qrels_prefs",
 ]
 
 #: How recall levels become document counts: trec_eval 10's ``lround`` or trec_eval 9's.
@@ -188,7 +204,7 @@ def _ranked(
     return ranked, missing, queries
 
 
-def _compute(plan: list[Bound], ctx: TrecContext, runid: str) -> list[Slot]:
+def _compute(plan: list[Bound], ctx: Any, runid: str) -> list[Slot]:  # Any: any measure context
     """Every output value of every measure in ``plan``, per topic."""
     slots: list[Slot] = []
     for b in plan:
@@ -245,7 +261,7 @@ def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
 
 
 def evaluate_trec(
-    qrels: Qrels,
+    qrels: Qrels | Preferences | JudgmentGroups,
     run: Run,
     measures: Sequence[str] | str | None = None,
     *,
@@ -264,9 +280,12 @@ def evaluate_trec(
 
     Parameters
     ----------
-    qrels : Qrels
+    qrels : Qrels, Preferences or JudgmentGroups
         The judgments (a path, a data frame or a ``{query: {doc: grade}}`` dict is read as
-        one).
+        :class:`~assay.data.Qrels`). :class:`Preferences` (``-R prefs`` / ``qrels_prefs``,
+        from :func:`read_prefs`, :func:`read_qrels_prefs`) are scored by the preference
+        measures (``-m all_prefs``), :class:`JudgmentGroups` (``-R qrels_jg``, from
+        :func:`read_qrels_jg`) by the ``*_avgjg`` ones (``-m qrels_jg``).
     run : Run
         The run (a path, a data frame or a ``{query: {doc: score}}`` dict is read as one).
     measures : str or sequence of str, optional
@@ -323,10 +342,25 @@ def evaluate_trec(
     1.3333 {'Zmap': 0.0}
     >>> print(format_trec(zres), end="")
     Zmap                        all     0.6667
+
+    Preference judgments (a higher level is preferred within a judgment sub-group):
+
+    >>> from assay.compat.trec_eval import Preferences
+    >>> prefs = Preferences.from_rows(
+    ...     [("q1", "u1", "s1", "d1", 2), ("q1", "u1", "s1", "d2", 1), ("q1", "u1", "s1", "d3", 0)]
+    ... )
+    >>> pres = evaluate_trec(prefs, run, ["prefs_simp", "prefs_num_prefs_ful"])
+    >>> pres.per_query["q1"]
+    {'prefs_num_prefs_ful': 3, 'prefs_simp': 1.0}
     """
-    # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users give it.
-    qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
     run = Run.coerce(run, where="evaluate_trec", role="run")
+    if isinstance(qrels, (Preferences, JudgmentGroups)):
+        rel_format = "prefs" if isinstance(qrels, Preferences) else "qrels_jg"
+    else:
+        rel_format = "qrels"
+        # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users
+        # give it.
+        qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
     opts = _check_options(
         {
             "relevance_level": relevance_level,
@@ -340,13 +374,61 @@ def evaluate_trec(
     opts["measures"] = (
         list(measures) if measures is not None and not isinstance(measures, str) else measures
     )
-    plan = parse_measures(measures)
+    plan = parse_measures(measures, rel_format)
     z = None if zscores is None else coerce_zscores(zscores)
     if zscores is not None:
         opts["zscores"] = (
             os.fspath(zscores) if isinstance(zscores, (str, os.PathLike)) else "mapping"
         )
+    if not isinstance(qrels, Qrels):
+        opts["rel_format"] = rel_format
+        return _evaluate_other(qrels, run, plan, opts, zscores=z)
     return _evaluate(qrels, run, plan, opts, zscores=z)
+
+
+def _evaluate_other(
+    judgments: Preferences | JudgmentGroups,
+    run: Run,
+    plan: list[Bound],
+    opts: dict[str, Any],
+    *,
+    zscores: ZScores | None = None,
+) -> TrecResult:
+    """:func:`evaluate_trec` for preference and judgment-group judgments: their own context
+    (see :mod:`assay.compat._te_prefs` and :mod:`assay.compat._te_jg`), then the usual
+    z-scores, averaging and result."""
+    from ._te_jg import JgContext
+    from ._te_prefs import prefs_context
+
+    ctx: Any  # Any: a PrefsContext or a JgContext, both read by the kernels of their measures
+    if isinstance(judgments, Preferences):
+        ctx = prefs_context(
+            judgments, run, depth=opts["depth"], complete=opts["complete"], stand_in=_BOGUS_DOCNO
+        )
+    else:
+        ctx = JgContext(
+            judgments,
+            run,
+            relevance_level=opts["relevance_level"],
+            depth=opts["depth"],
+            judged_only=opts["judged_only"],
+            complete=opts["complete"],
+            stand_in=_BOGUS_DOCNO,
+        )
+    runid = run.tag if run.tag is not None else run.name
+    slots = _compute(plan, ctx, runid)
+    if zscores is not None:
+        _to_zscores(slots, ctx.queries, zscores)
+    _summarise(slots, ctx.nq, False, 0)
+    return TrecResult(
+        _summary(slots, runid),
+        ctx.queries,
+        [s.label for s in slots],
+        runid,
+        opts,
+        slots,
+        provenance(options=opts, backend="trec_eval 10.0"),
+    )
 
 
 def _evaluate(
@@ -437,8 +519,13 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         raise TrecEvalError(
             f"expected QRELS and RUN, got {len(a.files)} file argument(s); see assay trec-eval -h"
         )
-    parse_measures(a.measures or None)  # bad measures fail before any file is read
-    qrels = Qrels.from_trec(a.files[0])
+    parse_measures(a.measures or None, a.rel_format)  # bad measures fail before any file is read
+    readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
+    qrels: Any = (  # Any: Qrels, Preferences or JudgmentGroups, as -R says
+        readers[a.rel_format](a.files[0])
+        if a.rel_format in readers
+        else Qrels.from_trec(a.files[0])
+    )
     run = Run.from_trec(a.files[1])
     res = evaluate_trec(
         qrels,
