@@ -366,19 +366,16 @@ def prefs_context(
     ``complete`` every preference topic, one without results ranking the single document
     ``stand_in`` as trec_eval's -c does)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from ..errors import MissingQueryError
 
     index, d, off_end = _rankings(run, depth)
     starts = np.asarray(run.offsets)[:-1]
-    codes = np.asarray(
-        pc.fill_null(pc.index_in(pa.array(prefs.doc.tolist(), pa.string()), run.doc_ids), -1)
-    ).astype(np.int64)
+    # Document ids of the ranked rows (a run's doc codes need not be distinct per id).
+    names = np.asarray(run.doc_ids.take(pa.array(d)).to_numpy(zero_copy_only=False), dtype=object)
     order = np.lexsort((prefs.doc.astype(str), prefs.query.astype(str)))
     qs = prefs.query[order]
     bounds = np.flatnonzero(np.concatenate(([True], qs[1:] != qs[:-1], [True])))
-    scratch = np.full(max(len(run.doc_ids), 1), -1, dtype=np.int64)
     out: dict[str, list[float]] = {m: [] for m in PREFS_MEASURES}
     queries: list[str] = []
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
@@ -394,10 +391,8 @@ def prefs_context(
         if t is None:
             pos = np.where(docs == stand_in, 0, -1)
         else:
-            ranked = d[starts[t] : off_end[t + 1]]
-            scratch[ranked] = np.arange(len(ranked))
-            pos = np.where(codes[rows] >= 0, scratch[np.maximum(codes[rows], 0)], -1)
-            scratch[ranked] = -1
+            at = {doc: i for i, doc in enumerate(names[starts[t] : off_end[t + 1]].tolist())}
+            pos = np.array([at.get(doc, -1) for doc in docs.tolist()], dtype=np.int64)
         queries.append(topic)
         for name, value in _topic(prefs, rows, docs, pos, topic).items():
             out[name].append(value)
