@@ -8,7 +8,6 @@ order, then the unretrieved ones (``QueryFacts.judged`` minus the retrieved grad
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 
