@@ -8,13 +8,16 @@
     print(format_trec(res, per_query=True), end="")   # exactly what `trec_eval -q -c ...` prints
 
 ``assay trec-eval [flags] QRELS RUN`` is the command-line face (``-q -c -n -J -l N -M N -N N
--m MEASURE[.PARAMS]``, also glued as trec_eval accepts them: ``-mP.5``, ``-M100``, ``-l2``).
+-R FORMAT -m MEASURE[.PARAMS]``, also glued as trec_eval accepts them: ``-mP.5``, ``-M100``,
+``-l2``).
 
-What is reproduced: every measure of trec_eval's measure table that works on qrels and TREC
-runs (:data:`SUPPORTED`: all of ``all_trec`` plus ``dcg``, ``ideal_dcg`` and ``yaap``), with
+What is reproduced: every measure of trec_eval's measure table (:data:`SUPPORTED`: all of
+``all_trec`` plus ``dcg``, ``ideal_dcg`` and ``yaap``; the preference measures of
+``all_prefs`` on ``-R prefs`` / ``qrels_prefs`` judgments, :class:`Preferences`; the
+judgment-group measures of ``qrels_jg`` on ``-R qrels_jg`` ones, :class:`JudgmentGroups`), with
 trec_eval's parameter syntax and defaults (``-m P.5,10``, ``-m ndcg.1=3,2=9``,
 ``-m iprec_at_recall..10,.20``, ``-m utility.2,-1,0,0``, ...), the nicknames ``official``,
-``all_trec`` and ``set``, output names, measure order, print formats, averaging rules (counts
+``all_trec``, ``set``, ``all_prefs``, ``prefs`` and ``qrels_jg``, output names, measure order, print formats, averaging rules (counts
 summed, ``gm_*`` geometric, ``-c`` averaging over every qrels topic), ``-M`` (truncate each
 ranking after sorting, before ``-J``), ``-J`` and ``-l`` (binary measures only; ndcg's gains
 are the grades). trec_eval's quirks are reproduced too; each is marked ``QUIRK`` where it is
@@ -23,8 +26,9 @@ reproduced (the ``assay.compat._te_*`` modules, or here).
 Deliberate differences: bad input is an error (one line, exit code 2) where trec_eval would
 crash, print garbage or guess — a qrels topic without results when ``-c`` is not given (trec_eval
 10 stops with a wrong message; ours names the topic), a negative ``-l`` or ``-M``, malformed
-numbers in flags, measures that need other input formats (``prefs``, ``qrels_jg``), and
-the debugging option ``-D``.
+numbers in flags, a measure asked for with a relevance format it does not read, malformed
+preference or judgment-group lines (:mod:`assay.compat._te_formats`), and the debugging option
+``-D``.
 
 ``-Z zscores_file`` (``zscores=``) prints z-scores instead of raw values, as trec_eval does: see
 :mod:`assay.compat._te_zscores`.
