@@ -15,7 +15,6 @@ are then summed per topic in order.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +22,6 @@ import numpy as np
 
 from ..data import Conventions, Qrels, Run, rank
 from ..errors import MissingQueryError
-from ._te_arithmetic import seq_sum
 from ._te_context import TrecContext
 from ._te_formats import JudgmentGroups
 
@@ -56,7 +54,7 @@ class JgContext:
         index = {str(t): i for i, t in enumerate(run.query_ids.to_pylist())}
         off = np.asarray(run.offsets)
         table = run.to_arrow()
-        docs = np.asarray(table.column("doc").to_numpy(zero_copy_only=False), dtype=object)
+        docs = np.array(table.column("doc").to_pylist(), dtype=object)
         scores = np.asarray(run.scores, dtype=np.float64)
         parts_q: list[np.ndarray] = []
         parts_d: list[np.ndarray] = []
@@ -96,10 +94,15 @@ class JgContext:
     def averaged(self, kernel: Kernel, params: Any) -> list[Any]:
         """``kernel``'s outputs per JG, summed per topic in JG order and divided by the
         number of JGs when there is more than one."""
-        bounds = np.concatenate(([0], np.cumsum(self.n_groups)))
+        first = np.concatenate(([0], np.cumsum(self.n_groups)[:-1]))
         out = []
         for values in kernel(self.ctx, params):
             v = np.asarray(values, dtype=np.float64)[self.order]
-            per = np.array([seq_sum(v[lo:hi]) for lo, hi in itertools.pairwise(bounds)])
+            # 0.0 + v0 + v1 + ... in JG order, one JG index at a time for all topics (adding
+            # 0.0 where a topic has no more JGs leaves its sum unchanged)
+            per = np.zeros(self.nq)
+            for j in range(int(self.n_groups.max()) if self.nq else 0):
+                has = j < self.n_groups
+                per = per + np.where(has, v[np.minimum(first + j, len(v) - 1)], 0.0)
             out.append(np.where(self.n_groups > 1, per / np.maximum(self.n_groups, 1), per))
         return out

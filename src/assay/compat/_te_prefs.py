@@ -372,7 +372,7 @@ def prefs_context(
     index, d, off_end = _rankings(run, depth)
     starts = np.asarray(run.offsets)[:-1]
     # Document ids of the ranked rows (a run's doc codes need not be distinct per id).
-    names = np.asarray(run.doc_ids.take(pa.array(d)).to_numpy(zero_copy_only=False), dtype=object)
+    names = np.array(run.doc_ids.take(pa.array(d)).to_pylist(), dtype=object)
     order = np.lexsort((prefs.doc.astype(str), prefs.query.astype(str)))
     qs = prefs.query[order]
     bounds = np.flatnonzero(np.concatenate(([True], qs[1:] != qs[:-1], [True])))
