@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from references.slow_preferences import PREF_MEASURES
 from references.slow_ranking import (
     NAN,
     Item,
@@ -63,7 +64,6 @@ from references.slow_ranking import (
     m_success,
     m_unjudged,
 )
-from references.slow_preferences import PREF_MEASURES
 from references.slow_trec_measures import TREC_MEASURES, m_rbp_any
 
 # ---------------------------------------------------------------- the catalogue

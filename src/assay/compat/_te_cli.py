@@ -207,5 +207,6 @@ def help_text(measures: Sequence[str] = ()) -> str:
         if d.param_doc:
             shown = ",".join((f"{v:g}" if isinstance(v, float) else str(v)) for v in d.defaults)
             tail = f"  [{d.param_doc}{': ' + shown if shown else ''}]"
-        lines.append(f"  {name:<22}{d.doc}{tail}")
+        pad = " " if len(name) >= 22 else ""  # the longest names fill the column
+        lines.append(f"  {name:<22}{pad}{d.doc}{tail}")
     return "\n".join(lines) + "\n"

@@ -253,10 +253,14 @@ def parse_measures(specs: Sequence[str] | None, rel_format: str | None = "qrels"
     ]
     if wrong:
         other = MEASURES[wrong[0]].needs
-        wants = {"qrels": "qrels", "prefs": "prefs or qrels_prefs", "jg": "qrels_jg"}[other]
+        wants = {
+            "qrels": "ordinary qrels (-R qrels)",
+            "prefs": "preference judgments (-R prefs or qrels_prefs)",
+            "jg": "judgment-group qrels (-R qrels_jg)",
+        }[other]
         hint = {"qrels": "official", "prefs": "all_prefs", "jg": "qrels_jg"}[str(kind)]
         raise TrecEvalError(
-            f"trec_eval measure {wrong[0]!r} reads -R {wants} relevance, not -R {rel_format}; "
+            f"trec_eval measure {wrong[0]!r} reads {wants}, not -R {rel_format}; "
             f"with -R {rel_format} ask for its measures (-m {hint})",
             option="measures",
         )

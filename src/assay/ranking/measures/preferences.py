@@ -93,9 +93,7 @@ def _count(r: Ranked) -> dict[str, Any]:  # Any: per-query integer arrays
     s["num_nonrel"] = np.where(~rel_level, levels, 0).sum(axis=1)
     s["num_nonrel_ret"] = np.where(~rel_level, ret, 0).sum(axis=1)
     s["pairs_rel"] = _pairs(s["num_rel"]) - _pairs(np.where(rel_level, levels, 0)).sum(axis=1)
-    s["pairs_rel_ret"] = _pairs(s["num_rel_ret"]) - _pairs(np.where(rel_level, ret, 0)).sum(
-        axis=1
-    )
+    s["pairs_rel_ret"] = _pairs(s["num_rel_ret"]) - _pairs(np.where(rel_level, ret, 0)).sum(axis=1)
     s["num_judged"] = levels.sum(axis=1)
     s["num_judged_ret"] = nr
     # The non-relevant retrieved documents in rank order: the position among judged retrieved
