@@ -22,8 +22,6 @@ documents.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ...data.ranked import Ranked
@@ -44,7 +42,8 @@ __all__ = [
 
 
 def _pairs(n: np.ndarray) -> np.ndarray:
-    return n * (n - 1) // 2
+    out: np.ndarray = n * (n - 1) // 2
+    return out
 
 
 def _stats(r: Ranked) -> dict[str, np.ndarray]:
@@ -52,7 +51,7 @@ def _stats(r: Ranked) -> dict[str, np.ndarray]:
     return out
 
 
-def _count(r: Ranked) -> dict[str, Any]:  # Any: per-query integer arrays
+def _count(r: Ranked) -> dict[str, np.ndarray]:
     """Every per-query count the preference metrics need (int64, exact)."""
     lg = np.asarray(r.level_grades, dtype=np.int64)
     levels = np.asarray(r.levels, dtype=np.int64).reshape(r.nq, len(lg))
@@ -73,7 +72,7 @@ def _count(r: Ranked) -> dict[str, Any]:  # Any: per-query integer arrays
         before = r.seg_cumcount(flag) - flag
         ful_by_row += np.where(judged & (lev < v), before, 0)
     rel_level = lg > 0
-    s: dict[str, Any] = {}
+    s: dict[str, np.ndarray] = {}
     nr = ret.sum(axis=1)
     s["ful_ret"] = r.seg_sum(ful_by_row.astype(np.float64)).astype(np.int64)
     s["ful_ret_rel"] = r.seg_sum(np.where(grade > 0, ful_by_row, 0).astype(np.float64)).astype(
@@ -153,7 +152,8 @@ def pref_fulfilled(r: Ranked, k: int | None) -> np.ndarray:
     summary is the total over queries. Reference: trec_eval 10.0 (prefs_num_prefs_ful).
     """
     s = _stats(r)
-    return (s["ful_ret"] + s["ful_imp"]).astype(np.float64)
+    out: np.ndarray = s["ful_ret"] + s["ful_imp"]
+    return out.astype(np.float64)
 
 
 @metric(
