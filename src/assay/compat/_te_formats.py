@@ -12,26 +12,29 @@ As trec_eval 10.0 reads them (``get_prefs.c``, ``get_qrels_prefs.c``, ``get_qrel
 - ``qrels_jg``: qrels lines ``qid jg docno grade``: one set of ordinary (integer) judgments per
   JG; the ``*_avgjg`` measures average each topic's value over its JGs.
 
-Lines whose first character is ``#`` are comments. Deliberate differences (errors where
-trec_eval guesses or crashes): a line with a wrong number of fields, a level or grade that is
-not a number (``atof``/``atol`` read it as 0), and a document given twice in one JSG (or twice
-in one JG of ``qrels_jg``) are :class:`~assay.errors.InputError` naming file and line; blank
-lines are skipped (trec_eval rejects them), and so is every comment line (trec_eval parses a
-comment line that follows another comment line as data).
+The files are read by assay's TREC text reader (:mod:`assay.io.text`): lines whose first
+character is ``#`` are comments. Deliberate differences (errors where trec_eval guesses or
+crashes): a line with a wrong number of fields, a level or grade that is not a finite number
+(``atof``/``atol`` read it as 0; a grade must be an integer), and a document given twice in
+one JSG (or twice in one JG of ``qrels_jg``) are :class:`~assay.errors.InputError` naming file
+and line; blank lines are skipped (trec_eval rejects them), and so is every comment line
+(trec_eval parses a comment line that follows another comment line as data).
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from .._arrow import to_np
 from ..errors import InputError
+from ..io.text import parse_numbers, read_text_table
 
 if TYPE_CHECKING:
     from ..data import Qrels
@@ -43,51 +46,46 @@ def _obj(values: Sequence[Any]) -> np.ndarray:
     return np.array([str(v) for v in values], dtype=object)
 
 
-def _lines(path: str | os.PathLike[str], what: str) -> tuple[str, list[tuple[int, list[str]]]]:
-    """The data lines of a file: (1-based line number, whitespace-separated fields)."""
-    source = os.fspath(path)
-    try:
-        data = Path(source).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {what} file: {exc.strerror}", source=source) from None
-    text = data.decode("utf-8", errors="surrogateescape")
-    out = []
-    for i, line in enumerate(text.split("\n"), start=1):
-        if line.startswith("#"):
-            continue
-        fields = line.split()
-        if fields:
-            out.append((i, fields))
-    if not out:
-        raise InputError(f"{what} file holds no data lines", source=source)
-    return source, out
-
-
-def _number(text: str, source: str | None, line: int | None, *, integer: bool) -> float:
-    try:
-        value = float(int(text)) if integer else float(text)
-    except ValueError:
-        kind = "an integer grade" if integer else "a number"
-        raise InputError(
-            f"expected {kind} in the last field, got {text!r}", source=source, line=line
-        ) from None
-    if math.isnan(value):
-        raise InputError("a relevance level may not be NaN", source=source, line=line)
-    return value
-
-
 def _check_unique(
-    keys: Sequence[tuple[Any, ...]], lines: np.ndarray, source: str | None, what: str
+    keys: Sequence[np.ndarray], lines: np.ndarray, source: str | None, what: str
 ) -> None:
-    seen: dict[tuple[str, ...], int] = {}
-    for key, line in zip(keys, lines.tolist(), strict=True):
-        if key in seen:
-            raise InputError(
-                f"document {key[-1]!r} is given twice in {what} (first on line {seen[key]})",
-                source=source,
-                line=line if line > 0 else None,
-            )
-        seen[key] = line
+    """A document given twice in one group: an error naming the second line."""
+    n = len(keys[0])
+    if n < 2:
+        return
+    joined = pc.binary_join_element_wise(*(pa.array(k.tolist(), pa.string()) for k in keys), "\t")
+    codes = to_np(pc.dictionary_encode(joined).indices)
+    _, first = np.unique(codes, return_index=True)
+    if len(first) == n:
+        return
+    seen = np.zeros(n, dtype=bool)
+    seen[first] = True
+    i = int(np.flatnonzero(~seen)[0])
+    j = int(first[np.searchsorted(np.unique(codes), codes[i])])
+    doc = keys[-1][i]
+    where = f" (first on line {int(lines[j])})" if lines[j] > 0 else ""
+    raise InputError(
+        f"document {doc!r} is given twice in {what}{where}",
+        source=source,
+        line=int(lines[i]) if lines[i] > 0 else None,
+    )
+
+
+def _read(
+    path: str | os.PathLike[str], n: int, what: str, *, integer: bool
+) -> tuple[str, list[np.ndarray], np.ndarray, np.ndarray]:
+    """The id columns, the last (numeric) column and the line numbers of a file of ``n``
+    white-space separated fields per line (assay's TREC text rules: ``#`` lines and blank
+    lines skipped; a malformed line is an error naming file and line)."""
+    dtype = pa.int64() if integer else pa.float64()
+    tc = read_text_table(
+        path, min_cols=n, max_cols=n, want=list(range(n)), what=what, numeric={n - 1: dtype}
+    )
+    value = parse_numbers(
+        tc.columns[n - 1], dtype, tc, "relevance grade" if integer else "relevance level"
+    )
+    ids = [np.array(c.to_pylist(), dtype=object) for c in tc.columns[: n - 1]]
+    return tc.source, ids, value, np.asarray(tc.line, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,15 +128,7 @@ class Preferences:
     source: str | None = None
 
     def __post_init__(self) -> None:
-        keys = list(
-            zip(
-                self.query.tolist(),
-                self.jg.tolist(),
-                self.jsg.tolist(),
-                self.doc.tolist(),
-                strict=True,
-            )
-        )
+        keys = [self.query, self.jg, self.jsg, self.doc]
         _check_unique(keys, self.lines, self.source, "one judgment sub-group")
 
     @classmethod
@@ -263,7 +253,7 @@ class JudgmentGroups:
     source: str | None = None
 
     def __post_init__(self) -> None:
-        keys = list(zip(self.query.tolist(), self.jg.tolist(), self.doc.tolist(), strict=True))
+        keys = [self.query, self.jg, self.doc]
         _check_unique(keys, self.lines, self.source, "one judgment group")
 
     @classmethod
@@ -319,22 +309,6 @@ class JudgmentGroups:
         return f"JudgmentGroups({len(set(self.query.tolist()))} topics, {len(self)} rows)"
 
 
-def _read(
-    path: str | os.PathLike[str], n: int, layout: str, what: str
-) -> tuple[str, list[list[str]], np.ndarray]:
-    source, lines = _lines(path, what)
-    rows = []
-    for i, fields in lines:
-        if len(fields) != n:
-            raise InputError(
-                f"malformed {what} line: expected {n} fields '{layout}', got {len(fields)}",
-                source=source,
-                line=i,
-            )
-        rows.append(fields)
-    return source, rows, np.array([i for i, _ in lines], dtype=np.int64)
-
-
 def read_prefs(path: str | os.PathLike[str]) -> Preferences:
     """Read a trec_eval preferences file (``-R prefs``): lines ``qid jg jsg docno rel_level``.
 
@@ -359,20 +333,10 @@ def read_prefs(path: str | os.PathLike[str]) -> Preferences:
     >>> read_prefs("prefs.txt")
     Preferences(1 topics, 2 rows)
     """
-    source, rows, lines = _read(path, 5, "qid jg jsg docno rel_level", "preferences")
-    levels = [
-        _number(r[4], source, int(i), integer=False) for r, i in zip(rows, lines, strict=True)
-    ]
-    cols = list(zip(*rows, strict=True))
-    return Preferences(
-        _obj(cols[0]),
-        _obj(cols[1]),
-        _obj(cols[2]),
-        _obj(cols[3]),
-        level=np.array(levels, dtype=np.float64),
-        lines=lines,
-        source=source,
+    source, ids, level, lines = _read(
+        path, 5, "preferences (qid jg jsg docno level)", integer=False
     )
+    return Preferences(ids[0], ids[1], ids[2], ids[3], level=level, lines=lines, source=source)
 
 
 def read_qrels_prefs(path: str | os.PathLike[str]) -> Preferences:
@@ -399,20 +363,9 @@ def read_qrels_prefs(path: str | os.PathLike[str]) -> Preferences:
     >>> read_qrels_prefs("qrels.txt").jg
     array(['0', '0'], dtype=object)
     """
-    source, rows, lines = _read(path, 4, "qid iteration docno grade", "qrels")
-    levels = [
-        _number(r[3], source, int(i), integer=False) for r, i in zip(rows, lines, strict=True)
-    ]
-    cols = list(zip(*rows, strict=True))
-    return Preferences(
-        np.array(cols[0], dtype=object),
-        np.array(cols[1], dtype=object),
-        np.full(len(rows), "0", dtype=object),
-        np.array(cols[2], dtype=object),
-        level=np.array(levels, dtype=np.float64),
-        lines=lines,
-        source=source,
-    )
+    source, ids, level, lines = _read(path, 4, "qrels (qid iteration docno grade)", integer=False)
+    zero = np.full(len(level), "0", dtype=object)
+    return Preferences(ids[0], ids[1], zero, ids[2], level=level, lines=lines, source=source)
 
 
 def read_qrels_jg(path: str | os.PathLike[str]) -> JudgmentGroups:
@@ -439,14 +392,7 @@ def read_qrels_jg(path: str | os.PathLike[str]) -> JudgmentGroups:
     >>> read_qrels_jg("qrels_jg.txt").groups
     {'q1': ['alice', 'bob']}
     """
-    source, rows, lines = _read(path, 4, "qid jg docno grade", "judgment-group qrels")
-    grades = [_number(r[3], source, int(i), integer=True) for r, i in zip(rows, lines, strict=True)]
-    cols = list(zip(*rows, strict=True))
-    return JudgmentGroups(
-        _obj(cols[0]),
-        _obj(cols[1]),
-        _obj(cols[2]),
-        grade=np.array(grades, dtype=np.int64),
-        lines=lines,
-        source=source,
+    source, ids, grade, lines = _read(
+        path, 4, "judgment-group qrels (qid jg docno grade)", integer=True
     )
+    return JudgmentGroups(ids[0], ids[1], ids[2], grade=grade, lines=lines, source=source)
