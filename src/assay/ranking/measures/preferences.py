@@ -148,8 +148,8 @@ def pref_pairs(r: Ranked, k: int | None) -> np.ndarray:
 def pref_fulfilled(r: Ranked, k: int | None) -> np.ndarray:
     """Preferences fulfilled: pairs (a, b), grade(a) > grade(b), with a ranked above b.
 
-    Counts pairs with both retrieved and a first, and pairs with a retrieved and b not. The
-    summary is the total over queries. Reference: trec_eval 10.0 (prefs_num_prefs_ful).
+    ful = #{(a, b): g_a > g_b, a retrieved, b ranked below a or not retrieved}. The summary
+    is the total over queries. Reference: trec_eval 10.0 (prefs_num_prefs_ful).
     """
     s = _stats(r)
     out: np.ndarray = s["ful_ret"] + s["ful_imp"]
@@ -168,7 +168,8 @@ def pref_fulfilled(r: Ranked, k: int | None) -> np.ndarray:
 def pref_fulfilled_ret(r: Ranked, k: int | None) -> np.ndarray:
     """Preferences fulfilled among retrieved documents: both retrieved, the preferred first.
 
-    The summary is the total over queries. Reference: trec_eval 10.0 (prefs_num_prefs_ful_ret).
+    ful_ret = #{(a, b) both retrieved: g_a > g_b, rank(a) < rank(b)}. The summary is the total
+    over queries. Reference: trec_eval 10.0 (prefs_num_prefs_ful_ret).
     """
     return _stats(r)["ful_ret"].astype(np.float64)
 
