@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["JudgmentGroups", "Preferences", "read_prefs", "read_qrels_jg", "read_qrels_prefs"]
 
 
-def _obj(values: Sequence[Any]) -> np.ndarray:
+def _obj(values: Sequence[object]) -> np.ndarray:
     return np.array([str(v) for v in values], dtype=object)
 
 

@@ -25,7 +25,7 @@ from ..errors import MissingQueryError
 from ._te_context import TrecContext
 from ._te_formats import JudgmentGroups
 
-Kernel = Callable[[TrecContext, Any], list[Any]]
+Kernel = Callable[[TrecContext, Any], list[Any]]  # Any: a measure's parsed parameters; outputs
 
 
 class JgContext:
@@ -91,7 +91,7 @@ class JgContext:
             [at[q + sep + g] for q, gs in groups.items() for g in gs], dtype=np.int64
         )
 
-    def averaged(self, kernel: Kernel, params: Any) -> list[Any]:
+    def averaged(self, kernel: Kernel, params: Any) -> list[Any]:  # Any: as Kernel's
         """``kernel``'s outputs per JG, summed per topic in JG order and divided by the
         number of JGs when there is more than one."""
         first = np.concatenate(([0], np.cumsum(self.n_groups)[:-1]))

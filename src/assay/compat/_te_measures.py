@@ -79,15 +79,16 @@ _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _GAIN_DOC = "level=gain pairs, e.g. 1=3,2=9 (other levels gain their own value)"
 
 
+# Any: the kernels take a context and the measure's parsed parameters (of any style)
 def _avgjg(kernel: Callable[[TrecContext, Any], Values]) -> Callable[[Any, Any], Values]:
-    def k(ctx: JgContext, params: Any) -> Values:
+    def k(ctx: JgContext, params: Any) -> Values:  # Any: parsed parameters
         return ctx.averaged(kernel, params)
 
     return k
 
 
-def _prefs(name: str) -> Callable[[Any, Any], Values]:
-    def k(ctx: PrefsContext, params: Any) -> Values:
+def _prefs(name: str) -> Callable[[Any, Any], Values]:  # Any: as _avgjg's
+    def k(ctx: PrefsContext, params: Any) -> Values:  # Any: parsed parameters (none)
         return [ctx.values[name]]
 
     return k

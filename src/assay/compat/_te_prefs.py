@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -417,7 +416,7 @@ def _topic(
     jsg = prefs.jsg[rows].astype(str)
     groups = sorted(set(jg.tolist()))
     counts: list[JgCounts] = []
-    ca: Any = np.zeros((nj, nj), dtype=np.int64) if len(groups) > 1 else None
+    ca = np.zeros((nj, nj), dtype=np.int64) if len(groups) > 1 else None
     for g in groups:
         sel = jg == g
         if len(set(jsg[sel].tolist())) > 1:
