@@ -37,7 +37,8 @@ def collection() -> tuple[assay.Qrels, assay.Run]:
 # A trec_eval -m argument, and the trec_eval output names it gives in the order parse()
 # returns the metrics (None: one output named like the argument's measure).
 ARGUMENTS = [
-    *sorted(REGISTRY.trec),  # every name alone: trec_eval's defaults
+    # every name alone (trec_eval's defaults) of the measures that read ordinary qrels
+    *sorted(n for n in REGISTRY.trec if MEASURES[n].needs == "qrels"),
     "P.5,7,3",
     "recall.20,2000",
     "map_cut.7",
@@ -98,6 +99,41 @@ def test_trec_eval_syntax_gives_trec_evals_numbers(
                 assert value == pytest.approx(want, rel=1e-12, abs=1e-12), (argument, name, query)
         if name in trec.summary and not isinstance(trec.summary[name], str):
             assert mv.aggregate == pytest.approx(trec.summary[name], rel=1e-12), (argument, name)
+
+
+PREF_NAMES = sorted(n for n in REGISTRY.trec if MEASURES[n].needs == "prefs")
+
+
+def test_preference_names_give_trec_evals_numbers(
+    collection: tuple[assay.Qrels, assay.Run],
+) -> None:
+    """trec_eval's prefs_* names read graded qrels as ``-R qrels_prefs`` does. Where the two
+    readings agree (grades >= 0: trec_eval reads -1 as a level below 0; no tied scores: its
+    preference code breaks ties by docno ascending) they give trec_eval's numbers."""
+    from assay.compat.trec_eval import Preferences
+
+    qrels, run = collection
+    t = qrels.to_arrow()
+    keep = np.asarray(qrels.values) >= 0
+    judged = assay.Qrels.from_columns(
+        np.asarray(t.column("query").to_pylist())[keep],
+        np.asarray(t.column("doc").to_pylist())[keep],
+        np.asarray(qrels.values)[keep],
+    )
+    r = run.to_arrow()
+    ranks = np.asarray(r.column("rank").to_pylist(), dtype=np.float64)
+    untied = assay.Run.from_columns(
+        r.column("query").to_pylist(), r.column("doc").to_pylist(), -ranks, name="untied"
+    )
+    assert len(PREF_NAMES) == 14
+    trec = evaluate_trec(Preferences.from_qrels(judged), untied, PREF_NAMES)
+    res = assay.evaluate(judged, untied, PREF_NAMES)
+    for name in PREF_NAMES:
+        (metric,) = parse(name)
+        mv = res["untied", metric]
+        assert mv.as_dict() == {q: trec.per_query[q][name] for q in trec.queries}, name
+        assert mv.aggregate == pytest.approx(trec.summary[name], rel=1e-12), name
+    assert trec.summary["prefs_num_prefs_poss"] > 1000
 
 
 def test_trec_defaults_are_trec_evals() -> None:

@@ -18,8 +18,10 @@ from assay.compat.trec_eval import ALL_TREC, SUPPORTED, TrecResult, evaluate_tre
 from conftest import shared_file
 from support.trec_eval import argv, data, expected, parse_output, trec_eval
 
-# expected output -> trec_eval arguments (the table of ../shared/data/README.md); files are
-# the names in ../shared/data/trec_eval.
+# expected output -> trec_eval arguments: all fifteen commands of trec_eval 10.0's `make
+# quicktest`, as ../shared/data/README.md lists them (its table, then its list of the
+# preference, judgment-group and z-score commands); files are names in
+# ../shared/data/trec_eval.
 MEAS_PARAMS = (
     "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 "
     "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
@@ -37,7 +39,37 @@ COMMANDS = [
     ("out.test.aqcM", "-m all_trec -q -c -M100 qrels.test results.trunc"),
     ("out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"),
     ("out.test.meas_params", MEAS_PARAMS),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.comment.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
+    ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
 ]
+
+
+def _readme_commands() -> set[tuple[str, str]]:
+    """Every (expected output, arguments) pair ../shared/data/README.md names for trec_eval:
+    the table's rows (a row may add "also with X": X in place of qrels.test) and the list
+    items ``- `out` ← `args` (and the same with `X` in place of `Y`)``."""
+    text = shared_file("README.md").read_text(encoding="utf-8")
+    section = text[text.index("## trec_eval/") : text.index("## lightgbm_lambdarank/")]
+    out: set[tuple[str, str]] = set()
+    for o, a, extra in re.findall(r"^\| `(out\.[^`]+)` \| `([^`]+)`(.*)\|$", section, flags=re.M):
+        out.add((o, a))
+        for other in re.findall(r"also with `([^`]+)`", extra):
+            out.add((o, a.replace("qrels.test", other, 1)))
+    items = re.findall(r"^- `(out\.[^`]+)` ← `([^`]+)`\s*(\([^)]*\))?", section, flags=re.M)
+    for o, a, extra in items:
+        a = " ".join(a.split())
+        out.add((o, a))
+        same = re.search(r"`([^`]+)`(?:\s+in place of `([^`]+)`)?", extra)
+        if same:
+            # "the same with `X` [in place of `Y`]": X replaces Y, or the file of X's kind
+            stem = same.group(1).split(".")[0] + "."
+            old = same.group(2) or next(f for f in a.split() if f.startswith(stem))
+            out.add((o, a.replace(old, same.group(1), 1)))
+    return out
 
 
 @pytest.mark.parametrize(
@@ -49,15 +81,14 @@ def test_output_is_byte_identical(out_file: str, args: str) -> None:
     assert out == expected(out_file)
 
 
-def test_commands_cover_the_readme_table() -> None:
-    """The table above is the one in ../shared/data/README.md (rows may not drift apart)."""
-    text = shared_file("README.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `(out\.[^`]+)` \| `([^`]+)`(.*)\|$", text, flags=re.M)
-    assert rows
-    table = {(o, a) for o, a, _ in rows}
-    assert table <= set(COMMANDS)
-    assert {o for o, _ in COMMANDS} == {o for o, _, _ in rows}
-    assert any("with-comments" in extra for _, _, extra in rows)
+def test_commands_are_the_readme_ones() -> None:
+    """The fifteen commands above are the ones ../shared/data/README.md names (the table may
+    not drift apart from the README, nor miss a command of `make quicktest`)."""
+    readme = _readme_commands()
+    assert len(COMMANDS) == len(set(COMMANDS)) == 15
+    assert readme == set(COMMANDS)
+    assert {o for o, _ in COMMANDS} == {o for o, _ in readme}
+    assert ("out.test", "qrels.test.with-comments results.test") in readme
 
 
 def test_evaluate_trec_directly() -> None:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from references.slow_preferences import PREF_MEASURES
 from references.slow_ranking import (
     NAN,
     Item,
@@ -119,6 +120,13 @@ REFERENCE: dict[str, RefMetric] = {
     "mse": RefMetric(m_mse, {}, False, True),
     "rmse": RefMetric(m_rmse, {}, False, True),
 }
+# Preferences from graded qrels (trec_eval's prefs_* under -R qrels_prefs).
+REFERENCE.update(
+    {
+        name: RefMetric(f, {}, False, False, aggregate=agg)
+        for name, (f, agg) in PREF_MEASURES.items()
+    }
+)
 # trec_eval's own measures (G, ndcg_rel, Rndcg, Rprec_mult, utility, gm_bpref, relstring).
 REFERENCE.update(
     {

@@ -60,6 +60,23 @@ def test_dask_equals_in_memory(collection, npartitions, missing):
     assert distributed.provenance["runs"]["a"]["partitions"] == npartitions
 
 
+@pytest.mark.parametrize("npartitions", [1, 4])
+def test_dask_equals_in_memory_for_every_catalogue_metric(collection, npartitions):
+    """Every declaration of the ranking catalogue (the preference metrics included) gives
+    the in-memory values bit for bit on Dask."""
+    from assay.metrics import REGISTRY
+
+    qrels, frames = collection
+    metrics = [f"{n}@5" if s.cutoff == "required" else n for n, s in REGISTRY.items()]
+    assert {"pref_agreement", "pref_agreement_balanced", "pref_pairs"} <= set(metrics)
+    memory = assay.evaluate(qrels, Run.from_pandas(frames["a"], name="a"), metrics)
+    with dask.config.set(scheduler="sync"):
+        distributed = assay.dist.evaluate(
+            qrels, {"a": dd.from_pandas(frames["a"], npartitions=npartitions)}, metrics
+        )
+    assert_same_results(memory, distributed)
+
+
 def test_dask_on_a_distributed_cluster(collection):
     distributed = pytest.importorskip("distributed")
     qrels, frames = collection

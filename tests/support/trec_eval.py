@@ -17,7 +17,7 @@ def argv(args: str) -> list[str]:
     """The arguments with file names resolved under ../shared/data/trec_eval."""
     out = []
     for a in args.split():
-        if not a.startswith("-") and re.match(r"^(qrels|results)\.", a):
+        if not a.startswith("-") and re.match(r"^((qrels|results|prefs)\.|zscores_file$)", a):
             out.append(str(data(a)))
         else:
             out.append(a)

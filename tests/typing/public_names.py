@@ -139,15 +139,21 @@ def assay_compat_pytrec_eval() -> None:
 
 
 def assay_compat_trec_eval() -> None:
+    from assay.compat.trec_eval import ALL_PREFS
     from assay.compat.trec_eval import ALL_TREC
+    from assay.compat.trec_eval import JudgmentGroups
     from assay.compat.trec_eval import NICKNAMES
     from assay.compat.trec_eval import OFFICIAL
+    from assay.compat.trec_eval import Preferences
     from assay.compat.trec_eval import SUPPORTED
     from assay.compat.trec_eval import TrecEvalError
     from assay.compat.trec_eval import TrecResult
     from assay.compat.trec_eval import evaluate_trec
     from assay.compat.trec_eval import format_trec
     from assay.compat.trec_eval import main
+    from assay.compat.trec_eval import read_prefs
+    from assay.compat.trec_eval import read_qrels_jg
+    from assay.compat.trec_eval import read_qrels_prefs
 
 
 def assay_data() -> None:

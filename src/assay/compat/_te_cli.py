@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ._te_measure_specs import NICKNAMES, TrecEvalError, parse_measures
+from ._te_measure_specs import NICKNAMES, REL_FORMATS, TrecEvalError, parse_measures
 from ._te_measures import MEASURES
 
-_USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-Z FILE] {-m MEASURE[.PARAMS]} QRELS RUN"
+_USAGE = "usage: assay trec-eval [-h] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-R FORMAT] [-Z FILE] {-m MEASURE[.PARAMS]} QRELS RUN"
 
 _LONG = {  # getopt_long's table: name -> (short letter, takes an argument)
     "help": ("h", False),
@@ -44,6 +44,7 @@ class Args:
     depth: int | None = None  # -M
     num_docs: int = 0
     zscores: str | None = None  # -Z
+    rel_format: str = "qrels"  # -R
     measures: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
 
@@ -133,8 +134,8 @@ _SWITCHES = {
     "n": ("summary", False),
     "J": ("judged_only", True),
 }
-#: Formats trec_eval can read besides its default one (assay reads the default only).
-_FORMATS = {"R": ("qrels", "relevance"), "T": ("trec_results", "run")}
+#: -T: the results formats trec_eval can read (assay reads its default one only).
+_RESULTS_FORMATS = ("trec_results",)
 
 
 def _apply(a: Args, letter: str, v: str) -> None:
@@ -149,10 +150,15 @@ def _apply(a: Args, letter: str, v: str) -> None:
         a.depth = _int_arg("M", v, 0)
     elif letter == "N":
         a.num_docs = _int_arg("N", v)
-    elif letter in _FORMATS:
-        supported, what = _FORMATS[letter]
-        if v != supported:
-            raise TrecEvalError(f"-{letter} {v}: only the '{supported}' {what} format is supported")
+    elif letter == "R":
+        if v not in REL_FORMATS:
+            raise TrecEvalError(
+                f"-R {v}: unknown relevance format; one of {', '.join(REL_FORMATS)}"
+            )
+        a.rel_format = v
+    elif letter == "T":
+        if v not in _RESULTS_FORMATS:
+            raise TrecEvalError(f"-T {v}: only the 'trec_results' run format is supported")
     elif letter == "Z":
         a.zscores = v
     elif letter == "D":
@@ -180,6 +186,9 @@ def help_text(measures: Sequence[str] = ()) -> str:
         "  -m NAME[.PARAMS]  add a measure or a nickname (repeatable; default: official);",
         "            parameters follow the first '.', comma-separated: -m P.5,10",
         "            -m ndcg.1=3,2=9  -m iprec_at_recall..1,.5  -m utility.2,-1,0,0",
+        "  -R FORMAT relevance format of QRELS: qrels (default); prefs (qid jg jsg docno",
+        "            level: preferences within judgment sub-groups); qrels_prefs (a qrels",
+        "            file read as preferences); qrels_jg (qid jg docno grade: judgment groups)",
         "  -Z FILE   print z-scores against FILE's per-topic means and standard deviations",
         "            (lines: qid measure mean stddev); a missing pair prints -1000000",
         "  -h        this help (with -m: only those measures)",
@@ -190,7 +199,7 @@ def help_text(measures: Sequence[str] = ()) -> str:
     ]
     wanted: list[str] = list(MEASURES)
     if measures:
-        chosen = {b.defn.name for b in parse_measures(list(measures))}
+        chosen = {b.defn.name for b in parse_measures(list(measures), None)}
         wanted = [m for m in MEASURES if m in chosen]
     for name in wanted:
         d = MEASURES[name]
@@ -198,5 +207,6 @@ def help_text(measures: Sequence[str] = ()) -> str:
         if d.param_doc:
             shown = ",".join((f"{v:g}" if isinstance(v, float) else str(v)) for v in d.defaults)
             tail = f"  [{d.param_doc}{': ' + shown if shown else ''}]"
-        lines.append(f"  {name:<22}{d.doc}{tail}")
+        pad = " " if len(name) >= 22 else ""  # the longest names fill the column
+        lines.append(f"  {name:<22}{pad}{d.doc}{tail}")
     return "\n".join(lines) + "\n"

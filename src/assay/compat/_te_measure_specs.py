@@ -73,32 +73,41 @@ SET: tuple[str, ...] = (
     "set_map",
     "set_F",
 )
-NICKNAMES: dict[str, tuple[str, ...]] = {"official": OFFICIAL, "all_trec": ALL_TREC, "set": SET}
-# trec_eval measures that need preference or judgment-group qrels (other input formats).
-_OTHER_FORMATS = frozenset(
-    {
-        "prefs_num_prefs_poss",
-        "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret",
-        "prefs_simp",
-        "prefs_pair",
-        "prefs_avgjg",
-        "prefs_avgjg_Rnonrel",
-        "prefs_simp_ret",
-        "prefs_pair_ret",
-        "prefs_avgjg_ret",
-        "prefs_avgjg_Rnonrel_ret",
-        "prefs_simp_imp",
-        "prefs_pair_imp",
-        "prefs_avgjg_imp",
-        "map_avgjg",
-        "P_avgjg",
-        "Rprec_mult_avgjg",
-        "all_prefs",
-        "prefs",
-        "qrels_jg",
-    }
+ALL_PREFS: tuple[str, ...] = (
+    "runid",
+    "num_q",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
 )
+PREFS: tuple[str, ...] = ALL_PREFS[:8]  # trec_eval's "prefs": the official preference measures
+QRELS_JG: tuple[str, ...] = ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "official": OFFICIAL,
+    "set": SET,
+    "all_trec": ALL_TREC,
+    "all_prefs": ALL_PREFS,
+    "prefs": PREFS,
+    "qrels_jg": QRELS_JG,
+}
+#: -R: the relevance formats and the measure kind each one feeds (MeasureDef.needs).
+REL_FORMATS: dict[str, str] = {
+    "qrels": "qrels",
+    "prefs": "prefs",
+    "qrels_prefs": "prefs",
+    "qrels_jg": "jg",
+}
 SUPPORTED: frozenset[str] = frozenset(MEASURES)
 
 
@@ -190,8 +199,11 @@ def _suggest(name: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def parse_measures(specs: Sequence[str] | None) -> list[Bound]:
+def parse_measures(specs: Sequence[str] | None, rel_format: str | None = "qrels") -> list[Bound]:
     """trec_eval ``-m`` arguments -> the measures to compute, in trec_eval's order.
+
+    Every measure must read ``rel_format`` (``-R``): a measure of another format is an error
+    (trec_eval stops with "Can't calculate measure"); None checks nothing (``-h``).
 
     As trec_eval: ``name.params`` marks ``name`` and records the parameters; a nickname marks
     its measures; the first parameters recorded for a measure are the ones used.
@@ -218,12 +230,6 @@ def parse_measures(specs: Sequence[str] | None) -> list[Bound]:
             marked.update(NICKNAMES[name])
         elif name in MEASURES:
             marked.add(name)
-        elif name in _OTHER_FORMATS:
-            raise TrecEvalError(
-                f"trec_eval measure {name!r} needs preference or judgment-group qrels "
-                "(-R prefs / qrels_jg), which assay trec-eval does not read",
-                option="measures",
-            )
         else:
             raise TrecEvalError(
                 f"unknown trec_eval measure {name!r}{_suggest(name)}; "
@@ -237,6 +243,25 @@ def parse_measures(specs: Sequence[str] | None) -> list[Bound]:
         raise TrecEvalError(
             f"trec_eval 10.0 crashes when {' and '.join(shared)} are requested together with "
             "gain parameters (they share one parameter list); evaluate them separately",
+            option="measures",
+        )
+    kind = REL_FORMATS[rel_format] if rel_format is not None else None
+    wrong = [
+        n
+        for n in MEASURES
+        if kind is not None and n in marked and MEASURES[n].needs not in ("any", kind)
+    ]
+    if wrong:
+        other = MEASURES[wrong[0]].needs
+        wants = {
+            "qrels": "ordinary qrels (-R qrels)",
+            "prefs": "preference judgments (-R prefs or qrels_prefs)",
+            "jg": "judgment-group qrels (-R qrels_jg)",
+        }[other]
+        hint = {"qrels": "official", "prefs": "all_prefs", "jg": "qrels_jg"}[str(kind)]
+        raise TrecEvalError(
+            f"trec_eval measure {wrong[0]!r} reads {wants}, not -R {rel_format}; "
+            f"with -R {rel_format} ask for its measures (-m {hint})",
             option="measures",
         )
     bound = []

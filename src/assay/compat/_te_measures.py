@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._te_context import TrecContext
+from ._te_jg import JgContext
 from ._te_kernels import (
     Values,
     k_11pt_avg,
@@ -50,6 +51,7 @@ from ._te_kernels import (
     k_utility,
     k_yaap,
 )
+from ._te_prefs import PrefsContext
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class MeasureDef:
 
     name: str
     style: str  # "none" | "long" | "double" | "cut_long" | "cut_double" | "p_double" | "p_pair"
-    kernel: Callable[[TrecContext, Any], Values] | None
+    kernel: Callable[[Any, Any], Values] | None  # Any: a TrecContext, PrefsContext or JgContext
     doc: str
     defaults: tuple[Any, ...] = ()
     kind: str = "float"  # "float" | "int" | "str" | "runid"
@@ -67,11 +69,59 @@ class MeasureDef:
     average: str = "mean"  # "mean" | "sum" | "gm" | "count" | "num_rel" | "none"
     param_doc: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The relevance format it reads: "qrels", "prefs" (-R prefs or qrels_prefs), "jg" (-R
+    #: qrels_jg) or "any" (runid, num_q).
+    needs: str = "qrels"
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 _GAIN_DOC = "level=gain pairs, e.g. 1=3,2=9 (other levels gain their own value)"
+
+
+# Any: the kernels take a context and the measure's parsed parameters (of any style)
+def _avgjg(kernel: Callable[[TrecContext, Any], Values]) -> Callable[[Any, Any], Values]:
+    def k(ctx: JgContext, params: Any) -> Values:  # Any: parsed parameters
+        return ctx.averaged(kernel, params)
+
+    return k
+
+
+def _prefs(name: str) -> Callable[[Any, Any], Values]:  # Any: as _avgjg's
+    def k(ctx: PrefsContext, params: Any) -> Values:  # Any: parsed parameters (none)
+        return [ctx.values[name]]
+
+    return k
+
+
+_PREFS_DOCS = {
+    "prefs_num_prefs_poss": "preferences possible, retrieved or not (summary: total)",
+    "prefs_num_prefs_ful": "preferences fulfilled, one or both documents retrieved (summary: total)",
+    "prefs_num_prefs_ful_ret": "preferences fulfilled among retrieved documents (summary: total)",
+    "prefs_simp": "preferences fulfilled / possible, pooled over judgment groups",
+    "prefs_pair": "mean over document pairs of the share of judgment groups the ranking agrees with",
+    "prefs_avgjg": "preferences fulfilled / possible per judgment group, averaged over groups",
+    "prefs_avgjg_Rnonrel": "prefs_avgjg with relevant and non-relevant documents balanced (R = N)",
+    "prefs_simp_ret": "prefs_simp among retrieved documents",
+    "prefs_pair_ret": "prefs_pair among retrieved documents",
+    "prefs_avgjg_ret": "prefs_avgjg among retrieved documents",
+    "prefs_avgjg_Rnonrel_ret": "prefs_avgjg_Rnonrel among retrieved documents",
+    "prefs_simp_imp": "prefs_simp over pairs with at least one retrieved document",
+    "prefs_pair_imp": "prefs_pair over pairs with at least one retrieved document",
+    "prefs_avgjg_imp": "prefs_avgjg over pairs with at least one retrieved document",
+}
+_PREFS_DEFS = tuple(
+    MeasureDef(
+        name,
+        "long" if "num_prefs" in name else "double",
+        _prefs(name),
+        doc,
+        kind="int" if "num_prefs" in name else "float",
+        average="sum" if "num_prefs" in name else "mean",
+        needs="prefs",
+    )
+    for name, doc in _PREFS_DOCS.items()
+)
 
 MEASURES: dict[str, MeasureDef] = {
     m.name: m
@@ -84,6 +134,7 @@ MEASURES: dict[str, MeasureDef] = {
             kind="runid",
             per_query=False,
             average="none",
+            needs="any",
         ),
         MeasureDef(
             "num_q",
@@ -93,6 +144,7 @@ MEASURES: dict[str, MeasureDef] = {
             kind="int",
             per_query=False,
             average="count",
+            needs="any",
         ),
         MeasureDef(
             "num_ret",
@@ -285,6 +337,32 @@ MEASURES: dict[str, MeasureDef] = {
             "judged non-relevant documents retrieved (summary: total)",
             kind="int",
             average="sum",
+        ),
+        *_PREFS_DEFS,
+        MeasureDef(
+            "map_avgjg",
+            "double",
+            _avgjg(k_map),
+            "average precision, averaged over the topic's judgment groups",
+            needs="jg",
+        ),
+        MeasureDef(
+            "P_avgjg",
+            "cut_long",
+            _avgjg(k_P),
+            "precision at cutoffs, averaged over the topic's judgment groups",
+            _CUTS,
+            param_doc="cutoffs",
+            needs="jg",
+        ),
+        MeasureDef(
+            "Rprec_mult_avgjg",
+            "cut_double",
+            _avgjg(k_Rprec_mult),
+            "precision at multiples of R, averaged over the topic's judgment groups",
+            (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+            param_doc="multiples of R",
+            needs="jg",
         ),
         MeasureDef(
             "yaap", "double", k_yaap, "yet another AP (Robertson 2012), log((1 + s) / (1 + R - s))"

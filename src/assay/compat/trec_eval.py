@@ -8,13 +8,16 @@
     print(format_trec(res, per_query=True), end="")   # exactly what `trec_eval -q -c ...` prints
 
 ``assay trec-eval [flags] QRELS RUN`` is the command-line face (``-q -c -n -J -l N -M N -N N
--m MEASURE[.PARAMS]``, also glued as trec_eval accepts them: ``-mP.5``, ``-M100``, ``-l2``).
+-R FORMAT -m MEASURE[.PARAMS]``, also glued as trec_eval accepts them: ``-mP.5``, ``-M100``,
+``-l2``).
 
-What is reproduced: every measure of trec_eval's measure table that works on qrels and TREC
-runs (:data:`SUPPORTED`: all of ``all_trec`` plus ``dcg``, ``ideal_dcg`` and ``yaap``), with
+What is reproduced: every measure of trec_eval's measure table (:data:`SUPPORTED`: all of
+``all_trec`` plus ``dcg``, ``ideal_dcg`` and ``yaap``; the preference measures of
+``all_prefs`` on ``-R prefs`` / ``qrels_prefs`` judgments, :class:`Preferences`; the
+judgment-group measures of ``qrels_jg`` on ``-R qrels_jg`` ones, :class:`JudgmentGroups`), with
 trec_eval's parameter syntax and defaults (``-m P.5,10``, ``-m ndcg.1=3,2=9``,
 ``-m iprec_at_recall..10,.20``, ``-m utility.2,-1,0,0``, ...), the nicknames ``official``,
-``all_trec`` and ``set``, output names, measure order, print formats, averaging rules (counts
+``all_trec``, ``set``, ``all_prefs``, ``prefs`` and ``qrels_jg``, output names, measure order, print formats, averaging rules (counts
 summed, ``gm_*`` geometric, ``-c`` averaging over every qrels topic), ``-M`` (truncate each
 ranking after sorting, before ``-J``), ``-J`` and ``-l`` (binary measures only; ndcg's gains
 are the grades). trec_eval's quirks are reproduced too; each is marked ``QUIRK`` where it is
@@ -23,8 +26,9 @@ reproduced (the ``assay.compat._te_*`` modules, or here).
 Deliberate differences: bad input is an error (one line, exit code 2) where trec_eval would
 crash, print garbage or guess — a qrels topic without results when ``-c`` is not given (trec_eval
 10 stops with a wrong message; ours names the topic), a negative ``-l`` or ``-M``, malformed
-numbers in flags, measures that need other input formats (``prefs``, ``qrels_jg``), and
-the debugging option ``-D``.
+numbers in flags, a measure asked for with a relevance format it does not read, malformed
+preference or judgment-group lines (:mod:`assay.compat._te_formats`), and the debugging option
+``-D``.
 
 ``-Z zscores_file`` (``zscores=``) prints z-scores instead of raw values, as trec_eval does: see
 :mod:`assay.compat._te_zscores`.
@@ -50,7 +54,15 @@ from ..errors import MissingQueryError
 from ._te_arithmetic import seq_sum
 from ._te_cli import help_text, parse_argv
 from ._te_context import TrecContext
+from ._te_formats import (
+    JudgmentGroups,
+    Preferences,
+    read_prefs,
+    read_qrels_jg,
+    read_qrels_prefs,
+)
 from ._te_measure_specs import (
+    ALL_PREFS,
     ALL_TREC,
     NICKNAMES,
     OFFICIAL,
@@ -59,20 +71,28 @@ from ._te_measure_specs import (
     TrecEvalError,
     parse_measures,
 )
+from ._te_measure_specs import PREFS as PREFS
+from ._te_measure_specs import QRELS_JG as QRELS_JG
 from ._te_measure_specs import SET as SET
 from ._te_result import Slot, TrecResult, format_trec, pyvalue, write_trec
 from ._te_zscores import ZScores, coerce_zscores, convert
 
 __all__ = [
+    "ALL_PREFS",
     "ALL_TREC",
     "NICKNAMES",
     "OFFICIAL",
     "SUPPORTED",
+    "JudgmentGroups",
+    "Preferences",
     "TrecEvalError",
     "TrecResult",
     "evaluate_trec",
     "format_trec",
     "main",
+    "read_prefs",
+    "read_qrels_jg",
+    "read_qrels_prefs",
 ]
 
 #: How recall levels become document counts: trec_eval 10's ``lround`` or trec_eval 9's.
@@ -189,7 +209,7 @@ def _ranked(
     return ranked, missing, queries
 
 
-def _compute(plan: list[Bound], ctx: TrecContext, runid: str) -> list[Slot]:
+def _compute(plan: list[Bound], ctx: Any, runid: str) -> list[Slot]:  # Any: any measure context
     """Every output value of every measure in ``plan``, per topic."""
     slots: list[Slot] = []
     for b in plan:
@@ -246,7 +266,7 @@ def _summary(slots: list[Slot], runid: str) -> dict[str, Any]:
 
 
 def evaluate_trec(
-    qrels: Qrels,
+    qrels: Qrels | Preferences | JudgmentGroups,
     run: Run,
     measures: Sequence[str] | str | None = None,
     *,
@@ -265,9 +285,12 @@ def evaluate_trec(
 
     Parameters
     ----------
-    qrels : Qrels
+    qrels : Qrels, Preferences or JudgmentGroups
         The judgments (a path, a data frame or a ``{query: {doc: grade}}`` dict is read as
-        one).
+        :class:`~assay.data.Qrels`). :class:`Preferences` (``-R prefs`` / ``qrels_prefs``,
+        from :func:`read_prefs`, :func:`read_qrels_prefs`) are scored by the preference
+        measures (``-m all_prefs``), :class:`JudgmentGroups` (``-R qrels_jg``, from
+        :func:`read_qrels_jg`) by the ``*_avgjg`` ones (``-m qrels_jg``).
     run : Run
         The run (a path, a data frame or a ``{query: {doc: score}}`` dict is read as one).
     measures : str or sequence of str, optional
@@ -324,10 +347,25 @@ def evaluate_trec(
     1.3333 {'Zmap': 0.0}
     >>> print(format_trec(zres), end="")
     Zmap                        all     0.6667
+
+    Preference judgments (a higher level is preferred within a judgment sub-group):
+
+    >>> from assay.compat.trec_eval import Preferences
+    >>> prefs = Preferences.from_rows(
+    ...     [("q1", "u1", "s1", "d1", 2), ("q1", "u1", "s1", "d2", 1), ("q1", "u1", "s1", "d3", 0)]
+    ... )
+    >>> pres = evaluate_trec(prefs, run, ["prefs_simp", "prefs_num_prefs_ful"])
+    >>> pres.per_query["q1"]
+    {'prefs_num_prefs_ful': 3, 'prefs_simp': 1.0}
     """
-    # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users give it.
-    qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
     run = Run.coerce(run, where="evaluate_trec", role="run")
+    if isinstance(qrels, (Preferences, JudgmentGroups)):
+        rel_format = "prefs" if isinstance(qrels, Preferences) else "qrels_jg"
+    else:
+        rel_format = "qrels"
+        # A DataFrame, a path or a {query: {doc: value}} dict is taken as pytrec_eval users
+        # give it.
+        qrels = Qrels.coerce(qrels, where="evaluate_trec", role="qrels")
     opts = _check_options(
         {
             "relevance_level": relevance_level,
@@ -341,13 +379,61 @@ def evaluate_trec(
     opts["measures"] = (
         list(measures) if measures is not None and not isinstance(measures, str) else measures
     )
-    plan = parse_measures(measures)
+    plan = parse_measures(measures, rel_format)
     z = None if zscores is None else coerce_zscores(zscores)
     if zscores is not None:
         opts["zscores"] = (
             os.fspath(zscores) if isinstance(zscores, (str, os.PathLike)) else "mapping"
         )
+    if not isinstance(qrels, Qrels):
+        opts["rel_format"] = rel_format
+        return _evaluate_other(qrels, run, plan, opts, zscores=z)
     return _evaluate(qrels, run, plan, opts, zscores=z)
+
+
+def _evaluate_other(
+    judgments: Preferences | JudgmentGroups,
+    run: Run,
+    plan: list[Bound],
+    opts: dict[str, Any],
+    *,
+    zscores: ZScores | None = None,
+) -> TrecResult:
+    """:func:`evaluate_trec` for preference and judgment-group judgments: their own context
+    (see :mod:`assay.compat._te_prefs` and :mod:`assay.compat._te_jg`), then the usual
+    z-scores, averaging and result."""
+    from ._te_jg import JgContext
+    from ._te_prefs import prefs_context
+
+    ctx: Any  # Any: a PrefsContext or a JgContext, both read by the kernels of their measures
+    if isinstance(judgments, Preferences):
+        ctx = prefs_context(
+            judgments, run, depth=opts["depth"], complete=opts["complete"], stand_in=_BOGUS_DOCNO
+        )
+    else:
+        ctx = JgContext(
+            judgments,
+            run,
+            relevance_level=opts["relevance_level"],
+            depth=opts["depth"],
+            judged_only=opts["judged_only"],
+            complete=opts["complete"],
+            stand_in=_BOGUS_DOCNO,
+        )
+    runid = run.tag if run.tag is not None else run.name
+    slots = _compute(plan, ctx, runid)
+    if zscores is not None:
+        _to_zscores(slots, ctx.queries, zscores)
+    _summarise(slots, ctx.nq, False, 0)
+    return TrecResult(
+        _summary(slots, runid),
+        ctx.queries,
+        [s.label for s in slots],
+        runid,
+        opts,
+        slots,
+        provenance(options=opts, backend="trec_eval 10.0"),
+    )
 
 
 def _evaluate(
@@ -438,10 +524,17 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         raise TrecEvalError(
             f"expected QRELS and RUN, got {len(a.files)} file argument(s); see assay trec-eval -h"
         )
-    parse_measures(a.measures or None)  # bad measures fail before any file is read
+    parse_measures(a.measures or None, a.rel_format)  # bad measures fail before any file is read
+    readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
     # Any file is TREC text to trec_eval (no format from the extension); irds:<id> is a dataset.
     q = a.files[0]
-    qrels = Qrels.from_ir_datasets(q) if is_irds_id(q) else Qrels.from_trec(q)
+    qrels: Any = (  # Any: Qrels, Preferences or JudgmentGroups, as -R says
+        readers[a.rel_format](q)
+        if a.rel_format in readers
+        else Qrels.from_ir_datasets(q)
+        if is_irds_id(q)
+        else Qrels.from_trec(q)
+    )
     run = Run.from_trec(a.files[1])
     res = evaluate_trec(
         qrels,
