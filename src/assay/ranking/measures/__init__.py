@@ -6,6 +6,6 @@
 
 from __future__ import annotations
 
-from . import basic, graded, pairwise, trec
+from . import basic, compatibility, cwl, graded, pairwise, trec
 
-__all__ = ["basic", "graded", "pairwise", "trec"]
+__all__ = ["basic", "compatibility", "cwl", "graded", "pairwise", "trec"]
