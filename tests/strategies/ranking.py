@@ -163,3 +163,28 @@ def graded_matrices(draw: Any) -> tuple[np.ndarray, np.ndarray]:
         np.array(y_true, dtype=np.int64).reshape(n_rows, n_cols),
         np.array(y_score, dtype=np.float64).reshape(n_rows, n_cols),
     )
+
+
+# ---------------------------------------------------------------- for cwl_eval and Compat
+
+
+def seeded_collection(seed: int, *, max_docs: int = 40) -> tuple[Qrels, RunRows]:
+    """A seeded random collection for the C/W/L and Compat peers: graded qrels (-1..4, about
+    a third of the retrieved documents unjudged), runs with score ties (a small palette one
+    case in three), negative and zero scores, short and long lists, queries whose judgments
+    are all 0 and qrels documents never retrieved. Every qrels query is retrieved."""
+    rng = np.random.default_rng(seed)
+    qrels: Qrels = {}
+    rows: RunRows = []
+    palette = rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0], size=3) if seed % 3 == 0 else None
+    for qi in range(int(rng.integers(1, 6))):
+        q = f"q{qi}"
+        docs = [f"d{i}" for i in range(int(rng.integers(1, max_docs)))]
+        top = 0 if rng.random() < 0.15 else 4
+        judged = {d: int(rng.integers(-1, top + 1)) for d in docs if rng.random() < 0.65}
+        qrels[q] = judged or {docs[0]: int(rng.integers(0, top + 1))}
+        n = int(rng.integers(1, len(docs) + 1))
+        for d in rng.permutation(docs)[:n]:
+            score = rng.choice(palette) if palette is not None else rng.normal()
+            rows.append((q, str(d), float(score)))
+    return qrels, rows
