@@ -18,6 +18,11 @@ list are padded with gain 0 (and, for the residual, with the best-case gain 1); 
 absent from the qrels gains 0, or 1 in the best case. ``residual=True`` reports the best case
 minus the worst case (cwl_eval's ``-r``).
 
+The declared range and direction are EU's: EU lies in [0, 1] and higher is better. The other
+quantities are counts of documents (ETU, ETC, ED: up to ``depth``; EC is 1 with unit costs),
+and a residual can be negative (the best case can stop the user earlier), so the registry
+declares no bounds.
+
 Every query is one row of a dense (queries x N) matrix, built a bounded number of queries at
 a time; all work runs along the rows, so a query's value never depends on the others (the
 block and Dask paths give the same bits).
@@ -140,20 +145,28 @@ def _matrix(r: Ranked, values: np.ndarray, fill: float, depth: int, q0: int, q1:
     return out
 
 
+def _row_sums(x: np.ndarray) -> np.ndarray:
+    """Sums along the rows, added left to right: np.sum's pairwise order depends on the
+    matrix's shape, and a query's value must not depend on how many share its chunk."""
+    out: np.ndarray = np.cumsum(x, axis=1)[:, -1]
+    return out
+
+
 def _quantity(c: np.ndarray, g: np.ndarray, quantity: str) -> np.ndarray:
     """cwl_eval's measurements from the continuation matrix ``c`` and gains ``g`` (unit costs)."""
+    c = np.ascontiguousarray(c, dtype=np.float64)
     reach = np.ones_like(c)
     reach[:, 1:] = np.cumprod(c[:, :-1], axis=1)
-    w1 = 1.0 / reach.sum(axis=1)
+    w1 = 1.0 / _row_sums(reach)
     out: np.ndarray
     if quantity == "ED":
         out = 1.0 / w1
     elif quantity in ("EU", "EC"):
-        out = (reach * w1[:, None] * (g if quantity == "EU" else 1.0)).sum(axis=1)
+        out = _row_sums(reach * w1[:, None] * (g if quantity == "EU" else 1.0))
     else:
         stop = reach * (1.0 - c)
         total = np.cumsum(g if quantity == "ETU" else np.ones_like(g), axis=1)
-        out = (stop * total).sum(axis=1)
+        out = _row_sums(stop * total)
     return out
 
 
@@ -230,7 +243,7 @@ def _insq_factor(g: np.ndarray, t: float) -> np.ndarray:
     return ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0
 
 
-@metric("INST", params=(_T, *_COMMON), cutoff="none", bounds=(0.0, None), average_ties=False)
+@metric("INST", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
 def inst(
     r: Ranked,
     k: int | None,
@@ -262,7 +275,7 @@ def inst(
     )
 
 
-@metric("INSQ", params=(_T, *_COMMON), cutoff="none", bounds=(0.0, None), average_ties=False)
+@metric("INSQ", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
 def insq(
     r: Ranked,
     k: int | None,
@@ -296,7 +309,7 @@ def _bpm_cont(g: np.ndarray, c: np.ndarray, goal: np.ndarray, k: int) -> np.ndar
     return (wanting & patient).astype(np.float64)
 
 
-@metric("BPM", params=(_T, *_COMMON), cutoff="required", bounds=(0.0, None), average_ties=False)
+@metric("BPM", params=(_T, *_COMMON), cutoff="optional", bounds=(None, None), average_ties=False)
 def bpm(
     r: Ranked,
     k: int | None,
@@ -310,12 +323,12 @@ def bpm(
     """Bejewelled player model (static): C_i = [sum_{j<=i} g_j < T and i < k].
 
     The user stops once T units of gain are found or k documents are read (the cutoff is the
-    cost budget: one unit per document). EU = sum_i W_i g_i over ``depth`` ranks.
+    cost budget: one unit per document; without one, k = depth). EU = sum_i W_i g_i over ``depth`` ranks.
     ir_measures' ``BPM(T=…)@k``; cwl_eval's ``BPMCWLMetric(T, k)``. Reference: Zhang, Liu, Li,
     Zhang, Xu & Ma (2017), "Evaluating web search with a bejeweled player model", SIGIR.
     """
     r.require_average_support("BPM", False)
-    cutoff = int(k or 0)
+    cutoff = depth if k is None else k
 
     def cont(g: np.ndarray, c: np.ndarray) -> np.ndarray:
         return _bpm_cont(g, c, np.full(g.shape, T), cutoff)
@@ -333,8 +346,8 @@ def bpm(
         Param("gain_med", 0.5, closed_unit("gain_med"), "the gain that leaves the goal as it is"),
         *_COMMON,
     ),
-    cutoff="required",
-    bounds=(0.0, None),
+    cutoff="optional",
+    bounds=(None, None),
     average_ties=False,
 )
 def bpm_dynamic(
@@ -353,12 +366,12 @@ def bpm_dynamic(
     T_{i+1} = T_i + hb (g_i - gain_med).
 
     The goal grows after good documents and shrinks after poor ones. As in cwl_eval the cost
-    budget k stays fixed (cwl_eval's ``hc`` has no effect: its update is applied to the goal
+    budget k (depth without a cutoff) stays fixed (cwl_eval's ``hc`` has no effect: its update is applied to the goal
     after the goal's constraint is settled), so there is no ``hc``. cwl_eval's
     ``BPMDCWLMetric(T, k, hb, hc, gain_med)``. Reference: Zhang et al. (2017), SIGIR.
     """
     r.require_average_support("BPM_dynamic", False)
-    cutoff = int(k or 0)
+    cutoff = depth if k is None else k
 
     def cont(g: np.ndarray, c: np.ndarray) -> np.ndarray:
         steps = np.concatenate([np.full((len(g), 1), float(T)), hb * (g[:, :-1] - gain_med)], 1)
@@ -372,8 +385,8 @@ def bpm_dynamic(
 @metric(
     "SDCG",
     params=_COMMON,
-    cutoff="required",
-    bounds=(0.0, None),
+    cutoff="optional",
+    bounds=(None, None),
     average_ties=False,
 )
 def sdcg(
@@ -388,13 +401,13 @@ def sdcg(
     """Scaled DCG: SDCG@k = sum_{i<=k} g_i / log2(i + 1) / sum_{i<=k} 1 / log2(i + 1).
 
     DCG@k over the DCG@k of a list of k fully relevant documents, as C/W/L weights: C_i =
-    log2(i + 1) / log2(i + 2) before rank k, 0 from it. ir_measures' ``SDCG@k``; cwl_eval's
+    log2(i + 1) / log2(i + 2) before rank k, 0 from it (without a cutoff, k = depth). ir_measures' ``SDCG@k``; cwl_eval's
     ``NDCGCWLMetric(k)`` (its "NDCG-k@k"). Reference: Moffat, Bailey, Scholer & Thomas
     (2017), "Incorporating user expectations and behavior into the measurement of search
     effectiveness", TOIS 35(3).
     """
     r.require_average_support("SDCG", False)
-    cutoff = int(k or 0)
+    cutoff = depth if k is None else k
 
     def cont(g: np.ndarray, _c: np.ndarray) -> np.ndarray:
         i = _ranks(g)
@@ -410,7 +423,7 @@ def _nerr(r: Ranked, name: str, cont: _Continue, **params: Any) -> np.ndarray:  
     return cwl_measure(r, cont, **params)
 
 
-@metric("NERR8", params=_COMMON, cutoff="required", bounds=(0.0, None), average_ties=False)
+@metric("NERR8", params=_COMMON, cutoff="optional", bounds=(None, None), average_ties=False)
 def nerr8(
     r: Ranked,
     k: int | None,
@@ -422,12 +435,13 @@ def nerr8(
 ) -> np.ndarray:
     """NERR (equation 8): C_i = 1 - g_i before rank k, 0 from it.
 
-    Not (but nearly) ERR: ERR's stopping on gain made a C/W/L measure, truncated at k; the
+    Not (but nearly) ERR: ERR's stopping on gain made a C/W/L measure, truncated at k (without
+    a cutoff, k = depth); the
     value is EU = sum_i W_i g_i. ir_measures' ``NERR8@k``; cwl_eval's ``NERReq8CWLMetric``.
     Reference: Azzopardi, Mackenzie & Moffat (2021), "ERR is not C/W/L: exploring the
     relationship between expected reciprocal rank and other metrics", ICTIR.
     """
-    cutoff = int(k or 0)
+    cutoff = depth if k is None else k
     return _nerr(
         r,
         "NERR8",
@@ -440,7 +454,7 @@ def nerr8(
     )
 
 
-@metric("NERR9", params=_COMMON, cutoff="required", bounds=(0.0, None), average_ties=False)
+@metric("NERR9", params=_COMMON, cutoff="optional", bounds=(None, None), average_ties=False)
 def nerr9(
     r: Ranked,
     k: int | None,
@@ -452,11 +466,12 @@ def nerr9(
 ) -> np.ndarray:
     """NERR (equation 9): C_i = i / (i + 1) (1 - g_i) before rank k, 0 from it.
 
-    ERR's gain-based stopping and its 1/i discount as a C/W/L measure, truncated at k; the
+    ERR's gain-based stopping and its 1/i discount as a C/W/L measure, truncated at k (k =
+    depth without a cutoff); the
     value is EU = sum_i W_i g_i. ir_measures' ``NERR9@k``; cwl_eval's ``NERReq9CWLMetric``.
     Reference: Azzopardi, Mackenzie & Moffat (2021), ICTIR.
     """
-    cutoff = int(k or 0)
+    cutoff = depth if k is None else k
 
     def cont(g: np.ndarray, _c: np.ndarray) -> np.ndarray:
         i = _ranks(g)
@@ -479,7 +494,7 @@ def nerr9(
     "NERR10",
     params=(Param("p", 0.9, open_unit("p"), "persistence"), *_COMMON),
     cutoff="none",
-    bounds=(0.0, None),
+    bounds=(None, None),
     average_ties=False,
 )
 def nerr10(
@@ -510,7 +525,7 @@ def nerr10(
     )
 
 
-@metric("NERR11", params=(_T, *_COMMON), cutoff="none", bounds=(0.0, None), average_ties=False)
+@metric("NERR11", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
 def nerr11(
     r: Ranked,
     k: int | None,
