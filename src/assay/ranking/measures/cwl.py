@@ -258,10 +258,10 @@ def inst(
 
     The user wants T units of gain and is the less likely to go on the closer they are to
     it. The value is the C/W/L expected utility EU = sum_i W_i g_i over ``depth`` ranks
-    (docs/conventions.md, "C/W/L measures", for ETU, EC, ETC, ED and the residual). ir_measures' ``INST(T=…)``;
-    cwl_eval's ``INSTCWLMetric``. Reference: Bailey, Moffat, Scholer & Thomas (2015), "User
-    variability and IR system evaluation", SIGIR; Moffat, Bailey, Scholer & Thomas (2015),
-    ADCS.
+    (docs/conventions.md, "C/W/L measures", for ETU, EC, ETC, ED and the residual).
+    ir_measures' ``INST(T=…)``; cwl_eval's ``INSTCWLMetric``. Reference: Bailey, Moffat,
+    Scholer & Thomas (2015), "User variability and IR system evaluation", SIGIR; Moffat,
+    Bailey, Scholer & Thomas (2015), ADCS.
     """
     r.require_average_support("INST", False)
 
