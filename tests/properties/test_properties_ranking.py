@@ -144,6 +144,8 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
       against its grades, and score ties are exactly grade ties so tau-b's denominator is
       n0 - n1. Undefined when the (top-k) list holds a single grade.
     * mse = rmse = 0 (score = grade for every document); judged = 1, judged@k = min(k, n)/k.
+    * Compat = 1 (0 without a document of grade > 0): the ideal ranking breaks grade ties by
+      the run's order, so every prefix of the run overlaps the ideal as much as possible.
     * err, pfound, rbp, dcg are not normalised: they are not 1 (see the dominance test).
     """
     qrels, rows, grades = data
@@ -178,6 +180,8 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
         S("judged"),
         S("num_rel_ret"),
         S("num_rel"),
+        S("Compat"),
+        S("Compat", p=0.5),
         *ndcgs,
     ]
     base += [S(m, k) for k in KS for m in ("AP", "R", "P", "RR", "success", "judged")]
@@ -232,6 +236,8 @@ def test_perfect_ranking(data: tuple[Qrels, RunRows, dict[str, list[int]]], ties
         check(S("mse"), 0.0)
         check(S("rmse"), 0.0)
         check(S("judged"), 1.0)
+        check(S("Compat"), 1.0 if big_r else 0.0)
+        check(S("Compat", p=0.5), 1.0 if big_r else 0.0)
         assert v[S("num_rel_ret")][q] == v[S("num_rel")][q] == big_r
 
 
@@ -243,7 +249,9 @@ def test_perfect_ranking_dominates(
     """No order of the same documents beats the grade order on the gain-based measures: for
     DCG by the rearrangement inequality (discounts are non-increasing); for ERR, pFound, RBP
     and AP by an exchange argument (swapping an adjacent pair ranked against its grades never
-    lowers them: for pFound the gain of the swap is (pRel_b - pRel_a) pBreak >= 0)."""
+    lowers them: for pFound the gain of the swap is (pRel_b - pRel_a) pBreak >= 0). INSQ's and
+    SDCG's C/W/L weights do not depend on the gains and do not increase with the rank
+    (rearrangement again); Compat is at most 1, which the grade order reaches."""
     qrels, rows, _grades = data
     shuffled = [(q, d, float(seed.random())) for q, d, _ in rows]  # an arbitrary ranking
     aq, perfect_run = build(qrels, rows)
@@ -270,6 +278,10 @@ def test_perfect_ranking_dominates(
         S("bpref"),
         S("pairwise_accuracy"),
         S("kendall_tau"),
+        S("INSQ"),
+        S("INSQ", T=3.0, depth=20),
+        S("SDCG", 3),
+        S("Compat"),
     ]
     best = per_query(aq, perfect_run, metrics)
     other = per_query(aq, other_run, metrics)

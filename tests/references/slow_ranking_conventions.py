@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from references.slow_cwl import CWL_MEASURES
 from references.slow_preferences import PREF_MEASURES
 from references.slow_ranking import (
     NAN,
@@ -134,6 +135,8 @@ REFERENCE.update(
         for name, (f, d, c, a, agg) in TREC_MEASURES.items()
     }
 )
+# The C/W/L measures and Compat (no closed form under ties='average').
+REFERENCE.update({name: RefMetric(f, d, c, False) for name, (f, d, c) in CWL_MEASURES.items()})
 
 
 @dataclass(frozen=True)

@@ -195,3 +195,28 @@ def gdeval_case(seed: int) -> tuple[list[str], list[str]]:
     if not qrels:
         qrels.append("98 0 d1 1")
     return qrels, run
+
+
+# ---------------------------------------------------------------- for cwl_eval and Compat
+
+
+def seeded_collection(seed: int, *, max_docs: int = 40) -> tuple[Qrels, RunRows]:
+    """A seeded random collection for the C/W/L and Compat peers: graded qrels (-1..4, about
+    a third of the retrieved documents unjudged), runs with score ties (a small palette one
+    case in three), negative and zero scores, short and long lists, queries whose judgments
+    are all 0 and qrels documents never retrieved. Every qrels query is retrieved."""
+    rng = np.random.default_rng(seed)
+    qrels: Qrels = {}
+    rows: RunRows = []
+    palette = rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0], size=3) if seed % 3 == 0 else None
+    for qi in range(int(rng.integers(1, 6))):
+        q = f"q{qi}"
+        docs = [f"d{i}" for i in range(int(rng.integers(1, max_docs)))]
+        top = 0 if rng.random() < 0.15 else 4
+        judged = {d: int(rng.integers(-1, top + 1)) for d in docs if rng.random() < 0.65}
+        qrels[q] = judged or {docs[0]: int(rng.integers(0, top + 1))}
+        n = int(rng.integers(1, len(docs) + 1))
+        for d in rng.permutation(docs)[:n]:
+            score = rng.choice(palette) if palette is not None else rng.normal()
+            rows.append((q, str(d), float(score)))
+    return qrels, rows

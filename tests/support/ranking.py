@@ -135,6 +135,40 @@ GROUPS: dict[str, list[Setting]] = {
     "kendall_tau": [S("kendall_tau"), S("kendall_tau", 3)],
     "mse": [S("mse")],
     "rmse": [S("rmse")],
+    # C/W/L: short depths keep the slow reference quick; every quantity and the residual.
+    # Few groups: each group is one evaluation per generated collection.
+    "INST": [
+        S("INST", depth=12),
+        S("INST", T=2.5, max_rel=2, depth=6),
+        S("INST", depth=8, quantity="ETU"),
+        S("INST", depth=8, quantity="ETC", residual=True),
+        S("INST", depth=8, quantity="ED"),
+        S("INST", depth=8, quantity="EC", residual=True),
+        S("INST", depth=8, residual=True),
+    ],
+    "INSQ/NERR": [
+        S("INSQ", depth=10),
+        S("INSQ", T=3.0, min_rel=1, max_rel=3, depth=15),
+        S("NERR8", 3, depth=10),
+        S("NERR8", depth=8, quantity="ETU"),
+        S("NERR9", 5, depth=10),
+        S("NERR9", 3, min_rel=1, depth=10),
+        S("NERR10", depth=10),
+        S("NERR10", p=0.5, depth=10, residual=True),
+        S("NERR11", depth=10),
+        S("NERR11", T=2.0, depth=10),
+    ],
+    "BPM/SDCG": [
+        S("BPM", 3, depth=10),
+        S("BPM", 5, T=2.0, depth=10),
+        S("BPM", depth=6),
+        S("BPM_dynamic", 5, depth=10),
+        S("BPM_dynamic", 8, T=2.0, hb=0.5, gain_med=0.25, depth=12, residual=True),
+        S("SDCG", 1, depth=10),
+        S("SDCG", 5, depth=10),
+        S("SDCG", 20, max_rel=2, depth=10),
+    ],
+    "Compat": [S("Compat"), S("Compat", p=0.8), S("Compat", p=0.5, normalize=False)],
 }
 
 
