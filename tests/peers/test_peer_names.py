@@ -296,3 +296,20 @@ def test_labels_are_the_names_as_written() -> None:
     ]
     assert res["r", "AP"] is res["r", "map"]
     assert res.provenance["metrics"] == res.canonical_names
+
+
+def _row_of(written: str, peer: str) -> str:
+    """The row name a name as written in the value tests belongs to."""
+    rows = IR_ROWS if peer == "ir_measures" else RANX_ROWS
+    head = re.match(r"r-precision|[^(@.\-]+", written)
+    assert head is not None and head.group() in rows, written
+    return head.group()
+
+
+def test_every_accepted_name_is_checked_against_its_peer() -> None:
+    """Guards against silent shrinkage: each accepted name is in a value test above (RBP
+    without rel and ranx's rbp through test_graded_rbp..., Judged through its difference)."""
+    ir_checked = {_row_of(n, "ir_measures") for n in [*PYTREC, "RBP", "Judged"]}
+    ranx_checked = {_row_of(n, "ranx") for n in [*RANX, "rbp"]}
+    assert ir_checked == {n for n, r in IR_ROWS.items() if r.assay is not None}
+    assert ranx_checked == {n for n, r in RANX_ROWS.items() if r.assay is not None}

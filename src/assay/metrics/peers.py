@@ -229,8 +229,25 @@ for _row in PEER_NAMES:
 
 
 def find(name: str) -> PeerName | None:
-    """The row of ``name``: as the peer spells it, else any case when ``name`` is not an
-    assay or trec_eval name (``err`` is assay's, ``ERR`` ir_measures')."""
+    """The row of a peer's name: as the peer spells it, else in any case when ``name`` is not
+    an assay or trec_eval name (``err`` is assay's, ``ERR`` ir_measures').
+
+    Parameters
+    ----------
+    name : str
+        The name, without parameters or cutoff.
+
+    Returns
+    -------
+    PeerName or None
+        Its row, or None when it is no peer's name.
+
+    Examples
+    --------
+    >>> from assay.metrics.peers import find
+    >>> find("ndcg_burges").assay, find("setr").name, find("err")
+    ('ndcg', 'SetR', None)
+    """
     row = _EXACT.get(name)
     if row is not None:
         return row
@@ -243,7 +260,24 @@ def find(name: str) -> PeerName | None:
 def spelled(text: str) -> PeerName | None:
     """The row of the peer's name ``text`` starts with, spelled as the peer spells it, when
     trec_eval does not spell a name so (``RBP``, ``P_IA``, ``dcg_burges`` are the peers'
-    measures; ``rbp``, ``P``, ``map`` are trec_eval's)."""
+    measures; ``rbp``, ``P``, ``map`` are trec_eval's).
+
+    Parameters
+    ----------
+    text : str
+        A whole metric name (``RBP(p=0.8)``).
+
+    Returns
+    -------
+    PeerName or None
+        The row, or None.
+
+    Examples
+    --------
+    >>> from assay.metrics.peers import spelled
+    >>> spelled("RBP(p=0.8)").peer, spelled("rbp.p=0.8")
+    ('ir_measures', None)
+    """
     head = re.match(r"[^\s(@.]+", text)
     if head is None or head.group() in REGISTRY.trec:
         return None
@@ -258,8 +292,30 @@ _RANX_RE = re.compile(
 
 
 def ranx_form(text: str) -> Metric | None:
-    """A name in ranx's own syntax that no other syntax reads (``r-precision``, ``ndcg@10-l2``,
-    ``rbp.95``), as a metric; None for any other text."""
+    """A name in ranx's own syntax that no other syntax reads (``r-precision``,
+    ``precision@10-l2``, ``rbp.95``), as a metric.
+
+    Parameters
+    ----------
+    text : str
+        A whole metric name.
+
+    Returns
+    -------
+    Metric or None
+        The metric, or None for any other text.
+
+    Raises
+    ------
+    MetricError
+        A relevance level (``-l2``) on a measure without a relevance threshold.
+
+    Examples
+    --------
+    >>> from assay.metrics.peers import ranx_form
+    >>> ranx_form("rbp.95"), ranx_form("precision@10-l2"), ranx_form("ndcg@10")
+    (Metric('rbp(p=0.95)'), Metric('P(rel=2)@10'), None)
+    """
     m = _RANX_RE.match(text)
     if m is None or (m["name"] != "r-precision" and not (m["lvl"] or m["dot"])):
         return None
