@@ -18,8 +18,9 @@ __all__ = [
 ]
 
 
-# The name is ASCII, or ir_measures' α_nDCG and α_DCG. Possessive quantifiers (*+): white space is consumed once and never re-split, so a name
-# padded with thousands of spaces fails in linear time instead of backtracking cubically.
+# The name is ASCII, or ir_measures' α_nDCG and α_DCG. Possessive quantifiers (*+): white
+# space is consumed once and never re-split, so a name padded with thousands of spaces fails
+# in linear time instead of backtracking cubically.
 _ASSAY_RE = re.compile(
     r"^\s*+(?P<name>[A-Za-z0-9_α]++)\s*+(?:\((?P<args>.*)\))?\s*+(?:@\s*+(?P<k>[^@\s]++))?\s*+$"
 )
@@ -147,7 +148,10 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
     ..., P@1000). A name in assay's syntax (``P@5``, ``rbp()``, ``rbp(p=0.8)``) means assay's
     metric with assay's defaults; trec_eval names that are not assay names take it too
     (``unj@3``, ``map_cut@10``). The family's declarations load on the first lookup, whatever
-    was imported before.
+    was imported before. ir_measures' and ranx's names are read as their peers read them
+    (:mod:`assay.metrics.peers`: ``nDCG(dcg='exp-log2')@10``, ``SetR``, ``ndcg_burges@10``).
+    Each metric is labelled by the name as written (``str(m)``; :attr:`Metric.canonical` is
+    assay's own name), a trec_eval name that expands by trec_eval's output names (``P_5``).
 
     Parameters
     ----------
@@ -190,10 +194,10 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
         return [_parse_assay(name, text, family).labelled(text)]
     if len(found) == 1:
         return [found[0].labelled(text)]
-    return [m.labelled(trec_label(m)) for m in found]
+    return [m.labelled(_trec_label(m)) for m in found]
 
 
-def trec_label(m: Metric) -> str:
+def _trec_label(m: Metric) -> str:
     """trec_eval's output name of ``m`` (``P_5``, ``iprec_at_recall_0.10``), the label of each
     metric a trec_eval name expands to; the canonical name when it has none."""
     for tname, binding in m.spec.trec.items():
