@@ -278,7 +278,7 @@ def _provenance(
 ) -> dict[str, Any]:
     return provenance(
         conventions=conv.to_dict(),
-        metrics=[str(m) for m in metrics],
+        metrics=[m.canonical for m in metrics],
         depth=depth,
         qrels={
             "source": qrels.source,
@@ -567,7 +567,7 @@ def evaluate(
     >>> run = {"q1": {"d1": 0.9, "d2": 0.5}, "q2": {"d4": 0.8, "d3": 0.1}}
     >>> res = assay.evaluate(qrels, {"bm25": run}, ["P@1", "map"])
     >>> res.mean()
-    {'bm25': {'P@1': 0.5, 'AP': 0.75}}
+    {'bm25': {'P@1': 0.5, 'map': 0.75}}
     >>> res.per_query("bm25", "P@1")
     {'q1': 1.0, 'q2': 0.0}
     """

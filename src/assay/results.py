@@ -125,7 +125,7 @@ class MetricValues(Result):
     >>> res = assay.evaluate(qrels, list(runs.values())[:1], "map")
     >>> mv = res["run1", "map"]
     >>> mv
-    AP[run1] = 0.7500 over 4 queries
+    map[run1] = 0.7500 over 4 queries
     >>> mv.as_dict(), mv.undefined
     ({'q1': 1.0, 'q2': 1.0, 'q3': 1.0, 'q4': 0.0}, 1)
     """
@@ -219,9 +219,9 @@ class Results(Reported, Result):
     >>> qrels, runs = assay.datasets.synthetic(n_queries=4, docs_per_query=5, seed=1)
     >>> res = assay.evaluate(qrels, list(runs.values())[:1], ["P@5", "map"])
     >>> res.runs, res.metric_names
-    (['run1'], ['P@5', 'AP'])
-    >>> res.mean()
-    {'run1': {'P@5': 0.25, 'AP': 0.75}}
+    (['run1'], ['P@5', 'map'])
+    >>> res.canonical_names, res.mean()
+    (['P@5', 'AP'], {'run1': {'P@5': 0.25, 'map': 0.75}})
     """
 
     family = "ranking"
@@ -236,27 +236,50 @@ class Results(Reported, Result):
 
     @property
     def metric_names(self) -> list[str]:
-        """The evaluated metrics' names, in order (``"AP"`` for ``"map"``: the canonical
-        name)."""
+        """The evaluated metrics' labels, in order: each as it was asked for (``"map"``,
+        ``"ndcg_cut.20"``; :attr:`canonical_names` gives assay's own names)."""
         return [str(m) for m in self.metrics]
 
-    def _label(self, metric: str | Metric) -> str:
-        if isinstance(metric, Metric):
-            return str(metric)
-        if metric in self.metric_names:
+    @property
+    def canonical_names(self) -> list[str]:
+        """The evaluated metrics' canonical names, in order (``"AP"`` for ``"map"``)."""
+        return [m.canonical for m in self.metrics]
+
+    def label_of(self, metric: str | Metric) -> str:
+        """The label of an evaluated metric, given any spelling of it.
+
+        Parameters
+        ----------
+        metric : str or Metric
+            An evaluated metric: its label, another name of it or the Metric.
+
+        Returns
+        -------
+        str
+            The label it was evaluated under (a ``KeyError`` if it was not evaluated).
+
+        Examples
+        --------
+        >>> import assay
+        >>> res = assay.evaluate({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}}, "map")
+        >>> res.label_of("AP"), res.label_of("average_precision")
+        ('map', 'map')
+        """
+        if isinstance(metric, str) and metric in self.metric_names:
             return metric
-        parsed = parse_all(metric)
-        if len(parsed) != 1 or str(parsed[0]) not in self.metric_names:
-            raise KeyError(f"metric {metric!r} was not evaluated; have {self.metric_names}")
-        return str(parsed[0])
+        parsed = [metric] if isinstance(metric, Metric) else parse_all(metric)
+        for m in self.metrics:
+            if len(parsed) == 1 and m == parsed[0]:
+                return str(m)
+        raise KeyError(f"metric {str(metric)!r} was not evaluated; have {self.metric_names}")
 
     def __getitem__(self, key: tuple[str, str | Metric]) -> MetricValues:
         """``res[run, metric]``: one run's :class:`MetricValues` for one metric (any
-        spelling of an evaluated metric: ``"map"`` finds ``"AP"``)."""
+        spelling of an evaluated metric: ``"AP"`` finds ``"map"``)."""
         run, metric = key
         if run not in self.runs:
             raise KeyError(f"run {run!r} was not evaluated; have {self.runs}")
-        return self.data[(run, self._label(metric))]
+        return self.data[(run, self.label_of(metric))]
 
     def per_query(self, run: str, metric: str | Metric) -> dict[str, float]:
         """One run's per-query values of one metric.

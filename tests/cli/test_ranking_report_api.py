@@ -64,7 +64,7 @@ def test_results_and_comparisons_read_well(trec_dir: Path) -> None:
     runs = [Run.read(trec_dir / "results.test"), Run.read(trec_dir / "results.trunc")]
     res = assay.evaluate(qrels, runs, METRICS)
     cmp = assay.compare(qrels, runs, METRICS, n_resamples=200)
-    assert len(repr(res)) < 2000 and "results.trunc: AP=" in repr(res)
+    assert len(repr(res)) < 2000 and "results.trunc: map=" in repr(res)
     text = repr(cmp)
     assert len(text) < 2000
     pair = cmp.pairs[0]

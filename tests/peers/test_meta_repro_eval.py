@@ -127,7 +127,7 @@ def test_replicability_uses_the_unpaired_test_and_no_orderings():
 def test_identical_reproduction_has_p_one_and_perfect_orderings():
     qrels, (ob, oa, _, _) = _collection(9)
     res = reproducibility(qrels, ob, oa, ob, oa, METRICS)
-    assert statistics.ttest(_scores(qrels, ob), _scores(qrels, ob))["AP"] == 1.0
+    assert statistics.ttest(_scores(qrels, ob), _scores(qrels, ob))["map"] == 1.0
     for m in res.metrics:
         assert res.scores[("baseline", m)]["pvalue"] == 1.0
         assert res.scores[("baseline", m)]["rmse"] == 0.0

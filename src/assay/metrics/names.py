@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MetricError, shown
+from . import peers
 from .registry import REGISTRY, Metric, MetricSpec, TrecName, make, trec_metrics
 
 __all__ = [
@@ -17,10 +18,11 @@ __all__ = [
 ]
 
 
-# Possessive quantifiers (*+): white space is consumed once and never re-split, so a name
-# padded with thousands of spaces fails in linear time instead of backtracking cubically.
+# The name is ASCII, or ir_measures' α_nDCG and α_DCG. Possessive quantifiers (*+): white
+# space is consumed once and never re-split, so a name padded with thousands of spaces fails
+# in linear time instead of backtracking cubically.
 _ASSAY_RE = re.compile(
-    r"^\s*+(?P<name>[A-Za-z0-9_]++)\s*+(?:\((?P<args>.*)\))?\s*+(?:@\s*+(?P<k>[^@\s]++))?\s*+$"
+    r"^\s*+(?P<name>[A-Za-z0-9_α]++)\s*+(?:\((?P<args>.*)\))?\s*+(?:@\s*+(?P<k>[^@\s]++))?\s*+$"
 )
 
 
@@ -146,7 +148,10 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
     ..., P@1000). A name in assay's syntax (``P@5``, ``rbp()``, ``rbp(p=0.8)``) means assay's
     metric with assay's defaults; trec_eval names that are not assay names take it too
     (``unj@3``, ``map_cut@10``). The family's declarations load on the first lookup, whatever
-    was imported before.
+    was imported before. ir_measures' and ranx's names are read as their peers read them
+    (:mod:`assay.metrics.peers`: ``nDCG(dcg='exp-log2')@10``, ``SetR``, ``ndcg_burges@10``).
+    Each metric is labelled by the name as written (``str(m)``; :attr:`Metric.canonical` is
+    assay's own name), a trec_eval name that expands by trec_eval's output names (``P_5``).
 
     Parameters
     ----------
@@ -171,7 +176,7 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
     >>> parse("ndcg@10")
     [Metric('ndcg@10')]
     >>> parse("P.5,10")
-    [Metric('P@5'), Metric('P@10')]
+    [Metric('P@5', label='P_5'), Metric('P@10', label='P_10')]
     >>> parse("f1(average='macro')", family="classification")
     [Metric("f1(average='macro')")]
     """
@@ -179,11 +184,32 @@ def parse(name: str, family: str = "ranking") -> list[Metric]:
         got = shown(name) if isinstance(name, str) else type(name).__name__
         raise MetricError(f"a metric name must be a non-empty string, got {got}")
     text = name.strip()
-    if family == "ranking":
-        found = _parse_trec(text)
-        if found is not None:
-            return found
-    return [_parse_assay(name, text, family)]
+    if family != "ranking":
+        return [_parse_assay(name, text, family)]
+    ranx = peers.ranx_form(text)
+    if ranx is not None:
+        return [ranx.labelled(text)]
+    found = None if peers.spelled(text) else _parse_trec(text)
+    if found is None:
+        return [_parse_assay(name, text, family).labelled(text)]
+    if len(found) == 1:
+        return [found[0].labelled(text)]
+    return [m.labelled(_trec_label(m)) for m in found]
+
+
+def _trec_label(m: Metric) -> str:
+    """trec_eval's output name of ``m`` (``P_5``, ``iprec_at_recall_0.10``), the label of each
+    metric a trec_eval name expands to; the canonical name when it has none."""
+    for tname, binding in m.spec.trec.items():
+        bound = dict(binding.bound)
+        params = dict(m.params)
+        if any(params.get(key) != value for key, value in bound.items()):
+            continue
+        if binding.params == "k" and m.k is not None:
+            return f"{tname}_{m.k}"
+        if binding.params in ("recall", "mult") and m.k is None:
+            return f"{tname}_{float(params[binding.params]):3.2f}"
+    return m.canonical
 
 
 def _parse_trec(text: str) -> list[Metric] | None:
@@ -224,10 +250,18 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
         )
     m = _ASSAY_RE.match(text)
     if not m:
+        head = re.split(r"[(@]", text, maxsplit=1)[0]
         raise MetricError(
-            f"cannot parse metric name {shown(name)}; expected e.g. ndcg@10, P(rel=2)@5"
+            f"cannot parse metric name {shown(name)}"
+            f"{_suggest(head, family) if head.strip() else ''}; expected e.g. ndcg@10, "
+            "P(rel=2)@5"
         )
     spec = REGISTRY.lookup(m.group("name"), family)
+    row = peers.find(m.group("name")) if family == "ranking" else None
+    if row is not None and (spec is None or (row.peer == "ir_measures" and row.name == m["name"])):
+        args = _parse_args(m.group("args"), name) if m.group("args") else {}
+        _no_k_parameter(name, row.name, args)
+        return peers.peer_metric(row, args, m.group("k"), text)
     bound: dict[str, Any] = {}
     if spec is None and family == "ranking":
         spec, bound = _trec_in_assay_syntax(m.group("name"), m.group("k") is not None)
@@ -237,12 +271,7 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
             f"{_suggest(m.group('name'), family)}; `assay metrics` lists them all"
         )
     params = {**bound, **(_parse_args(m.group("args"), name) if m.group("args") else {})}
-    if "k" in params:  # make(spec, k, k=...) was an internal TypeError
-        rest = ", ".join(f"{p}={v!r}" for p, v in params.items() if p != "k")
-        raise MetricError(
-            f"the cutoff of {shown(name)} is written after @, not as a parameter: "
-            f"{spec.name}{f'({rest})' if rest else ''}@{params['k']}"
-        )
+    _no_k_parameter(name, spec.name, params)
     k: int | None = None
     if m.group("k") is not None:
         try:
@@ -254,6 +283,17 @@ def _parse_assay(name: str, text: str, family: str) -> Metric:
                 f"cutoff in {shown(name)} must be a positive integer, got {shown(m.group('k'))}"
             )
     return make(spec, k, **params)
+
+
+def _no_k_parameter(name: str, written: str, params: dict[str, Any]) -> None:
+    """Refuse a cutoff given as the parameter ``k`` (make(spec, k, k=...) was an internal
+    TypeError), showing how to write it."""
+    if "k" in params:
+        rest = ", ".join(f"{p}={v!r}" for p, v in params.items() if p != "k")
+        raise MetricError(
+            f"the cutoff of {shown(name)} is written after @, not as a parameter: "
+            f"{written}{f'({rest})' if rest else ''}@{params['k']}"
+        )
 
 
 def _trec_in_assay_syntax(name: str, cutoff: bool) -> tuple[MetricSpec | None, dict[str, Any]]:
@@ -274,11 +314,8 @@ def _kind(family: str) -> str:
 
 
 def _suggest(name: str, family: str) -> str:
-    import difflib
-
-    names = [*REGISTRY.names(family), *(REGISTRY.trec if family == "ranking" else ())]
-    close = difflib.get_close_matches(name.lower(), names, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    found = peers.hint(name, family)
+    return f" (did you mean {found}?)" if found else ""
 
 
 def _seen_before(m: Metric, seen: set[Metric], out: list[Metric]) -> bool:
@@ -318,7 +355,7 @@ def parse_all(
     --------
     >>> from assay.metrics import parse_all
     >>> parse_all(["map", "ndcg@10", "AP"])
-    [Metric('AP'), Metric('ndcg@10')]
+    [Metric('AP', label='map'), Metric('ndcg@10')]
     """
     items = [names] if isinstance(names, str | Metric) else list(names)
     out: list[Metric] = []

@@ -96,8 +96,9 @@ def _thaw(key: str, value: Any) -> Any:
 class Metric:
     """A metric with its parameters bound: what gets computed and what labels a result.
 
-    Hashable; ``str(metric)`` is its canonical name, e.g. ``ndcg(gain='exp')@10``, which
-    parses back to the same metric. Made by :func:`assay.metrics.parse` (from a name) or
+    Hashable; ``str(metric)`` is its label, the name it was asked by (``map``,
+    ``ndcg_cut.20``), and :attr:`canonical` assay's own name, e.g. ``ndcg(gain='exp')@10``;
+    both parse back to the same metric. The label is not compared. Made by :func:`assay.metrics.parse` (from a name) or
     :func:`make` (from a declaration); calling it computes it.
 
     Parameters
@@ -148,7 +149,41 @@ class Metric:
             return self.spec.kernel(*data, k=self.k, **self.kwargs())
         return self.spec.kernel(*data, **self.kwargs())
 
+    @property
+    def label(self) -> str:
+        """The name the metric was asked by (``map``, ``ndcg_cut.20``, ``RBP(p=0.8)``), which
+        labels its results; the canonical name when it was made from a declaration."""
+        return self._label or self.canonical
+
+    def labelled(self, label: str) -> Metric:
+        """The same metric labelled ``label`` (equal to this one: the label is not compared).
+
+        Parameters
+        ----------
+        label : str
+            The name it was asked by.
+
+        Returns
+        -------
+        Metric
+            The metric with that label.
+
+        Examples
+        --------
+        >>> from assay.metrics import parse
+        >>> m = parse("AP")[0].labelled("map")
+        >>> str(m), m.canonical, m == parse("AP")[0]
+        ('map', 'AP', True)
+        """
+        return Metric(self.spec, self.params, self.k, label)
+
     def __str__(self) -> str:
+        return self.label
+
+    @property
+    def canonical(self) -> str:
+        """assay's own name for the metric, e.g. ``ndcg(gain='exp')@10`` (for ``ndcg_burges@10``),
+        which parses back to it."""
         parts = []
         bound = dict(self.params)
         for p in self.spec.params:
@@ -178,7 +213,9 @@ class Metric:
         ) == (self.spec.name, self.params, self.k)
 
     def __repr__(self) -> str:
-        return f"Metric({str(self)!r})"
+        if self.label != self.canonical:
+            return f"Metric({self.canonical!r}, label={self.label!r})"
+        return f"Metric({self.canonical!r})"
 
     @property
     def higher_is_better(self) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._result import Result
+from ..errors import AssayError
 from ..report.reported import Reported
 from ..stats.pairs import PairResult
 
@@ -212,6 +213,7 @@ class Comparison(Reported, Result):
     def summary(self, run: str, metric: str) -> RunSummary:
         """The mean of ``run`` on ``metric`` and its interval (a ``KeyError`` if not
         compared)."""
+        metric = self._label(metric)
         for s in self.summaries:
             if s.run == run and s.metric == metric:
                 return s
@@ -220,10 +222,19 @@ class Comparison(Reported, Result):
     def pair(self, run: str, baseline: str, metric: str) -> PairResult:
         """The comparison of ``run`` and ``baseline`` on ``metric``, whichever of the two
         was the baseline (a ``KeyError`` if they were not compared)."""
+        metric = self._label(metric)
         for p in self.pairs:
             if p.metric == metric and {p.run, p.baseline} == {run, baseline}:
                 return p
         raise KeyError((run, baseline, metric))
+
+    def _label(self, metric: str) -> str:
+        """The label a compared metric was asked by, given any spelling of it (``"AP"`` for a
+        comparison of ``"map"``); unchanged when it was not compared."""
+        try:
+            return self.results.label_of(metric)
+        except (KeyError, AssayError):
+            return metric
 
     def letters(self) -> dict[str, str]:
         """Run -> its marker letter (a, b, c, ...) in all-pairs tables."""

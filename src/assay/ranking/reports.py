@@ -53,7 +53,7 @@ def results_report(results: Results, *, per_query: bool = False) -> Report:
     >>> res = assay.evaluate(qrels, list(runs.values())[:2], ["P@5", "map"])
     >>> from assay.ranking import results_report
     >>> [(row["run"], row["metric"], row["value"]) for row in results_report(res).records]
-    [('run1', 'P@5', 0.35), ('run1', 'AP', 0.8645833333333333), ('run2', 'P@5', 0.35), ('run2', 'AP', 0.875)]
+    [('run1', 'P@5', 0.35), ('run1', 'map', 0.8645833333333333), ('run2', 'P@5', 0.35), ('run2', 'map', 0.875)]
     """
     integer = {str(m): m.spec.integer for m in results.metrics}
     records = [

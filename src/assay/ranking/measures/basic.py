@@ -301,7 +301,7 @@ def _success_at(r: Ranked, rel: int, k: int) -> np.ndarray:
 @metric(
     "success",
     params=(REL,),
-    aliases=("hit_rate", "hits"),
+    aliases=("hit_rate",),
     trec={"success": TrecName("k", (1, 5, 10))},
 )
 def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:

@@ -1,0 +1,315 @@
+"""ir_measures' and ranx's measure names in assay: every name of both peers' lists is either
+accepted, meaning the same measure (checked on random collections against ir_measures'
+pytrec_eval-, judged- and cwl_eval-backed providers and against ranx's own evaluate), or
+refused with a reason that names the nearest assay measure. The deliberate differences are
+the ones docs/conventions.md lists ("Names of ir_measures and ranx"); each is tested here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import assay
+from assay.errors import MetricError
+from assay.metrics import parse
+from assay.metrics.peers import PEER_NAMES
+
+ir_measures = pytest.importorskip("ir_measures")
+ranx = pytest.importorskip("ranx")
+
+IR_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ir_measures"}
+RANX_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ranx"}
+
+#: Refused until the measure lands (diversity, C/W/L, Compat, gdeval): the integrator gives
+#: these rows their assay name when the measures are in the registry, and updates this list.
+PENDING = {
+    "ERR": "err",
+    "Compat": "rbp",
+    "alpha_nDCG": "ndcg",
+    "α_nDCG": "ndcg",
+    "alpha_DCG": "dcg",
+    "α_DCG": "dcg",
+    "ERR_IA": "err",
+    "nERR_IA": "err",
+    "NRBP": "rbp",
+    "nNRBP": "rbp",
+    "P_IA": "P",
+    "AP_IA": "AP",
+    "MAP_IA": "AP",
+    "StRecall": "R",
+    "INST": "rbp",
+    "INSQ": "rbp",
+    "BPM": "rbp",
+    "NERR8": "err",
+    "NERR9": "err",
+    "NERR10": "err",
+    "NERR11": "err",
+    "SDCG": "ndcg",
+}
+#: Refused for good: no assay measure computes them.
+REFUSED = {"NumQ": "num_ret", "Accuracy": "pairwise_accuracy", "hits": "P@k"}
+
+
+def ranx_names() -> set[str]:
+    """ranx's metric names, read from the dispatch of ranx.metrics.metric_switch."""
+    source = inspect.getsource(ranx.metrics.metric_switch)
+    return set(re.findall(r'metric == "([^"]+)"', source))
+
+
+def test_every_ir_measures_name_has_a_row() -> None:
+    assert set(ir_measures.measures.registry) == set(IR_ROWS)
+
+
+def test_every_ranx_name_has_a_row() -> None:
+    names = ranx_names()
+    assert len(names) >= 14  # guards against a dispatch the regular expression misses
+    assert names == set(RANX_ROWS)
+
+
+@pytest.mark.parametrize("row", PEER_NAMES, ids=lambda r: f"{r.peer}:{r.name}")
+def test_each_name_is_accepted_or_refused_naming_the_nearest(row: Any) -> None:  # Any: PeerName
+    written = {"k": f"{row.name}@5", "recall": f"{row.name}@0.5", "none": row.name}[row.at]
+    if row.peer == "ranx" and row.name == "rbp":
+        written = "rbp.95"
+    if row.assay is None:
+        expected = PENDING.get(row.name, REFUSED.get(row.name))
+        assert row.nearest == expected
+        assert row.pending == (row.name in PENDING)
+        with pytest.raises(
+            MetricError, match=f"the nearest assay measure is {re.escape(expected)}$"
+        ):
+            parse(written)
+        return
+    assert row.name not in PENDING and row.name not in REFUSED
+    (m,) = parse(written)
+    assert str(m) == written
+    assert m.name == row.assay
+
+
+# ---------------------------------------------------------------- random collections
+
+
+def collection(seed: int, *, ties: bool, long_lists: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Random qrels (grades -1..3, a relevant document in every query) and a run (every qrels
+    query, unjudged documents, short lists unless ``long_lists``)."""
+    rng = np.random.default_rng(seed)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    for q in range(int(rng.integers(3, 9))):
+        docs = [f"d{i}" for i in range(int(rng.integers(3, 30)))]
+        judged = rng.choice(docs, size=int(rng.integers(1, len(docs) + 1)), replace=False)
+        grades = {str(d): int(rng.integers(0, 4)) for d in judged}
+        grades[str(judged[0])] = int(rng.integers(1, 4))
+        qrels[f"q{q}"] = grades
+        size = len(docs) if long_lists else int(rng.integers(1, len(docs) + 1))
+        ranked = rng.choice(docs, size=size, replace=False)
+        scores = rng.integers(0, 4, size) if ties else rng.permutation(size) + 0.5
+        run[f"q{q}"] = {str(d): float(s) for d, s in zip(ranked, scores, strict=True)}
+    return qrels, run
+
+
+def ours(
+    qrels: dict[str, Any], run: dict[str, Any], names: list[str]
+) -> dict[str, dict[str, float]]:
+    """assay's per-query values, by the name as written."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = assay.evaluate(qrels, {"r": run}, names, missing="skip")
+    return {n: res.per_query("r", n) for n in names}
+
+
+def close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+# Names as ir_measures users write them, by the provider that computes them in ir_measures.
+PYTREC = [
+    "P@5",
+    "P(rel=2)@5",
+    "Precision@10",
+    "R@10",
+    "Recall@3",
+    "AP",
+    "MAP@10",
+    "AP(rel=2)",
+    "RR",
+    "MRR",
+    "Rprec",
+    "RPrec(rel=2)",
+    "nDCG",
+    "NDCG@10",
+    "nDCG(gains={0:0,1:1,2:3,3:7})@5",
+    "Bpref",
+    "BPref(rel=2)",
+    "infAP",
+    "IPrec@0.5",
+    "IPrec@0.0",
+    "SetP",
+    "SetRelP",
+    "SetR",
+    "SetF(beta=0.5)",
+    "SetAP",
+    "Success@5",
+    "NumRet",
+    "NumRelRet",
+    "NumRet(rel=2)",
+    "NumRel",
+    "P(cutoff=3)",
+]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_ir_measures_names_equal_ir_measures_values(seed: int) -> None:
+    qrels, run = collection(seed, ties=True, long_lists=False)
+    measures = [ir_measures.parse_measure(n) for n in PYTREC]
+    theirs: dict[str, dict[str, float]] = {n: {} for n in PYTREC}
+    by_measure: dict[str, list[str]] = {}  # MRR is RR in ir_measures: one measure, two names
+    for m, n in zip(measures, PYTREC, strict=True):
+        by_measure.setdefault(repr(m), []).append(n)
+    for row in ir_measures.pytrec_eval.iter_calc(measures, qrels, run):
+        for name in by_measure[repr(row.measure)]:
+            theirs[name][row.query_id] = float(row.value)
+    mine = ours(qrels, run, PYTREC)
+    for name in PYTREC:
+        assert set(mine[name]) == set(theirs[name]), name
+        for q, v in theirs[name].items():
+            assert close(mine[name][q], v), (name, q, mine[name][q], v)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rbp_with_rel_equals_cwl_eval(seed: int) -> None:
+    qrels, run = collection(seed, ties=False, long_lists=False)
+    names = ["RBP(rel=1)", "RBP(p=0.95, rel=2)"]
+    measures = [ir_measures.parse_measure(n) for n in names]
+    by_measure = {repr(m): n for m, n in zip(measures, names, strict=True)}
+    mine = ours(qrels, run, names)
+    seen = 0
+    for row in ir_measures.cwl_eval.iter_calc(measures, qrels, run):
+        name = by_measure[repr(row.measure)]
+        assert close(mine[name][row.query_id], float(row.value)), (name, row)
+        seen += 1
+    assert seen == 2 * len(qrels)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_judged_divides_by_k_where_ir_measures_divides_by_the_list(seed: int) -> None:
+    """The deliberate difference: ir_measures' Judged@k is judged / min(k, list length), assay's
+    judged / k (an unfilled place is not a judged document)."""
+    qrels, run = collection(seed, ties=False, long_lists=False)  # ir_measures breaks ties its way
+    measure = ir_measures.parse_measure("Judged@10")
+    mine = ours(qrels, run, ["Judged@10"])["Judged@10"]
+    for row in ir_measures.judged.iter_calc([measure], qrels, run):
+        n = min(10, len(run[row.query_id]))
+        assert close(mine[row.query_id], float(row.value) * n / 10), row
+
+
+# ranx names, and their value in ranx's own evaluate (lists longer and shorter than the cutoffs).
+RANX = [
+    "precision@5",
+    "recall@10",
+    "f1@5",
+    "r-precision",
+    "mrr",
+    "mrr@3",
+    "map",
+    "map@10",
+    "hit_rate@5",
+    "dcg@10",
+    "dcg_burges@10",
+    "ndcg",
+    "ndcg@10",
+    "ndcg_burges@5",
+    "bpref",
+    "precision@5-l2",
+    "recall@10-l3",
+    "map-l2",
+    "ndcg@10-l1",
+]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_ranx_names_equal_ranx_values(seed: int) -> None:
+    qrels, run = collection(seed, ties=False, long_lists=seed % 2 == 0)
+    ids = list(qrels)
+    theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), RANX, return_mean=False)
+    mine = ours(qrels, run, RANX)
+    for name in RANX:
+        got = np.array([mine[name][q] for q in ids])
+        want = np.asarray(theirs[name], dtype=np.float64)
+        if name == "bpref":
+            # The deliberate difference: ranx's bpref is 0/0 = NaN for a query without a judged
+            # non-relevant document, where trec_eval's (and assay's) finds no non-relevant
+            # document above any relevant one: the share of the relevant documents retrieved.
+            # (ranx's sum is empty, 0, when no relevant document is retrieved.)
+            none = np.array([min(qrels[q].values()) > 0 for q in ids])
+            assert not (np.isnan(want) & ~none).any()
+            found = [sum(qrels[q].get(d, 0) > 0 for d in run[q]) / len(qrels[q]) for q in ids]
+            want = np.where(none, found, want)
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_graded_rbp_of_the_peers_is_binary_rbp_on_binary_qrels(seed: int) -> None:
+    """The deliberate difference: ranx's rbp.95 and ir_measures' RBP(p=..) without rel weigh a
+    document by its grade (values above 1 with grades above 1); assay's RBP is binary. On
+    binary qrels they agree (checked against ranx; trectools, ir_measures' provider, is not
+    installed)."""
+    qrels, run = collection(seed, ties=False, long_lists=True)
+    binary = {q: {d: min(g, 1) for d, g in docs.items()} for q, docs in qrels.items()}
+    theirs = ranx.evaluate(ranx.Qrels(binary), ranx.Run(run), "rbp.95", return_mean=False)
+    mine = ours(binary, run, ["rbp.95", "RBP(p=0.95)"])
+    for name in ("rbp.95", "RBP(p=0.95)"):
+        np.testing.assert_allclose([mine[name][q] for q in binary], theirs, rtol=1e-9)
+
+
+def test_labels_are_the_names_as_written() -> None:
+    qrels, run = collection(0, ties=False, long_lists=True)
+    names = ["map", "ndcg_cut.20", "RBP(p=0.8)", "AP@10", "SetR", "ndcg_burges@10", "P.5,10"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = assay.evaluate(qrels, {"r": run}, names, missing="skip")
+    assert res.metric_names == [
+        "map",
+        "ndcg_cut.20",
+        "RBP(p=0.8)",
+        "AP@10",
+        "SetR",
+        "ndcg_burges@10",
+        "P_5",
+        "P_10",
+    ]
+    assert res.canonical_names == [
+        "AP",
+        "ndcg@20",
+        "rbp()",
+        "AP@10",
+        "R",
+        "ndcg(gain='exp')@10",
+        "P@5",
+        "P@10",
+    ]
+    assert res["r", "AP"] is res["r", "map"]
+    assert res.provenance["metrics"] == res.canonical_names
+
+
+def _row_of(written: str, peer: str) -> str:
+    """The row name a name as written in the value tests belongs to."""
+    rows = IR_ROWS if peer == "ir_measures" else RANX_ROWS
+    head = re.match(r"r-precision|[^(@.\-]+", written)
+    assert head is not None and head.group() in rows, written
+    return head.group()
+
+
+def test_every_accepted_name_is_checked_against_its_peer() -> None:
+    """Guards against silent shrinkage: each accepted name is in a value test above (RBP
+    without rel and ranx's rbp through test_graded_rbp..., Judged through its difference)."""
+    ir_checked = {_row_of(n, "ir_measures") for n in [*PYTREC, "RBP", "Judged"]}
+    ranx_checked = {_row_of(n, "ranx") for n in [*RANX, "rbp"]}
+    assert ir_checked == {n for n, r in IR_ROWS.items() if r.assay is not None}
+    assert ranx_checked == {n for n, r in RANX_ROWS.items() if r.assay is not None}
