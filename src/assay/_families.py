@@ -62,7 +62,7 @@ class Family(NamedTuple):
 FAMILIES: tuple[Family, ...] = (
     Family(
         "ranking",
-        measures=("assay.ranking.measures",),
+        measures=("assay.ranking.measures", "assay.ranking.measures.diversity"),
         cli=("evaluate", "compare", "trec_eval"),
         core=True,
     ),
