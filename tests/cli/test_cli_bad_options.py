@@ -69,6 +69,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
+#: Commands that parse their own tool's argument syntax (every argument passes through).
+OWN_SYNTAX = {"trec-eval", "ndeval"}
+
+
 def _argv(command: str, f: dict[str, Path]) -> list[str]:
     """A working invocation of ``command`` on the fixture files."""
     runs = [str(f["run1"]), str(f["run2"])]
@@ -207,7 +211,7 @@ def _extremes(annotation: Any) -> tuple[str, ...]:
 
 def _extreme_cases() -> Iterator[tuple[str, str, str]]:
     for command, func in commands():
-        if command == "trec-eval":
+        if command in OWN_SYNTAX:
             continue
         hints = typing.get_type_hints(func, include_extras=True)
         for name, param in inspect.signature(func).parameters.items():
@@ -229,8 +233,8 @@ def _flag(func: Any, name: str) -> str:
 
 def _cases() -> Iterator[tuple[str, str, str]]:
     for command, func in commands():
-        if command == "trec-eval":
-            continue  # trec_eval's own argument syntax: tests/test_trec_eval_compat.py
+        if command in OWN_SYNTAX:
+            continue  # their own argument syntax: tests/cli/test_cli_trec_eval*.py, test_cli_ndeval.py
         hints = typing.get_type_hints(func, include_extras=True)
         for name, param in inspect.signature(func).parameters.items():
             if name in FREE or param.default is inspect.Parameter.empty:
@@ -240,7 +244,7 @@ def _cases() -> Iterator[tuple[str, str, str]]:
                 yield command, _flag(func, name), bad
 
 
-@pytest.mark.parametrize("name", [n for n, _ in commands() if n != "trec-eval"])
+@pytest.mark.parametrize("name", [n for n, _ in commands() if n not in OWN_SYNTAX])
 def test_every_command_has_a_working_invocation(files: dict[str, Path], name: str) -> None:
     result = runner.invoke(app, _argv(name, files))
     assert result.exit_code == 0, (name, result.stderr)
@@ -248,7 +252,7 @@ def test_every_command_has_a_working_invocation(files: dict[str, Path], name: st
 
 def test_every_command_module_is_covered() -> None:
     names = {n.split()[0] for n, _ in commands()}
-    assert {c.replace("_", "-") for c in COMMANDS} - {"fusion"} <= names | {"trec-eval"}
+    assert {c.replace("_", "-") for c in COMMANDS} - {"fusion"} <= names | OWN_SYNTAX
 
 
 @pytest.mark.parametrize(("command", "flag", "bad"), list(_cases()))

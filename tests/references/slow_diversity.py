@@ -141,9 +141,9 @@ def nnrbp(
     n_sub = len(set().union(*qrels.values())) if qrels else 0
     if n_sub == 0:
         return NAN
-    return _nrbp(ranking, n_sub, alpha, beta) / _nrbp(
-        greedy_ideal(qrels, alpha), n_sub, alpha, beta
-    )
+    best = _nrbp(greedy_ideal(qrels, alpha), n_sub, alpha, beta)
+    # (1 - (1 - alpha) beta) = 0 at alpha = 0, beta = 1: 0 / 0, as in ndeval
+    return NAN if best == 0 else _nrbp(ranking, n_sub, alpha, beta) / best
 
 
 def p_ia(ranking: Ranking, qrels: Mapping[str, frozenset[int]], k: int) -> float:

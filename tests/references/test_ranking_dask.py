@@ -15,6 +15,7 @@ dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
 
 METRICS = ["map", "ndcg@10", "P@5", "recip_rank", "err@20", "rbp_resid", "bpref", "11pt_avg"]
+METRICS += ["alpha_ndcg@10", "err_ia@5", "nerr_ia@20", "nnrbp", "map_ia", "p_ia@5", "strec@10"]
 
 
 @pytest.fixture(scope="module")
