@@ -13,7 +13,9 @@ from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
 from .._options import flag, integer
+from ..errors import OptionError
 from ._columns import (
+    Lines,
     as_grades,
     as_ids,
     check_duplicates,
@@ -27,6 +29,8 @@ from .subtopics import Intents, check_unique, subtopic_codes
 if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
+
+    from ..io.rows import RowLines
 
 __all__ = [
     "Qrels",
@@ -70,6 +74,9 @@ class Qrels(QueryDocTable):
     ROLES = ("query", "doc", "relevance")
     KIND = "qrels"
     EMPTY = "the qrels hold no judgments"
+    # Readers' options: ``subtopics=True`` reads a subtopic column (``subtopic=`` names it:
+    # by default "subtopic", else ir_measures' "iteration"; TREC files: the second field).
+    OPTIONS = ("subtopics", "subtopic")
 
     def __init__(
         self,
@@ -201,7 +208,7 @@ class Qrels(QueryDocTable):
         relevance: ArrayLike | pa.Array | pa.ChunkedArray,
         *,
         source: str | None = None,
-        lines: np.ndarray | None = None,
+        lines: Lines = None,
     ) -> Qrels:
         """Build qrels with subtopic (intent) judgments from four equal-length columns.
 
@@ -236,7 +243,7 @@ class Qrels(QueryDocTable):
         (Qrels(1 queries, 2 judgments, max grade 2, 3 subtopic judgments), {'1': {'d1': 2, 'd2': 0}}, ['1', '2'])
         """
         rel = as_grades(relevance, source, lines)
-        q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)
+        q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)  # type: ignore[arg-type]  # why: as_ids takes RowLines too
         sa = as_ids(subtopic, "subtopic", source, lines)
         d, docs = factorize(da)
         s, sids = subtopic_codes(sa)
@@ -263,6 +270,80 @@ class Qrels(QueryDocTable):
         )
         out._intents = Intents(offsets, s[order], rel[order], sids)
         return out
+
+    @classmethod
+    def _from_table(
+        cls,
+        table: pa.Table,
+        source: str | None,
+        lines: RowLines | None,
+        options: Mapping[str, Any],
+        where: str,
+    ) -> Qrels:
+        """From a table (:meth:`from_arrow`, :meth:`from_pandas`, :meth:`read`, ...); with
+        ``subtopics=True`` its subtopic column too (``subtopic=`` names it; by default
+        ``subtopic``, else ir_measures' ``iteration``)."""
+        from ..io.tabular import pick_columns
+
+        rest = dict(options)
+        subtopics = flag(rest.pop("subtopics", False), "subtopics")
+        column = rest.pop("subtopic", None)
+        if not subtopics:
+            if column is not None:
+                raise OptionError(
+                    "subtopic= names a column read with subtopics=True", option="subtopic"
+                )
+            return super()._from_table(table, source, lines, rest, where)
+        columns, _ = cls._split_options(rest, where)
+        names = table.column_names
+        columns["subtopic"] = column or ("subtopic" if "subtopic" in names else "iteration")
+        cols = pick_columns(table, columns, source)
+        return cls.from_subtopics(
+            cols["query"],
+            cols["subtopic"],
+            cols["doc"],
+            cols["relevance"],
+            source=source,
+            lines=lines,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[Any, Mapping[Any, Any]], **options: Any) -> Qrels:
+        """From ``{query: {doc: grade}}`` (pytrec_eval, ranx, BEIR), or with
+        ``subtopics=True`` from ``{query: {subtopic: {doc: grade}}}``.
+
+        Parameters
+        ----------
+        data : mapping
+            The grades.
+        **options
+            ``subtopics=True`` for the nested subtopic form.
+
+        Returns
+        -------
+        Qrels
+            The judgments, ids as strings.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> Qrels.from_dict({"1": {"1": {"a": 1}, "2": {"a": 0, "b": 2}}}, subtopics=True)
+        Qrels(1 queries, 2 judgments, max grade 2, 3 subtopic judgments)
+        """
+        rest = dict(options)
+        if not flag(rest.pop("subtopics", False), "subtopics"):
+            return super().from_dict(data, **rest)
+        cls._split_options(rest, "from_dict")
+        rows = [
+            (str(q), str(s), str(d), g)
+            for q, by_sub in data.items()
+            for s, by_doc in by_sub.items()
+            for d, g in by_doc.items()
+        ]
+        if not rows:
+            return super().from_dict({}, **rest)
+        q, s, d, g = (list(col) for col in zip(*rows, strict=True))
+        return cls.from_subtopics(q, s, d, g, source="<dict>")
 
     def restrict(self, queries: Sequence[str] | pa.Array) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored). The

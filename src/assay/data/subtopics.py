@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
 from ..errors import DuplicateError, shown
-from ._columns import factorize, line_of
+from ._columns import Lines, factorize, line_of
 
 __all__ = [
     "Intents",
@@ -174,7 +174,7 @@ def check_unique(
     sub: np.ndarray,
     names: tuple[pa.Array, pa.Array, pa.Array],
     source: str | None,
-    lines: np.ndarray | None,
+    lines: Lines,
 ) -> None:
     """A (query, document) pair judged twice for one subtopic is a
     :class:`~assay.errors.DuplicateError` naming both lines. ``key`` codes (query, document);
