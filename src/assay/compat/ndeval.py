@@ -65,6 +65,21 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 )
 _LARGE_ENOUGH = 100000
 
+HELP = """usage: assay ndeval [options] QRELS RUN
+
+ndeval 4.5's diversity evaluation (TREC Web track), its CSV byte for byte: one row per topic
+of the run and the amean row. QRELS lines are 'topic subtopic docno judgment'.
+
+options (before the files):
+  -alpha A          redundancy intolerance of alpha-(n)DCG, ERR-IA, NRBP (default 0.5)
+  -beta B           NRBP's patience (default 0.5)
+  -traditional      order by score, then docno (default: by the rank column)
+  -c                average over every topic of the qrels
+  -M DEPTH          keep the first DEPTH results of every topic
+  -baseline RUN     risk-sensitive evaluation against a baseline run
+  -riskAlpha A      extra weight (1 + A) of losses against the baseline (default 0)
+"""
+
 
 @dataclass(frozen=True, repr=False)
 class NdevalResult(Result):
@@ -124,7 +139,8 @@ class _Options:
     risk_alpha: float = 0.0
     risk_alpha_text: str = "0"
     files: tuple[str, str] = ("", "")
-    quiet: bool = False  # -help / -version: nothing evaluated
+    quiet: bool = False  # -h / -version: nothing evaluated
+    help: bool = False
 
 
 def _natural(text: str) -> int:
@@ -456,13 +472,14 @@ def format_ndeval(result: NdevalResult) -> str:
 def parse_argv(argv: Sequence[str]) -> _Options:
     """ndeval's options (before the two files): ``-alpha A``, ``-beta B``, ``-M depth``,
     ``-baseline FILE``, ``-riskAlpha A``, ``-traditional``, ``-c`` (``-a`` is accepted and
-    ignored, as ndeval does), ``-help``, ``-version``."""
+    ignored, as ndeval does), ``-h``/``-help`` (assay's help; ndeval 4.5 prints nothing),
+    ``-version``."""
     args = list(argv)
     o = _Options()
     while len(args) != 2:
         head = args[0] if args else ""
-        if head in ("-version", "-help"):
-            o.quiet = True
+        if head in ("-version", "-help", "-h", "--help"):
+            o.quiet, o.help = True, head != "-version"
             return o
         if head in ("-alpha", "-beta", "-M", "-baseline", "-riskAlpha") and len(args) >= 4:
             _set(o, head, args[1])
@@ -534,6 +551,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """
     stream = out if out is not None else sys.stdout
     options = parse_argv(argv)
+    if options.help:
+        stream.write(HELP)
     if options.quiet:
         return 0
     result = _evaluate(options.files[0], options.files[1], options)
