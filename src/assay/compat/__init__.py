@@ -3,6 +3,8 @@
 - :mod:`assay.compat.trec_eval`: trec_eval 10.0 reproduced byte for byte (``assay trec-eval``;
   :func:`~assay.compat.trec_eval.evaluate_trec`, :func:`~assay.compat.trec_eval.format_trec`).
 - :mod:`assay.compat.pytrec_eval`: a drop-in for pytrec_eval built on the former.
+- :mod:`assay.compat.ndeval`: ndeval 4.5 (TREC Web track diversity) byte for byte
+  (``assay ndeval``; :func:`~assay.compat.ndeval.evaluate_ndeval`).
 
 Nothing is imported here: ``import assay.compat.trec_eval`` loads only what it needs.
 """
