@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed
 # (tests/peers/test_meta_rbo_peer.py, ASSAY_RBO_PYTHON); if it cannot be built the test skips.
 RBO_VENV  := .venv-rbo
 RBO_STAMP := $(RBO_VENV)/.installed
+# ndeval (TREC diversity), compiled from pyndeval's source distribution, is the peer binary of
+# tests/peers/test_compat_ndeval_binary.py (ASSAY_NDEVAL); without it that test builds its own.
+NDEVAL := .ndeval/ndeval
 
 .PHONY: demo test bench bench-full lint docs venv clean
 
@@ -25,12 +28,18 @@ $(RBO_STAMP):
 	($(PYTHON) -m venv $(RBO_VENV) && $(RBO_VENV)/bin/python -m pip install --quiet rbo && touch $(RBO_STAMP)) \
 		|| echo "rbo peer interpreter not built: tests/peers/test_meta_rbo_peer.py will be skipped"
 
+$(NDEVAL): $(STAMP)
+	(mkdir -p .ndeval && $(BIN)/python -m pip download --quiet --no-deps --no-binary :all: pyndeval==0.0.8 -d .ndeval \
+		&& tar -xzf .ndeval/pyndeval-0.0.8.tar.gz -C .ndeval && gcc -O2 -o $(NDEVAL) .ndeval/pyndeval-0.0.8/src/ndeval.c -lm) \
+		|| echo "ndeval not built: tests/peers/test_compat_ndeval_binary.py builds it itself or skips"
+
 demo: $(STAMP)
 	$(BIN)/assay demo --report demo-report.html
 	@echo "report: $(abspath demo-report.html)"
 
-test: $(STAMP) $(RBO_STAMP)
-	ASSAY_RBO_PYTHON=$(if $(wildcard $(RBO_STAMP)),$(abspath $(RBO_VENV))/bin/python,) $(BIN)/python -m pytest -q -n 2
+test: $(STAMP) $(RBO_STAMP) $(NDEVAL)
+	ASSAY_RBO_PYTHON=$(if $(wildcard $(RBO_STAMP)),$(abspath $(RBO_VENV))/bin/python,) \
+	ASSAY_NDEVAL=$(if $(wildcard $(NDEVAL)),$(abspath $(NDEVAL)),) $(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_evaluate.py
@@ -61,4 +70,4 @@ docs: $(STAMP)
 	$(BIN)/python -c "from assay.metrics.catalog import document; open('docs/metrics.md', 'w').write(document())"
 
 clean:
-	rm -rf $(VENV) $(RBO_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(RBO_VENV) .ndeval .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -62,8 +62,8 @@ class Family(NamedTuple):
 FAMILIES: tuple[Family, ...] = (
     Family(
         "ranking",
-        measures=("assay.ranking.measures",),
-        cli=("evaluate", "compare", "trec_eval", "gdeval"),
+        measures=("assay.ranking.measures", "assay.ranking.measures.diversity"),
+        cli=("evaluate", "compare", "trec_eval", "gdeval", "ndeval"),
         core=True,
     ),
     Family(

@@ -69,6 +69,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
+#: Commands that parse their own tool's argument syntax (every argument passes through).
+OWN_SYNTAX = {"trec-eval", "ndeval"}
+
+
 def _argv(command: str, f: dict[str, Path]) -> list[str]:
     """A working invocation of ``command`` on the fixture files."""
     runs = [str(f["run1"]), str(f["run2"])]
@@ -234,7 +238,7 @@ def _flag(func: Any, name: str) -> str:
 def _cases() -> Iterator[tuple[str, str, str]]:
     for command, func in commands():
         if command in OWN_SYNTAX:
-            continue  # the tool's own argument syntax: test_cli_trec_eval.py, test_cli_gdeval.py
+            continue  # their own argument syntax: test_cli_trec_eval*.py, test_cli_gdeval.py, test_cli_ndeval.py
         hints = typing.get_type_hints(func, include_extras=True)
         for name, param in inspect.signature(func).parameters.items():
             if name in FREE or param.default is inspect.Parameter.empty:

@@ -24,6 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from references import slow_diversity
+
 NAN = float("nan")
 NONPOOL = -1
 UNJUDGED = -2
@@ -427,3 +429,62 @@ def m_mse(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
 
 def m_rmse(items: Sequence[Item], q: QueryFacts, k: int | None) -> float:
     return math.sqrt(m_mse(items, q, k))
+
+
+# ---------------------------------------------------------------- diversity (one subtopic)
+# Ordinary qrels hold one subtopic per query (ndeval reads their second field, 0, as the
+# subtopic): a document is relevant to it when its grade is >= rel.
+
+
+def _one_subtopic(
+    items: Sequence[Item], q: QueryFacts, rel: int
+) -> tuple[list[frozenset[int]], dict[str, frozenset[int]]]:
+    ranking = [frozenset({0}) if g >= rel else frozenset() for _, g in items]
+    qrels = {
+        f"d{i:05d}": frozenset({0}) if g >= rel else frozenset() for i, g in enumerate(q.judged)
+    }
+    return ranking, qrels
+
+
+def m_alpha_dcg(
+    items: Sequence[Item], q: QueryFacts, k: int | None, rel: int, alpha: float
+) -> float:
+    return slow_diversity.alpha_dcg(*_one_subtopic(items, q, rel), 20 if k is None else k, alpha)
+
+
+def m_alpha_ndcg(
+    items: Sequence[Item], q: QueryFacts, k: int | None, rel: int, alpha: float
+) -> float:
+    return slow_diversity.alpha_ndcg(*_one_subtopic(items, q, rel), 20 if k is None else k, alpha)
+
+
+def m_err_ia(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int, alpha: float) -> float:
+    return slow_diversity.err_ia(*_one_subtopic(items, q, rel), 20 if k is None else k, alpha)
+
+
+def m_nerr_ia(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int, alpha: float) -> float:
+    return slow_diversity.nerr_ia(*_one_subtopic(items, q, rel), 20 if k is None else k, alpha)
+
+
+def m_nrbp(
+    items: Sequence[Item], q: QueryFacts, k: None, rel: int, alpha: float, beta: float
+) -> float:
+    return slow_diversity.nrbp(*_one_subtopic(items, q, rel), alpha, beta)
+
+
+def m_nnrbp(
+    items: Sequence[Item], q: QueryFacts, k: None, rel: int, alpha: float, beta: float
+) -> float:
+    return slow_diversity.nnrbp(*_one_subtopic(items, q, rel), alpha, beta)
+
+
+def m_p_ia(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
+    return slow_diversity.p_ia(*_one_subtopic(items, q, rel), 20 if k is None else k)
+
+
+def m_subtopic_recall(items: Sequence[Item], q: QueryFacts, k: int | None, rel: int) -> float:
+    return slow_diversity.subtopic_recall(*_one_subtopic(items, q, rel), 20 if k is None else k)
+
+
+def m_map_ia(items: Sequence[Item], q: QueryFacts, k: None, rel: int) -> float:
+    return slow_diversity.map_ia(*_one_subtopic(items, q, rel))

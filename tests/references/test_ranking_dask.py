@@ -14,18 +14,9 @@ from support.contracts import assert_same_results
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
 
-METRICS = [
-    "map",
-    "ndcg@10",
-    "P@5",
-    "recip_rank",
-    "err@20",
-    "rbp_resid",
-    "bpref",
-    "11pt_avg",
-    "gdeval_ndcg@20",
-    "gdeval_err@20",
-]
+METRICS = ["map", "ndcg@10", "P@5", "recip_rank", "err@20", "rbp_resid", "bpref", "11pt_avg"]
+METRICS += ["gdeval_ndcg@20", "gdeval_err@20"]
+METRICS += ["alpha_ndcg@10", "err_ia@5", "nerr_ia@20", "nnrbp", "map_ia", "p_ia@5", "strec@10"]
 
 
 @pytest.fixture(scope="module")

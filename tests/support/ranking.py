@@ -169,6 +169,20 @@ GROUPS: dict[str, list[Setting]] = {
         S("SDCG", 20, max_rel=2, depth=10),
     ],
     "Compat": [S("Compat"), S("Compat", p=0.8), S("Compat", p=0.5, normalize=False)],
+    "alpha_dcg": [
+        S("alpha_dcg"),
+        S("alpha_dcg", 1),
+        S("alpha_dcg", 5),
+        S("alpha_dcg", 20, alpha=0.2, rel=2),
+    ],
+    "alpha_ndcg": [S("alpha_ndcg", 1), S("alpha_ndcg", 5), S("alpha_ndcg", 10, alpha=1.0)],
+    "err_ia": [S("err_ia", 1), S("err_ia", 5), S("err_ia", 20, alpha=0.7, rel=2)],
+    "nerr_ia": [S("nerr_ia"), S("nerr_ia", 3), S("nerr_ia", 20), S("nerr_ia", 5, alpha=0.0)],
+    "nrbp": [S("nrbp"), S("nrbp", alpha=0.3, beta=0.9), S("nrbp", rel=2, beta=1.0)],
+    "nnrbp": [S("nnrbp"), S("nnrbp", alpha=0.3, beta=0.9), S("nnrbp", rel=2, alpha=1.0)],
+    "p_ia": [S("p_ia"), S("p_ia", 1), S("p_ia", 5), S("p_ia", 20, rel=2)],
+    "subtopic_recall": [S("subtopic_recall", 1), S("subtopic_recall", 5, rel=2)],
+    "map_ia": [S("map_ia"), S("map_ia", rel=2)],
 }
 
 

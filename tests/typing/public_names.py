@@ -159,11 +159,13 @@ def assay_compat_trec_eval() -> None:
 def assay_data() -> None:
     from assay.data import Conventions
     from assay.data import DESCRIPTIONS
+    from assay.data import Intents
     from assay.data import NONPOOL
     from assay.data import Qrels
     from assay.data import QrelsLike
     from assay.data import RankInfo
     from assay.data import Ranked
+    from assay.data import RankedIntents
     from assay.data import Run
     from assay.data import RunLike
     from assay.data import UNJUDGED
@@ -172,6 +174,7 @@ def assay_data() -> None:
     from assay.data import rank
     from assay.data import rank_absent
     from assay.data import seg_rev_cummax
+    from assay.data import subtopic_codes
     from assay.data import trec_order
 
 

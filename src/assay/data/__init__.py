@@ -14,16 +14,19 @@ from .join import RankInfo, missing_message, rank, rank_absent
 from .qrels import Qrels, QrelsLike
 from .ranked import NONPOOL, UNJUDGED, Ranked, seg_rev_cummax
 from .run import Run, RunLike, default_name, trec_order
+from .subtopics import Intents, RankedIntents, subtopic_codes
 
 __all__ = [
     "DESCRIPTIONS",
     "NONPOOL",
     "UNJUDGED",
     "Conventions",
+    "Intents",
     "Qrels",
     "QrelsLike",
     "RankInfo",
     "Ranked",
+    "RankedIntents",
     "Run",
     "RunLike",
     "default_name",
@@ -31,5 +34,6 @@ __all__ = [
     "rank",
     "rank_absent",
     "seg_rev_cummax",
+    "subtopic_codes",
     "trec_order",
 ]

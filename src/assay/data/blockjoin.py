@@ -30,6 +30,7 @@ from .join import RankInfo, _cut, _Rows
 from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked
 from .run import trec_order
+from .subtopics import RankedIntents
 
 __all__ = [
     "GROUP_ROWS",
@@ -82,18 +83,20 @@ def rank_block(
     seg_of_row = np.repeat(np.arange(len(segments.codes), dtype=np.int64), segments.sizes)
     judged = _judged_rows(qrels, segments.codes)
     # Every row is checked for repeats, those of queries unknown to the qrels too.
-    grade = _grades(qrels, segments, judged, doc, seg_of_row, block.source, block.lines)
+    grade, qrow = _grades(qrels, segments, judged, doc, seg_of_row, block.source, block.lines)
     known = segments.codes >= 0
     unknown_ids = segments.ids.filter(from_np(~known)).to_pylist()
     unknown_rows = int(segments.sizes[~known].sum())
     if unknown_ids:
         keep = known[seg_of_row]
         doc, score, grade = doc.filter(from_np(keep)), score[keep], grade[keep]
+        qrow = None if qrow is None else qrow[keep]
         segments, judged, seg_of_row = _known_only(segments, judged, seg_of_row[keep])
     order = _rank_order(seg_of_row, score, doc, conventions.ties)
     if order is not None:
         grade, score = grade[order], score[order]
-    rows, dropped = _cut(_Rows(seg_of_row, grade, score), depth, conventions.judged_only)
+        qrow = None if qrow is None else qrow[order]
+    rows, dropped = _cut(_Rows(seg_of_row, grade, score, qrow), depth, conventions.judged_only)
     ranked = _ranked(qrels, segments, judged, rows, conventions)
     nseg = len(segments.codes)
     info = RankInfo(unknown_ids, unknown_rows, [], np.zeros(nseg, dtype=bool), dropped)
@@ -156,9 +159,11 @@ def _grades(
     seg_of_row: np.ndarray,
     source: str | None,
     lines: np.ndarray | None,
-) -> np.ndarray:
-    """The grade of every row (NONPOOL, UNJUDGED or the judgment), group by group."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The grade of every row (NONPOOL, UNJUDGED or the judgment), group by group, and (qrels
+    with subtopics) its qrels row, -1 when not judged."""
     grade = np.full(len(doc), NONPOOL, dtype=np.int32)
+    qrow = None if qrels.intents is None else np.full(len(doc), -1, dtype=np.int64)
     judged_docs = qrels.docs_of(judged.rows)
     judged_grades = qrels.grades[judged.rows]
     for a, b in query_groups(segments.offsets, GROUP_ROWS):
@@ -192,7 +197,9 @@ def _grades(
         found = jkey[at] == rkey
         g = judged_grades[j0:j1][by_key][at[found]]
         grade[r0 + hit[found]] = np.where(g < 0, UNJUDGED, g)
-    return grade
+        if qrow is not None:
+            qrow[r0 + hit[found]] = judged.rows[j0:j1][by_key][at[found]]
+    return grade, qrow
 
 
 def _rank_order(
@@ -235,4 +242,14 @@ def _ranked(
         ideal_offsets=ideal_offsets,
         max_grade=qrels.max_grade,
         conventions=conventions,
+        intents=_intents(qrels, rows.qrow, judged),
     )
+
+
+def _intents(qrels: Qrels, qrow: np.ndarray | None, judged: _Judged) -> RankedIntents | None:
+    """The subtopic judgments behind the block's lists (qrels with subtopics only)."""
+    if qrels.intents is None:
+        return None
+    qrow = np.zeros(0, dtype=np.int64) if qrow is None else qrow
+    docs = qrels.docs_of(judged.rows)
+    return RankedIntents(qrow, qrels.intents, judged.offsets, judged.rows, docs)

@@ -15,6 +15,7 @@ from .conventions import Conventions
 from .qrels import Qrels
 from .ranked import NONPOOL, UNJUDGED, Ranked
 from .run import Run
+from .subtopics import RankedIntents, expand
 
 __all__ = [
     "RankInfo",
@@ -66,6 +67,12 @@ class _Rows:
     query: np.ndarray
     grade: np.ndarray
     score: np.ndarray
+    qrow: np.ndarray | None = None  # the qrels row of every row (qrels with subtopics only)
+
+    def take(self, rows: np.ndarray) -> _Rows:
+        """The selected rows (a mask or an index array)."""
+        qrow = None if self.qrow is None else self.qrow[rows]
+        return _Rows(self.query[rows], self.grade[rows], self.score[rows], qrow)
 
 
 def rank(
@@ -223,7 +230,24 @@ def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list
     unknown_rows = int(len(keep) - np.count_nonzero(keep))
     if unknown_rows:
         qq, rd, rs = qq[keep], rd[keep], rs[keep]
-    return _Rows(qq, _grades(qrels, qq, dmap[rd]), rs), unknown_queries, unknown_rows
+    qrow = None if qrels.intents is None else _qrels_rows(qrels, qq, dmap[rd])
+    return _Rows(qq, _grades(qrels, qq, dmap[rd]), rs, qrow), unknown_queries, unknown_rows
+
+
+def _qrels_rows(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """The qrels row of every (query code, qrels doc code) row, -1 when not judged: what
+    the diversity measures read the subtopic judgments of."""
+    out = np.full(len(query), -1, dtype=np.int64)
+    valid = np.flatnonzero(doc >= 0)
+    if len(valid) == 0:
+        return out
+    n_docs = max(len(qrels.doc_ids), 1)
+    key_r = query[valid].astype(np.int64) * n_docs + doc[valid]
+    key_q, _ = qrels.judgment_keys()
+    at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
+    found = key_q[at] == key_r
+    out[valid[found]] = qrels.judgment_rows()[at[found]]
+    return out
 
 
 def _grades(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
@@ -253,7 +277,7 @@ def _cut(rows: _Rows, depth: int | None, judged_only: bool) -> tuple[_Rows, int]
         return rows, 0
     judged = rows.grade >= 0
     dropped = int(len(judged) - np.count_nonzero(judged))
-    return _Rows(rows.query[judged], rows.grade[judged], rows.score[judged]), dropped
+    return rows.take(judged), dropped
 
 
 def _truncate(rows: _Rows, depth: int) -> _Rows:
@@ -266,7 +290,7 @@ def _truncate(rows: _Rows, depth: int) -> _Rows:
     sizes = np.diff(np.append(starts, len(rows.query)))
     within = np.arange(len(rows.query)) - np.repeat(starts, sizes)
     top = within < depth
-    return _Rows(rows.query[top], rows.grade[top], rows.score[top])
+    return rows.take(top)
 
 
 def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventions) -> Ranked:
@@ -305,4 +329,17 @@ def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventi
         ideal_offsets=ideal_offsets,
         max_grade=qrels.max_grade,
         conventions=conventions,
+        intents=ranked_intents(qrels, rows.qrow, eval_q, qrels.offsets),
     )
+
+
+def ranked_intents(
+    qrels: Qrels, qrow: np.ndarray | None, queries: np.ndarray, offsets: np.ndarray
+) -> RankedIntents | None:
+    """The subtopic judgments behind ranked lists of the qrels queries ``queries`` (codes)
+    whose qrels rows are given by ``offsets`` (CSR by query code); None without subtopics."""
+    if qrels.intents is None:
+        return None
+    rows, judged_offsets = expand(offsets, queries)
+    qrow = np.zeros(0, dtype=np.int64) if qrow is None else qrow
+    return RankedIntents(qrow, qrels.intents, judged_offsets, rows, qrels.docs_of(rows))

@@ -12,13 +12,25 @@ import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
-from .._options import integer
-from ._columns import as_grades, check_duplicates, csr_offsets, factorize, has_repeated_pair
+from .._options import flag, integer
+from ..errors import OptionError
+from ._columns import (
+    Lines,
+    as_grades,
+    as_ids,
+    check_duplicates,
+    csr_offsets,
+    factorize,
+    has_repeated_pair,
+)
 from ._table import PathLike, QueryDocTable
+from .subtopics import Intents, check_unique, subtopic_codes
 
 if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
+
+    from ..io.rows import RowLines
 
 __all__ = [
     "Qrels",
@@ -31,8 +43,8 @@ class Qrels(QueryDocTable):
 
     Negative grades mean "pooled but not judged" (trec_eval). Build with :meth:`from_trec`,
     :meth:`from_dict`, :meth:`from_pandas`, :meth:`from_polars`, :meth:`from_parquet`,
-    :meth:`from_csv`, :meth:`from_jsonl`, :meth:`from_arrow`, :meth:`from_ir_datasets` or
-    :meth:`read`.
+    :meth:`from_csv`, :meth:`from_jsonl`, :meth:`from_arrow`, :meth:`from_ir_datasets`,
+    :meth:`from_subtopics` or :meth:`read`.
 
     ``max_grade`` is the top of the grade scale, which ERR and pFound normalise by. It is the
     largest grade of the whole collection unless declared (:meth:`with_max_grade`), and
@@ -59,10 +71,13 @@ class Qrels(QueryDocTable):
     [('q1', 'd1', 1), ('q1', 'd2', 0)]
     """
 
-    __slots__ = ("_doc_rows", "_levels", "_max_grade", "_pairs", "_rel")
+    __slots__ = ("_doc_rows", "_intents", "_levels", "_max_grade", "_pairs", "_rel")
     ROLES = ("query", "doc", "relevance")
     KIND = "qrels"
     EMPTY = "the qrels hold no judgments"
+    # Readers' options: ``subtopics=True`` reads a subtopic column (``subtopic=`` names it:
+    # by default "subtopic", else ir_measures' "iteration"; TREC files: the second field).
+    OPTIONS = ("subtopics", "subtopic")
 
     def __init__(
         self,
@@ -76,6 +91,7 @@ class Qrels(QueryDocTable):
         source: str | None = None,
         max_grade: int | None = None,
         _doc_rows: pa.Array | None = None,
+        _intents: Intents | None = None,
     ) -> None:
         super().__init__(
             _qids=_qids, _docs=_docs, _q=_q, _d=_d, _offsets=_offsets, source=source, values=(_rel,)
@@ -85,7 +101,8 @@ class Qrels(QueryDocTable):
         self._max_grade = observed if max_grade is None else max_grade
         self._levels: np.ndarray | None = None
         self._doc_rows = _doc_rows
-        self._pairs: tuple[np.ndarray, np.ndarray] | None = None
+        self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._intents = _intents
 
     @classmethod
     def from_columns(
@@ -147,15 +164,21 @@ class Qrels(QueryDocTable):
         )
 
     @classmethod
-    def from_trec(cls, path: PathLike | BinaryIO) -> Qrels:  # type: ignore[override]  # why: no options; also a stream
+    def from_trec(  # type: ignore[override]  # why: one option; also a stream
+        cls, path: PathLike | BinaryIO, *, subtopics: bool = False
+    ) -> Qrels:
         """Read TREC qrels: ``query iteration document grade`` per line (4 fields).
 
         ``#`` lines and blank lines are skipped; ``.gz`` is decompressed; ``-`` is stdin.
+        With ``subtopics=True`` the second field is the subtopic (ndeval's
+        ``topic subtopic docno judgment``): see :meth:`from_subtopics`.
 
         Parameters
         ----------
         path : str, PathLike or binary file
             The qrels file.
+        subtopics : bool
+            Read the second field as the subtopic (intent) of the judgment.
 
         Returns
         -------
@@ -169,8 +192,11 @@ class Qrels(QueryDocTable):
         >>> Qrels.from_trec("example.qrels").to_dict()
         {'q1': {'d1': 1, 'd2': 0}}
         """
-        from ..io.trec import read_qrels
+        from ..io.trec import read_qrels, read_subtopic_qrels
 
+        if flag(subtopics, "subtopics"):
+            c, sub = read_subtopic_qrels(path)
+            return cls.from_subtopics(c.query, sub, c.doc, c.value, source=c.source, lines=c.lines)
         c = read_qrels(path)
         return cls.from_columns(c.query, c.doc, c.value, source=c.source, lines=c.lines)
 
@@ -203,6 +229,152 @@ class Qrels(QueryDocTable):
         from .irds import read_irds_qrels
 
         return read_irds_qrels(dataset_id)
+
+    @classmethod
+    def from_subtopics(
+        cls,
+        query: ArrayLike | pa.Array | pa.ChunkedArray,
+        subtopic: ArrayLike | pa.Array | pa.ChunkedArray,
+        doc: ArrayLike | pa.Array | pa.ChunkedArray,
+        relevance: ArrayLike | pa.Array | pa.ChunkedArray,
+        *,
+        source: str | None = None,
+        lines: Lines = None,
+    ) -> Qrels:
+        """Build qrels with subtopic (intent) judgments from four equal-length columns.
+
+        Every (query, subtopic, document) is judged once (a repeat is a
+        :class:`~assay.errors.DuplicateError`). The qrels' rows are the (query, document)
+        pairs, each graded with its largest grade over the subtopics (ndeval: a document
+        relevant to any subtopic is relevant to the topic), which ordinary measures use;
+        :attr:`intents` keeps every subtopic judgment, which the diversity measures use.
+
+        Parameters
+        ----------
+        query, subtopic, doc : array_like or pyarrow.Array
+            The query, subtopic and document id of every judgment.
+        relevance : array_like or pyarrow.Array
+            The integer grade of every judgment.
+        source : str, optional
+            Where the columns came from, named in messages.
+        lines : numpy.ndarray, optional
+            The file line of every row, for messages.
+
+        Returns
+        -------
+        Qrels
+            The document-level judgments with their subtopic judgments.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> qrels = Qrels.from_subtopics(["1", "1", "1"], ["1", "2", "2"], ["d1", "d1", "d2"],
+        ...                              [1, 2, 0])
+        >>> qrels, qrels.to_dict(), qrels.subtopic_ids
+        (Qrels(1 queries, 2 judgments, max grade 2, 3 subtopic judgments), {'1': {'d1': 2, 'd2': 0}}, ['1', '2'])
+        """
+        rel = as_grades(relevance, source, lines)
+        q, qids, da = cls._encode_ids(query, doc, len(rel), source, lines)  # type: ignore[arg-type]  # why: as_ids takes RowLines too
+        sa = as_ids(subtopic, "subtopic", source, lines)
+        d, docs = factorize(da)
+        s, sids = subtopic_codes(sa)
+        nd = max(len(docs), 1)
+        key = q.astype(np.int64) * nd + d
+        check_unique(key, s, (qids.take(from_np(q)), da, sa), source, lines)
+        order = np.lexsort((s, key))
+        key_o = key[order]
+        first = np.ones(len(key_o), dtype=bool)
+        first[1:] = key_o[1:] != key_o[:-1]
+        starts = np.flatnonzero(first)
+        best = np.maximum.reduceat(rel[order], starts) if len(starts) else rel[:0]
+        # Pairs are in (query code, document) order and query codes follow the sorted ids,
+        # so the qrels keep that order: pair i is row i.
+        pq, pd = key_o[starts] // nd, key_o[starts] % nd
+        offsets = np.zeros(len(starts) + 1, dtype=np.int64)
+        offsets[1:] = np.append(starts[1:], len(key_o))
+        out = cls.from_columns(
+            qids.take(from_np(pq)),
+            docs.take(from_np(pd)),
+            best.astype(np.int32),
+            source=source,
+            _unique=True,
+        )
+        out._intents = Intents(offsets, s[order], rel[order], sids)
+        return out
+
+    @classmethod
+    def _from_table(
+        cls,
+        table: pa.Table,
+        source: str | None,
+        lines: RowLines | None,
+        options: Mapping[str, Any],
+        where: str,
+    ) -> Qrels:
+        """From a table (:meth:`from_arrow`, :meth:`from_pandas`, :meth:`read`, ...); with
+        ``subtopics=True`` its subtopic column too (``subtopic=`` names it; by default
+        ``subtopic``, else ir_measures' ``iteration``)."""
+        from ..io.tabular import pick_columns
+
+        rest = dict(options)
+        subtopics = flag(rest.pop("subtopics", False), "subtopics")
+        column = rest.pop("subtopic", None)
+        if not subtopics:
+            if column is not None:
+                raise OptionError(
+                    "subtopic= names a column read with subtopics=True", option="subtopic"
+                )
+            return super()._from_table(table, source, lines, rest, where)
+        columns, _ = cls._split_options(rest, where)
+        names = table.column_names
+        columns["subtopic"] = column or ("subtopic" if "subtopic" in names else "iteration")
+        cols = pick_columns(table, columns, source)
+        return cls.from_subtopics(
+            cols["query"],
+            cols["subtopic"],
+            cols["doc"],
+            cols["relevance"],
+            source=source,
+            lines=lines,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[Any, Mapping[Any, Any]], **options: Any) -> Qrels:
+        """From ``{query: {doc: grade}}`` (pytrec_eval, ranx, BEIR), or with
+        ``subtopics=True`` from ``{query: {subtopic: {doc: grade}}}``.
+
+        Parameters
+        ----------
+        data : mapping
+            The grades.
+        **options
+            ``subtopics=True`` for the nested subtopic form.
+
+        Returns
+        -------
+        Qrels
+            The judgments, ids as strings.
+
+        Examples
+        --------
+        >>> from assay import Qrels
+        >>> Qrels.from_dict({"1": {"1": {"a": 1}, "2": {"a": 0, "b": 2}}}, subtopics=True)
+        Qrels(1 queries, 2 judgments, max grade 2, 3 subtopic judgments)
+        """
+        rest = dict(options)
+        if not flag(rest.pop("subtopics", False), "subtopics"):
+            return super().from_dict(data, **rest)
+        cls._split_options(rest, "from_dict")
+        rows = [
+            (str(q), str(s), str(d), g)
+            for q, by_sub in data.items()
+            for s, by_doc in by_sub.items()
+            for d, g in by_doc.items()
+        ]
+        if not rows:
+            return super().from_dict({}, **rest)
+        q, s, d, g = (list(col) for col in zip(*rows, strict=True))
+        return cls.from_subtopics(q, s, d, g, source="<dict>")
 
     def restrict(self, queries: Sequence[str] | pa.Array) -> Qrels:
         """The judgments of the given queries only (ids not in the qrels are ignored). The
@@ -247,6 +419,9 @@ class Qrels(QueryDocTable):
             _doc_rows=None,
             _rel=self._rel[rows],
             _offsets=csr_offsets(q, int(keep_q.sum())),
+            _intents=None
+            if self._intents is None
+            else self._intents.take_rows(np.flatnonzero(rows)),
         )
 
     def with_max_grade(self, max_grade: int) -> Qrels:
@@ -279,6 +454,7 @@ class Qrels(QueryDocTable):
             "_rel": self._rel,
             "max_grade": self._max_grade,
             "_doc_rows": self._doc_rows,
+            "_intents": self._intents,
         }
 
     def _encode_docs(self) -> tuple[pa.Array, np.ndarray]:
@@ -309,8 +485,25 @@ class Qrels(QueryDocTable):
             n_docs = max(len(self.doc_ids), 1)
             keys = self._q.astype(np.int64) * n_docs + self.doc_codes
             order = np.argsort(keys, kind="stable")
-            self._pairs = (keys[order], self._rel[order])
-        return self._pairs
+            self._pairs = (keys[order], self._rel[order], order)
+        return self._pairs[0], self._pairs[1]
+
+    def judgment_rows(self) -> np.ndarray:
+        """The row of every judgment in the order of :meth:`judgment_keys`."""
+        self.judgment_keys()
+        if self._pairs is None:  # pragma: no cover - judgment_keys fills it
+            raise TypeError("no judgment keys")
+        return self._pairs[2]
+
+    @property
+    def intents(self) -> Intents | None:
+        """The subtopic judgments of every row (None: the qrels have no subtopics)."""
+        return self._intents
+
+    @property
+    def subtopic_ids(self) -> list[str]:
+        """The subtopic ids in their order (empty: the qrels have no subtopics)."""
+        return [] if self._intents is None else self._intents.ids.to_pylist()
 
     # -------------------------------------------------------------- views and writers
 
@@ -370,7 +563,11 @@ class Qrels(QueryDocTable):
         return iter(zip(*columns, strict=True))
 
     def __repr__(self) -> str:
-        return f"Qrels({self.n_queries} queries, {len(self)} judgments, max grade {self.max_grade})"
+        more = "" if self._intents is None else f", {len(self._intents.sub)} subtopic judgments"
+        return (
+            f"Qrels({self.n_queries} queries, {len(self)} judgments, max grade {self.max_grade}"
+            f"{more})"
+        )
 
 
 # What qrels may be given as wherever a function reads them (:meth:`Qrels.coerce`): a

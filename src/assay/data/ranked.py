@@ -19,6 +19,7 @@ import numpy as np
 
 from ..errors import ConventionError, MetricError
 from .conventions import Conventions
+from .subtopics import RankedIntents
 
 __all__ = [
     "NONPOOL",
@@ -63,6 +64,8 @@ class Ranked:
         Top of the grade scale (ERR, pFound).
     conventions : Conventions
         The conventions the lists were built and are scored under.
+    intents : RankedIntents, optional
+        The subtopic judgments behind the rows (qrels with subtopics only).
 
     Examples
     --------
@@ -87,6 +90,7 @@ class Ranked:
         ideal_offsets: np.ndarray,
         max_grade: int,
         conventions: Conventions,
+        intents: RankedIntents | None = None,
     ) -> None:
         self.query_ids = query_ids
         self.nq = len(query_ids)
@@ -99,12 +103,14 @@ class Ranked:
         self.ideal_offsets = ideal_offsets
         self.max_grade = max_grade
         self.conventions = conventions
+        self.intents = intents  # the subtopic judgments (qrels with subtopics only)
         self.ties = conventions.ties
         self._cache: dict[Any, Any] = {}
 
     def with_rows(self, offsets: np.ndarray, grade: np.ndarray, score: np.ndarray) -> Ranked:
         """Other ranked rows (CSR ``offsets``, ``grade``, ``score``) over the same queries and
-        judgments: the qrels statistics and conventions are kept."""
+        judgments: the qrels statistics and conventions are kept (the subtopic judgments are
+        not: the rows' qrels rows are unknown)."""
         return Ranked(
             query_ids=self.query_ids,
             offsets=offsets,

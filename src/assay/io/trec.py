@@ -77,6 +77,14 @@ def read_qrels(path: PathLike | BinaryIO) -> TrecColumns:
     return TrecColumns(tc.columns[0], tc.columns[1], grade, tc.line, tc.source)
 
 
+def read_subtopic_qrels(path: PathLike | BinaryIO) -> tuple[TrecColumns, pa.Array]:
+    """Qrels whose second field is a subtopic (ndeval): the columns and the subtopic ids."""
+    tc = read_text_table(path, min_cols=4, max_cols=4, want=[0, 1, 2, 3], what="qrels")
+    grade = parse_numbers(tc.columns[3], pa.int64(), tc, "relevance grade")
+    columns = TrecColumns(tc.columns[0], tc.columns[2], grade, tc.line, tc.source)
+    return columns, tc.columns[1]
+
+
 def read_run(path: PathLike | BinaryIO) -> TrecColumns:
     """A TREC run: 6 or more fields per line (more are ignored), the score a finite number.
     ``tag`` is the last line's sixth field."""

@@ -220,6 +220,8 @@ def _parse_trec(text: str) -> list[Metric] | None:
     tname = REGISTRY.trec_name(head if dot else text)
     if tname is not None:
         return _from_trec(tname, rest if dot else None, ".")
+    if REGISTRY.lookup(text) is not None:
+        return None  # an assay name or alias (p_ia), not trec_eval's "P_5"
     for candidate in sorted(REGISTRY.trec, key=len, reverse=True):
         n = len(candidate)
         named = text[:n].lower() == candidate.lower() and text[n : n + 1] == "_"
