@@ -109,8 +109,14 @@ class Ranked:
 
     def with_rows(self, offsets: np.ndarray, grade: np.ndarray, score: np.ndarray) -> Ranked:
         """Other ranked rows (CSR ``offsets``, ``grade``, ``score``) over the same queries and
-        judgments: the qrels statistics and conventions are kept (the subtopic judgments are
-        not: the rows' qrels rows are unknown)."""
+        judgments: the qrels statistics and conventions are kept. Subtopic judgments cannot
+        follow (the new rows' qrels rows are unknown), and without them the diversity measures
+        would read one subtopic per query, so lists that carry them are refused."""
+        if self.intents is not None:
+            raise MetricError(
+                "these ranked lists carry subtopic judgments, which other rows cannot keep: "
+                "evaluate the diversity measures on the lists themselves"
+            )
         return Ranked(
             query_ids=self.query_ids,
             offsets=offsets,
