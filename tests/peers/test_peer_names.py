@@ -1,15 +1,18 @@
 """ir_measures' and ranx's measure names in assay: every name of both peers' lists is either
 accepted, meaning the same measure (checked on random collections against ir_measures'
-pytrec_eval-, judged- and cwl_eval-backed providers and against ranx's own evaluate), or
-refused with a reason that names the nearest assay measure. The deliberate differences are
+pytrec_eval-, judged-, cwl_eval-, compat- and gdeval-backed providers and against ranx's own
+evaluate), or refused with a reason that names the nearest assay measure. The deliberate differences are
 the ones docs/conventions.md lists ("Names of ir_measures and ranx"); each is tested here.
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
 import re
+import shutil
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ import assay
 from assay.errors import MetricError
 from assay.metrics import parse
 from assay.metrics.peers import PEER_NAMES
+from support.cli import invoke
 
 ir_measures = pytest.importorskip("ir_measures")
 ranx = pytest.importorskip("ranx")
@@ -26,11 +30,9 @@ ranx = pytest.importorskip("ranx")
 IR_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ir_measures"}
 RANX_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ranx"}
 
-#: Refused until the measure lands (diversity, C/W/L, Compat, gdeval): the integrator gives
-#: these rows their assay name when the measures are in the registry, and updates this list.
+#: Refused until the measure lands (diversity): the integrator gives these rows their assay
+#: name when the measures are in the registry, and updates this list.
 PENDING = {
-    "ERR": "err",
-    "Compat": "rbp",
     "alpha_nDCG": "ndcg",
     "α_nDCG": "ndcg",
     "alpha_DCG": "dcg",
@@ -43,14 +45,6 @@ PENDING = {
     "AP_IA": "AP",
     "MAP_IA": "AP",
     "StRecall": "R",
-    "INST": "rbp",
-    "INSQ": "rbp",
-    "BPM": "rbp",
-    "NERR8": "err",
-    "NERR9": "err",
-    "NERR10": "err",
-    "NERR11": "err",
-    "SDCG": "ndcg",
 }
 #: Refused for good: no assay measure computes them.
 REFUSED = {"NumQ": "num_ret", "Accuracy": "pairwise_accuracy", "hits": "P@k"}
@@ -164,22 +158,122 @@ PYTREC = [
 ]
 
 
+def peer(
+    provider: Any, names: list[str], qrels: dict[str, Any], run: dict[str, Any]
+) -> dict[str, dict[str, float]]:
+    """ir_measures' per-query values from ``provider``, by the name as written."""
+    # Any: ir_measures' providers are untyped
+    measures = [ir_measures.parse_measure(n) for n in names]
+    theirs: dict[str, dict[str, float]] = {n: {} for n in names}
+    by_measure: dict[str, list[str]] = {}  # MRR is RR in ir_measures: one measure, two names
+    for m, n in zip(measures, names, strict=True):
+        by_measure.setdefault(repr(m), []).append(n)
+    for row in provider.iter_calc(measures, qrels, run):
+        for name in by_measure[repr(row.measure)]:
+            theirs[name][row.query_id] = float(row.value)
+    return theirs
+
+
+def assert_same(
+    mine: dict[str, dict[str, float]], theirs: dict[str, dict[str, float]], tol: float = 1e-9
+) -> None:
+    for name, values in theirs.items():
+        assert values, name  # the provider computed the measure
+        assert set(mine[name]) == set(values), name
+        for q, v in values.items():
+            assert abs(mine[name][q] - v) <= tol * max(1.0, abs(v)), (name, q, mine[name][q], v)
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_ir_measures_names_equal_ir_measures_values(seed: int) -> None:
     qrels, run = collection(seed, ties=True, long_lists=False)
-    measures = [ir_measures.parse_measure(n) for n in PYTREC]
-    theirs: dict[str, dict[str, float]] = {n: {} for n in PYTREC}
-    by_measure: dict[str, list[str]] = {}  # MRR is RR in ir_measures: one measure, two names
-    for m, n in zip(measures, PYTREC, strict=True):
-        by_measure.setdefault(repr(m), []).append(n)
-    for row in ir_measures.pytrec_eval.iter_calc(measures, qrels, run):
-        for name in by_measure[repr(row.measure)]:
-            theirs[name][row.query_id] = float(row.value)
-    mine = ours(qrels, run, PYTREC)
-    for name in PYTREC:
-        assert set(mine[name]) == set(theirs[name]), name
-        for q, v in theirs[name].items():
-            assert close(mine[name][q], v), (name, q, mine[name][q], v)
+    assert_same(ours(qrels, run, PYTREC), peer(ir_measures.pytrec_eval, PYTREC, qrels, run))
+
+
+# ir_measures' C/W/L names (its cwl_eval provider needs max_rel; grades here are 0..3, so
+# max_rel=2 clips the 3s), its Compat (compat provider) and its ERR (gdeval provider).
+CWL = [
+    "INST(max_rel=3)",
+    "INST(T=2, max_rel=3)",
+    "INSQ(max_rel=3)",
+    "INSQ(T=3, min_rel=1, max_rel=3)",
+    "BPM(max_rel=3)@5",
+    "BPM(T=1.5, max_rel=2)@10",
+    "NERR8(max_rel=3)@5",
+    "NERR9(min_rel=1, max_rel=3)@10",
+    "NERR10(max_rel=3)",
+    "NERR10(p=0.7, max_rel=2)",
+    "NERR11(T=2, max_rel=3)",
+    "SDCG(max_rel=3)@10",
+    "SDCG(dcg='log2', min_rel=1, max_rel=3)@3",
+    "SDCG(cutoff=5, max_rel=3)",
+]
+COMPAT = ["Compat", "Compat(p=0.8)", "Compat(p=0.5, normalize=False)"]
+GDEVAL = ["ERR@1", "ERR@5", "ERR@20"]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_cwl_names_equal_ir_measures_cwl_eval(seed: int) -> None:
+    """Distinct scores: ir_measures orders ties its own way."""
+    logging.getLogger("ir_measures.cwl_eval").disabled = True  # gain-range notices
+    qrels, run = collection(seed, ties=False, long_lists=seed % 2 == 0)
+    assert_same(ours(qrels, run, CWL), peer(ir_measures.cwl_eval, CWL, qrels, run))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compat_names_equal_ir_measures_compat(seed: int) -> None:
+    """Distinct scores, none 0 (the ideal ranking's tie orders differ there, see
+    tests/peers/test_ranking_compat_ir_measures.py)."""
+    qrels, run = collection(seed, ties=False, long_lists=seed % 2 == 0)
+    assert_same(ours(qrels, run, COMPAT), peer(ir_measures.compat, COMPAT, qrels, run))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_err_equals_ir_measures_gdeval(seed: int) -> None:
+    """ir_measures' ERR@k is gdeval's (which prints 5 decimals); every query has a relevant
+    document and grades up to 3 (gdeval's scale ends at 4); gdeval reads numeric topics only."""
+    if shutil.which("perl") is None:  # pragma: no cover - perl is on every CI image
+        pytest.skip("perl is not installed")
+    qrels, run = (
+        {q.removeprefix("q"): docs for q, docs in part.items()}
+        for part in collection(seed, ties=False, long_lists=seed % 2 == 0)
+    )
+    theirs = peer(ir_measures.gdeval, GDEVAL, qrels, run)
+    assert_same(ours(qrels, run, GDEVAL), theirs, tol=5.1e-6)
+
+
+def test_upper_case_err_is_gdeval_and_lower_case_is_assay(tmp_path: Path) -> None:
+    """``ERR`` is ir_measures' (gdeval's ERR: grades on gdeval's 0..4 scale), any other case
+    is assay's err (the highest grade of the qrels as the scale); both labelled as typed, on
+    the command line too."""
+    (upper,), (lower,), (mixed,) = parse("ERR@20"), parse("err@20"), parse("Err@20")
+    assert (upper.name, str(upper), upper.canonical) == ("gdeval_err", "ERR@20", "gdeval_err@20")
+    assert (lower.name, str(lower)) == ("err", "err@20")
+    assert mixed.name == "err"
+    qrels, run = collection(3, ties=False, long_lists=True)
+    (tmp_path / "qrels").write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()),
+        encoding="utf-8",
+    )
+    (tmp_path / "run").write_text(
+        "".join(f"{q} Q0 {d} 0 {s} r\n" for q, docs in run.items() for d, s in docs.items()),
+        encoding="utf-8",
+    )
+    names = ["err@20", "ERR@20", "INST(T=2)"]
+    code, out, _ = invoke(
+        "evaluate",
+        *(a for n in names for a in ("-m", n)),
+        "-f",
+        "tsv",
+        tmp_path / "qrels",
+        tmp_path / "run",
+    )
+    assert code == 0, out
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [row[1] for row in rows] == names
+    mine = {n: float(np.mean(list(v.values()))) for n, v in ours(qrels, run, names).items()}
+    assert [float(row[3]) for row in rows] == pytest.approx([mine[n] for n in names], rel=1e-12)
+    assert mine["err@20"] != pytest.approx(mine["ERR@20"])  # gmax 3 against gdeval's 4
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -298,6 +392,30 @@ def test_labels_are_the_names_as_written() -> None:
     assert res.provenance["metrics"] == res.canonical_names
 
 
+def test_measures_declared_under_the_peers_names_are_labelled_as_typed() -> None:
+    """INST(T=2) stays INST(T=2) (its canonical name shows the float T=2.0)."""
+    qrels, run = collection(1, ties=False, long_lists=True)
+    names = ["INST(T=2)", "NERR10(p=0.7)", "Compat(p=0.8)", "ERR@10", "SDCG(dcg='log2')@5", "inst"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = assay.evaluate(qrels, {"r": run}, names, missing="skip")
+    assert res.metric_names == names
+    assert res.canonical_names == [
+        "INST(T=2.0)",
+        "NERR10(p=0.7)",
+        "Compat(p=0.8)",
+        "gdeval_err@10",
+        "SDCG@5",
+        "INST",
+    ]
+    assert res["r", "INST(T=2.0)"] is res["r", "INST(T=2)"]
+
+
+def test_sdcg_takes_ir_measures_only_dcg() -> None:
+    with pytest.raises(MetricError, match="dcg must be 'log2'"):
+        parse("SDCG(dcg='exp-log2')@5")
+
+
 def _row_of(written: str, peer: str) -> str:
     """The row name a name as written in the value tests belongs to."""
     rows = IR_ROWS if peer == "ir_measures" else RANX_ROWS
@@ -309,7 +427,8 @@ def _row_of(written: str, peer: str) -> str:
 def test_every_accepted_name_is_checked_against_its_peer() -> None:
     """Guards against silent shrinkage: each accepted name is in a value test above (RBP
     without rel and ranx's rbp through test_graded_rbp..., Judged through its difference)."""
-    ir_checked = {_row_of(n, "ir_measures") for n in [*PYTREC, "RBP", "Judged"]}
+    ir_names = [*PYTREC, *CWL, *COMPAT, *GDEVAL, "RBP", "Judged"]
+    ir_checked = {_row_of(n, "ir_measures") for n in ir_names}
     ranx_checked = {_row_of(n, "ranx") for n in [*RANX, "rbp"]}
     assert ir_checked == {n for n, r in IR_ROWS.items() if r.assay is not None}
     assert ranx_checked == {n for n, r in RANX_ROWS.items() if r.assay is not None}

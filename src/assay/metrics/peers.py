@@ -62,6 +62,9 @@ class PeerName:
         peer's parameter has that value (``...`` : any value), e.g. ``NumRet(rel=1)``.
     at : {"k", "recall", "none"}
         What ``@`` after the name is.
+    fixed : tuple of (str, value) pairs
+        Peer parameters that take one value only, the one the assay declaration computes
+        (``SDCG(dcg='log2')``): that value is accepted and dropped, any other refused.
     root : tuple of str
         Peer parameters whose square root is assay's (``SetF(beta=x)`` is trec_eval's
         (x + 1) P R / (x P + R): assay's ``F(beta=sqrt(x))``).
@@ -88,6 +91,7 @@ class PeerName:
     values: tuple[tuple[str, tuple[tuple[Any, Any], ...]], ...] = ()  # Any: parameter values
     switch: tuple[tuple[str, Any, str], ...] = ()  # Any: the value that switches (or ...)
     at: At = "k"
+    fixed: tuple[tuple[str, Any], ...] = ()  # Any: the one value of each parameter
     root: tuple[str, ...] = ()
     nearest: str = ""
     reason: str = ""
@@ -103,8 +107,6 @@ def _ranx(name: str, assay: str | None, **kw: Any) -> PeerName:  # Any: PeerName
 
 
 _DIVERSITY = "a diversity measure (ndeval's), being added to assay"
-_CWL = "a C/W/L measure (cwl_eval's), being added to assay"
-_GDEVAL = "ir_measures computes it with gdeval (its own gain and tie order), being added to assay"
 _NDCG_DCG = (("dcg", (("log2", "linear"), ("exp-log2", "exp"))),)
 
 #: Every measure name of ir_measures 0.4.3's registry and every metric name of ranx 0.3.21,
@@ -146,7 +148,9 @@ PEER_NAMES: tuple[PeerName, ...] = (
         reason="the number of queries is not a per-query measure in assay: every result "
         "counts its queries (MetricValues.queries)",
     ),
-    _ir("ERR", None, nearest="err", reason=_GDEVAL, pending=True),
+    # gdeval's ERR (its provider in ir_measures): grades on gdeval's fixed 0..4 scale, gdeval's
+    # tie order; assay's own err stays lower case.
+    _ir("ERR", "gdeval_err"),
     _ir(
         "Accuracy",
         None,
@@ -154,14 +158,7 @@ PEER_NAMES: tuple[PeerName, ...] = (
         reason="ir_measures' Accuracy (the share of relevant-before-non-relevant pairs, from its "
         "accuracy provider) is not an assay measure",
     ),
-    _ir(
-        "Compat",
-        None,
-        at="none",
-        nearest="rbp",
-        reason="Compat (Clarke et al. 2020) is being added to assay",
-        pending=True,
-    ),
+    _ir("Compat", "Compat", at="none"),
     # ---- ir_measures: diversity (pyndeval)
     *(
         _ir(name, None, nearest=nearest, reason=_DIVERSITY, pending=True, at=at)
@@ -180,20 +177,16 @@ PEER_NAMES: tuple[PeerName, ...] = (
             ("StRecall", "R", "k"),
         )
     ),
-    # ---- ir_measures: C/W/L (cwl_eval)
-    *(
-        _ir(name, None, nearest=nearest, reason=_CWL, pending=True, at=at)
-        for name, nearest, at in (
-            ("INST", "rbp", "none"),
-            ("INSQ", "rbp", "none"),
-            ("BPM", "rbp", "k"),
-            ("NERR8", "err", "k"),
-            ("NERR9", "err", "k"),
-            ("NERR10", "err", "none"),
-            ("NERR11", "err", "none"),
-            ("SDCG", "ndcg", "k"),
-        )
-    ),
+    # ---- ir_measures: C/W/L (cwl_eval): declared under ir_measures' names and parameters (T, p,
+    # min_rel, max_rel; assay's max_rel defaults to the qrels' maximum where ir_measures needs it)
+    _ir("INST", "INST", at="none"),
+    _ir("INSQ", "INSQ", at="none"),
+    _ir("BPM", "BPM"),
+    _ir("NERR8", "NERR8"),
+    _ir("NERR9", "NERR9"),
+    _ir("NERR10", "NERR10", at="none"),
+    _ir("NERR11", "NERR11", at="none"),
+    _ir("SDCG", "SDCG", fixed=(("dcg", "log2"),)),
     # ---- ranx 0.3.21 (metric_switch of ranx.metrics)
     _ranx("precision", "P"),
     _ranx("recall", "R"),
@@ -361,6 +354,7 @@ def _translated(
     known = {p.name for p in spec.params}
     switched = {s[0] for s in row.switch}
     renames, tables = dict(row.rename), {k: dict(v) for k, v in row.values}
+    fixed = dict(row.fixed)
     out: dict[str, Any] = dict(row.bound)  # Any: parameter values
     for key, value in params.items():
         if key == "judged_only":
@@ -371,6 +365,10 @@ def _translated(
                 )
             continue
         if key in switched and key not in known:  # it chose the declaration
+            continue
+        if key in fixed:
+            if value != fixed[key]:
+                raise MetricError(f"{shown(where)}: {key} must be {fixed[key]!r}")
             continue
         name = renames.get(key, key)
         if key in tables:

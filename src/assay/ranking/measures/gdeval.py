@@ -70,8 +70,9 @@ def gdeval_err(r: Ranked, k: int | None) -> np.ndarray:
 
     gdeval's scale is fixed at grade 4 whatever the qrels' highest grade (err(gmax=4)@k);
     negative grades count as 0; undefined for a topic without a positively judged document,
-    which gdeval leaves out. Grades above 4 are an error, as in gdeval. Reference:
-    Chapelle, Metzler, Zhang & Grinspan (2009), CIKM; TREC 2010-2014 Web track, gdeval.pl.
+    which gdeval leaves out. Grades above 4 are an error, as in gdeval. ir_measures' ``ERR@k``
+    (so spelled; ``err`` is assay's err). Reference: Chapelle, Metzler, Zhang & Grinspan
+    (2009), CIKM; TREC 2010-2014 Web track, gdeval.pl.
     """
     r.require_average_support("gdeval_err", False)
     _check_scale(r, "gdeval_err")
