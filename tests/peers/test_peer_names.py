@@ -1,6 +1,6 @@
 """ir_measures' and ranx's measure names in assay: every name of both peers' lists is either
 accepted, meaning the same measure (checked on random collections against ir_measures'
-pytrec_eval-, judged-, cwl_eval-, compat- and gdeval-backed providers and against ranx's own
+pytrec_eval-, judged-, cwl_eval-, compat-, gdeval- and pyndeval-backed providers and against ranx's own
 evaluate), or refused with a reason that names the nearest assay measure. The deliberate differences are
 the ones docs/conventions.md lists ("Names of ir_measures and ranx"); each is tested here.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import re
 import shutil
 import warnings
@@ -19,9 +20,11 @@ import numpy as np
 import pytest
 
 import assay
+from assay import Qrels, Run
 from assay.errors import MetricError
 from assay.metrics import parse
 from assay.metrics.peers import PEER_NAMES
+from strategies.diversity import diversity_case
 from support.cli import invoke
 
 ir_measures = pytest.importorskip("ir_measures")
@@ -30,22 +33,9 @@ ranx = pytest.importorskip("ranx")
 IR_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ir_measures"}
 RANX_ROWS = {p.name: p for p in PEER_NAMES if p.peer == "ranx"}
 
-#: Refused until the measure lands (diversity): the integrator gives these rows their assay
-#: name when the measures are in the registry, and updates this list.
-PENDING = {
-    "alpha_nDCG": "ndcg",
-    "α_nDCG": "ndcg",
-    "alpha_DCG": "dcg",
-    "α_DCG": "dcg",
-    "ERR_IA": "err",
-    "nERR_IA": "err",
-    "NRBP": "rbp",
-    "nNRBP": "rbp",
-    "P_IA": "P",
-    "AP_IA": "AP",
-    "MAP_IA": "AP",
-    "StRecall": "R",
-}
+#: Refused until the measure lands: the integrator gives these rows their assay name when the
+#: measures are in the registry, and updates this list (the diversity names landed: none left).
+PENDING: dict[str, str] = {}
 #: Refused for good: no assay measure computes them.
 REFUSED = {"NumQ": "num_ret", "Accuracy": "pairwise_accuracy", "hits": "P@k"}
 
@@ -242,6 +232,120 @@ def test_err_equals_ir_measures_gdeval(seed: int) -> None:
     assert_same(ours(qrels, run, GDEVAL), theirs, tol=5.1e-6)
 
 
+# ir_measures' diversity names (its pyndeval provider); ERR_IA and nERR_IA have no alpha in
+# ir_measures (pyndeval runs them at 0.5, assay's default). ir_measures' cutoff-less forms fail
+# in its provider (cutoff None), so every name at a cutoff has one here.
+PYNDEVAL = [
+    "alpha_nDCG@5",
+    "α_nDCG(alpha=0.3)@10",
+    "alpha_nDCG(cutoff=20, rel=2)",
+    "alpha_DCG@20",
+    "α_DCG(alpha=0.8, rel=2)@3",
+    "ERR_IA@10",
+    "ERR_IA(rel=2)@1",
+    "nERR_IA@20",
+    "nERR_IA(judged_only=False)@2",
+    "NRBP",
+    "NRBP(alpha=0.3, beta=0.8)",
+    "nNRBP(rel=2)",
+    "nNRBP(alpha=1.0, beta=0.1)",
+    "P_IA@5",
+    "P_IA(rel=2)@10",
+    "AP_IA",
+    "MAP_IA(rel=2)",
+    "StRecall@5",
+    "StRecall(rel=2)@20",
+]
+
+
+def diversity_collection(seed: int) -> tuple[list[Any], list[tuple[str, str, float]]]:
+    """Random subtopic qrels (ir_measures' Qrel, the subtopic as its iteration) and run
+    rows in document-id order within a query (see tests/strategies/diversity.py)."""
+    rng = np.random.default_rng(seed)
+    qrels: list[tuple[str, str, str, int]] = []
+    run: list[tuple[str, str, float]] = []
+    for c in range(12):
+        case = diversity_case(rng)
+        qrels += [(f"{c}-{q}", s, d, g) for q, s, d, g in case.qrels]
+        run += [(f"{c}-{q}", d, x) for q, d, x in case.run]
+    qrels.sort(key=lambda row: int(row[1]))  # pyndeval numbers subtopics by first appearance
+    run.sort(key=lambda row: (row[0], row[1]))
+    generic = [ir_measures.Qrel(q, d, g, s) for q, s, d, g in qrels]
+    return generic, run
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_diversity_names_equal_ir_measures_pyndeval(seed: int) -> None:
+    """Bit for bit, ties included: pyndeval breaks score ties by ascending document id, which
+    is assay's ties="input" on rows in that order. A query without a positive subtopic
+    judgment is 0 in both (assay's default no_relevant), NaN in nNRBP's (ndeval's 0/0); a
+    qrels query without results is ir_measures' default 0, assay's missing="zero"."""
+    pytest.importorskip("pyndeval")
+    generic, run_rows = diversity_collection(7000 + seed)
+    qrels = Qrels.from_subtopics(
+        [r.query_id for r in generic],
+        [r.iteration for r in generic],
+        [r.doc_id for r in generic],
+        [r.relevance for r in generic],
+    )
+    run = Run.from_columns(*(list(col) for col in zip(*run_rows, strict=True)), name="r")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # run queries without judgments are counted and warned
+        res = assay.evaluate(qrels, run, PYNDEVAL, ties="input", missing="zero")
+    mine = {n: res.per_query("r", n) for n in PYNDEVAL}
+    by_dict: dict[str, dict[str, float]] = {}
+    for q, d, x in run_rows:
+        by_dict.setdefault(q, {})[d] = x
+    # One name per call: ir_measures' provider hands its run, a generator, to the first of its
+    # pyndeval invocations only (one per rel, alpha, beta), the others see no results.
+    theirs = {n: peer(ir_measures.pyndeval, [n], generic, by_dict)[n] for n in PYNDEVAL}
+    compared = 0
+    for name, values in theirs.items():
+        assert values and set(mine[name]) == set(values), name
+        for q, v in values.items():
+            if math.isnan(v):
+                assert name.startswith("nNRBP") and mine[name][q] == 0.0, (name, q)
+                continue
+            assert mine[name][q] == v, (name, q, mine[name][q], v)
+            compared += v != 0.0
+    assert compared > 100  # most values are not the 0 of a query without relevant documents
+
+
+def test_diversity_names_are_labelled_as_typed(tmp_path: Path) -> None:
+    """``assay evaluate -m alpha_nDCG@20`` prints alpha_nDCG@20, with alpha_ndcg@20's value
+    (ordinary qrels: one subtopic per query)."""
+    qrels, run = collection(5, ties=False, long_lists=True)
+    (tmp_path / "qrels").write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items()),
+        encoding="utf-8",
+    )
+    (tmp_path / "run").write_text(
+        "".join(f"{q} Q0 {d} 0 {s} r\n" for q, docs in run.items() for d, s in docs.items()),
+        encoding="utf-8",
+    )
+    names = ["alpha_nDCG@20", "α_DCG(alpha=0.3)@5", "ERR_IA@10", "NRBP(beta=0.8)", "MAP_IA"]
+    canonical = ["alpha_ndcg@20", "alpha_dcg(alpha=0.3)@5", "err_ia@10", "nrbp(beta=0.8)", "map_ia"]
+    code, out, _ = invoke(
+        "evaluate",
+        *(a for n in names for a in ("-m", n)),
+        "-f",
+        "tsv",
+        tmp_path / "qrels",
+        tmp_path / "run",
+    )
+    assert code == 0, out
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [row[1] for row in rows] == names
+    res = assay.evaluate(qrels, {"r": run}, names)
+    assert res.metric_names == names and res.canonical_names == canonical
+    own = assay.evaluate(qrels, {"r": run}, canonical)
+    want = [float(np.mean(list(own.per_query("r", c).values()))) for c in canonical]
+    assert [float(row[3]) for row in rows] == pytest.approx(want, rel=1e-12)
+    assert len(set(want)) == len(want)  # five different values: five different measures
+    with pytest.raises(MetricError, match="judged_only is a convention in assay"):
+        parse("nERR_IA(judged_only=True)@5")
+
+
 def test_upper_case_err_is_gdeval_and_lower_case_is_assay(tmp_path: Path) -> None:
     """``ERR`` is ir_measures' (gdeval's ERR: grades on gdeval's 0..4 scale), any other case
     is assay's err (the highest grade of the qrels as the scale); both labelled as typed, on
@@ -427,7 +531,7 @@ def _row_of(written: str, peer: str) -> str:
 def test_every_accepted_name_is_checked_against_its_peer() -> None:
     """Guards against silent shrinkage: each accepted name is in a value test above (RBP
     without rel and ranx's rbp through test_graded_rbp..., Judged through its difference)."""
-    ir_names = [*PYTREC, *CWL, *COMPAT, *GDEVAL, "RBP", "Judged"]
+    ir_names = [*PYTREC, *CWL, *COMPAT, *GDEVAL, *PYNDEVAL, "RBP", "Judged"]
     ir_checked = {_row_of(n, "ir_measures") for n in ir_names}
     ranx_checked = {_row_of(n, "ranx") for n in [*RANX, "rbp"]}
     assert ir_checked == {n for n, r in IR_ROWS.items() if r.assay is not None}

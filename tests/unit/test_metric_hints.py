@@ -23,8 +23,8 @@ HINTS = {
     "hitrate": "'success'",
     "hit-rate": "'success'",
     "Hits_at": "'hits', ranx's, not an assay measure; the nearest is 'P@k'",
-    "alphandcg": "'alpha_nDCG', ir_measures's, not yet an assay measure; the nearest is 'ndcg'",
-    "ERRIA": "'ERR_IA', ir_measures's, not yet an assay measure; the nearest is 'err'",
+    "alphandcg": "'alpha_ndcg'",
+    "ERRIA": "'err_ia'",
     "compat_": "'Compat'",
     "Inst-": "'INST'",
     "nerr_8": "'NERR8'",
@@ -62,7 +62,7 @@ def test_the_peer_names_that_had_misleading_hints_are_accepted() -> None:
 
 
 def test_a_name_that_cannot_be_read_still_gets_a_hint() -> None:
-    with pytest.raises(MetricError, match="did you mean 'alpha_nDCG'"):
+    with pytest.raises(MetricError, match="did you mean 'alpha_ndcg'"):
         parse("alpha-ndcg@20")
 
 

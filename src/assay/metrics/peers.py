@@ -106,7 +106,6 @@ def _ranx(name: str, assay: str | None, **kw: Any) -> PeerName:  # Any: PeerName
     return PeerName("ranx", name, assay, **kw)
 
 
-_DIVERSITY = "a diversity measure (ndeval's), being added to assay"
 _NDCG_DCG = (("dcg", (("log2", "linear"), ("exp-log2", "exp"))),)
 
 #: Every measure name of ir_measures 0.4.3's registry and every metric name of ranx 0.3.21,
@@ -159,24 +158,22 @@ PEER_NAMES: tuple[PeerName, ...] = (
         "accuracy provider) is not an assay measure",
     ),
     _ir("Compat", "Compat", at="none"),
-    # ---- ir_measures: diversity (pyndeval)
-    *(
-        _ir(name, None, nearest=nearest, reason=_DIVERSITY, pending=True, at=at)
-        for name, nearest, at in (
-            ("alpha_nDCG", "ndcg", "k"),
-            ("α_nDCG", "ndcg", "k"),
-            ("alpha_DCG", "dcg", "k"),
-            ("α_DCG", "dcg", "k"),
-            ("ERR_IA", "err", "k"),
-            ("nERR_IA", "err", "k"),
-            ("NRBP", "rbp", "none"),
-            ("nNRBP", "rbp", "none"),
-            ("P_IA", "P", "k"),
-            ("AP_IA", "AP", "none"),
-            ("MAP_IA", "AP", "none"),
-            ("StRecall", "R", "k"),
-        )
-    ),
+    # ---- ir_measures: diversity (pyndeval): ndeval's measures. ir_measures has no alpha on
+    # ERR_IA, nERR_IA (pyndeval runs them at its default 0.5, assay's default); judged_only=True
+    # is refused (assay's judged_only convention); a cutoff-less name is assay's @20 (ndeval's
+    # deepest; ir_measures' provider fails there).
+    _ir("alpha_nDCG", "alpha_ndcg"),
+    _ir("α_nDCG", "alpha_ndcg"),
+    _ir("alpha_DCG", "alpha_dcg"),
+    _ir("α_DCG", "alpha_dcg"),
+    _ir("ERR_IA", "err_ia"),
+    _ir("nERR_IA", "nerr_ia"),
+    _ir("NRBP", "nrbp", at="none"),
+    _ir("nNRBP", "nnrbp", at="none"),
+    _ir("P_IA", "p_ia"),
+    _ir("AP_IA", "map_ia", at="none"),
+    _ir("MAP_IA", "map_ia", at="none"),
+    _ir("StRecall", "subtopic_recall"),
     # ---- ir_measures: C/W/L (cwl_eval): declared under ir_measures' names and parameters (T, p,
     # min_rel, max_rel; assay's max_rel defaults to the qrels' maximum where ir_measures needs it)
     _ir("INST", "INST", at="none"),
