@@ -11,6 +11,7 @@ malformed line (the per-line path names it), and for ``-traditional`` runs with 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -237,10 +238,27 @@ def _read_run_lines(
             at = at + 1 if t == last else 1
             last = t
             rows.append((t, d, at, s))
+    # ndeval's checks as it makes them, one result at a time (the columnar path's reference)
+    rows.sort(key=lambda r: (r[0], r[2]))
+    for before, after in itertools.pairwise(rows):
+        if before[0] == after[0] and before[2] == after[2]:
+            raise InputError(f"duplicate rank ({after[2]}) for topic {after[0]}", source=path)
+    if depth > 0:
+        seen: dict[int, int] = {}
+        kept = []
+        for r in rows:
+            seen[r[0]] = seen.get(r[0], 0) + 1
+            if seen[r[0]] <= depth:
+                kept.append(r)
+        rows = kept
+    docs = set()
+    for r in rows:
+        if (r[0], r[1]) in docs:
+            raise InputError(f"duplicate docno ({r[1]}) for topic {r[0]}", source=path)
+        docs.add((r[0], r[1]))
     topic = np.array([r[0] for r in rows], np.int64)
     ranks = np.array([r[2] for r in rows], np.int64)
-    results = _checked(topic, _strings([r[1] for r in rows]), ranks, path, depth)
-    return results, lines[0].split()[5]
+    return Results(topic, _strings([r[1] for r in rows]), ranks), lines[0].split()[5]
 
 
 __all__ = ["Judgments", "Results", "natural", "read_qrels", "read_run", "topic_number"]
