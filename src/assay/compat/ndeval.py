@@ -352,8 +352,14 @@ def format_ndeval(result: NdevalResult) -> str:
     """
     header = "runid,topic," + ",".join(c for c, _ in COLUMNS)
     lines = [header]
+    # one %-format per row, not one call per value: rows without NaN (printed "-nan", not
+    # Python's "nan") print as %.6f does (infinities as "inf"/"-inf", C's spelling too)
+    row_format = result.runid.replace("%", "%%") + ",%s," + ",".join(["%.6f"] * len(COLUMNS))
     for topic, row in zip(result.topics, result.values, strict=True):
-        lines.append(f"{result.runid},{topic}," + ",".join(_number(v) for v in row))
+        if any(v != v for v in row):
+            lines.append(f"{result.runid},{topic}," + ",".join(_number(v) for v in row))
+        else:
+            lines.append(row_format % (topic, *row))
     lines.append(f"{result.runid},amean," + ",".join(_number(v) for v in result.mean))
     return "\n".join(lines) + "\n"
 
