@@ -10,14 +10,33 @@ shown too). Wall time, median of ``--repeat`` runs after a
 warm-up; the per-query values are checked equal.
 
     python benchmarks/bench_diversity.py [--repeat 3]
+
+``--files``: whole processes from files instead, ``assay ndeval QRELS RUN`` against the ndeval
+4.5 binary (``--ndeval``, else ``$ASSAY_NDEVAL``; ``make .ndeval/ndeval`` builds it). Seeded
+synthetic files with ``--sizes`` run rows: numeric topics (ndeval reads natural numbers only),
+100 results per topic with distinct ranks (ndeval sorts by the rank column itself, so the
+file's order is free; it is shuffled within each topic here), 60 judged documents per topic,
+40 of them retrieved, each judged for 1-3 of 6 subtopics with judgments 0-2 (ndeval counts
+2 as 1). Each command runs in its own process writing to a file (imports and reading
+included); the figures are the median wall time and the peak RSS of the child, ``same``
+whether assay printed ndeval's bytes.
+
+    python benchmarks/bench_diversity.py --files --sizes 1e5 1e6 --repeat 3 \\
+        --ndeval .ndeval/ndeval
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -92,10 +111,95 @@ def _time(fn, *args, repeat: int):
     return statistics.median(times), out
 
 
+WRAPPER = (
+    "import json, resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "p = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], 'w'))\n"
+    "w = time.perf_counter() - t\n"
+    "if p.returncode: sys.exit(p.returncode)\n"
+    "print(json.dumps({'wall_s': w, "
+    "'peak_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))\n"
+)
+DOCS = 100  # results per topic
+
+
+def make_files(folder: Path, rows: int, seed: int = 0) -> tuple[Path, Path]:
+    """A subtopic qrels file and a run file with ``rows`` rows (see the module docstring)."""
+    rng = np.random.default_rng(seed)
+    n_topics = max(rows // DOCS, 1)
+    qrels, run = folder / "qrels", folder / "run"
+    with qrels.open("w") as fq, run.open("w") as fr:
+        for t in range(1, n_topics + 1):
+            order = rng.permutation(DOCS)  # file order differs from rank order
+            scores = np.sort(np.round(rng.random(DOCS), 4))[::-1]
+            fr.writelines(f"{t} Q0 d{d} {d + 1} {scores[d]:.4f} r\n" for d in order.tolist())
+            judged = [*rng.choice(DOCS, 40, replace=False).tolist(), *range(DOCS, DOCS + 20)]
+            for d in judged:
+                subs = np.sort(rng.choice(6, int(rng.integers(1, 4)), replace=False)) + 1
+                grades = rng.integers(0, 3, len(subs))
+                fq.writelines(
+                    f"{t} {s} d{d} {g}\n"
+                    for s, g in zip(subs.tolist(), grades.tolist(), strict=True)
+                )
+    return qrels, run
+
+
+def measure(cmd: list[str], out: Path) -> dict[str, float]:
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPER, str(out), *cmd], capture_output=True, text=True
+    )
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-500:]}")
+    result: dict[str, float] = json.loads(proc.stdout)
+    return result
+
+
+def main_files(ndeval: str, sizes: list[float], repeat: int) -> None:
+    print("| run rows | qrels rows | tool | wall s (median) | peak RSS MB | wall / ndeval | same |")
+    print("|---:|---:|---|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for size in sizes:
+            rows = int(size)
+            qrels, run = make_files(folder, rows)
+            with qrels.open("rb") as fh:
+                n_qrels = sum(1 for _ in fh)
+            tools = {
+                "ndeval 4.5": [ndeval, str(qrels), str(run)],
+                "assay ndeval": [sys.executable, "-m", "assay", "ndeval", str(qrels), str(run)],
+            }
+            walls: dict[str, list[float]] = {name: [] for name in tools}
+            peaks = dict.fromkeys(tools, 0.0)
+            outs = {name: folder / f"out{i}" for i, name in enumerate(tools)}
+            for _ in range(repeat):
+                for name, cmd in tools.items():  # in turn: A B A B ...
+                    r = measure(cmd, outs[name])
+                    walls[name].append(r["wall_s"])
+                    peaks[name] = max(peaks[name], r["peak_mb"])
+            ref = statistics.median(walls["ndeval 4.5"])
+            want = outs["ndeval 4.5"].read_bytes()
+            for name in tools:
+                wall = statistics.median(walls[name])
+                same = "yes" if outs[name].read_bytes() == want else "no"
+                print(
+                    f"| {rows:,} | {n_qrels:,} | {name} | {wall:.2f} | {peaks[name]:.0f} "
+                    f"| {wall / ref:.2f} | {same} |",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--files", action="store_true", help="whole processes from files")
+    parser.add_argument("--sizes", type=float, nargs="+", default=[1e5, 1e6])
+    parser.add_argument("--ndeval", default=os.environ.get("ASSAY_NDEVAL"))
     args = parser.parse_args()
+    if args.files:
+        if not args.ndeval:
+            sys.exit("no ndeval: give --ndeval or set $ASSAY_NDEVAL (make .ndeval/ndeval)")
+        main_files(args.ndeval, args.sizes, args.repeat)
+        return
     print("| run rows | qrels rows | assay from rows (s) | of which evaluate (s) | pyndeval (s) "
           "| pyndeval / assay |")  # fmt: skip
     print("|---:|---:|---:|---:|---:|---:|")

@@ -27,15 +27,19 @@ its sort put last).
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+import numpy as np
+import pyarrow as pa
+
+from .._arrow import from_np
 from .._result import Result, provenance
-from ..errors import InputError, OptionError, ParseError
+from ..errors import OptionError
+from ._ndeval_files import Judgments, Results, read_qrels, read_run
 
 __all__ = ["COLUMNS", "NdevalResult", "evaluate_ndeval", "format_ndeval", "main"]
 
@@ -63,7 +67,6 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("strec@10", "strec@10"),
     ("strec@20", "strec@20"),
 )
-_LARGE_ENOUGH = 100000
 
 HELP = """usage: assay ndeval [options] QRELS RUN
 
@@ -143,131 +146,13 @@ class _Options:
     help: bool = False
 
 
-def _natural(text: str) -> int:
-    """ndeval's naturalNumber: digits only, at most about 10^6; -1 otherwise."""
-    if not text:
-        return -1
-    value = 0
-    for ch in text:
-        if not "0" <= ch <= "9":
-            return -1
-        if value > _LARGE_ENOUGH:
-            return -1
-        value = 10 * value + ord(ch) - 48
-    return value
-
-
-def _topic(text: str) -> int:
-    """ndeval's parseTopic: a task prefix up to a ``-`` is skipped (``wt09-1`` is 1)."""
-    if text[:1].isdigit():
-        return _natural(text)
-    cut = text.find("-")
-    return _natural(text[cut + 1 :]) if cut >= 0 else -1
-
-
-def _lines(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot open {path!r}: {exc.strerror}") from None
-    text = data.decode("utf-8", errors="surrogateescape")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
-@dataclass(frozen=True)
-class _Judgment:
-    topic: int
-    subtopic: int
-    doc: str
-    judgment: int
-
-
-def read_qrels(path: str) -> list[_Judgment]:
-    """ndeval's qrels: at least 4 fields, natural numbers; judgments above 1 count as 1."""
-    lines = _lines(path)
-    if not lines:
-        raise InputError("qrel file is empty", source=path)
-    out = []
-    for n, line in enumerate(lines, start=1):
-        a = line.split()[:4]
-        if len(a) != 4 or min(_natural(a[0]), _natural(a[1]), _natural(a[3])) < 0:
-            raise ParseError(
-                "expected 'topic subtopic docno judgment' (natural numbers)", source=path, line=n
-            )
-        out.append(_Judgment(_natural(a[0]), _natural(a[1]), a[2], min(_natural(a[3]), 1)))
-    return out
-
-
-@dataclass(frozen=True)
-class _Result:
-    topic: int
-    doc: str
-    rank: int
-    score: float
-
-
-def _score(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return 0.0
-
-
-def read_run(path: str, options: _Options) -> tuple[list[_Result], str]:
-    """ndeval's run: ranked by the rank column (or ``-traditional``), checked and cut."""
-    lines = _lines(path)
-    if not lines:
-        raise InputError("run file is empty", source=path)
-    rows = []
-    for n, line in enumerate(lines, start=1):
-        a = line.split()[:6]
-        if len(a) != 6 or _topic(a[0]) < 0 or _natural(a[3]) < 0:
-            raise ParseError(
-                "expected 'topic Q0 docno rank score runid' (natural numbers)", source=path, line=n
-            )
-        rows.append(_Result(_topic(a[0]), a[2], _natural(a[3]), _score(a[4])))
-    runid = lines[0].split()[5]
-    if options.traditional:
-        ordered = sorted(rows, key=lambda r: r.doc.encode("utf-8", "surrogateescape"), reverse=True)
-        ordered = sorted(ordered, key=lambda r: (r.topic, -r.score))
-        rank, last, rows = 0, None, []
-        for r in ordered:
-            rank = rank + 1 if r.topic == last else 1
-            last = r.topic
-            rows.append(_Result(r.topic, r.doc, rank, r.score))
-    rows.sort(key=lambda r: (r.topic, r.rank))
-    for before, after in itertools.pairwise(rows):
-        if before.topic == after.topic and before.rank == after.rank:
-            raise InputError(f"duplicate rank ({after.rank}) for topic {after.topic}", source=path)
-    if options.depth > 0:
-        seen: dict[int, int] = {}
-        kept = []
-        for r in rows:
-            seen[r.topic] = seen.get(r.topic, 0) + 1
-            if seen[r.topic] <= options.depth:
-                kept.append(r)
-        rows = kept
-    docs = set()
-    for r in rows:
-        if (r.topic, r.doc) in docs:
-            raise InputError(f"duplicate docno ({r.doc}) for topic {r.topic}", source=path)
-        docs.add((r.topic, r.doc))
-    return rows, runid
-
-
 def _metric_names(alpha: float, beta: float) -> list[str]:
     a = f"(alpha={alpha!r})"
     ab = f"(alpha={alpha!r}, beta={beta!r})"
     return [m.format(a=a, ab=ab) for _, m in COLUMNS]
 
 
-def _scores(
-    judgments: list[_Judgment], rows: list[_Result], options: _Options
-) -> dict[int, list[float]]:
+def _scores(judgments: Judgments, rows: Results, options: _Options) -> dict[int, list[float]]:
     """The 21 values of every run topic (zeros for topics without judgments)."""
     import warnings
 
@@ -275,24 +160,16 @@ def _scores(
     from assay import Qrels, Run
 
     qrels = Qrels.from_subtopics(
-        [str(j.topic) for j in judgments],
-        [str(j.subtopic) for j in judgments],
-        [j.doc for j in judgments],
-        [j.judgment for j in judgments],
+        _text(judgments.topic), _text(judgments.subtopic), _docs(judgments.doc), judgments.judgment
     )
-    run = Run.from_columns(
-        [str(r.topic) for r in rows],
-        [r.doc for r in rows],
-        [-float(r.rank) for r in rows],
-        name="run",
-    )
+    run = Run.from_columns(_text(rows.topic), _docs(rows.doc), -rows.rank.astype(float), name="run")
     names = _metric_names(options.alpha, options.beta)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # run topics without judgments: printed as zeros
         results = assay.evaluate(qrels, run, names, ties="input", missing="skip", no_relevant="nan")
     per = [results.per_query("run", n) for n in names]
     out: dict[int, list[float]] = {}
-    for topic in sorted({r.topic for r in rows}):
+    for topic in np.unique(rows.topic).tolist():
         key = str(topic)
         values = [p.get(key, 0.0) for p in per]
         # no subtopic with a positive judgment: ndeval's 0, but 0/0 for nNRBP
@@ -301,6 +178,18 @@ def _scores(
             for v, (c, _) in zip(values, COLUMNS, strict=True)
         ]
     return out
+
+
+def _text(numbers: np.ndarray) -> pa.Array:
+    """Natural numbers as assay's ids (their decimal text, as ``str`` gives)."""
+    return from_np(numbers.astype(np.int64)).cast(pa.string())
+
+
+def _docs(doc: pa.Array) -> pa.Array | list[str]:
+    # docnos that are not UTF-8 were kept as bytes: assay's ids are their escaped text
+    if pa.types.is_binary(doc.type):
+        return [d.decode("utf-8", "surrogateescape") for d in doc.to_pylist()]
+    return doc
 
 
 def _risk(r: float, b: float, alpha: float) -> float:
@@ -375,14 +264,14 @@ def _check(options: _Options) -> None:
 
 def _evaluate(qrels_path: str, run_path: str, options: _Options) -> NdevalResult:
     judgments = read_qrels(qrels_path)
-    rows, runid = read_run(run_path, options)
+    rows, runid = read_run(run_path, options.traditional, options.depth)
     scores = _scores(judgments, rows, options)
-    q_topics = {j.topic for j in judgments}
+    q_topics = set(np.unique(judgments.topic).tolist())
     actual = sum(1 for t in scores if t in q_topics)
     base: dict[int, list[float]] = {}
     name = runid
     if options.baseline is not None:
-        brows, brunid = read_run(options.baseline, options)
+        brows, brunid = read_run(options.baseline, options.traditional, options.depth)
         base = _scores(judgments, brows, options)
         name = f"{runid} (rel to. {brunid}; rs=1+a; a={options.risk_alpha_text})"
     if options.complete:
@@ -463,8 +352,14 @@ def format_ndeval(result: NdevalResult) -> str:
     """
     header = "runid,topic," + ",".join(c for c, _ in COLUMNS)
     lines = [header]
+    # one %-format per row, not one call per value: rows without NaN (printed "-nan", not
+    # Python's "nan") print as %.6f does (infinities as "inf"/"-inf", C's spelling too)
+    row_format = result.runid.replace("%", "%%") + ",%s," + ",".join(["%.6f"] * len(COLUMNS))
     for topic, row in zip(result.topics, result.values, strict=True):
-        lines.append(f"{result.runid},{topic}," + ",".join(_number(v) for v in row))
+        if any(v != v for v in row):
+            lines.append(f"{result.runid},{topic}," + ",".join(_number(v) for v in row))
+        else:
+            lines.append(row_format % (topic, *row))
     lines.append(f"{result.runid},amean," + ",".join(_number(v) for v in result.mean))
     return "\n".join(lines) + "\n"
 

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..._arrow import to_np
+from ..._arrow import from_np, to_np
 from ...data.ranked import Ranked
 from ...data.subtopics import expand
 
@@ -138,10 +138,11 @@ def _ideal_docs(
     """The relevant judged documents numbered 0.., each pair's document, each document's
     query and its rank by document id within the query (ndeval's greedy tie-break)."""
     used, doc_of_pair = np.unique(entry, return_inverse=True)
-    ids = docs.take(pa.array(used))
+    ids = docs.take(from_np(used))
     order = to_np(
         pc.sort_indices(
-            pa.table({"q": jq[used], "d": ids}), sort_keys=[("q", "ascending"), ("d", "ascending")]
+            pa.table({"q": from_np(jq[used]), "d": ids}),
+            sort_keys=[("q", "ascending"), ("d", "ascending")],
         )
     )
     key = np.empty(len(used), dtype=np.int64)
@@ -228,6 +229,7 @@ def _greedy(j: Judgments, nq: int, alpha: float) -> tuple[np.ndarray, np.ndarray
     pdoc, pseg = j.ideal_doc[order], j.ideal_seg[order]
     seen = np.zeros(len(j.nrel), dtype=np.int64)
     docs = np.arange(n_docs, dtype=np.int64)  # alive documents, grouped by query
+    taken = np.zeros(n_docs, dtype=bool)
     for step in range(int(counts.max())):
         score = np.bincount(pdoc, weights=pw[seen[pseg]], minlength=n_docs)[docs]
         dq = j.doc_query[docs]
@@ -237,13 +239,14 @@ def _greedy(j: Judgments, nq: int, alpha: float) -> tuple[np.ndarray, np.ndarray
         tie = score == np.repeat(best, size)
         key = np.where(tie, j.doc_key[docs], -1)
         top = np.maximum.reduceat(key, starts)
-        chosen = docs[tie & (key == np.repeat(top, size))]
+        pick = tie & (key == np.repeat(top, size))
         gains[offsets[dq[starts]] + step] = best
-        seen[pseg[np.isin(pdoc, chosen)]] += 1
-        keep = ~np.isin(docs, chosen)
-        docs = docs[keep]
+        # masks over all documents, not np.isin: that sorts on every step
+        taken[docs[pick]] = True
+        seen[pseg[taken[pdoc]]] += 1
+        docs = docs[~pick]
         if len(docs) == 0:
             break
-        alive = np.isin(pdoc, docs)
+        alive = ~taken[pdoc]
         pdoc, pseg = pdoc[alive], pseg[alive]
     return gains, offsets
