@@ -41,7 +41,7 @@ test: $(STAMP) $(RBO_STAMP) $(NDEVAL)
 	ASSAY_RBO_PYTHON=$(if $(wildcard $(RBO_STAMP)),$(abspath $(RBO_VENV))/bin/python,) \
 	ASSAY_NDEVAL=$(if $(wildcard $(NDEVAL)),$(abspath $(NDEVAL)),) $(BIN)/python -m pytest -q -n 2
 
-bench: $(STAMP)
+bench: $(STAMP) $(NDEVAL)
 	$(BIN)/python benchmarks/bench_evaluate.py
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
@@ -52,6 +52,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_letor.py
 	$(BIN)/python benchmarks/bench_embeddings.py
 	$(BIN)/python benchmarks/bench_scale.py --sizes 1e5 1e6 --plot benchmarks/scale.png
+	$(BIN)/python benchmarks/bench_diversity.py --repeat 1
+	$(BIN)/python benchmarks/bench_diversity.py --files --sizes 1e5 1e6 --repeat 3 --ndeval $(NDEVAL)
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench
@@ -60,6 +62,8 @@ bench-full: bench
 	$(BIN)/python benchmarks/bench_scale.py --sizes 6.98e6 --variants plain --runs 2
 	$(BIN)/python benchmarks/bench_scale.py --sizes 3.5e7 --variants plain --formats trec \
 		--tools assay pytrec_eval --runs 1 --plot benchmarks/scale.png
+	# trec_eval's source is on no package index: set $$TREC_EVAL (a binary) or $$TREC_EVAL_SRC.
+	$(BIN)/python benchmarks/bench_prefs.py --sizes 1e5 1e6 --runs 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
