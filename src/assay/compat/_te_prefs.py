@@ -372,9 +372,10 @@ def prefs_context(
     ``stand_in`` as trec_eval's -c does).
 
     Internal ranks and the counts of equivalence-class JGs are computed for all topics at
-    once (:mod:`assay.compat._te_prefs_fast`); a topic with a preference-matrix JG (several
-    sub-groups) or with a JG of very many levels is computed alone by :func:`_topic`, and a
-    topic with several JGs gets its ``prefs_pair*`` from its counts array."""
+    once (:mod:`assay.compat._te_prefs_fast`), preference-matrix JGs and the counts arrays
+    of topics of several JGs in dense blocks (:mod:`assay.compat._te_prefs_matrix`); only a
+    topic with an equivalence-class JG of more than ``MAX_LEVELS`` levels is computed alone
+    by :func:`_topic`."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -391,8 +392,6 @@ def prefs_context(
     )
     from ._te_prefs_matrix import COUNT_NAMES, Topics, dense
 
-    _, d, off_end = _rankings(run, depth)
-    starts = np.asarray(run.offsets)[:-1]
     tcode = byte_codes(prefs.query)
     nt = int(tcode.max()) + 1 if len(tcode) else 0
     topics = np.empty(nt, dtype=object)
@@ -407,30 +406,7 @@ def prefs_context(
             f"preference topic {topic!r} has no results in run {run.name!r}; trec_eval 10 "
             "stops here: use -c (complete=True) to score topics without results"
         )
-    # each row's position in its topic's ranking (-1: not retrieved); a run's doc codes
-    # are per topic, so documents are matched by their ids
-    q = np.asarray(run.query_codes).astype(np.int64)
-    i = np.arange(len(d))
-    kept = i < off_end[q + 1]
-    names = run.doc_ids.take(pa.array(np.asarray(d)[kept]))
-    pdocs = pa.array(prefs.doc, pa.string())
-    both = to_np(pc.dictionary_encode(pa.concat_arrays([names.cast(pa.string()), pdocs])).indices)
-    both = both.astype(np.int64)
-    nd = int(both.max()) + 1 if len(both) else 1
-    rkey = q[kept] * nd + both[: len(names)]
-    rpos = (i - starts[q])[kept]
-    korder = np.argsort(rkey, kind="stable")
-    rkey, rpos = rkey[korder], rpos[korder]
-    dcode = both[len(names) :]
-    rt = in_run[tcode]
-    pkey = rt * nd + dcode.astype(np.int64)
-    at = np.minimum(np.searchsorted(rkey, pkey), max(len(rkey) - 1, 0))
-    found = (rt >= 0) & (dcode >= 0) & (len(rkey) > 0)
-    found &= rkey[at] == pkey if len(rkey) else False
-    pos = np.where(found, rpos[at] if len(rkey) else 0, -1)
-    if (rt < 0).any():
-        miss = np.flatnonzero(rt < 0)
-        pos[miss[prefs.doc[miss] == stand_in]] = 0
+    pos = _positions(prefs, run, depth, in_run[tcode], stand_in)
     r, njr = internal_ranks(tcode, byte_codes(prefs.doc), pos, nt)
 
     # groups: (topic, JG) in JG byte order; a topic is general when one of its JGs has
@@ -475,8 +451,7 @@ def prefs_context(
         )
         raise InputError(f"{where}: {what}", source=prefs.source)
     # every fast group's counts: the equivalence-class ones, then the matrix ones
-    names = ("ful_ret", "poss_ret", "ful_imp", "poss_imp", "notoccur")
-    names += ("num_rel", "num_rel_ret", "num_nonrel", "num_nonrel_ret")
+    names = COUNT_NAMES[:9]  # the plain counts, then the R/N recounts
     cols = {n: dn.counts[n].copy() for n in COUNT_NAMES}
     for n in names:
         cols[n][ec_g] = getattr(k, n)
@@ -507,6 +482,42 @@ def prefs_context(
         for m, value in _topic(prefs, rows, r[rows], int(njr[t]), queries[t]).items():
             values[m][t] = value
     return PrefsContext(queries, values)
+
+
+def _positions(
+    prefs: Preferences, run: Run, depth: int | None, rt: np.ndarray, stand_in: str
+) -> np.ndarray:
+    """Each preference row's position in its topic's ranking, -1 when not retrieved (``rt``:
+    the run topic of each row, -1 for a topic without results, which ranks ``stand_in``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import to_np
+
+    _, d, off_end = _rankings(run, depth)
+    starts = np.asarray(run.offsets)[:-1]
+    # a run's doc codes are per topic, so documents are matched by their ids
+    q = np.asarray(run.query_codes).astype(np.int64)
+    i = np.arange(len(d))
+    kept = i < off_end[q + 1]
+    names = run.doc_ids.take(pa.array(np.asarray(d)[kept]))
+    pdocs = pa.array(prefs.doc, pa.string())
+    both = to_np(pc.dictionary_encode(pa.concat_arrays([names.cast(pa.string()), pdocs])).indices)
+    both = both.astype(np.int64)
+    nd = int(both.max()) + 1 if len(both) else 1
+    rkey = q[kept] * nd + both[: len(names)]
+    rpos = (i - starts[q])[kept]
+    korder = np.argsort(rkey, kind="stable")
+    rkey, rpos = rkey[korder], rpos[korder]
+    pkey = rt * nd + both[len(names) :]
+    pos = np.full(len(pkey), -1, dtype=np.int64)
+    if len(rkey):
+        at = np.minimum(np.searchsorted(rkey, pkey), len(rkey) - 1)
+        found = (rt >= 0) & (rkey[at] == pkey)
+        pos[found] = rpos[at[found]]
+    miss = np.flatnonzero(rt < 0)
+    pos[miss[prefs.doc[miss] == stand_in]] = 0
+    return pos
 
 
 def _topic(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 #: Cells (matrices x P x P) of one block: bounds the memory of the dense path.
-BLOCK_CELLS = 1 << 22
+BLOCK_CELLS = 1 << 20
 
 
 @dataclass
