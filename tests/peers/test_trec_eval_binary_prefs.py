@@ -66,3 +66,56 @@ if BINARY is not None:
             code, out, err = trec_eval(*args)
             assert code == 0, err
             assert out == want.stdout, (seed, fmt)
+
+
+def _wide_files(folder: Path, seed: int) -> dict[str, Path]:
+    """The shapes the vectorised engine treats apart: up to 12 topics of up to 80 documents
+    (topics of different sizes share dense blocks), a judgment group of more than 64 levels
+    (counted one topic at a time), equivalence-class and matrix JGs in one topic, one JG per
+    topic, and topics without results (with ``-c``)."""
+    rng = np.random.default_rng(1000 + seed)
+    paths = {k: folder / f"w{k}{seed}" for k in ("run", "prefs", "qrels", "qrels_jg")}
+    run, prefs, qrels, jg = [], [], [], []
+    for t in range(int(rng.integers(2, 13))):
+        n = int(rng.integers(2, 80))
+        pool = [f"d{d}" for d in range(n + 6)]
+        if t == 0 or rng.random() < 0.8:
+            scores = rng.integers(0, 20, n) / 4.0
+            run += [f"t{t} Q0 d{d} 1 {s} r\n" for d, s in enumerate(scores) if rng.random() < 0.9]
+        many = rng.random() < 0.3
+        for u in range(1 if rng.random() < 0.4 else int(rng.integers(2, 5))):
+            hidden = rng.permutation(len(pool)) // (1 if many and u == 0 else 4)
+            subs = 1 if (many and u == 0) or rng.random() < 0.5 else int(rng.integers(2, 4))
+            for s in range(subs):
+                k = len(pool) if subs == 1 else int(rng.integers(2, min(12, len(pool)) + 1))
+                pick = rng.choice(len(pool), k, False)
+                prefs += [f"t{t} u{u} s{s} {pool[i]} {hidden[i]}\n" for i in pick.tolist()]
+            graded = rng.choice(len(pool), int(rng.integers(1, len(pool) + 1)), False)
+            top = 90 if many else 4
+            qrels += [f"t{t} {u} {pool[i]} {int(rng.integers(0, top))}\n" for i in graded.tolist()]
+            jg += [f"t{t} u{u} {pool[i]} {int(rng.integers(-1, 3))}\n" for i in graded.tolist()]
+    for key, lines in (("run", run), ("prefs", prefs), ("qrels", qrels), ("qrels_jg", jg)):
+        paths[key].write_text("".join(lines), encoding="utf-8")
+    return paths
+
+
+if BINARY is not None:
+
+    @pytest.mark.parametrize("seed", range(16))
+    def test_wide_inputs_print_trec_evals_bytes(tmp_path: Path, seed: int) -> None:
+        assert BINARY is not None
+        p = _wide_files(tmp_path, seed)
+        extra = [["-c"], ["-c", "-M", "20"], []][seed % 3]
+        for fmt, nick, rel in (
+            ("prefs", "all_prefs", p["prefs"]),
+            ("qrels_prefs", "all_prefs", p["qrels"]),
+            ("qrels_jg", "qrels_jg", p["qrels_jg"]),
+        ):
+            args = ["-q", *extra, "-m", nick, "-R", fmt, str(rel), str(p["run"])]
+            want = subprocess.run([BINARY, *args], capture_output=True, text=True)
+            code, out, err = trec_eval(*args)
+            if want.returncode:  # a topic without results and no -c: both stop
+                assert code != 0, (seed, fmt)
+                continue
+            assert code == 0, err
+            assert out == want.stdout, (seed, fmt)

@@ -27,8 +27,14 @@ pair (x, x) counts as possible, not fulfilled); the ``_ret`` variant's recount c
 Not reproducible: trec_eval reads past its arrays when the lowest class (a negative level,
 say) holds fewer than R documents; here the recount stops at the class's end.
 
-The computation loops over topics and judgment groups (numpy inside): each topic has its own
-internal ranks and preference matrices, and a topic's counts array is a dense square matrix.
+How it is computed: :func:`prefs_context` finds every row's internal rank for all topics at
+once, counts every equivalence-class JG by pair counting over sorted segments
+(:mod:`assay.compat._te_prefs_fast`) and every preference-matrix JG, with the counts arrays of
+topics of several JGs, in padded blocks of dense matrices (:mod:`assay.compat._te_prefs_matrix`).
+The per-JG functions below (:func:`ec_counts`, :func:`pa_matrix`, :func:`pa_counts`,
+:func:`pair_values`, :func:`topic_values`) are the same counts one topic at a time, kept as the
+obviously-correct form the vectorised one is tested against, and used for the rare topic with
+a JG of more than ``MAX_LEVELS`` levels (pair counting level by level would be slow there).
 """
 
 from __future__ import annotations
@@ -363,54 +369,162 @@ def prefs_context(
 ) -> PrefsContext:
     """Evaluate ``run`` against ``prefs`` (topics: the preference topics with results; with
     ``complete`` every preference topic, one without results ranking the single document
-    ``stand_in`` as trec_eval's -c does)."""
+    ``stand_in`` as trec_eval's -c does).
+
+    Internal ranks and the counts of equivalence-class JGs are computed for all topics at
+    once (:mod:`assay.compat._te_prefs_fast`), preference-matrix JGs and the counts arrays
+    of topics of several JGs in dense blocks (:mod:`assay.compat._te_prefs_matrix`); only a
+    topic with an equivalence-class JG of more than ``MAX_LEVELS`` levels is computed alone
+    by :func:`_topic`."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
+    from .._arrow import to_np
     from ..errors import MissingQueryError
+    from ._te_prefs_fast import (
+        MAX_LEVELS,
+        EcCounts,
+        byte_codes,
+        ec_counts_all,
+        internal_ranks,
+        level_codes,
+        topic_values_all,
+    )
+    from ._te_prefs_matrix import COUNT_NAMES, Topics, dense
 
-    index, d, off_end = _rankings(run, depth)
+    tcode = byte_codes(prefs.query)
+    nt = int(tcode.max()) + 1 if len(tcode) else 0
+    topics = np.empty(nt, dtype=object)
+    topics[tcode] = prefs.query
+    queries = [str(t) for t in topics.tolist()]
+    # the run's topic of every preference topic (-1: no results)
+    in_run = to_np(pc.fill_null(pc.index_in(pa.array(topics, pa.string()), run.query_ids), -1))
+    in_run = in_run.astype(np.int64)
+    if not complete and (in_run < 0).any():
+        topic = queries[int(np.flatnonzero(in_run < 0)[0])]
+        raise MissingQueryError(
+            f"preference topic {topic!r} has no results in run {run.name!r}; trec_eval 10 "
+            "stops here: use -c (complete=True) to score topics without results"
+        )
+    pos = _positions(prefs, run, depth, in_run[tcode], stand_in)
+    r, njr = internal_ranks(tcode, byte_codes(prefs.doc), pos, nt)
+
+    # groups: (topic, JG) in JG byte order; a topic is general when one of its JGs has
+    # several sub-groups
+    jcode = byte_codes(prefs.jg)
+    nj = int(jcode.max()) + 1 if len(jcode) else 1
+    gkey = tcode * nj + jcode
+    ukey, first_row, g = np.unique(gkey, return_index=True, return_inverse=True)
+    g = g.reshape(-1)
+    ng = len(ukey)
+    gt = ukey // nj
+    scode = byte_codes(prefs.jsg)
+    ns = int(scode.max()) + 1 if len(scode) else 1
+    sub = np.bincount(np.unique(g * ns + scode) // ns, minlength=ng)
+    levels = level_codes(g, prefs.level, ng)[1]
+    matrix = sub > 1
+    slow = np.zeros(nt, dtype=bool)  # topics left to _topic: a JG of very many levels
+    slow[gt[~matrix & (levels > MAX_LEVELS)]] = True
+    n_jg = np.bincount(gt, minlength=nt)
+    nj_t = np.zeros(nt, dtype=np.int64)
+    np.maximum.at(nj_t, tcode, r + 1)
+    fast_g = ~slow[gt]
+    ec_g = fast_g & ~matrix
+    ec_row = ec_g[g]
+    renum = np.cumsum(ec_g) - 1
+    k = ec_counts_all(
+        renum[g[ec_row]], r[ec_row], prefs.level[ec_row], njr[tcode[ec_row]], int(ec_g.sum())
+    )
+    d_in = Topics(
+        g=g, r=r, level=prefs.level, sub=scode, gt=gt, matrix=matrix & fast_g, nj=nj_t, njr=njr
+    )
+    dn = dense(d_in, (n_jg > 1) & ~slow, ng)
+    if dn.error is not None:
+        bad, kind = dn.error
+        where = f"topic {queries[int(gt[bad])]!r} group {str(prefs.jg[first_row[bad]])!r}"
+        what = (
+            "a document is both non-relevant (0) and relevant in one judgment group "
+            "(trec_eval stops here)"
+            if kind == "conflict"
+            else "the judgment group's preferences contradict each other (a cycle; "
+            "trec_eval aborts)"
+        )
+        raise InputError(f"{where}: {what}", source=prefs.source)
+    # every fast group's counts: the equivalence-class ones, then the matrix ones
+    names = COUNT_NAMES[:9]  # the plain counts, then the R/N recounts
+    cols = {n: dn.counts[n].copy() for n in COUNT_NAMES}
+    for n in names:
+        cols[n][ec_g] = getattr(k, n)
+    for n, (f, q) in (("rn", k.rnonrel), ("rr", k.rnonrel_ret)):
+        cols[n + "_f"][ec_g], cols[n + "_p"][ec_g] = f, q
+    fg = np.flatnonzero(fast_g)
+    c = {n: cols[n][fg] for n in COUNT_NAMES}
+    allc = EcCounts(
+        c["ful_ret"],
+        c["poss_ret"],
+        c["ful_imp"],
+        c["poss_imp"],
+        c["notoccur"],
+        c["num_rel"],
+        c["num_rel_ret"],
+        c["num_nonrel"],
+        c["num_nonrel_ret"],
+        (c["rn_f"], c["rn_p"]),
+        (c["rr_f"], c["rr_p"]),
+    )
+    values = topic_values_all(allc, gt[fg], nt)
+    for m, x in dn.pairs.items():
+        values[m] = np.where((n_jg > 1) & ~slow, x, values[m])
+    by_topic = np.argsort(tcode, kind="stable")
+    bounds = np.searchsorted(tcode[by_topic], np.arange(nt + 1))
+    for t in np.flatnonzero(slow).tolist():
+        rows = by_topic[bounds[t] : bounds[t + 1]]
+        for m, value in _topic(prefs, rows, r[rows], int(njr[t]), queries[t]).items():
+            values[m][t] = value
+    return PrefsContext(queries, values)
+
+
+def _positions(
+    prefs: Preferences, run: Run, depth: int | None, rt: np.ndarray, stand_in: str
+) -> np.ndarray:
+    """Each preference row's position in its topic's ranking, -1 when not retrieved (``rt``:
+    the run topic of each row, -1 for a topic without results, which ranks ``stand_in``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import to_np
+
+    _, d, off_end = _rankings(run, depth)
     starts = np.asarray(run.offsets)[:-1]
-    # Document ids of the ranked rows (a run's doc codes need not be distinct per id).
-    names = np.array(run.doc_ids.take(pa.array(d)).to_pylist(), dtype=object)
-    order = np.lexsort((prefs.doc.astype(str), prefs.query.astype(str)))
-    qs = prefs.query[order]
-    bounds = np.flatnonzero(np.concatenate(([True], qs[1:] != qs[:-1], [True])))
-    out: dict[str, list[float]] = {m: [] for m in PREFS_MEASURES}
-    queries: list[str] = []
-    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        rows = order[lo:hi]
-        topic = str(qs[lo])
-        t = index.get(topic)
-        if t is None and not complete:
-            raise MissingQueryError(
-                f"preference topic {topic!r} has no results in run {run.name!r}; trec_eval 10 "
-                "stops here: use -c (complete=True) to score topics without results"
-            )
-        docs = prefs.doc[rows]
-        if t is None:
-            pos = np.where(docs == stand_in, 0, -1)
-        else:
-            at = {doc: i for i, doc in enumerate(names[starts[t] : off_end[t + 1]].tolist())}
-            pos = np.array([at.get(doc, -1) for doc in docs.tolist()], dtype=np.int64)
-        queries.append(topic)
-        for name, value in _topic(prefs, rows, docs, pos, topic).items():
-            out[name].append(value)
-    return PrefsContext(queries, {k: np.asarray(v, dtype=np.float64) for k, v in out.items()})
+    # a run's doc codes are per topic, so documents are matched by their ids
+    q = np.asarray(run.query_codes).astype(np.int64)
+    i = np.arange(len(d))
+    kept = i < off_end[q + 1]
+    names = run.doc_ids.take(pa.array(np.asarray(d)[kept]))
+    pdocs = pa.array(prefs.doc, pa.string())
+    both = to_np(pc.dictionary_encode(pa.concat_arrays([names.cast(pa.string()), pdocs])).indices)
+    both = both.astype(np.int64)
+    nd = int(both.max()) + 1 if len(both) else 1
+    rkey = q[kept] * nd + both[: len(names)]
+    rpos = (i - starts[q])[kept]
+    korder = np.argsort(rkey, kind="stable")
+    rkey, rpos = rkey[korder], rpos[korder]
+    pkey = rt * nd + both[len(names) :]
+    pos = np.full(len(pkey), -1, dtype=np.int64)
+    if len(rkey):
+        at = np.minimum(np.searchsorted(rkey, pkey), len(rkey) - 1)
+        found = (rt >= 0) & (rkey[at] == pkey)
+        pos[found] = rpos[at[found]]
+    miss = np.flatnonzero(rt < 0)
+    pos[miss[prefs.doc[miss] == stand_in]] = 0
+    return pos
 
 
 def _topic(
-    prefs: Preferences, rows: np.ndarray, docs: np.ndarray, pos: np.ndarray, topic: str
+    prefs: Preferences, rows: np.ndarray, r: np.ndarray, njr: int, topic: str
 ) -> dict[str, float]:
-    """One topic's values: internal ranks, then each JG's counts."""
-    uniq, first, inv = np.unique(docs, return_index=True, return_inverse=True)
-    upos = pos[first]
-    retrieved = np.flatnonzero(upos >= 0)
-    njr = len(retrieved)
-    rank_of = np.empty(len(uniq), dtype=np.int64)
-    rank_of[retrieved[np.argsort(upos[retrieved], kind="stable")]] = np.arange(njr)
-    rank_of[upos < 0] = np.arange(njr, len(uniq))  # unretrieved: docno order
-    nj = len(uniq)
-    r = rank_of[inv.reshape(-1)]
+    """One topic's values from its internal ranks: each JG's counts, alone."""
+    nj = int(r.max()) + 1
     level = prefs.level[rows]
     jg = prefs.jg[rows].astype(str)
     jsg = prefs.jsg[rows].astype(str)
