@@ -12,6 +12,7 @@ from typing import Any
 from ..errors import MetricError
 from ._te_arithmetic import atof, atol
 from ._te_measures import MEASURES, MeasureDef
+from ._te_prefs import PREFS_MEASURES
 
 
 class TrecEvalError(MetricError):
@@ -73,24 +74,7 @@ SET: tuple[str, ...] = (
     "set_map",
     "set_F",
 )
-ALL_PREFS: tuple[str, ...] = (
-    "runid",
-    "num_q",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)
+ALL_PREFS: tuple[str, ...] = ("runid", "num_q", *PREFS_MEASURES)
 PREFS: tuple[str, ...] = ALL_PREFS[:8]  # trec_eval's "prefs": the official preference measures
 QRELS_JG: tuple[str, ...] = ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 NICKNAMES: dict[str, tuple[str, ...]] = {
