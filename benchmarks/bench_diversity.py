@@ -28,10 +28,8 @@ whether assay printed ndeval's bytes.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import assay
+from _child import measure
 from assay import Qrels, Run
 
 PEER = [
@@ -111,15 +110,6 @@ def _time(fn, *args, repeat: int):
     return statistics.median(times), out
 
 
-WRAPPER = (
-    "import json, resource, subprocess, sys, time\n"
-    "t = time.perf_counter()\n"
-    "p = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], 'w'))\n"
-    "w = time.perf_counter() - t\n"
-    "if p.returncode: sys.exit(p.returncode)\n"
-    "print(json.dumps({'wall_s': w, "
-    "'peak_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))\n"
-)
 DOCS = 100  # results per topic
 
 
@@ -142,16 +132,6 @@ def make_files(folder: Path, rows: int, seed: int = 0) -> tuple[Path, Path]:
                     for s, g in zip(subs.tolist(), grades.tolist(), strict=True)
                 )
     return qrels, run
-
-
-def measure(cmd: list[str], out: Path) -> dict[str, float]:
-    proc = subprocess.run(
-        [sys.executable, "-c", WRAPPER, str(out), *cmd], capture_output=True, text=True
-    )
-    if proc.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-500:]}")
-    result: dict[str, float] = json.loads(proc.stdout)
-    return result
 
 
 def main_files(ndeval: str, sizes: list[float], repeat: int) -> None:

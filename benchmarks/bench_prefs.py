@@ -20,7 +20,6 @@ folder from a trec_eval source tree or git directory (``--trec-eval-src`` or
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -31,15 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-WRAPPER = (
-    "import json, resource, subprocess, sys, time\n"
-    "t = time.perf_counter()\n"
-    "p = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], 'w'))\n"
-    "w = time.perf_counter() - t\n"
-    "if p.returncode: sys.exit(p.returncode)\n"
-    "print(json.dumps({'wall_s': w, "
-    "'peak_mb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))\n"
-)
+from _child import measure
+
 DOCS = 100  # results per topic
 PREF_METRICS = [
     "pref_agreement",
@@ -101,16 +93,6 @@ def find_trec_eval(src: str | None, build: Path) -> str:
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     subprocess.run(["make", "-C", str(tree)], capture_output=True, check=True)
     return str(tree / "trec_eval")
-
-
-def measure(cmd: list[str], out: Path) -> dict[str, float]:
-    proc = subprocess.run(
-        [sys.executable, "-c", WRAPPER, str(out), *cmd], capture_output=True, text=True
-    )
-    if proc.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-500:]}")
-    result: dict[str, float] = json.loads(proc.stdout)
-    return result
 
 
 def main() -> None:
