@@ -36,9 +36,14 @@ __all__ = ["GdevalResult", "evaluate_gdeval", "main"]
 
 _VERSION = "version 1.3 (Mon Apr 29 20:50:24 EDT 2013)"
 _USAGE = (
-    "usage: gdeval [options] qrels run\n"
-    "  options: -c (average over every judged topic), -k K (depth, default 20),\n"
-    "  -baseline RUN (risk-sensitive evaluation against RUN), -riskAlpha A (losses weigh 1+A)"
+    "usage: assay gdeval [options] QRELS RUN\n\n"
+    "gdeval.pl 1.3 (TREC Web track), its output byte for byte: nDCG@K and ERR@K per topic\n"
+    "and their mean (amean).\n\n"
+    "options (before the files):\n"
+    "  -c                average over every judged topic (a missing topic scores 0)\n"
+    "  -k K              depth (default 20)\n"
+    "  -baseline RUN     risk-sensitive evaluation against a baseline run\n"
+    "  -riskAlpha A      with -baseline: losses weigh 1 + A (default 0)"
 )
 
 
