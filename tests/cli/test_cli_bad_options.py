@@ -69,8 +69,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return out
 
 
-#: Commands that parse their own tool's argument syntax (every argument passes through).
-OWN_SYNTAX = {"trec-eval", "ndeval"}
+#: Commands that parse their own tool's argument syntax (every argument passes through to
+#: trec_eval's, gdeval's or ndeval's parser).
+OWN_SYNTAX = {"trec-eval", "gdeval", "ndeval"}
 
 
 def _argv(command: str, f: dict[str, Path]) -> list[str]:
@@ -207,10 +208,6 @@ def _extremes(annotation: Any) -> tuple[str, ...]:
     if int in kinds:
         return (HUGE,)
     return ()
-
-
-#: Commands that pass their arguments to another tool's parser (trec_eval's, gdeval's).
-OWN_SYNTAX = {"trec-eval", "gdeval"}
 
 
 def _extreme_cases() -> Iterator[tuple[str, str, str]]:

@@ -136,6 +136,47 @@ def build_trec_eval(data: st.DataObject, d: Path) -> list[str]:
     return ["trec-eval", *flags, *extra, qrels, run]
 
 
+def build_gdeval(data: st.DataObject, d: Path) -> list[str]:
+    qrels, run = a_trec_pair(data, d)
+    flags = data.draw(
+        st.sampled_from(
+            [
+                [],
+                ["-c"],
+                ["-k", "5"],
+                ["-k", "0"],
+                ["-k", "x"],
+                ["-baseline", run],
+                ["-baseline", run, "-riskAlpha", "1"],
+                ["-riskAlpha", "-1"],
+                ["-x"],
+            ]
+        )
+    )
+    return ["gdeval", *flags, qrels, run]
+
+
+def build_ndeval(data: st.DataObject, d: Path) -> list[str]:
+    qrels, run = a_trec_pair(data, d)
+    flags = data.draw(
+        st.sampled_from(
+            [
+                [],
+                ["-c"],
+                ["-M", "3"],
+                ["-M", "-1"],
+                ["-traditional"],
+                ["-alpha", "0.3"],
+                ["-beta", "x"],
+                ["-baseline", run, "-riskAlpha", "2"],
+                ["-riskAlpha"],
+                ["-x"],
+            ]
+        )
+    )
+    return ["ndeval", *flags, qrels, run]
+
+
 def _labels(data: st.DataObject, d: Path, name: str, n: int) -> str:
     labels = data.draw(st.lists(st.sampled_from(["pos", "neg", "x y"]), min_size=n, max_size=n))
     if data.draw(st.booleans()):
@@ -418,6 +459,8 @@ COMMANDS: dict[str, Builder] = {
     "evaluate": build_evaluate,
     "compare": build_compare,
     "trec-eval": build_trec_eval,
+    "gdeval": build_gdeval,
+    "ndeval": build_ndeval,
     "classify": build_classify,
     "cluster": build_cluster,
     "agree": build_agree,
