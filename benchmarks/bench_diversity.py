@@ -77,9 +77,15 @@ def make(n_rows: int, seed: int = 0) -> tuple[list[tuple], list[tuple]]:
     return qrows, [(q, d, float(s)) for q, d, s in rrows]
 
 
+def _columns(rows: list[tuple], width: int) -> list[list]:
+    # One list per field. zip(*rows) would build tuples of millions of items, which the
+    # garbage collector walks again and again (7 s instead of 1 s at 1e6 rows).
+    return [[row[i] for row in rows] for i in range(width)]
+
+
 def build(qrows: list[tuple], rrows: list[tuple]) -> tuple[Qrels, Run]:
-    qrels = Qrels.from_subtopics(*(list(c) for c in zip(*qrows, strict=True)))
-    run = Run.from_columns(*(list(c) for c in zip(*rrows, strict=True)), name="r")
+    qrels = Qrels.from_subtopics(*_columns(qrows, 4))
+    run = Run.from_columns(*_columns(rrows, 3), name="r")
     return qrels, run
 
 
