@@ -84,6 +84,24 @@ class JgCounts:
     rnonrel: tuple[int, int] = (0, 0)  # (fulfilled, possible) of prefs_avgjg_Rnonrel
     rnonrel_ret: tuple[int, int] = (0, 0)
 
+    def rnonrel_padded(self) -> tuple[int, int] | None:
+        """prefs_avgjg_Rnonrel's counts when R >= N: every relevant document is also preferred
+        to R - N imaginary non-relevant ones (fulfilled when it was retrieved); None when
+        R < N, which needs the recount of the kept non-relevant documents."""
+        extra = self.num_rel - self.num_nonrel
+        if extra < 0:
+            return None
+        ful = self.ful_ret + self.ful_imp + self.num_rel_ret * extra
+        return ful, self.poss_ret + self.poss_imp + self.notoccur + self.num_rel * extra
+
+    def rnonrel_ret_padded(self) -> tuple[int, int] | None:
+        """The same for prefs_avgjg_Rnonrel_ret, over retrieved documents (QUIRK: the possible
+        pairs are padded by num_rel, not num_rel_ret)."""
+        extra = self.num_rel_ret - self.num_nonrel_ret
+        if extra < 0:
+            return None
+        return self.ful_ret + self.num_rel_ret * extra, self.poss_ret + self.num_rel * extra
+
 
 def _pairs_by_code(c: np.ndarray, after: bool) -> np.ndarray:
     """For each position i, how many positions before it (``after=False``) or after it
@@ -130,14 +148,12 @@ def ec_counts(r: np.ndarray, level: np.ndarray, njr: int) -> JgCounts:
     out.num_nonrel, out.num_nonrel_ret = int((~rel).sum()), int((~rel & ret).sum())
 
     # prefs_avgjg_Rnonrel
-    big_r, big_n = out.num_rel, out.num_nonrel
-    if big_r >= big_n:
-        ful = out.ful_ret + out.ful_imp + out.num_rel_ret * (big_r - big_n)
-        poss = out.poss_ret + out.poss_imp + out.notoccur + out.num_rel * (big_r - big_n)
-        out.rnonrel = (ful, poss)
+    padded = out.rnonrel_padded()
+    if padded is not None:
+        out.rnonrel = padded
     else:
         last = c == m - 1
-        keep_y = r[last][:big_r]  # the best-ranked R documents of the lowest class
+        keep_y = r[last][: out.num_rel]  # the best-ranked R documents of the lowest class
         up = ~last
         cu, ru = c[up], r[up]
         # pairs of higher classes: a above b, fulfilled when a ranks first and was retrieved
@@ -149,13 +165,12 @@ def ec_counts(r: np.ndarray, level: np.ndarray, njr: int) -> JgCounts:
         out.rnonrel = (ful1 + ful2, tot1 + tot2)
 
     # prefs_avgjg_Rnonrel_ret
-    big_r, big_n = out.num_rel_ret, out.num_nonrel_ret
-    if big_r >= big_n:
-        ful = out.ful_ret + out.num_rel_ret * (big_r - big_n)
-        out.rnonrel_ret = (ful, out.poss_ret + out.num_rel * (big_r - big_n))
+    padded = out.rnonrel_ret_padded()
+    if padded is not None:
+        out.rnonrel_ret = padded
     else:
         last = c == m - 1
-        keep_y = r[last][:big_r]
+        keep_y = r[last][: out.num_rel_ret]
         keep_y = keep_y[keep_y < njr]
         up = ~last & ret
         cu = c[up]
@@ -238,19 +253,9 @@ def pa_counts(a: np.ndarray, rel: np.ndarray, njr: int) -> JgCounts:
         ret_row = (np.arange(nj) < njr)[:, None]
         return int((sub & upper & ret_row).sum()), int(sub.sum())
 
-    big_r, big_n = out.num_rel, out.num_nonrel
-    if big_r >= big_n:
-        ful = out.ful_ret + out.ful_imp + out.num_rel_ret * (big_r - big_n)
-        poss = out.poss_ret + out.poss_imp + out.notoccur + out.num_rel * (big_r - big_n)
-        out.rnonrel = (ful, poss)
-    else:
-        out.rnonrel = recount(nj, nj)
-    big_r, big_n = out.num_rel_ret, out.num_nonrel_ret
-    if big_r >= big_n:
-        ful = out.ful_ret + out.num_rel_ret * (big_r - big_n)
-        out.rnonrel_ret = (ful, out.poss_ret + out.num_rel * (big_r - big_n))
-    else:
-        out.rnonrel_ret = recount(njr, njr)  # QUIRK: scans for num_rel + 1, not num_rel_ret + 1
+    out.rnonrel = out.rnonrel_padded() or recount(nj, nj)
+    # QUIRK: the recount scans for num_rel + 1, not num_rel_ret + 1
+    out.rnonrel_ret = out.rnonrel_ret_padded() or recount(njr, njr)
     return out
 
 
