@@ -230,13 +230,14 @@ def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list
     unknown_rows = int(len(keep) - np.count_nonzero(keep))
     if unknown_rows:
         qq, rd, rs = qq[keep], rd[keep], rs[keep]
-    qrow = None if qrels.intents is None else _qrels_rows(qrels, qq, dmap[rd])
-    return _Rows(qq, _grades(qrels, qq, dmap[rd]), rs, qrow), unknown_queries, unknown_rows
+    at = _judgment_positions(qrels, qq, dmap[rd])
+    qrow = None if qrels.intents is None else _qrels_rows(qrels, at)
+    return _Rows(qq, _grades(qrels, at), rs, qrow), unknown_queries, unknown_rows
 
 
-def _qrels_rows(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """The qrels row of every (query code, qrels doc code) row, -1 when not judged: what
-    the diversity measures read the subtopic judgments of."""
+def _judgment_positions(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Where every (query code, qrels doc code) row stands among the qrels' sorted
+    (query, doc) keys (a binary search), -1 when the pair is not judged."""
     out = np.full(len(query), -1, dtype=np.int64)
     valid = np.flatnonzero(doc >= 0)
     if len(valid) == 0:
@@ -246,25 +247,29 @@ def _qrels_rows(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
     key_q, _ = qrels.judgment_keys()
     at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
     found = key_q[at] == key_r
-    out[valid[found]] = qrels.judgment_rows()[at[found]]
+    out[valid[found]] = at[found]
     return out
 
 
-def _grades(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """Grade of every (query code, qrels doc code) row: a binary search of the qrels' sorted
-    (query, doc) keys. Documents not in the qrels are NONPOOL; negative grades UNJUDGED."""
-    grade = np.full(len(query), NONPOOL, dtype=np.int32)
-    valid = doc >= 0
-    if not valid.any():
+def _qrels_rows(qrels: Qrels, at: np.ndarray) -> np.ndarray:
+    """The qrels row of every row (``at``: its judgment position), -1 when not judged: what
+    the diversity measures read the subtopic judgments of."""
+    out = np.full(len(at), -1, dtype=np.int64)
+    hit = at >= 0
+    out[hit] = qrels.judgment_rows()[at[hit]]
+    return out
+
+
+def _grades(qrels: Qrels, at: np.ndarray) -> np.ndarray:
+    """Grade of every row (``at``: its judgment position). Documents not in the qrels are
+    NONPOOL; negative grades UNJUDGED."""
+    grade = np.full(len(at), NONPOOL, dtype=np.int32)
+    hit = np.flatnonzero(at >= 0)
+    if len(hit) == 0:
         return grade
-    n_docs = max(len(qrels.doc_ids), 1)
-    key_r = query[valid].astype(np.int64) * n_docs + doc[valid]
-    key_q, grades = qrels.judgment_keys()
-    at = np.minimum(np.searchsorted(key_q, key_r), len(key_q) - 1)
-    found = key_q[at] == key_r
-    g = np.where(found, grades[at], NONPOOL)
-    g[found & (grades[at] < 0)] = UNJUDGED
-    grade[valid] = g
+    _, grades = qrels.judgment_keys()
+    g = grades[at[hit]]
+    grade[hit] = np.where(g < 0, UNJUDGED, g)
     return grade
 
 
