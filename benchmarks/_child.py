@@ -7,6 +7,7 @@ imports and reading included), with its output written to a file, never to a pip
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,22 @@ def measure(cmd: list[str], out: Path) -> dict[str, float]:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()[-500:]}")
     result: dict[str, float] = json.loads(proc.stdout)
     return result
+
+
+def measure_in_turn(
+    tools: dict[str, list[str]], folder: Path, runs: int
+) -> dict[str, tuple[float, float, bytes]]:
+    """Each command ``runs`` times, in turn (A B C A B C ...): per tool its median wall
+    time, its largest peak RSS and the bytes it printed."""
+    walls: dict[str, list[float]] = {name: [] for name in tools}
+    peaks = dict.fromkeys(tools, 0.0)
+    outs = {name: folder / f"out{i}" for i, name in enumerate(tools)}
+    for _ in range(runs):
+        for name, cmd in tools.items():
+            r = measure(cmd, outs[name])
+            walls[name].append(r["wall_s"])
+            peaks[name] = max(peaks[name], r["peak_mb"])
+    return {
+        name: (statistics.median(walls[name]), peaks[name], outs[name].read_bytes())
+        for name in tools
+    }

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 import assay
-from _child import measure
+from _child import measure_in_turn
 from assay import Qrels, Run
 
 PEER = [
@@ -154,21 +154,12 @@ def main_files(ndeval: str, sizes: list[float], repeat: int) -> None:
                 "ndeval 4.5": [ndeval, str(qrels), str(run)],
                 "assay ndeval": [sys.executable, "-m", "assay", "ndeval", str(qrels), str(run)],
             }
-            walls: dict[str, list[float]] = {name: [] for name in tools}
-            peaks = dict.fromkeys(tools, 0.0)
-            outs = {name: folder / f"out{i}" for i, name in enumerate(tools)}
-            for _ in range(repeat):
-                for name, cmd in tools.items():  # in turn: A B A B ...
-                    r = measure(cmd, outs[name])
-                    walls[name].append(r["wall_s"])
-                    peaks[name] = max(peaks[name], r["peak_mb"])
-            ref = statistics.median(walls["ndeval 4.5"])
-            want = outs["ndeval 4.5"].read_bytes()
-            for name in tools:
-                wall = statistics.median(walls[name])
-                same = "yes" if outs[name].read_bytes() == want else "no"
+            measured = measure_in_turn(tools, folder, repeat)
+            ref, _, want = measured["ndeval 4.5"]
+            for name, (wall, peak, printed) in measured.items():
+                same = "yes" if printed == want else "no"
                 print(
-                    f"| {rows:,} | {n_qrels:,} | {name} | {wall:.2f} | {peaks[name]:.0f} "
+                    f"| {rows:,} | {n_qrels:,} | {name} | {wall:.2f} | {peak:.0f} "
                     f"| {wall / ref:.2f} | {same} |",
                     flush=True,
                 )

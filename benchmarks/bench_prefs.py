@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from _child import measure
+from _child import measure_in_turn
 
 DOCS = 100  # results per topic
 PREF_METRICS = [
@@ -133,26 +132,13 @@ def main() -> None:
                         "-f",
                         "json",
                     ]
-                walls: dict[str, list[float]] = {name: [] for name in tools}
-                peaks: dict[str, float] = dict.fromkeys(tools, 0.0)
-                outs = {name: folder / f"out{i}" for i, name in enumerate(tools)}
-                for _ in range(a.runs):
-                    for name, cmd in tools.items():  # tools in turn: A B C A B C ...
-                        r = measure(cmd, outs[name])
-                        walls[name].append(r["wall_s"])
-                        peaks[name] = max(peaks[name], r["peak_mb"])
-                ref = statistics.median(walls["trec_eval 10.0"])
-                want = outs["trec_eval 10.0"].read_bytes()
-                for name in tools:
-                    wall = statistics.median(walls[name])
-                    same = (
-                        ("yes" if outs[name].read_bytes() == want else "no")
-                        if "trec" in name
-                        else "n/a"
-                    )
+                measured = measure_in_turn(tools, folder, a.runs)
+                ref, _, want = measured["trec_eval 10.0"]
+                for name, (wall, peak, printed) in measured.items():
+                    same = ("yes" if printed == want else "no") if "trec" in name else "n/a"
                     print(
                         f"| {rows:,} | -R {fmt} | {nick if 'trec' in name else 'pref_*'} "
-                        f"| {name} | {wall:.2f} | {peaks[name]:.0f} | {wall / ref:.2f} | {same} |",
+                        f"| {name} | {wall:.2f} | {peak:.0f} | {wall / ref:.2f} | {same} |",
                         flush=True,
                     )
 
