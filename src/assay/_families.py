@@ -113,6 +113,11 @@ FAMILIES: tuple[Family, ...] = (
         metrics=None,
         uses=("agreement",),
     ),
+    Family(
+        "judgments",
+        metrics=None,
+        uses=("agreement", "meta"),
+    ),
 )
 
 _BY_NAME = {f.name: f for f in FAMILIES}
