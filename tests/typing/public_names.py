@@ -273,6 +273,14 @@ def assay_generation() -> None:
     from assay.generation import ter
 
 
+def assay_judgments() -> None:
+    from assay.judgments import Comparisons
+    from assay.judgments import CrowdLabels
+    from assay.judgments import WINNERS
+    from assay.judgments import read_comparisons
+    from assay.judgments import read_crowd_labels
+
+
 def assay_ltr() -> None:
     from assay.ltr import Analysis
     from assay.ltr import CollectionStats

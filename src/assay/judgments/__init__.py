@@ -6,9 +6,26 @@ Public names load on first use (:mod:`assay._lazy`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
-_LAZY: dict[str, str] = {}
+_LAZY = {
+    # the inputs
+    "WINNERS": "comparisons",
+    "Comparisons": "comparisons",
+    "read_comparisons": "comparisons",
+    "CrowdLabels": "labels",
+    "read_crowd_labels": "labels",
+}
+
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .comparisons import WINNERS as WINNERS
+    from .comparisons import Comparisons as Comparisons
+    from .comparisons import read_comparisons as read_comparisons
+    from .labels import CrowdLabels as CrowdLabels
+    from .labels import read_crowd_labels as read_crowd_labels
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 
