@@ -116,6 +116,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "judgments",
         metrics=None,
+        cli=("leaderboard", "crowd", "crowd_qrels"),
         uses=("agreement", "meta"),
     ),
 )
