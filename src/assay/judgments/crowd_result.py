@@ -311,7 +311,7 @@ class LabelAggregation(Result, Reported):
         """
         from .._files import same_file
 
-        fmt = _labels_format(os.fspath(path), format)
+        fmt = labels_format(os.fspath(path), format)
         if self.source != "<columns>" and os.path.exists(self.source):
             if same_file(path, self.source):
                 raise OptionError(
@@ -328,7 +328,8 @@ def _cut(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _labels_format(path: str, fmt: str | None) -> LabelsFormat:
+def labels_format(path: str, fmt: str | None) -> LabelsFormat:
+    """``fmt``, else the format ``path``'s extension names (an OptionError for neither)."""
     if fmt is not None:
         chosen: LabelsFormat = opt.choice(fmt, LabelsFormat, "format")
         return chosen
