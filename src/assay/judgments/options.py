@@ -7,3 +7,6 @@ from __future__ import annotations
 from typing import Literal
 
 __all__: list[str] = []
+
+#: How MACE's M-step updates its parameters: variational Bayes with priors, or EM with smoothing.
+MaceMethod = Literal["vb", "em"]
