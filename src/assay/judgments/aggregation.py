@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _options as opt
 from ..errors import OptionError
-from ..metrics.params import nonneg_int, one_of, optional, positive_float, positive_int
+from ..metrics.params import one_of, optional, positive_float
 from ..metrics.registry import FROM_SIGNATURE, REGISTRY, Param, measure
 from .options import CrowdMethod, DawidSkeneInit, LabelTies, MaceMethod
 
@@ -66,6 +66,18 @@ _KERNEL_NAMES = {("mace", "inference"): "method"}
 METHODS: tuple[str, ...] = tuple(_KERNEL_MODULES)
 
 _method = functools.partial(measure, family=FAMILY, input=INPUT, bounds=(0.0, 1.0))
+
+
+#: The most steps of any iterative method, and random starts of MACE: beyond them a run
+#: takes days, so a larger count is an error rather than a hang.
+MAX_STEPS = 1_000_000
+MAX_RESTARTS = 10_000
+
+
+def _count(what: str, minimum: int, maximum: int) -> Callable[[Any], int]:
+    return functools.partial(
+        opt.integer, name=what, minimum=minimum, maximum=maximum, integral_float=True
+    )
 
 
 def _nonneg_number(what: str) -> Callable[[Any], float]:
@@ -109,7 +121,9 @@ TIES = Param(
     "classes' order) or random (seeded)",
 )
 SEED = Param("seed", FROM_SIGNATURE, optional(_seed), "seed of ties='random'")
-MAX_ITER = Param("max_iter", FROM_SIGNATURE, nonneg_int("max_iter"), "most EM (or update) steps")
+MAX_ITER = Param(
+    "max_iter", FROM_SIGNATURE, _count("max_iter", 0, MAX_STEPS), "most EM (or update) steps"
+)
 TOLERANCE = Param(
     "tolerance",
     FROM_SIGNATURE,
@@ -132,7 +146,7 @@ ZBS_PARAMS = (
     Param(
         "lr_steps_to_reduce",
         FROM_SIGNATURE,
-        positive_int("lr_steps_to_reduce"),
+        _count("lr_steps_to_reduce", 1, MAX_STEPS),
         "steps between reductions of the learning rate",
     ),
     Param(
@@ -165,7 +179,7 @@ GLAD_PARAMS = (
     Param(
         "m_step_max_iter",
         FROM_SIGNATURE,
-        positive_int("m_step_max_iter"),
+        _count("m_step_max_iter", 1, MAX_STEPS),
         "gradient steps of each M-step",
     ),
     Param(
@@ -176,8 +190,8 @@ GLAD_PARAMS = (
     ),
 )
 MACE_PARAMS = (
-    Param("n_restarts", FROM_SIGNATURE, positive_int("n_restarts"), "random starts (best kept)"),
-    Param("n_iter", FROM_SIGNATURE, positive_int("n_iter"), "EM steps of each start"),
+    Param("n_restarts", FROM_SIGNATURE, _count("n_restarts", 1, MAX_RESTARTS), "random starts (best kept)"),
+    Param("n_iter", FROM_SIGNATURE, _count("n_iter", 1, MAX_STEPS), "EM steps of each start"),
     Param(
         "inference",
         FROM_SIGNATURE,
