@@ -27,12 +27,12 @@ from .. import _options as opt
 from ..errors import OptionError
 from ..metrics.params import one_of, optional, positive_float
 from ..metrics.registry import FROM_SIGNATURE, REGISTRY, Param, measure
+from .crowd_result import LabelAggregation, build
 from .options import CrowdMethod, DawidSkeneInit, LabelTies, MaceMethod
 
 if TYPE_CHECKING:
     from ..metrics.spec import MetricSpec
     from ._fit import CrowdFit
-    from .crowd_result import LabelAggregation
 
 __all__ = [
     "METHODS",
@@ -645,7 +645,6 @@ def aggregate(
     gold: Any = None,  # Any: what CrowdLabels.gold_codes takes
 ) -> LabelAggregation:
     """Run ``method``'s kernel with validated ``options`` and wrap its fit."""
-    from .crowd_result import build
     from .labels import as_crowd_labels
 
     crowd = as_crowd_labels(labels)
