@@ -45,7 +45,11 @@ def _frame(seed: int) -> Any:  # Any: a pandas DataFrame
     appearance: where the two differ crowd-kit's MACE mixes workers and labels up (a defect
     the kernel's peer test shows), and its random start follows the first order."""
     rng = np.random.default_rng(seed)
-    n_tasks, n_workers, k = int(rng.integers(5, 41)), int(rng.integers(2, 9)), int(rng.integers(2, 5))
+    n_tasks, n_workers, k = (
+        int(rng.integers(5, 41)),
+        int(rng.integers(2, 9)),
+        int(rng.integers(2, 5)),
+    )
     truth = rng.integers(0, k, n_tasks)
     skill = rng.uniform(0.3, 0.95, n_workers)
     rows = []
@@ -54,10 +58,9 @@ def _frame(seed: int) -> Any:  # Any: a pandas DataFrame
             label = truth[t] if rng.random() < skill[w] else int(rng.integers(0, k))
             rows.append((f"t{t:03d}", int(w), int(label)))
     frame = pd.DataFrame(rows, columns=["task", "worker", "label"])
-    for column, name in (("worker", "w{:02d}"), ("label", "{}")):
-        first = {v: i for i, v in enumerate(dict.fromkeys(frame[column]))}
-        frame[column] = frame[column].map(lambda v: first[v] if name == "{}" else name.format(first[v]))
-    return frame
+    workers = {v: f"w{i:02d}" for i, v in enumerate(dict.fromkeys(frame["worker"]))}
+    labels = {v: i for i, v in enumerate(dict.fromkeys(frame["label"]))}
+    return frame.assign(worker=frame["worker"].map(workers), label=frame["label"].map(labels))
 
 
 def _by_name(result: LabelAggregation) -> Any:  # Any: a pandas DataFrame

@@ -319,8 +319,16 @@ def build_aggregate_labels(data: st.DataObject, d: Path) -> list[str]:
     labels = put(d, "labels.csv", maybe_hostile(data, text.encode()))
     pool = {
         "--method": st.sampled_from(
-            ["majority_vote", "wawa", "zbs", "dawid_skene", "one_coin_dawid_skene", "glad",
-             "mace", "nope"]
+            [
+                "majority_vote",
+                "wawa",
+                "zbs",
+                "dawid_skene",
+                "one_coin_dawid_skene",
+                "glad",
+                "mace",
+                "nope",
+            ]
         ),
         "--max-iter": st.sampled_from(["3", "0", "-1", "x", "99999999999999999999"]),
         "--tolerance": st.sampled_from(["1e-3", "-1", "nan"]),

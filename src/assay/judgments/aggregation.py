@@ -190,7 +190,12 @@ GLAD_PARAMS = (
     ),
 )
 MACE_PARAMS = (
-    Param("n_restarts", FROM_SIGNATURE, _count("n_restarts", 1, MAX_RESTARTS), "random starts (best kept)"),
+    Param(
+        "n_restarts",
+        FROM_SIGNATURE,
+        _count("n_restarts", 1, MAX_RESTARTS),
+        "random starts (best kept)",
+    ),
     Param("n_iter", FROM_SIGNATURE, _count("n_iter", 1, MAX_STEPS), "EM steps of each start"),
     Param(
         "inference",
