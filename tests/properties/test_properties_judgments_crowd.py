@@ -112,9 +112,7 @@ def test_public_functions_are_the_declarations() -> None:
 
 
 @st.composite
-def crowd(
-    draw: st.DrawFn, unanimous: bool = False, complete: bool = False
-) -> dict[str, list[str]]:
+def crowd(draw: st.DrawFn, unanimous: bool = False, complete: bool = False) -> dict[str, list[str]]:
     """Crowd labels: 1–8 tasks, 1–5 workers, 1–4 classes, each task labelled by 1 or more
     distinct workers (so no duplicate pairs; by every worker when ``complete``)."""
     n_tasks = draw(st.integers(1, 8))
@@ -127,9 +125,7 @@ def crowd(
             list(range(n_workers))
             if complete
             else draw(
-                st.lists(
-                    st.integers(0, n_workers - 1), min_size=1, max_size=n_workers, unique=True
-                )
+                st.lists(st.integers(0, n_workers - 1), min_size=1, max_size=n_workers, unique=True)
             )
         )
         for w in workers:

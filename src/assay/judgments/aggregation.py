@@ -287,7 +287,7 @@ def wawa(
 ) -> LabelAggregation:
     """Worker Agreement With Aggregate (Wawa): each worker's skill ``s_w`` is their accuracy
     against the majority vote; then ``posterior[t, c] = Σ_{w: y_wt = c} s_w / Σ_w s_w``, a
-    skill-weighted vote (crowd-kit's ``Wawa``, after Toloka's Wawa).
+    skill-weighted vote. Reference: crowd-kit's ``Wawa`` (Toloka).
 
     Parameters
     ----------
@@ -330,7 +330,7 @@ def zbs(
     """Zero-Based Skill (ZBS): skills start at ``1/L + eps`` and move towards each worker's
     accuracy against the skill-weighted vote, ``s_w ← s_w + η (acc_w − s_w)``, the rate η
     multiplied by ``lr_reduce_factor`` every ``lr_steps_to_reduce`` steps; the posterior is
-    the vote weighted by the final skills (crowd-kit's ``ZeroBasedSkill``).
+    the vote weighted by the final skills. Reference: crowd-kit's ``ZeroBasedSkill`` (Toloka).
 
     Parameters
     ----------
@@ -385,8 +385,8 @@ def dawid_skene(
     ties: LabelTies = "first_seen",
     seed: int | None = None,
 ) -> LabelAggregation:
-    """Dawid–Skene: each worker w has a confusion matrix ``π_w[c, k] = P(w says k | true
-    c)``; EM alternates ``posterior[t, c] ∝ p_c Π_{rows (w, k) of t} π_w[c, k]`` and the
+    """Dawid–Skene: each worker w has a confusion matrix ``π_w[c, k] = P(w says k given
+    true c)``; EM alternates ``posterior[t, c] ∝ p_c Π_{rows (w, k) of t} π_w[c, k]`` and the
     maximum-likelihood ``p`` and ``π`` given the posteriors, from the majority vote's
     posteriors, until the change falls below ``tolerance`` or ``max_iter`` steps (crowd-kit's
     ``DawidSkene``). A worker's skill is their accuracy implied by ``π_w`` and ``p``.
@@ -489,7 +489,7 @@ def glad(
 ) -> LabelAggregation:
     """GLAD: worker w answers task t correctly with probability ``σ(α_w β_t)`` (α the
     worker's ability, β > 0 the task's easiness), else uniformly among the other labels;
-    EM with gradient-ascent M-steps, as crowd-kit's ``GLAD``.
+    EM with conjugate-gradient M-steps, as crowd-kit's ``GLAD``.
 
     Reference: J. Whitehill, P. Ruvolo, T. Wu, J. Bergsma and J. Movellan (2009), "Whose
     vote should count more: optimal integration of labels from labelers of unknown
@@ -552,7 +552,7 @@ def mace(
     seed: int = 0,
 ) -> LabelAggregation:
     """MACE: worker w spams with probability ``1 − θ_w`` (then answers by their own strategy
-    ``ξ_w``), else gives the true label: ``P(w says k | c) = θ_w [k = c] + (1 − θ_w) ξ_w[k]``;
+    ``ξ_w``), else gives the true label: ``P(w says k given c) = θ_w [k = c] + (1 − θ_w) ξ_w[k]``;
     fitted by variational Bayes (or EM) from ``n_restarts`` random starts, the best kept
     (crowd-kit's ``MACE``). A worker's skill is θ_w; ``extra["spamming"]`` is 1 − θ_w.
 

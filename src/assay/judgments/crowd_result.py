@@ -309,7 +309,7 @@ class LabelAggregation(Result, Reported):
         >>> path = aggregate_labels(rows, method="majority_vote").write_labels("agg.csv")
         >>> print(path.read_text(), end="")
         task,label,posterior,n_labels,p_x
-        t1,x,1.0,1,1.0
+        t1,x,1.0,2,1.0
         """
         from .._files import same_file
 
