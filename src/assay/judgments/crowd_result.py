@@ -6,6 +6,7 @@ aggregated labels (:meth:`~LabelAggregation.write_labels`). Its tables and plots
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Mapping
@@ -188,12 +189,14 @@ class LabelAggregation(Result, Reported):
         'yes'
         """
         try:
-            i = self._task_index()[str(task)]
+            i = self._task_index[str(task)]
         except KeyError:
             raise InputError(f"no task {shown(str(task))} in the labels") from None
         return self.classes[int(self.label[i])]
 
+    @functools.cached_property
     def _task_index(self) -> dict[str, int]:
+        # built once: label_of in a loop over every task stays linear
         return {t: i for i, t in enumerate(self.tasks)}
 
     @property
