@@ -133,7 +133,7 @@ def test_repr_is_one_screen() -> None:
 
 HOSTILE = {
     "task": ["<script>alert(1)</script>", "<script>alert(1)</script>", 't,2\n"x"'],
-    "worker": ['=HYPERLINK("http://x")', "w\t2", '=HYPERLINK("http://x")'],
+    "worker": ['=HYPERLINK("http://x")', "w\x1b[2J\t2", '=HYPERLINK("http://x")'],
     "label": ["<b>yes</b>", "a,b\tc", "a,b\tc"],
 }
 
@@ -162,8 +162,8 @@ def test_hostile_names_are_escaped_in_every_output() -> None:
     # TSV: a tab or newline in a name never splits a row
     lines = result.report().render("tsv").splitlines()
     assert len(lines) == 3 and all(line.count("\t") == lines[0].count("\t") for line in lines)
-    text = result.report().render("table")
-    assert "\x1b" not in text
+    for fmt in ("table", "markdown", "latex", "tsv", "csv"):
+        assert "\x1b" not in result.report().render(fmt), fmt  # no terminal escape gets through
 
 
 def test_hostile_worker_names_as_formulas_are_defused_in_csv() -> None:
