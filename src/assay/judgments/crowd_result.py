@@ -383,8 +383,10 @@ def build(
     fit: CrowdFit,
     options: dict[str, Any],  # Any: the method's options
     gold: IntArray | None,
+    fit_gold: bool = False,
 ) -> LabelAggregation:
-    """The result of ``fit`` on ``crowd`` (with ``gold`` codes: scored on them)."""
+    """The result of ``fit`` on ``crowd`` (with ``gold`` codes: scored on them; fitted with
+    them fixed when ``fit_gold``)."""
     codes = crowd.codes()
     n_task = np.bincount(codes.task, minlength=codes.n_tasks).astype(np.int64)
     n_worker = np.bincount(codes.worker, minlength=codes.n_workers).astype(np.int64)
@@ -428,5 +430,6 @@ def build(
             change=float(fit.change),
             log_likelihood=None if fit.log_likelihood is None else float(fit.log_likelihood),
             n_gold=None if gold is None else int(np.count_nonzero(gold >= 0)),
+            fit_gold=fit_gold,
         ),
     )
