@@ -38,6 +38,10 @@ IDS = [s.name for s in SPECS]
 #: random starts follow the workers' order; Wawa's skills are accuracies against a majority
 #: vote whose ties go, as crowd-kit's, to the label first seen in the rows.
 ORDER_DEPENDENT = {"mace", "wawa"}
+#: How far a shuffle may move a posterior: round-off, but for GLAD, whose M-steps run scipy's
+#: conjugate gradient over the parameters in worker and task order; its line searches can
+#: take other steps on round-off-different sums (seen: 2e-5 after 19 unconverged steps).
+SHUFFLE_ATOL = {"glad": 1e-3}
 
 #: Valid values of each option (drawn together with the data); iteration counts kept small.
 VALID: dict[str, st.SearchStrategy[Any]] = {
@@ -222,10 +226,11 @@ def test_shuffling_the_rows_changes_no_posterior(spec: MetricSpec, data: st.Data
     index = [by_task[t] for t in a.tasks]
     columns = [b.classes.index(c) for c in a.classes]
     other = b.posterior[np.ix_(index, columns)]
-    assert np.allclose(a.posterior, other, atol=1e-7)
+    atol = SHUFFLE_ATOL.get(spec.name, 1e-7)
+    assert np.allclose(a.posterior, other, atol=atol)
     clear = np.sort(a.posterior, axis=1)
     margin = clear[:, -1] - (clear[:, -2] if clear.shape[1] > 1 else 0.0)
-    sure = margin > 1e-6
+    sure = margin > 10 * atol
     labels_b = np.array([columns.index(c) for c in b.label[index]])
     assert np.array_equal(a.label[sure], labels_b[sure])
 
