@@ -342,6 +342,7 @@ def dawid_skene(
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._dawid_skene import dawid_skene
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1, 1]), np.array([0, 1, 2, 0, 1, 2]),
     ...                    np.array([1, 1, 0, 0, 0, 1]), 2, 3, 2)
     >>> fit = dawid_skene(codes)
@@ -380,6 +381,7 @@ def one_coin_dawid_skene(
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._dawid_skene import one_coin_dawid_skene
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1, 1]), np.array([0, 1, 2, 0, 1, 2]),
     ...                    np.array([1, 1, 0, 0, 0, 1]), 2, 3, 2)
     >>> one_coin_dawid_skene(codes).labels.tolist()

@@ -174,6 +174,7 @@ def gold_accuracy(codes: CrowdCodes, gold: IntArray) -> FloatArray:
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._voting import gold_accuracy
     >>> codes = CrowdCodes(np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([1, 0, 1]), 2, 3, 2)
     >>> gold_accuracy(codes, np.array([1, -1])).tolist()
     [1.0, 0.0, nan]
@@ -205,11 +206,14 @@ def majority_vote(
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._voting import majority_vote
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 1]),
     ...                    np.array([1, 1, 0, 0, 1]), 2, 3, 2)
-    >>> fit = majority_vote(codes)
+    >>> fit = majority_vote(codes)  # task 1 ties 0 and 1: label 1 occurs first in the rows
     >>> fit.labels.tolist(), fit.worker_skill.tolist()
-    ([1, 0], [1.0, 0.5, 0.0])
+    ([1, 1], [0.5, 1.0, 0.0])
+    >>> majority_vote(codes, ties="lowest").labels.tolist()
+    [1, 0]
     """
     rule = _tie_rule(codes, ties, seed)
     posterior = weighted_vote(codes)
@@ -228,6 +232,7 @@ def wawa(codes: CrowdCodes, *, ties: LabelTies = "lowest", seed: int | None = No
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._voting import wawa
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),
     ...                    np.array([1, 1, 0, 0, 1]), 2, 3, 2)
     >>> wawa(codes).labels.tolist()
@@ -269,6 +274,7 @@ def zbs(
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._voting import zbs
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),
     ...                    np.array([1, 1, 0, 0, 1]), 2, 3, 2)
     >>> zbs(codes).labels.tolist()
