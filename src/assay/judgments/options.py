@@ -4,4 +4,6 @@ validators are :func:`assay._options.choice` and friends."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 __all__: list[str] = []
