@@ -25,9 +25,9 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from ._fit import PairwiseFit
-from ._pairwise_base import MAX_FLOAT, combined, fit_of, stack, unstack
+from ._pairwise_base import MAX_FLOAT, combined, fit_of, in_chunks, stack, unstack
 from ._pairwise_iterative import bradley_terry, newman
 
 __all__ = [
@@ -74,6 +74,11 @@ def pair_counts(
         A comparison of an item with itself is the reader's error to report; here it is
         dropped, so the diagonals are zero.
 
+    Raises
+    ------
+    InputError
+        Arrays of different lengths, or a code out of range (naming the first position).
+
     Examples
     --------
     >>> from assay.judgments._pairwise import pair_counts
@@ -92,6 +97,18 @@ def pair_counts(
         if weights is None
         else np.asarray(weights, dtype=np.float64)
     )
+    if not (lft.shape == rgt.shape == won.shape == wgt.shape) or lft.ndim != 1:
+        raise InputError(
+            "left, right, winner and weights must be 1-D of one length, got shapes "
+            f"{lft.shape}, {rgt.shape}, {won.shape}, {wgt.shape}"
+        )
+    for name, codes, limit in (("left", lft, n), ("right", rgt, n), ("winner", won, 3)):
+        bad = np.flatnonzero((codes < 0) | (codes >= limit))
+        if bad.size:
+            raise InputError(
+                f"{name}[{bad[0]}] = {codes[bad[0]]} is not a code in 0..{limit - 1} "
+                f"({bad.size} such comparison(s))"
+            )
     keep = lft != rgt
     if not keep.all():
         lft, rgt, won, wgt = lft[keep], rgt[keep], won[keep], wgt[keep]
@@ -192,6 +209,17 @@ def average_win_rate(
 
 
 def _power_iteration(
+    matrix: FloatArray, start: FloatArray, tolerance: float, max_iter: int
+) -> tuple[FloatArray, ...]:
+    """:func:`_power_steps` on cache-sized slices of the batch."""
+
+    def run(matrix: FloatArray, start: FloatArray) -> tuple[FloatArray, ...]:
+        return _power_steps(matrix, start, tolerance, max_iter)
+
+    return in_chunks(run, (matrix, start), "matrix")
+
+
+def _power_steps(
     matrix: FloatArray, start: FloatArray, tolerance: float, max_iter: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """evalica's ``eigen`` loop on a batch: ``x <- A^T x / ||A^T x||`` (no division when the
@@ -449,16 +477,21 @@ def win_probability(
 ) -> FloatArray:
     """The probability that item ``i`` beats item ``j`` under a fitted model.
 
-    - ``"bradley_terry"``: ``s_i / (s_i + s_j)`` (0.5 on the diagonal; a 0/0 cell is 0, as
-      evalica's ``pairwise_scores``).
+    - ``"bradley_terry"``: ``s_i / (s_i + s_j)`` (0.5 on the diagonal), evalica's
+      ``pairwise_scores``.
     - ``"davidson"``: ``s_i / (s_i + s_j + nu * sqrt(s_i s_j))`` with ``tie = nu`` (Davidson
       1970; the tie probability is ``1 - P[i, j] - P[j, i]``).
     - ``"newman"``: ``s_i / (s_i + s_j + 2 v sqrt(s_i s_j))`` with ``tie = v`` (Newman 2023
       writes Davidson's model with ``nu = 2 v``).
     - ``"elo"``: ``1 / (1 + base ** ((r_j - r_i) / scale))``.
 
-    Counting, average win rate, eigenvector and PageRank scores define no probability: those
-    names raise :class:`~assay.errors.OptionError` (use :func:`empirical_win_rate`).
+    Degenerate scores (:func:`~assay.judgments._pairwise_iterative.bradley_terry`): an
+    infinite score beats a finite one with probability 1 and a score of 0 loses to a
+    positive one with probability 1; a pair of two 0 scores, of two infinite scores, or
+    with a NaN score is NaN (undefined; evalica writes 0 for 0/0, but its scores are never 0
+    or infinite). Counting, average win rate, eigenvector and PageRank scores define no
+    probability: those names raise :class:`~assay.errors.OptionError` (use
+    :func:`empirical_win_rate`).
 
     Parameters
     ----------
@@ -486,7 +519,7 @@ def win_probability(
     s_j = s[..., None, :]
     with np.errstate(all="ignore"):
         if method == "bradley_terry":
-            return np.nan_to_num(s_i / (s_i + s_j), nan=0.0)
+            return _limits(s_i / (s_i + s_j), s_i, s_j)
         if method in ("davidson", "newman"):
             if tie is None:
                 raise OptionError(
@@ -496,7 +529,7 @@ def win_probability(
             if method == "newman":
                 nu = 2.0 * nu
             nu = nu[..., None, None] if nu.ndim else nu
-            return np.nan_to_num(s_i / (s_i + s_j + nu * np.sqrt(s_i * s_j)), nan=0.0)
+            return _limits(s_i / (s_i + s_j + nu * np.sqrt(s_i * s_j)), s_i, s_j)
         if method == "elo":
             return 1.0 / (1.0 + np.power(base, (s_j - s_i) / scale))
     raise OptionError(
@@ -504,6 +537,12 @@ def win_probability(
         "'bradley_terry', 'davidson', 'newman', 'elo' (use empirical_win_rate for the observed rates)",
         option="method",
     )
+
+
+def _limits(p: FloatArray, s_i: FloatArray, s_j: FloatArray) -> FloatArray:
+    """An infinite strength against a finite one: the limits 1 and 0 (inf/inf is NaN)."""
+    p = np.where(np.isinf(s_i) & np.isfinite(s_j), 1.0, p)
+    return np.where(np.isfinite(s_i) & np.isinf(s_j), 0.0, p)
 
 
 def empirical_win_rate(wins: ArrayLike, ties: ArrayLike, *, tie_weight: float = 0.5) -> FloatArray:
