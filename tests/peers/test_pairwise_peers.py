@@ -236,3 +236,46 @@ def test_bradley_terry_win_probability_is_evalica_pairwise_scores() -> None:
         scores = np.exp(rng.normal(scale=3.0, size=int(rng.integers(1, 12))))
         ours = win_probability(scores, "bradley_terry")
         assert ours.tolist() == evalica.pairwise_scores(scores).tolist()
+
+
+def test_options_match_evalica() -> None:
+    """Non-default weights, damping, starting tie parameter and Elo curve, on regular input."""
+    rng = np.random.default_rng(400)
+    compared = 0
+    for case in range(150):
+        n, left, right, winner, weights = _comparisons(rng)
+        wins, ties = pair_counts(left, right, winner, n, weights)
+        weighting = {
+            "win_weight": float(rng.uniform(0.5, 2.0)),
+            "tie_weight": float(rng.uniform(0.1, 1.0)),
+        }
+        checks = [
+            ("counting", weighting),
+            ("average_win_rate", weighting),
+            ("eigen", weighting),
+            ("pagerank", {**weighting, "damping": float(rng.uniform(0.5, 0.95))}),
+        ]
+        if _regular(wins, ties):
+            checks += [
+                ("bradley_terry", weighting),
+                ("newman", {**weighting, "v_init": float(rng.uniform(0.1, 2.0))}),
+            ]
+        for method, options in checks:
+            ours = KERNELS[method](wins, ties, **options).scores
+            theirs = _evalica(method, n, left, right, winner, weights, **options)
+            np.testing.assert_allclose(
+                ours, theirs, rtol=1e-9, atol=1e-12, err_msg=f"{case} {method} {options}"
+            )
+            compared += 1
+        curve = {
+            "initial": float(rng.uniform(0, 2000)),
+            "base": float(rng.choice([2.0, np.e, 10.0])),
+            "scale": float(rng.uniform(100, 800)),
+            "k": float(rng.uniform(1, 40)),
+            **weighting,
+        }
+        ours = elo(left, right, winner, n, weights=weights, **curve).scores
+        assert (
+            ours.tolist() == _evalica("elo", n, left, right, winner, weights, **curve).tolist()
+        ), case
+    assert compared >= 750
