@@ -17,6 +17,17 @@ _LAZY = {
     "read_comparisons": "comparisons",
     "CrowdLabels": "labels",
     "read_crowd_labels": "labels",
+    # pairwise comparisons: one score per item, and the leaderboard with intervals
+    "ItemScores": "pairwise",
+    "counting": "pairwise",
+    "average_win_rate": "pairwise",
+    "bradley_terry": "pairwise",
+    "newman": "pairwise",
+    "elo": "pairwise",
+    "eigen": "pairwise",
+    "pagerank": "pairwise",
+    "Leaderboard": "leaderboard",
+    "leaderboard": "leaderboard",
 }
 
 
@@ -26,6 +37,16 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .comparisons import read_comparisons as read_comparisons
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
+    from .leaderboard import Leaderboard as Leaderboard
+    from .leaderboard import leaderboard as leaderboard
+    from .pairwise import ItemScores as ItemScores
+    from .pairwise import average_win_rate as average_win_rate
+    from .pairwise import bradley_terry as bradley_terry
+    from .pairwise import counting as counting
+    from .pairwise import eigen as eigen
+    from .pairwise import elo as elo
+    from .pairwise import newman as newman
+    from .pairwise import pagerank as pagerank
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 
