@@ -4,11 +4,12 @@ degenerate items, and (``--report``) the forest plot and the win-probability hea
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import typer
 
 from .._options import InputFormat
+from ..judgments.options import PairwiseMethod, TieModel
 from ._common import (
     ConfidenceOption,
     FormatOption,
@@ -29,8 +30,6 @@ __all__ = ["leaderboard", "register"]
 #: The title of the ``--report`` page.
 TITLE = "assay leaderboard"
 
-Method = Literal["counting", "average_win_rate", "bradley_terry", "newman", "elo", "eigen", "pagerank"]
-TieModel = Literal["half", "davidson"]
 
 
 def leaderboard(
@@ -38,7 +37,7 @@ def leaderboard(
         str,
         typer.Argument(help="Comparisons: a CSV/TSV/Parquet/JSONL table with left, right and winner columns."),
     ],
-    method: Annotated[Method, typer.Option(help="Scoring method.")] = "bradley_terry",
+    method: Annotated[PairwiseMethod, typer.Option(help="Scoring method.")] = "bradley_terry",
     left: Annotated[str, typer.Option(help="Column of the left item.")] = "left",
     right: Annotated[str, typer.Option(help="Column of the right item.")] = "right",
     winner: Annotated[str, typer.Option(help="Column of the outcome: left, right or tie.")] = "winner",

@@ -26,8 +26,8 @@ _LAZY = {
     "elo": "pairwise",
     "eigen": "pairwise",
     "pagerank": "pairwise",
-    "Leaderboard": "leaderboard",
-    "leaderboard": "leaderboard",
+    "Leaderboard": "board",
+    "leaderboard": "board",
 }
 
 
@@ -37,8 +37,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .comparisons import read_comparisons as read_comparisons
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
-    from .leaderboard import Leaderboard as Leaderboard
-    from .leaderboard import leaderboard as leaderboard
+    from .board import Leaderboard as Leaderboard
+    from .board import leaderboard as leaderboard
     from .pairwise import ItemScores as ItemScores
     from .pairwise import average_win_rate as average_win_rate
     from .pairwise import bradley_terry as bradley_terry

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, get_args
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,6 +26,7 @@ from ..metrics.registry import FROM_SIGNATURE, Param, closed_unit, measure, one_
 from ..metrics.registry import real_number as _real
 from ._fit import PairwiseFit
 from .comparisons import Comparisons, as_comparisons
+from .options import PairwiseMethod, TieModel
 
 __all__ = [
     "LOWER_IS_BETTER",
@@ -43,11 +44,9 @@ __all__ = [
 FAMILY = "judgments"
 INPUT = "pairwise comparisons"
 FloatArray = NDArray[np.float64]
-#: How Bradley–Terry treats ties.
-TieModel = Literal["half", "davidson"]
 
 #: The methods, in the order the docs and ``assay leaderboard --method`` list them.
-METHODS = ("counting", "average_win_rate", "bradley_terry", "newman", "elo", "eigen", "pagerank")
+METHODS: tuple[PairwiseMethod, ...] = get_args(PairwiseMethod)
 
 #: Methods whose better items get lower scores: evalica's eigenvector scores grow with the
 #: credit *others* earned against an item (see :func:`eigen`).

@@ -16,7 +16,7 @@ from ..report.values import short
 
 if TYPE_CHECKING:
     from ..report.document import Document
-    from .leaderboard import Leaderboard
+    from .board import Leaderboard
 
 __all__ = ["BOARD_COLUMNS", "board_document", "board_report"]
 

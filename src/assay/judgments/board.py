@@ -20,6 +20,7 @@ from ..report.reported import Reported
 from . import pairwise
 from ._board_bootstrap import LIKELIHOOD, bootstrap_scores, percentiles, ranks, with_limits
 from .comparisons import Comparisons, as_comparisons
+from .options import PairwiseMethod
 
 if TYPE_CHECKING:
     from ..report.document import Document
@@ -165,11 +166,7 @@ def _statuses(counts: Mapping[str, FloatArray]) -> tuple[str, ...]:
 
 
 def _method_function(method: str) -> Any:  # Any: one of the declared functions
-    if method not in pairwise.METHODS:
-        raise OptionError(
-            f"method must be one of {', '.join(pairwise.METHODS)}, got {method!r}", option="method"
-        )
-    return getattr(pairwise, method)
+    return getattr(pairwise, opt.choice(method, PairwiseMethod, "method"))
 
 
 def _model_probability(scores: FloatArray, method: str, options: Mapping[str, Any], tie: float | None) -> FloatArray | None:
@@ -213,7 +210,7 @@ def _strongly_connected(c: Comparisons) -> bool:
 def leaderboard(
     comparisons: Any,  # Any: Comparisons, or anything read_comparisons reads
     *,
-    method: str = "bradley_terry",
+    method: PairwiseMethod = "bradley_terry",
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
