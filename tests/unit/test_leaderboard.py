@@ -295,3 +295,13 @@ def test_the_report_escapes_item_names_in_every_format() -> None:
     assert [s["title"] for s in doc["sections"]] == ["Results", "Scores", "Win probabilities"]
     assert "Leaderboard(bradley_terry, 4 items" in repr(board)
     assert "<b>x</b>" not in board._repr_html_()
+
+
+def test_an_item_between_degenerate_items_has_no_estimate() -> None:
+    """b beat a (which only lost) and lost to c (which only won): nothing bounds b's strength."""
+    board = leaderboard({"left": ["b", "c"], "right": ["a", "b"], "winner": ["left", "left"]}, n_resamples=20)
+    status = dict(zip(board.items, board.status, strict=True))
+    assert status == {"a": "only losses", "b": "no estimate", "c": "only wins"}
+    b = board.items.index("b")
+    assert np.isnan(board.scores[b]) and np.isnan(board.rank[b])
+    assert [r["item"] for r in board.records()] == ["c", "a", "b"]

@@ -1,7 +1,8 @@
 """The leaderboard's bootstrap: every item's score in ``B`` resamples of the comparisons.
 
 Count-based methods: resampling the ``N`` comparisons with replacement is a multinomial draw
-of counts over the distinct ``(left, right, outcome, weight)`` cells
+of counts over the distinct ``(left, right, outcome, weight)`` cells (a pair written either
+way round is one cell)
 (:func:`assay.stats.multinomial_resamples`, one stream per resample from the seed); each
 block of resamples becomes a stack of win and tie matrices ``(rows, n, n)`` by one
 ``bincount`` and goes through the method's kernel at once. Memory is bounded by the block
@@ -45,9 +46,15 @@ class Cells:
 
 
 def cells_of(c: Comparisons) -> Cells:
-    """Group the comparisons into their distinct (left, right, winner, weight) cells."""
+    """Group the comparisons into their distinct cells: (left, right, winner, weight) with
+    ``left < right`` (a comparison written the other way round, its winner flipped, is the
+    same outcome: half as many cells to draw)."""
     n = max(c.n_items, 1)
-    code = (c.left * n + c.right) * 3 + c.winner.astype(np.int64)
+    swap = c.left > c.right
+    low, high = np.where(swap, c.right, c.left), np.where(swap, c.left, c.right)
+    won = c.winner.astype(np.int64)
+    won = np.where(swap & (won != 2), 1 - won, won)
+    code = (low * n + high) * 3 + won
     if c.weights is None:
         keys, inverse = np.unique(code, return_inverse=True)
         count = np.bincount(inverse, minlength=keys.size).astype(np.int64)
@@ -65,25 +72,32 @@ def cells_of(c: Comparisons) -> Cells:
     return Cells(left, right, winner, np.asarray(weight, dtype=np.float64), count)
 
 
-def _matrices(cells: Cells, counts: IntArray, n: int) -> tuple[FloatArray, FloatArray]:
-    """The win and tie matrices (rows, n, n) of resampled cell counts (rows, m)."""
-    rows = counts.shape[0]
-    offset = (np.arange(rows, dtype=np.int64) * (n * n))[:, None]
-    amount = counts * cells.weight  # (rows, m)
+def _maps(cells: Cells, n: int) -> tuple[Any, Any]:
+    """Sparse (n*n, m) matrices taking cell counts to the flattened win and tie matrices
+    (each cell's weight where its comparison lands)."""
+    from scipy.sparse import csr_matrix
+
+    m = cells.count.size
     won = cells.winner != 2
     target = np.where(cells.winner == 0, cells.left * n + cells.right, cells.right * n + cells.left)
-    wins = np.bincount(
-        (offset + target[won]).ravel(), weights=amount[:, won].ravel(), minlength=rows * n * n
-    )
+    column = np.arange(m)
+    wins = csr_matrix((cells.weight[won], (target[won], column[won])), shape=(n * n, m))
     tied = ~won
-    tie_amount = amount[:, tied]
-    ties = np.bincount(
-        np.concatenate([(offset + cells.left[tied] * n + cells.right[tied]).ravel(),
-                        (offset + cells.right[tied] * n + cells.left[tied]).ravel()]),
-        weights=np.concatenate([tie_amount.ravel(), tie_amount.ravel()]),
-        minlength=rows * n * n,
-    )
-    return wins.reshape(rows, n, n), ties.reshape(rows, n, n)
+    tie_rows = np.concatenate([cells.left[tied] * n + cells.right[tied], cells.right[tied] * n + cells.left[tied]])
+    tie_cols = np.concatenate([column[tied], column[tied]])
+    ties = csr_matrix((np.concatenate([cells.weight[tied]] * 2), (tie_rows, tie_cols)), shape=(n * n, m))
+    return wins, ties
+
+
+def _matrices(cells: Cells, counts: IntArray, n: int, maps: tuple[Any, Any] | None = None) -> tuple[FloatArray, FloatArray]:
+    """The win and tie matrices (rows, n, n) of resampled cell counts (rows, m): one sparse
+    product each (every cell lands in one or two places)."""
+    wins_map, ties_map = maps if maps is not None else _maps(cells, n)
+    amount = np.ascontiguousarray(counts.T, dtype=np.float64)  # (m, rows)
+    rows = counts.shape[0]
+    wins = np.ascontiguousarray((wins_map @ amount).T).reshape(rows, n, n)
+    ties = np.ascontiguousarray((ties_map @ amount).T).reshape(rows, n, n)
+    return wins, ties
 
 
 #: The methods whose estimate (a maximum-likelihood one) does not exist for an item that
@@ -118,8 +132,9 @@ def _count_blocks(
         kernel_options["tie_model"] = kernel_options.pop("ties")
     cells = cells_of(c)
     n = c.n_items
+    maps = _maps(cells, n)
     for counts in multinomial_resamples(cells.count, n_resamples, seed=seed, rows=block_rows(n)):
-        wins, ties = _matrices(cells, counts, n)
+        wins, ties = _matrices(cells, counts, n, maps)
         fit = KERNELS[method](wins, ties, **kernel_options)
         tie = fit.extra.get("v" if method == "newman" else "nu")
         scores = np.asarray(fit.scores, dtype=np.float64).reshape(counts.shape[0], n)

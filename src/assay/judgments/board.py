@@ -31,8 +31,9 @@ __all__ = ["STATUSES", "Leaderboard", "leaderboard"]
 FloatArray = NDArray[np.float64]
 
 #: What an item's row says about it: ``ok``, or why a likelihood method's estimate does not
-#: exist for it.
-STATUSES = ("ok", "no comparisons", "only wins", "only losses")
+#: exist for it (``no estimate``: it has comparisons, but only with items that only won or
+#: only lost, so nothing bounds its strength: NaN).
+STATUSES = ("ok", "no comparisons", "only wins", "only losses", "no estimate")
 #: How ranks are numbered, in every board and resample.
 RANK_RULE = "1 + the number of items with a better score (tied items share the best rank)"
 
@@ -157,12 +158,18 @@ class Leaderboard(Result, Reported):
         return board_document(self)
 
 
-def _statuses(counts: Mapping[str, FloatArray]) -> tuple[str, ...]:
-    w, lo, t = counts["wins"], counts["losses"], counts["ties"]
-    return tuple(
-        "no comparisons" if n == 0 else "only wins" if lo == 0 and t == 0 else "only losses" if a == 0 and t == 0 else "ok"
-        for n, a, lo, t in zip(counts["comparisons"], w, lo, t, strict=True)
-    )
+def _statuses(counts: Mapping[str, FloatArray], scores: FloatArray) -> tuple[str, ...]:
+    def status(n: float, won: float, lost: float, tied: float, score: float) -> str:
+        if n == 0:
+            return "no comparisons"
+        if lost == 0 and tied == 0:
+            return "only wins"
+        if won == 0 and tied == 0:
+            return "only losses"
+        return "no estimate" if np.isnan(score) else "ok"
+
+    columns = (counts["comparisons"], counts["wins"], counts["losses"], counts["ties"], scores)
+    return tuple(status(*(float(x) for x in row)) for row in zip(*columns, strict=True))
 
 
 def _method_function(method: str) -> Any:  # Any: one of the declared functions
@@ -312,7 +319,7 @@ def leaderboard(
         wins=counts["wins"],
         losses=counts["losses"],
         ties=counts["ties"],
-        status=_statuses(counts),
+        status=_statuses(counts, scores),
         empirical=empirical,
         win_probability=_model_probability(scores, method, options, observed.tie),
         provenance=provenance(
