@@ -64,7 +64,9 @@ def _intervals(tsv: bytes, assay: bool) -> dict[str, tuple[float, float, float]]
     if assay:
         head = rows[0]
         at = {k: head.index(k) for k in ("item", "score", "ci_low", "ci_high")}
-        rows = [[r[at["item"]], r[at["score"]], r[at["ci_low"]], r[at["ci_high"]]] for r in rows[1:]]
+        rows = [
+            [r[at["item"]], r[at["score"]], r[at["ci_low"]], r[at["ci_high"]]] for r in rows[1:]
+        ]
     return {r[0]: (float(r[1]), float(r[2]), float(r[3])) for r in rows}
 
 
@@ -83,7 +85,9 @@ def main() -> None:
     from assay.judgments._synthetic_pairs import synthetic_comparisons
 
     print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs)")
-    print("| comparisons | items | rounds | tool | wall s (median) | peak RSS MB | wall / evalica | agree |")
+    print(
+        "| comparisons | items | rounds | tool | wall s (median) | peak RSS MB | wall / evalica | agree |"
+    )
     print("|---:|---:|---:|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -91,12 +95,27 @@ def main() -> None:
             c = synthetic_comparisons(int(size), a.items, tie_share=0.1, seed=0)
             names = np.array(c.items, dtype=object)
             path = folder / "votes.parquet"
-            table = pa.table({"left": names[c.left], "right": names[c.right],
-                              "winner": np.array(["left", "right", "tie"], dtype=object)[c.winner]})  # fmt: skip
+            table = pa.table(
+                {
+                    "left": names[c.left],
+                    "right": names[c.right],
+                    "winner": np.array(["left", "right", "tie"], dtype=object)[c.winner],
+                }
+            )
             pq.write_table(table, path)
             tools = {
-                "assay": [sys.executable, "-m", "assay", "leaderboard", str(path), "--n-resamples",
-                          str(a.rounds), "-f", "tsv", "--quiet"],  # fmt: skip
+                "assay": [
+                    sys.executable,
+                    "-m",
+                    "assay",
+                    "leaderboard",
+                    str(path),
+                    "--n-resamples",
+                    str(a.rounds),
+                    "-f",
+                    "tsv",
+                    "--quiet",
+                ],
                 "evalica": [sys.executable, "-c", EVALICA, str(path), str(a.rounds)],
             }
             tools = {k: v for k, v in tools.items() if k in a.tools}
@@ -116,8 +135,10 @@ def main() -> None:
             base = got.get("evalica", (float("nan"),))[0]
             for name, (wall, peak, _) in got.items():
                 ratio = wall / base if base == base else float("nan")
-                print(f"| {int(size):,} | {a.items} | {a.rounds} | {name} | {wall:.2f} | {peak:.0f} | "
-                      f"{ratio:.2f} | {agree} |")  # fmt: skip
+                print(
+                    f"| {int(size):,} | {a.items} | {a.rounds} | {name} | {wall:.2f} | {peak:.0f} | "
+                    f"{ratio:.2f} | {agree} |"
+                )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

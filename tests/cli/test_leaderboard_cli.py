@@ -19,8 +19,15 @@ TITLE = "assay leaderboard"
 def _votes(tmp_path: Path) -> Path:
     path = tmp_path / "votes.tsv"
     rows = ["model_a\tmodel_b\toutcome\tw"]
-    pairs = [("x", "y", "left"), ("y", "z", "tie"), ("z", "x", "right"), ("x", "z", "left"),
-             ("y", "x", "left"), ("z", "y", "left"), ("x", "y", "left")]  # fmt: skip
+    pairs = [
+        ("x", "y", "left"),
+        ("y", "z", "tie"),
+        ("z", "x", "right"),
+        ("x", "z", "left"),
+        ("y", "x", "left"),
+        ("z", "y", "left"),
+        ("x", "y", "left"),
+    ]
     rows += [f"{a}\t{b}\t{w}\t{1 + i % 2}" for i, (a, b, w) in enumerate(pairs)]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return path
@@ -30,7 +37,9 @@ def test_report_page_from_the_api(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     food = shared_file("pairwise", "food.csv")
     page = tmp_path / "board.html"
-    code, _, err = invoke("leaderboard", food, "--n-resamples", "100", "--seed", "3", "--report", page)
+    code, _, err = invoke(
+        "leaderboard", food, "--n-resamples", "100", "--seed", "3", "--report", page
+    )
     assert code == 0, err
     result = leaderboard(read_comparisons(food), n_resamples=100, seed=3)
     assert result.html(title=TITLE) == page.read_text(encoding="utf-8")
@@ -39,8 +48,19 @@ def test_report_page_from_the_api(tmp_path: Path) -> None:
 def test_printed_table_is_the_report(tmp_path: Path) -> None:
     votes = _votes(tmp_path)
     args = ("--left", "model_a", "--right", "model_b", "--winner", "outcome", "--weight", "w")
-    code, out, err = invoke("leaderboard", votes, *args, "--method", "elo", "--k", "16",
-                            "--n-resamples", "30", "-f", "tsv")  # fmt: skip
+    code, out, err = invoke(
+        "leaderboard",
+        votes,
+        *args,
+        "--method",
+        "elo",
+        "--k",
+        "16",
+        "--n-resamples",
+        "30",
+        "-f",
+        "tsv",
+    )
     assert code == 0, err
     data = read_comparisons(votes, left="model_a", right="model_b", winner="outcome", weight="w")
     assert out == leaderboard(data, method="elo", k=16.0, n_resamples=30).report().render("tsv")
@@ -48,7 +68,9 @@ def test_printed_table_is_the_report(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fmt", ["table", "tsv", "csv", "jsonl", "json", "markdown", "latex"])
 def test_every_output_format(tmp_path: Path, fmt: str) -> None:
-    code, out, err = invoke("leaderboard", shared_file("pairwise", "food.csv"), "--n-resamples", "20", "-f", fmt)
+    code, out, err = invoke(
+        "leaderboard", shared_file("pairwise", "food.csv"), "--n-resamples", "20", "-f", fmt
+    )
     assert code == 0, err
     assert "Tacos" in out
 
@@ -56,7 +78,9 @@ def test_every_output_format(tmp_path: Path, fmt: str) -> None:
 def test_save_and_report_later(tmp_path: Path) -> None:
     saved = tmp_path / "board.json"
     food = shared_file("pairwise", "food.csv")
-    code, _, err = invoke("leaderboard", food, "--n-resamples", "20", "--ties", "davidson", "--save", saved, "--quiet")
+    code, _, err = invoke(
+        "leaderboard", food, "--n-resamples", "20", "--ties", "davidson", "--save", saved, "--quiet"
+    )
     assert code == 0, err
     doc = json.loads(saved.read_text(encoding="utf-8"))
     assert doc["documents"][0]["provenance"]["options"]["ties"] == "davidson"

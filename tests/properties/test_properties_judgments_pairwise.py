@@ -44,7 +44,9 @@ BAD = {
 }
 
 
-def _random(seed: int, *, n_max: int = 7, rows_max: int = 40, weighted: bool = False) -> Comparisons:
+def _random(
+    seed: int, *, n_max: int = 7, rows_max: int = 40, weighted: bool = False
+) -> Comparisons:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, n_max + 1))
     rows = int(rng.integers(1, rows_max + 1))
@@ -53,8 +55,11 @@ def _random(seed: int, *, n_max: int = 7, rows_max: int = 40, weighted: bool = F
     winner = rng.choice(np.array([0, 1, 2], dtype=np.int8), rows, p=[0.45, 0.4, 0.15])
     names = [f"item{i}" for i in range(n)]
     weights = rng.uniform(0.5, 2.0, rows) if weighted else None
-    data = {"left": [names[i] for i in left], "right": [names[i] for i in right],
-            "winner": [("left", "right", "tie")[w] for w in winner]}  # fmt: skip
+    data = {
+        "left": [names[i] for i in left],
+        "right": [names[i] for i in right],
+        "winner": [("left", "right", "tie")[w] for w in winner],
+    }
     if weights is not None:
         data["weight"] = weights.tolist()
         return Comparisons.read(data, weight="weight")
@@ -105,9 +110,13 @@ def test_an_item_that_beat_everyone_comes_first(seed: int) -> None:
             rows.append((f"o{i}", f"o{j}", str(rng.choice(["left", "right", "tie"]))))
     for _ in range(3):  # item "top" beats every other item three times, on either side
         for i in range(1, n):
-            rows.append(("top", f"o{i}", "left") if rng.random() < 0.5 else (f"o{i}", "top", "right"))
+            rows.append(
+                ("top", f"o{i}", "left") if rng.random() < 0.5 else (f"o{i}", "top", "right")
+            )
     order = rng.permutation(len(rows)) if seed % 2 else np.arange(len(rows))
-    data = {key: [rows[k][col] for k in order] for col, key in enumerate(("left", "right", "winner"))}
+    data = {
+        key: [rows[k][col] for k in order] for col, key in enumerate(("left", "right", "winner"))
+    }
     c = Comparisons.read(data)
     top = c.items.index("top")
     for spec in SPECS:
@@ -136,8 +145,12 @@ def test_renumbering_the_items_permutes_the_scores(seed: int, weighted: bool) ->
         if not (a.provenance["converged"] and b.provenance["converged"]):
             continue  # the last iterate of a fit that did not converge depends on the order
         rtol = 1e-3 if spec.name in ITERATIVE else 1e-12
-        np.testing.assert_allclose(b.scores[perm], a.scores, rtol=rtol, atol=1e-6, err_msg=spec.name)
-        assert [b[item] for item in c.items] == pytest.approx(list(a.scores), rel=rtol, abs=1e-6, nan_ok=True)
+        np.testing.assert_allclose(
+            b.scores[perm], a.scores, rtol=rtol, atol=1e-6, err_msg=spec.name
+        )
+        assert [b[item] for item in c.items] == pytest.approx(
+            list(a.scores), rel=rtol, abs=1e-6, nan_ok=True
+        )
 
 
 @settings(max_examples=40, deadline=None)
@@ -147,7 +160,9 @@ def test_swapping_sides_with_the_winner_flipped_changes_nothing(seed: int) -> No
     flipped = np.where(c.winner == 2, 2, 1 - c.winner).astype(np.int8)
     d = Comparisons(c.items, c.right, c.left, flipped, c.weights, c.source)
     for spec in SPECS:  # Elo too: each update is symmetric in the two sides
-        np.testing.assert_array_equal(spec.kernel(d).scores, spec.kernel(c).scores, err_msg=spec.name)
+        np.testing.assert_array_equal(
+            spec.kernel(d).scores, spec.kernel(c).scores, err_msg=spec.name
+        )
 
 
 @settings(max_examples=40, deadline=None)
@@ -159,7 +174,9 @@ def test_row_order_matters_to_elo_only(seed: int) -> None:
     for spec in SPECS:
         if spec.name in ORDERED:
             continue
-        np.testing.assert_allclose(spec.kernel(d).scores, spec.kernel(c).scores, rtol=1e-12, err_msg=spec.name)
+        np.testing.assert_allclose(
+            spec.kernel(d).scores, spec.kernel(c).scores, rtol=1e-12, err_msg=spec.name
+        )
 
 
 def test_elo_depends_on_the_order() -> None:

@@ -135,7 +135,11 @@ def _comparisons() -> Any:
     from assay.judgments import Comparisons
 
     return Comparisons.read(
-        {"left": ["a", "b", "c", "a"], "right": ["b", "c", "a", "c"], "winner": ["left", "tie", "right", "left"]}
+        {
+            "left": ["a", "b", "c", "a"],
+            "right": ["b", "c", "a", "c"],
+            "winner": ["left", "tie", "right", "left"],
+        }
     )
 
 
@@ -292,7 +296,15 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     ),
     **{
         f"assay.judgments.{method}": (lambda: ((_comparisons(),), {}))
-        for method in ("counting", "average_win_rate", "bradley_terry", "newman", "elo", "eigen", "pagerank")
+        for method in (
+            "counting",
+            "average_win_rate",
+            "bradley_terry",
+            "newman",
+            "elo",
+            "eigen",
+            "pagerank",
+        )
     },
     "assay.stats.multinomial_resamples": lambda: (([3, 1, 2], 5), {}),
     "assay.judgments.leaderboard": lambda: ((_comparisons(),), {"n_resamples": 10}),

@@ -31,8 +31,11 @@ def _random(seed: int, n: int = 6, rows: int = 200) -> Comparisons:
     winner = np.where(u < 0.1, 2, np.where(u < 0.1 + 0.9 * p_left, 0, 1)).astype(np.int8)
     names = [f"m{i}" for i in range(n)]
     return Comparisons.read(
-        {"left": [names[i] for i in left], "right": [names[i] for i in right],
-         "winner": [("left", "right", "tie")[w] for w in winner]}  # fmt: skip
+        {
+            "left": [names[i] for i in left],
+            "right": [names[i] for i in right],
+            "winner": [("left", "right", "tie")[w] for w in winner],
+        }
     )
 
 
@@ -100,11 +103,20 @@ def test_the_count_matrices_of_a_resample_are_those_of_its_rows() -> None:
 
 def test_weighted_cells_keep_each_weight() -> None:
     c = Comparisons.read(
-        {"left": ["a", "a", "a", "b"], "right": ["b", "b", "b", "a"], "winner": ["left"] * 4,
-         "w": [1.0, 2.0, 1.0, 0.5]}, weight="w"  # fmt: skip
+        {
+            "left": ["a", "a", "a", "b"],
+            "right": ["b", "b", "b", "a"],
+            "winner": ["left"] * 4,
+            "w": [1.0, 2.0, 1.0, 0.5],
+        },
+        weight="w",
     )
     cells = bb.cells_of(c)
-    assert sorted(zip(cells.weight.tolist(), cells.count.tolist(), strict=True)) == [(0.5, 1), (1.0, 2), (2.0, 1)]
+    assert sorted(zip(cells.weight.tolist(), cells.count.tolist(), strict=True)) == [
+        (0.5, 1),
+        (1.0, 2),
+        (2.0, 1),
+    ]
     w, _ = bb._matrices(cells, cells.count[None, :], c.n_items)
     np.testing.assert_array_equal(w[0], pair_counts(c.left, c.right, c.winner, 2, c.weights)[0])
 
@@ -144,7 +156,9 @@ def test_multinomial_and_index_resampling_agree_in_distribution() -> None:
     slow = np.empty((b, c.n_items))
     for r in range(b):
         idx = rng.integers(0, len(c), len(c))
-        slow[r] = pairwise.counting(Comparisons(c.items, c.left[idx], c.right[idx], c.winner[idx])).scores
+        slow[r] = pairwise.counting(
+            Comparisons(c.items, c.left[idx], c.right[idx], c.winner[idx])
+        ).scores
     low, high = np.percentile(slow, [2.5, 97.5], axis=0)
     spread = high - low
     np.testing.assert_allclose(fast.ci_low, low, atol=0.06 * spread.max())
@@ -185,23 +199,35 @@ def test_ranks_share_the_best_rank_and_skip_nan() -> None:
 
 def test_degenerate_items_are_flagged_with_open_or_undefined_values() -> None:
     c = Comparisons.read(
-        {"left": ["a", "b", "c", "a", "d", "e"], "right": ["b", "c", "a", "d", "b", "a"],
-         "winner": ["left", "left", "left", "left", "right", "left"],
-         "w": [1.0, 1.0, 1.0, 1.0, 1.0, 0.0]}, weight="w"  # fmt: skip
+        {
+            "left": ["a", "b", "c", "a", "d", "e"],
+            "right": ["b", "c", "a", "d", "b", "a"],
+            "winner": ["left", "left", "left", "left", "right", "left"],
+            "w": [1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+        },
+        weight="w",
     )
     board = leaderboard(c, n_resamples=100)
     status = dict(zip(board.items, board.status, strict=True))
     assert status == {"a": "ok", "b": "ok", "c": "ok", "d": "only losses", "e": "no comparisons"}
     i = {item: k for k, item in enumerate(board.items)}
     assert board.scores[i["d"]] == 0.0 and board.ci_high[i["d"]] == 0.0
-    assert np.isnan(board.scores[i["e"]]) and np.isnan(board.ci_low[i["e"]]) and np.isnan(board.rank[i["e"]])
+    assert (
+        np.isnan(board.scores[i["e"]])
+        and np.isnan(board.ci_low[i["e"]])
+        and np.isnan(board.rank[i["e"]])
+    )
     rows = {r["item"]: r for r in board.records()}
     assert rows["e"]["rank"] is None and rows["e"]["status"] == "no comparisons"
     assert board.records()[-1]["item"] == "e"  # unscored items last
-    only_wins = leaderboard({"left": ["x", "x", "y"], "right": ["y", "z", "z"], "winner": ["left", "left", "tie"]},
-                            n_resamples=50)  # fmt: skip
+    only_wins = leaderboard(
+        {"left": ["x", "x", "y"], "right": ["y", "z", "z"], "winner": ["left", "left", "tie"]},
+        n_resamples=50,
+    )
     assert only_wins.status[0] == "only wins"
-    assert only_wins.scores[0] == np.inf and only_wins.ci_low[0] == np.inf and only_wins.rank[0] == 1
+    assert (
+        only_wins.scores[0] == np.inf and only_wins.ci_low[0] == np.inf and only_wins.rank[0] == 1
+    )
     assert only_wins.win_probability is not None and only_wins.win_probability[0, 1] == 1.0
     assert "+∞" in only_wins.report().render("table")
 
@@ -213,7 +239,9 @@ def test_an_item_that_can_lose_in_a_resample_gets_an_open_interval() -> None:
     assert board.ci_high[tacos] == np.inf  # some resamples leave Tacos without a loss
     assert all(s == "ok" for s in board.status)
     ok = np.isfinite(board.scores)
-    assert (board.ci_low[ok] <= board.scores[ok]).all() and (board.scores[ok] <= board.ci_high[ok]).all()
+    assert (board.ci_low[ok] <= board.scores[ok]).all() and (
+        board.scores[ok] <= board.ci_high[ok]
+    ).all()
     # no resample collapses the strengths to the kernel's floor: in each, the regular items'
     # strengths keep geometric mean 1 (an item that only lost there scores 0, not the rest)
     c = Comparisons.read(food)
@@ -226,8 +254,11 @@ def test_an_item_that_can_lose_in_a_resample_gets_an_open_interval() -> None:
 
 
 def test_eigen_ranks_the_lowest_score_first() -> None:
-    board = leaderboard({"left": ["a", "a", "b"], "right": ["b", "c", "c"], "winner": ["left"] * 3},
-                        method="eigen", n_resamples=20)  # fmt: skip
+    board = leaderboard(
+        {"left": ["a", "a", "b"], "right": ["b", "c", "c"], "winner": ["left"] * 3},
+        method="eigen",
+        n_resamples=20,
+    )
     assert board.records()[0]["item"] == "a"
     assert board.scores[0] == board.scores.min()
 
@@ -253,14 +284,22 @@ def test_win_probabilities() -> None:
     assert p is not None and np.nanmax(p + p.T) < 1.0  # ties take the rest
     elo = leaderboard(c, method="elo", n_resamples=5)
     assert elo.win_probability is not None
-    np.testing.assert_allclose(np.nan_to_num(elo.win_probability + elo.win_probability.T, nan=1.0), 1.0)
+    np.testing.assert_allclose(
+        np.nan_to_num(elo.win_probability + elo.win_probability.T, nan=1.0), 1.0
+    )
 
 
 def test_bad_options_are_option_errors_naming_them() -> None:
     c = _random(0)
-    cases = [({"method": "borda"}, "method"), ({"n_resamples": 0}, "n_resamples"),
-             ({"confidence": 1.0}, "confidence"), ({"seed": -1}, "seed"),
-             ({"k": 32}, "k"), ({"ties": "thirds"}, "ties"), ({"method": "elo", "k": -1.0}, "k")]  # fmt: skip
+    cases = [
+        ({"method": "borda"}, "method"),
+        ({"n_resamples": 0}, "n_resamples"),
+        ({"confidence": 1.0}, "confidence"),
+        ({"seed": -1}, "seed"),
+        ({"k": 32}, "k"),
+        ({"ties": "thirds"}, "ties"),
+        ({"method": "elo", "k": -1.0}, "k"),
+    ]
     for kwargs, name in cases:
         with pytest.raises(OptionError) as err:
             leaderboard(c, n_resamples=kwargs.pop("n_resamples", 5), **kwargs)  # type: ignore[arg-type]
@@ -273,14 +312,18 @@ def test_every_method_makes_a_board_whose_intervals_hold_its_score() -> None:
         board = leaderboard(c, method=method, n_resamples=40)
         assert board.method == method and board.provenance["n_resamples"] == 40
         assert sorted(r["rank"] for r in board.records())[0] == 1
-        assert (board.rank_low <= board.rank).all() and (board.rank <= board.rank_high).all(), method
+        assert (board.rank_low <= board.rank).all() and (board.rank <= board.rank_high).all(), (
+            method
+        )
         assert (board.ci_low <= board.ci_high).all(), method
 
 
 def test_the_report_escapes_item_names_in_every_format() -> None:
     pytest.importorskip("matplotlib")
     names = ["<b>x</b>", "$y$", "a|b", "c\\d"]
-    c = Comparisons.read({"left": names, "right": names[1:] + names[:1], "winner": ["left", "tie", "right", "left"]})
+    c = Comparisons.read(
+        {"left": names, "right": names[1:] + names[:1], "winner": ["left", "tie", "right", "left"]}
+    )
     board = leaderboard(c, n_resamples=20)
     render = board.report().render
     assert "\\<b\\>x\\</b\\>" in render("markdown") and "a\\|b" in render("markdown")
@@ -299,7 +342,9 @@ def test_the_report_escapes_item_names_in_every_format() -> None:
 
 def test_an_item_between_degenerate_items_has_no_estimate() -> None:
     """b beat a (which only lost) and lost to c (which only won): nothing bounds b's strength."""
-    board = leaderboard({"left": ["b", "c"], "right": ["a", "b"], "winner": ["left", "left"]}, n_resamples=20)
+    board = leaderboard(
+        {"left": ["b", "c"], "right": ["a", "b"], "winner": ["left", "left"]}, n_resamples=20
+    )
     status = dict(zip(board.items, board.status, strict=True))
     assert status == {"a": "only losses", "b": "no estimate", "c": "only wins"}
     b = board.items.index("b")

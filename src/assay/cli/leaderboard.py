@@ -31,16 +31,19 @@ __all__ = ["leaderboard", "register"]
 TITLE = "assay leaderboard"
 
 
-
 def leaderboard(
     comparisons: Annotated[
         str,
-        typer.Argument(help="Comparisons: a CSV/TSV/Parquet/JSONL table with left, right and winner columns."),
+        typer.Argument(
+            help="Comparisons: a CSV/TSV/Parquet/JSONL table with left, right and winner columns."
+        ),
     ],
     method: Annotated[PairwiseMethod, typer.Option(help="Scoring method.")] = "bradley_terry",
     left: Annotated[str, typer.Option(help="Column of the left item.")] = "left",
     right: Annotated[str, typer.Option(help="Column of the right item.")] = "right",
-    winner: Annotated[str, typer.Option(help="Column of the outcome: left, right or tie.")] = "winner",
+    winner: Annotated[
+        str, typer.Option(help="Column of the outcome: left, right or tie.")
+    ] = "winner",
     weight: Annotated[
         str | None, typer.Option(help="Column of non-negative weights (default: each counts 1).")
     ] = None,
@@ -53,21 +56,38 @@ def leaderboard(
     confidence: ConfidenceOption = 0.95,
     ties: Annotated[
         TieModel | None,
-        typer.Option(help="Bradley–Terry's ties: half (a half win each) or davidson.", show_default=False),
+        typer.Option(
+            help="Bradley–Terry's ties: half (a half win each) or davidson.", show_default=False
+        ),
     ] = None,
-    win_weight: Annotated[float | None, typer.Option(help="Credit for a win.", show_default=False)] = None,
-    tie_weight: Annotated[float | None, typer.Option(help="Credit for a tie.", show_default=False)] = None,
+    win_weight: Annotated[
+        float | None, typer.Option(help="Credit for a win.", show_default=False)
+    ] = None,
+    tie_weight: Annotated[
+        float | None, typer.Option(help="Credit for a tie.", show_default=False)
+    ] = None,
     tolerance: Annotated[
-        float | None, typer.Option(help="Convergence threshold of iterative methods.", show_default=False)
+        float | None,
+        typer.Option(help="Convergence threshold of iterative methods.", show_default=False),
     ] = None,
     max_iter: Annotated[
         int | None, typer.Option(help="Iteration cap of iterative methods.", show_default=False)
     ] = None,
-    k: Annotated[float | None, typer.Option(help="Elo's update factor K.", show_default=False)] = None,
-    initial: Annotated[float | None, typer.Option(help="Elo's starting rating.", show_default=False)] = None,
-    base: Annotated[float | None, typer.Option(help="Elo's logistic base.", show_default=False)] = None,
-    scale: Annotated[float | None, typer.Option(help="Elo's logistic scale.", show_default=False)] = None,
-    damping: Annotated[float | None, typer.Option(help="PageRank's damping.", show_default=False)] = None,
+    k: Annotated[
+        float | None, typer.Option(help="Elo's update factor K.", show_default=False)
+    ] = None,
+    initial: Annotated[
+        float | None, typer.Option(help="Elo's starting rating.", show_default=False)
+    ] = None,
+    base: Annotated[
+        float | None, typer.Option(help="Elo's logistic base.", show_default=False)
+    ] = None,
+    scale: Annotated[
+        float | None, typer.Option(help="Elo's logistic scale.", show_default=False)
+    ] = None,
+    damping: Annotated[
+        float | None, typer.Option(help="PageRank's damping.", show_default=False)
+    ] = None,
     v_init: Annotated[
         float | None, typer.Option(help="Newman's starting tie parameter.", show_default=False)
     ] = None,
@@ -104,7 +124,12 @@ def leaderboard(
         )
         with busy(f"{method}, {n_resamples} bootstrap resamples", quiet):
             result = build(
-                data, method=method, n_resamples=n_resamples, confidence=confidence, seed=seed, **options
+                data,
+                method=method,
+                n_resamples=n_resamples,
+                confidence=confidence,
+                seed=seed,
+                **options,
             )
         present(result.report(), fmt, output)
         if report is not None or save is not None:

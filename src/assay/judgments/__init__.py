@@ -32,13 +32,13 @@ _LAZY = {
 
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .board import Leaderboard as Leaderboard
+    from .board import leaderboard as leaderboard
     from .comparisons import WINNERS as WINNERS
     from .comparisons import Comparisons as Comparisons
     from .comparisons import read_comparisons as read_comparisons
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
-    from .board import Leaderboard as Leaderboard
-    from .board import leaderboard as leaderboard
     from .pairwise import ItemScores as ItemScores
     from .pairwise import average_win_rate as average_win_rate
     from .pairwise import bradley_terry as bradley_terry

@@ -28,7 +28,16 @@ from numpy.typing import NDArray
 from ..stats import multinomial_resamples
 from .comparisons import Comparisons
 
-__all__ = ["BLOCK_ELEMENTS", "LIKELIHOOD", "Cells", "bootstrap_scores", "cells_of", "percentiles", "ranks", "with_limits"]
+__all__ = [
+    "BLOCK_ELEMENTS",
+    "LIKELIHOOD",
+    "Cells",
+    "bootstrap_scores",
+    "cells_of",
+    "percentiles",
+    "ranks",
+    "with_limits",
+]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -41,8 +50,16 @@ class Cells:
     """The distinct comparisons: ``left``, ``right``, ``winner`` and ``weight`` per cell,
     and ``count``, how many comparisons fall in it."""
 
-    def __init__(self, left: IntArray, right: IntArray, winner: IntArray, weight: FloatArray, count: IntArray):
-        self.left, self.right, self.winner, self.weight, self.count = left, right, winner, weight, count
+    def __init__(
+        self, left: IntArray, right: IntArray, winner: IntArray, weight: FloatArray, count: IntArray
+    ):
+        self.left, self.right, self.winner, self.weight, self.count = (
+            left,
+            right,
+            winner,
+            weight,
+            count,
+        )
 
 
 def cells_of(c: Comparisons) -> Cells:
@@ -83,13 +100,19 @@ def _maps(cells: Cells, n: int) -> tuple[Any, Any]:
     column = np.arange(m)
     wins = csr_matrix((cells.weight[won], (target[won], column[won])), shape=(n * n, m))
     tied = ~won
-    tie_rows = np.concatenate([cells.left[tied] * n + cells.right[tied], cells.right[tied] * n + cells.left[tied]])
+    tie_rows = np.concatenate(
+        [cells.left[tied] * n + cells.right[tied], cells.right[tied] * n + cells.left[tied]]
+    )
     tie_cols = np.concatenate([column[tied], column[tied]])
-    ties = csr_matrix((np.concatenate([cells.weight[tied]] * 2), (tie_rows, tie_cols)), shape=(n * n, m))
+    ties = csr_matrix(
+        (np.concatenate([cells.weight[tied]] * 2), (tie_rows, tie_cols)), shape=(n * n, m)
+    )
     return wins, ties
 
 
-def _matrices(cells: Cells, counts: IntArray, n: int, maps: tuple[Any, Any] | None = None) -> tuple[FloatArray, FloatArray]:
+def _matrices(
+    cells: Cells, counts: IntArray, n: int, maps: tuple[Any, Any] | None = None
+) -> tuple[FloatArray, FloatArray]:
     """The win and tie matrices (rows, n, n) of resampled cell counts (rows, m): one sparse
     product each (every cell lands in one or two places)."""
     wins_map, ties_map = maps if maps is not None else _maps(cells, n)
@@ -140,9 +163,11 @@ def _count_blocks(
         scores = np.asarray(fit.scores, dtype=np.float64).reshape(counts.shape[0], n)
         if method in LIKELIHOOD:
             scores = with_limits(scores, wins, ties)
-        yield scores, fit.extra.get(
-            "iterations", np.zeros(counts.shape[0])
-        ), (None if tie is None else np.asarray(tie, dtype=np.float64))
+        yield (
+            scores,
+            fit.extra.get("iterations", np.zeros(counts.shape[0])),
+            (None if tie is None else np.asarray(tie, dtype=np.float64)),
+        )
 
 
 def _elo_resamples(
@@ -154,7 +179,9 @@ def _elo_resamples(
     for child in np.random.SeedSequence(seed).spawn(n_resamples):
         idx = np.random.default_rng(child).integers(0, size, size)
         weights = None if c.weights is None else c.weights[idx]
-        yield elo(c.left[idx], c.right[idx], c.winner[idx], c.n_items, weights=weights, **options).scores
+        yield elo(
+            c.left[idx], c.right[idx], c.winner[idx], c.n_items, weights=weights, **options
+        ).scores
 
 
 def bootstrap_scores(
@@ -165,7 +192,13 @@ def bootstrap_scores(
     if len(c) == 0:
         return np.full((n_resamples, c.n_items), np.nan), 0, None
     if method == "elo":
-        return np.array(list(_elo_resamples(c, options, n_resamples, seed))).reshape(n_resamples, c.n_items), 0, None
+        return (
+            np.array(list(_elo_resamples(c, options, n_resamples, seed))).reshape(
+                n_resamples, c.n_items
+            ),
+            0,
+            None,
+        )
     scores, unconverged, ties = [], 0, []
     cap = options.get("max_iter")
     for block, iterations, tie in _count_blocks(c, method, options, n_resamples, seed):

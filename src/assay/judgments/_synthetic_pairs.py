@@ -49,7 +49,11 @@ def synthetic_comparisons(
     right = (left + rng.integers(1, n_items, n_comparisons)) % n_items
     u = rng.random(n_comparisons)
     p_left = 1.0 / (1.0 + np.exp(theta[right] - theta[left]))
-    winner = np.where(u < tie_share, 2, np.where(rng.random(n_comparisons) < p_left, 0, 1)).astype(np.int8)
+    winner = np.where(u < tie_share, 2, np.where(rng.random(n_comparisons) < p_left, 0, 1)).astype(
+        np.int8
+    )
     width = len(str(n_items - 1))
     items = tuple(f"m{i:0{width}d}" for i in range(n_items))
-    return Comparisons(items, left.astype(np.int64), right.astype(np.int64), winner, None, "<synthetic>")
+    return Comparisons(
+        items, left.astype(np.int64), right.astype(np.int64), winner, None, "<synthetic>"
+    )

@@ -176,15 +176,19 @@ def _method_function(method: str) -> Any:  # Any: one of the declared functions
     return getattr(pairwise, opt.choice(method, PairwiseMethod, "method"))
 
 
-def _model_probability(scores: FloatArray, method: str, options: Mapping[str, Any], tie: float | None) -> FloatArray | None:
+def _model_probability(
+    scores: FloatArray, method: str, options: Mapping[str, Any], tie: float | None
+) -> FloatArray | None:
     from ._pairwise import win_probability
 
     if method == "elo":
         p = win_probability(scores, "elo", base=options["base"], scale=options["scale"])
     elif method == "bradley_terry" and options["ties"] == "davidson":
         p = win_probability(scores, "davidson", tie=tie)
-    elif method in ("bradley_terry", "newman"):
-        p = win_probability(scores, method, **({"tie": tie} if method == "newman" else {}))
+    elif method == "newman":
+        p = win_probability(scores, "newman", tie=tie)
+    elif method == "bradley_terry":
+        p = win_probability(scores, "bradley_terry")
     else:
         return None
     s_i, s_j = scores[:, None], scores[None, :]
@@ -273,21 +277,26 @@ def leaderboard(
     Examples
     --------
     >>> from assay.judgments import leaderboard
-    >>> board = leaderboard("../shared/data/pairwise/food.csv", n_resamples=200, seed=1)
-    >>> [r["item"] for r in board.records()][:2]
-    ['Pizza', 'Sushi']
+    >>> votes = {"left": ["a", "b", "c", "a", "b", "c", "a"], "right": ["b", "c", "a", "c", "a", "b", "b"],
+    ...          "winner": ["left", "left", "left", "left", "right", "tie", "left"]}
+    >>> board = leaderboard(votes, n_resamples=200, seed=1)
+    >>> [(r["item"], r["rank"], r["status"]) for r in board.records()]
+    [('a', 1, 'ok'), ('c', 2, 'ok'), ('b', 3, 'ok')]
     >>> board.provenance["n_resamples"], board.win_probability.shape
-    (200, (5, 5))
+    (200, (3, 3))
     """
     func = _method_function(method)
     n_resamples = opt.n_resamples(n_resamples)
     confidence = opt.confidence(confidence)
     seed = opt.seed(seed)
-    accepted = [p for p, v in inspect.signature(func).parameters.items() if v.kind is v.KEYWORD_ONLY]
+    accepted = [
+        p for p, v in inspect.signature(func).parameters.items() if v.kind is v.KEYWORD_ONLY
+    ]
     for name in method_options:
         if name not in accepted:
             raise OptionError(
-                f"{method} takes no option {name!r}; its options: {', '.join(accepted)}", option=name
+                f"{method} takes no option {name!r}; its options: {', '.join(accepted)}",
+                option=name,
             )
     c = as_comparisons(comparisons)
     observed: pairwise.ItemScores = func(c, **method_options)

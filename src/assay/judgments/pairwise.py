@@ -61,14 +61,18 @@ def _nonneg(what: str) -> Any:  # Any: a validator, as the registry's own
 
 
 WIN_WEIGHT = Param("win_weight", FROM_SIGNATURE, _nonneg("win_weight"), "credit for a win")
-TIE_WEIGHT = Param("tie_weight", FROM_SIGNATURE, _nonneg("tie_weight"), "credit for a tie (each side)")
+TIE_WEIGHT = Param(
+    "tie_weight", FROM_SIGNATURE, _nonneg("tie_weight"), "credit for a tie (each side)"
+)
 TOLERANCE = Param("tolerance", FROM_SIGNATURE, positive_float("tolerance"), "convergence threshold")
 #: The most iterations an iterative method may be asked for (each is a pass over the counts).
 ITERATION_CAP = 1_000_000
 MAX_ITER = Param(
     "max_iter",
     FROM_SIGNATURE,
-    functools.partial(opt.integer, name="max_iter", minimum=1, maximum=ITERATION_CAP, error=MetricError),
+    functools.partial(
+        opt.integer, name="max_iter", minimum=1, maximum=ITERATION_CAP, error=MetricError
+    ),
     f"at most this many iterations (1 to {ITERATION_CAP:,})",
 )
 
@@ -121,7 +125,9 @@ class ItemScores(Result):
         return float(self.scores[self.items.index(item)])
 
     def records(self) -> list[dict[str, Any]]:
-        return [{"item": i, "score": float(s)} for i, s in zip(self.items, self.scores, strict=True)]
+        return [
+            {"item": i, "score": float(s)} for i, s in zip(self.items, self.scores, strict=True)
+        ]
 
 
 def fit_method(comparisons: Comparisons, method: str, options: Mapping[str, Any]) -> PairwiseFit:
@@ -145,7 +151,9 @@ def tie_parameter(fit: PairwiseFit, method: str, options: Mapping[str, Any]) -> 
     return None if value is None else float(np.asarray(value).reshape(-1)[0])
 
 
-def _scores(comparisons: Any, method: str, **options: Any) -> ItemScores:  # Any: as read_comparisons
+def _scores(
+    comparisons: Any, method: str, **options: Any
+) -> ItemScores:  # Any: as read_comparisons
     c = as_comparisons(comparisons)
     fit = fit_method(c, method, options)
     return ItemScores(
@@ -166,7 +174,9 @@ def _scores(comparisons: Any, method: str, **options: Any) -> ItemScores:  # Any
 
 
 @_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, None))
-def counting(comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5) -> ItemScores:  # Any: as read_comparisons
+def counting(
+    comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5
+) -> ItemScores:  # Any: as read_comparisons
     """Counting: each item's credited wins, ``score_i = win_weight · Σ_j W[i, j] + tie_weight ·
     Σ_j T[i, j]`` (``W[i, j]``: comparisons ``i`` won against ``j``, ``T``: ties; weighted
     when the comparisons have weights). Fair only when every item meets the same opponents
@@ -194,7 +204,9 @@ def counting(comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0
 
 
 @_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, 1.0))
-def average_win_rate(comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5) -> ItemScores:  # Any: as read_comparisons
+def average_win_rate(
+    comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5
+) -> ItemScores:  # Any: as read_comparisons
     """Average win rate: the mean, over the opponents an item met, of its share of the credit
     against each: with ``M = win_weight · W + tie_weight · T``, ``score_i = mean_j M[i, j] /
     (M[i, j] + M[j, i])`` (0 for an item that met nobody). Less sensitive than counting to
@@ -223,7 +235,12 @@ def average_win_rate(comparisons: Any, *, win_weight: float = 1.0, tie_weight: f
 
 @_method(
     params=(
-        Param("ties", FROM_SIGNATURE, one_of("ties", TieModel), "ties as half a win each (half) or Davidson's model"),
+        Param(
+            "ties",
+            FROM_SIGNATURE,
+            one_of("ties", TieModel),
+            "ties as half a win each (half) or Davidson's model",
+        ),
         WIN_WEIGHT,
         TIE_WEIGHT,
         TOLERANCE,
@@ -274,9 +291,9 @@ def bradley_terry(
     --------
     >>> from assay.judgments import bradley_terry
     >>> res = bradley_terry({"left": ["a", "b", "c", "a"], "right": ["b", "c", "a", "b"],
-    ...                      "winner": ["left", "left", "left", "right"]})
-    >>> [round(x, 3) for x in res.scores]
-    [1.0, 1.0, 1.0]
+    ...                      "winner": ["left", "left", "left", "left"]})
+    >>> [round(x, 3) for x in res.scores.tolist()]
+    [1.521, 0.657, 1.0]
     """
     return _scores(
         comparisons,
@@ -395,7 +412,7 @@ def elo(
     Examples
     --------
     >>> from assay.judgments import elo
-    >>> [round(x, 1) for x in elo({"left": ["a"], "right": ["b"], "winner": ["left"]}).scores]
+    >>> [round(x, 1) for x in elo({"left": ["a"], "right": ["b"], "winner": ["left"]}).scores.tolist()]
     [1002.0, 998.0]
     """
     return _scores(
@@ -410,7 +427,9 @@ def elo(
     )
 
 
-@_method(params=(WIN_WEIGHT, TIE_WEIGHT, TOLERANCE, MAX_ITER), bounds=(0.0, 1.0), higher_is_better=False)
+@_method(
+    params=(WIN_WEIGHT, TIE_WEIGHT, TOLERANCE, MAX_ITER), bounds=(0.0, 1.0), higher_is_better=False
+)
 def eigen(
     comparisons: Any,  # Any: as read_comparisons
     *,
@@ -447,11 +466,16 @@ def eigen(
     --------
     >>> from assay.judgments import eigen
     >>> res = eigen({"left": ["a", "b", "c"], "right": ["b", "c", "a"], "winner": ["left"] * 3})
-    >>> [round(x, 4) for x in res.scores]
+    >>> [round(x, 4) for x in res.scores.tolist()]
     [0.5774, 0.5774, 0.5774]
     """
     return _scores(
-        comparisons, "eigen", win_weight=win_weight, tie_weight=tie_weight, tolerance=tolerance, max_iter=max_iter
+        comparisons,
+        "eigen",
+        win_weight=win_weight,
+        tie_weight=tie_weight,
+        tolerance=tolerance,
+        max_iter=max_iter,
     )
 
 
@@ -500,7 +524,7 @@ def pagerank(
     --------
     >>> from assay.judgments import pagerank
     >>> res = pagerank({"left": ["a", "b", "c"], "right": ["b", "c", "a"], "winner": ["left"] * 3})
-    >>> [round(x, 4) for x in res.scores]
+    >>> [round(x, 4) for x in res.scores.tolist()]
     [0.3333, 0.3333, 0.3333]
     """
     return _scores(

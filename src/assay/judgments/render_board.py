@@ -91,7 +91,13 @@ def board_report(board: Leaderboard) -> Report:
             ]
         )
     return Report(
-        table=DisplayTable(columns, rows, title=f"Leaderboard: {_NAMES[board.method]}", legend=_legend(board), keys=2),
+        table=DisplayTable(
+            columns,
+            rows,
+            title=f"Leaderboard: {_NAMES[board.method]}",
+            legend=_legend(board),
+            keys=2,
+        ),
         records=board.records(),
         columns=BOARD_COLUMNS,
         key="items",
