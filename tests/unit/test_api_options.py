@@ -306,7 +306,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
             "pagerank",
         )
     },
-    "assay.stats.multinomial_resamples": lambda: (([3, 1, 2], 5), {}),
+    "assay.stats.multinomial_resamples": lambda: (([3, 1, 2],), {"n_resamples": 5}),
     "assay.judgments.leaderboard": lambda: ((_comparisons(),), {"n_resamples": 10}),
 }
 

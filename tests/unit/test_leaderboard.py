@@ -49,17 +49,17 @@ def _same(a: object, b: object) -> None:
 
 def test_multinomial_resamples_do_not_depend_on_the_block_size() -> None:
     counts = [5, 0, 3, 12, 1]
-    whole = np.concatenate(list(multinomial_resamples(counts, 37, seed=4, rows=37)))
-    parts = np.concatenate(list(multinomial_resamples(counts, 37, seed=4, rows=5)))
+    whole = np.concatenate(list(multinomial_resamples(counts, n_resamples=37, seed=4, rows=37)))
+    parts = np.concatenate(list(multinomial_resamples(counts, n_resamples=37, seed=4, rows=5)))
     np.testing.assert_array_equal(whole, parts)
     assert (whole.sum(1) == 21).all() and (whole[:, 1] == 0).all()
-    other = np.concatenate(list(multinomial_resamples(counts, 37, seed=5)))
+    other = np.concatenate(list(multinomial_resamples(counts, n_resamples=37, seed=5)))
     assert not np.array_equal(whole, other)
 
 
 def test_multinomial_resamples_have_the_multinomial_moments() -> None:
     counts = np.array([10, 30, 60])
-    draws = np.concatenate(list(multinomial_resamples(counts, 20000, seed=0)))
+    draws = np.concatenate(list(multinomial_resamples(counts, n_resamples=20000, seed=0)))
     p = counts / 100
     np.testing.assert_allclose(draws.mean(0), 100 * p, rtol=0.01)
     np.testing.assert_allclose(draws.var(0), 100 * p * (1 - p), rtol=0.05)
@@ -68,15 +68,15 @@ def test_multinomial_resamples_have_the_multinomial_moments() -> None:
 @pytest.mark.parametrize("counts", [[], [[1, 2]], [1, -1], [0.5, 1], [0, 0], [1, math.nan]])
 def test_multinomial_resamples_refuse_bad_counts(counts: object) -> None:
     with pytest.raises(InputError):
-        multinomial_resamples(counts, 3)  # type: ignore[arg-type]
+        multinomial_resamples(counts, n_resamples=3)  # type: ignore[arg-type]
 
 
 def test_multinomial_resamples_refuse_bad_options() -> None:
     for kwargs in ({"seed": -1}, {"rows": 0}):
         with pytest.raises(OptionError):
-            multinomial_resamples([1, 2], 3, **kwargs)  # type: ignore[arg-type]
+            multinomial_resamples([1, 2], n_resamples=3, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(OptionError):
-        multinomial_resamples([1, 2], 0)
+        multinomial_resamples([1, 2], n_resamples=0)
 
 
 # ---------------------------------------------------------------- the bootstrap
@@ -87,7 +87,7 @@ def test_the_count_matrices_of_a_resample_are_those_of_its_rows() -> None:
     stand for (each distinct comparison repeated as often as drawn)."""
     c = _random(3)
     cells = bb.cells_of(c)
-    counts = next(multinomial_resamples(cells.count, 5, seed=2))
+    counts = next(multinomial_resamples(cells.count, n_resamples=5, seed=2))
     wins, ties = bb._matrices(cells, counts, c.n_items)
     for r in range(5):
         rep = np.repeat(np.arange(cells.count.size), counts[r])

@@ -156,7 +156,9 @@ def _count_blocks(
     cells = cells_of(c)
     n = c.n_items
     maps = _maps(cells, n)
-    for counts in multinomial_resamples(cells.count, n_resamples, seed=seed, rows=block_rows(n)):
+    for counts in multinomial_resamples(
+        cells.count, n_resamples=n_resamples, seed=seed, rows=block_rows(n)
+    ):
         wins, ties = _matrices(cells, counts, n, maps)
         fit = KERNELS[method](wins, ties, **kernel_options)
         tie = fit.extra.get("v" if method == "newman" else "nu")

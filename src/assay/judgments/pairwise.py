@@ -175,8 +175,11 @@ def _scores(
 
 @_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, None))
 def counting(
-    comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5
-) -> ItemScores:  # Any: as read_comparisons
+    comparisons: Any,  # Any: as read_comparisons
+    *,
+    win_weight: float = 1.0,
+    tie_weight: float = 0.5,
+) -> ItemScores:
     """Counting: each item's credited wins, ``score_i = win_weight · Σ_j W[i, j] + tie_weight ·
     Σ_j T[i, j]`` (``W[i, j]``: comparisons ``i`` won against ``j``, ``T``: ties; weighted
     when the comparisons have weights). Fair only when every item meets the same opponents
@@ -205,8 +208,11 @@ def counting(
 
 @_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, 1.0))
 def average_win_rate(
-    comparisons: Any, *, win_weight: float = 1.0, tie_weight: float = 0.5
-) -> ItemScores:  # Any: as read_comparisons
+    comparisons: Any,  # Any: as read_comparisons
+    *,
+    win_weight: float = 1.0,
+    tie_weight: float = 0.5,
+) -> ItemScores:
     """Average win rate: the mean, over the opponents an item met, of its share of the credit
     against each: with ``M = win_weight · W + tie_weight · T``, ``score_i = mean_j M[i, j] /
     (M[i, j] + M[j, i])`` (0 for an item that met nobody). Less sensitive than counting to

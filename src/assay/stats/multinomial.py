@@ -21,7 +21,7 @@ __all__ = ["multinomial_resamples"]
 
 
 def multinomial_resamples(
-    counts: ArrayLike, n_resamples: int, *, seed: int = 0, rows: int = 256
+    counts: ArrayLike, *, n_resamples: int = 1000, seed: int = 0, rows: int = 256
 ) -> Iterator[NDArray[np.int64]]:
     """Bootstrap resamples of counted observations: each resample's count of every cell.
 
@@ -38,7 +38,7 @@ def multinomial_resamples(
     counts : array_like of int
         How many observations fall in each of the ``m`` cells (non-negative integers, at
         least one positive).
-    n_resamples : int
+    n_resamples : int, default 1000
         The number of resamples ``B``.
     seed : int, default 0
         The seed of the streams.
@@ -59,7 +59,7 @@ def multinomial_resamples(
     Examples
     --------
     >>> from assay.stats import multinomial_resamples
-    >>> blocks = list(multinomial_resamples([3, 1, 0], 4, seed=1, rows=3))
+    >>> blocks = list(multinomial_resamples([3, 1, 0], n_resamples=4, seed=1, rows=3))
     >>> [b.shape for b in blocks]
     [(3, 3), (1, 3)]
     >>> [int(row.sum()) for b in blocks for row in b]
@@ -67,9 +67,10 @@ def multinomial_resamples(
     >>> int(blocks[0][:, 2].max())
     0
     """
-    n_resamples = opt.n_resamples(n_resamples)
-    seed = opt.seed(seed)
-    rows = opt.integer(rows, "rows", minimum=1)
+    where = "multinomial_resamples"
+    n_resamples = opt.n_resamples(n_resamples, where=where)
+    seed = opt.seed(seed, where=where)
+    rows = opt.integer(rows, "rows", minimum=1, where=where)
     c = np.asarray(counts)
     if c.ndim != 1 or c.size == 0:
         raise InputError(f"counts must be a non-empty 1-D array, got shape {c.shape}")
