@@ -8,7 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from assay.errors import OptionError
+from assay.errors import InputError, OptionError
+from assay.judgments import _pairwise_base
 from assay.judgments._pairwise import (
     KERNELS,
     average_win_rate,
@@ -54,8 +55,14 @@ def test_pair_counts_match_a_plain_loop() -> None:
         assert (np.diag(wins) == 0).all() and (ties == ties.T).all()
 
 
+@pytest.mark.parametrize("sliced", [False, True])
 @pytest.mark.parametrize(("name", "kernel"), ALL)
-def test_a_batch_equals_single_calls_bit_for_bit(name: str, kernel) -> None:
+def test_a_batch_equals_single_calls_bit_for_bit(
+    name: str, kernel, sliced: bool, monkeypatch
+) -> None:
+    if sliced:  # the batch is run in slices of one to a few members
+        monkeypatch.setitem(_pairwise_base.CELLS, "sweep", 50)
+        monkeypatch.setitem(_pairwise_base.CELLS, "matrix", 50)
     rng = np.random.default_rng(11)
     for n, m in [(2, 3), (5, 8), (7, 60), (12, 400)]:
         batch = [_random_counts(rng, n, m) for _ in range(9)]
@@ -133,8 +140,13 @@ def test_newman_reports_v_and_marks_unmet_items() -> None:
 
 
 def test_win_probability() -> None:
-    p = win_probability([1.0, 3.0, 0.0], "bradley_terry")
-    assert p[0, 1] == 0.25 and p[1, 0] == 0.75 and p[2, 2] == 0.0
+    p = win_probability([1.0, 3.0, 0.0, np.inf, np.nan], "bradley_terry")
+    assert p[0, 1] == 0.25 and p[1, 0] == 0.75 and p[0, 0] == 0.5
+    assert p[0, 2] == 1.0 and p[2, 0] == 0.0 and np.isnan(p[2, 2])
+    assert p[3, 0] == 1.0 and p[0, 3] == 0.0 and p[3, 2] == 1.0 and np.isnan(p[3, 3])
+    assert np.isnan(p[4]).all() and np.isnan(p[:, 4]).all()
+    q = win_probability([1.0, np.inf], "davidson", tie=0.5)
+    assert q[1, 0] == 1.0 and q[0, 1] == 0.0
     d = win_probability(np.array([1.0, 4.0]), "davidson", tie=1.0)
     assert d[0, 1] == pytest.approx(1 / 7) and d[1, 0] == pytest.approx(4 / 7)
     assert win_probability(np.array([1.0, 4.0]), "newman", tie=0.5)[0, 1] == d[0, 1]
@@ -163,6 +175,12 @@ def test_bad_options_and_shapes() -> None:
         counting(np.zeros((2, 3)), np.zeros((2, 3)))
     with pytest.raises(OptionError):
         counting(np.zeros((2, 2)), np.zeros((3, 3)))
+    with pytest.raises(InputError, match=r"right\[1\] = 3"):
+        pair_counts([0, 1], [1, 3], [0, 0], 3)
+    with pytest.raises(InputError, match=r"winner\[0\] = 3"):
+        pair_counts([0], [1], [3], 2)
+    with pytest.raises(InputError, match="one length"):
+        pair_counts([0, 1], [1], [0, 0], 2)
 
 
 def test_elo_depends_on_order_and_keeps_unmet_items() -> None:

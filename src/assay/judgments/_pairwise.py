@@ -1,5 +1,7 @@
 """Scoring kernels for pairwise comparisons: counts, the closed-form scores, the matrix
-methods (eigenvector, PageRank), Elo, and the win-probability matrices.
+methods (eigenvector, PageRank) and the win-probability matrices. Elo
+(:mod:`assay.judgments._elo`) and the likelihood kernels
+(:mod:`assay.judgments._pairwise_iterative`) are re-exported here with ``KERNELS``.
 
 Items are coded ``0..n-1``; a comparison is ``(left, right, winner)`` with winner code 0
 (left wins), 1 (right wins) or 2 (tie). :func:`pair_counts` turns comparisons into two
@@ -8,7 +10,7 @@ Items are coded ``0..n-1``; a comparison is ``(left, right, winner)`` with winne
 matrices, or a stack of them of shape ``(B, n, n)`` (bootstrap resamples: the work is
 vectorised over the batch, and a stacked call equals ``B`` single calls bit for bit), and
 returns a :class:`~assay.judgments._fit.PairwiseFit` whose scores have shape ``(n,)`` or
-``(B, n)``. The iterative kernels live in :mod:`assay.judgments._pairwise_iterative`.
+``(B, n)``.
 
 Every kernel follows evalica 0.4.2 (D. Ustalov, *Reliable, Reproducible, and Really Fast
 Leaderboards with Evalica*, COLING 2025 demo) by default: its defaults, its tie handling
@@ -19,15 +21,15 @@ kernel's docstring and in ``docs/conventions.md`` ("Pairwise comparisons").
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
+from ._elo import elo
 from ._fit import PairwiseFit
-from ._pairwise_base import MAX_FLOAT, combined, fit_of, stack, unstack
+from ._pairwise_base import combined, fit_of, in_chunks, stack, unstack
 from ._pairwise_iterative import bradley_terry, newman
 
 __all__ = [
@@ -74,6 +76,11 @@ def pair_counts(
         A comparison of an item with itself is the reader's error to report; here it is
         dropped, so the diagonals are zero.
 
+    Raises
+    ------
+    InputError
+        Arrays of different lengths, or a code out of range (naming the first position).
+
     Examples
     --------
     >>> from assay.judgments._pairwise import pair_counts
@@ -92,6 +99,18 @@ def pair_counts(
         if weights is None
         else np.asarray(weights, dtype=np.float64)
     )
+    if not (lft.shape == rgt.shape == won.shape == wgt.shape) or lft.ndim != 1:
+        raise InputError(
+            "left, right, winner and weights must be 1-D of one length, got shapes "
+            f"{lft.shape}, {rgt.shape}, {won.shape}, {wgt.shape}"
+        )
+    for name, codes, limit in (("left", lft, n), ("right", rgt, n), ("winner", won, 3)):
+        bad = np.flatnonzero((codes < 0) | (codes >= limit))
+        if bad.size:
+            raise InputError(
+                f"{name}[{bad[0]}] = {codes[bad[0]]} is not a code in 0..{limit - 1} "
+                f"({bad.size} such comparison(s))"
+            )
     keep = lft != rgt
     if not keep.all():
         lft, rgt, won, wgt = lft[keep], rgt[keep], won[keep], wgt[keep]
@@ -192,6 +211,17 @@ def average_win_rate(
 
 
 def _power_iteration(
+    matrix: FloatArray, start: FloatArray, tolerance: float, max_iter: int
+) -> tuple[FloatArray, ...]:
+    """:func:`_power_steps` on cache-sized slices of the batch."""
+
+    def run(matrix: FloatArray, start: FloatArray) -> tuple[FloatArray, ...]:
+        return _power_steps(matrix, start, tolerance, max_iter)
+
+    return in_chunks(run, (matrix, start), "matrix")
+
+
+def _power_steps(
     matrix: FloatArray, start: FloatArray, tolerance: float, max_iter: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """evalica's ``eigen`` loop on a batch: ``x <- A^T x / ||A^T x||`` (no division when the
@@ -344,101 +374,6 @@ def pagerank(
     return fit_of(scores, iterations, change, tolerance, single)
 
 
-def elo(
-    left: ArrayLike,
-    right: ArrayLike,
-    winner: ArrayLike,
-    n_items: int,
-    *,
-    weights: ArrayLike | None = None,
-    initial: float = 1000.0,
-    base: float = 10.0,
-    scale: float = 400.0,
-    k: float = 4.0,
-    win_weight: float = 1.0,
-    tie_weight: float = 0.5,
-) -> PairwiseFit:
-    """Elo ratings, updated comparison by comparison **in the given order** (Elo 1978, *The
-    Rating of Chessplayers, Past and Present*; evalica's ``elo`` and its defaults).
-
-    Every rating starts at ``initial``. For a comparison of ``x`` and ``y``, with
-    ``q = base ** (r / scale)``, the expected scores are ``e_x = q_x / (q_x + q_y)`` and
-    ``e_y = q_y / (q_x + q_y)``; the actual scores are ``win_weight * weight`` for the
-    winner and 0 for the loser, or ``tie_weight * weight`` each for a tie; then
-    ``r_x += k * (s_x - e_x)`` and ``r_y += k * (s_y - e_y)``. The result depends on the
-    order: shuffled input gives other ratings. An item without comparisons keeps
-    ``initial`` (evalica returns an empty array when there are no comparisons at all). An
-    overflowing power is the largest float and NaN is 0, as in evalica. The loop runs in
-    plain Python over float lists (about a second per million comparisons); the values are
-    evalica's bit for bit (the same IEEE operations in the same order).
-
-    Parameters
-    ----------
-    left, right, winner : array_like of int
-        Coded comparisons as for :func:`pair_counts`.
-    n_items : int
-        The number of items.
-    weights : array_like of float, optional
-        One weight per comparison (1 when omitted).
-    initial, base, scale, k : float
-        Starting rating, base and scale of the logistic curve, and the update factor.
-    win_weight, tie_weight : float
-        Actual score of a win and of a tie.
-
-    Returns
-    -------
-    PairwiseFit
-        Ratings of shape (n,).
-
-    Examples
-    --------
-    >>> from assay.judgments._pairwise import elo
-    >>> elo([0, 1], [1, 2], [0, 2], 3).scores.round(3).tolist()
-    [1002.0, 998.012, 999.988]
-    """
-    xs = np.asarray(left, dtype=np.int64).tolist()
-    ys = np.asarray(right, dtype=np.int64).tolist()
-    ws = np.asarray(winner, dtype=np.int64).tolist()
-    gs = [1.0] * len(xs) if weights is None else np.asarray(weights, dtype=np.float64).tolist()
-    ratings = [float(initial)] * int(n_items)
-    base, scale, k = float(base), float(scale), float(k)
-    win_weight, tie_weight = float(win_weight), float(tie_weight)
-    for x, y, w, g in zip(xs, ys, ws, gs, strict=True):
-        q_x = _finite_power(base, ratings[x] / scale)
-        q_y = _finite_power(base, ratings[y] / scale)
-        q = _finite(q_x + q_y)
-        e_x = _finite(q_x / q) if q != 0.0 else 0.0
-        e_y = _finite(q_y / q) if q != 0.0 else 0.0
-        if w == 0:
-            s_x, s_y = g * win_weight, 0.0
-        elif w == 1:
-            s_x, s_y = 0.0, g * win_weight
-        else:
-            s_x = s_y = g * tie_weight
-        ratings[x] += k * (s_x - e_x)
-        ratings[y] += k * (s_y - e_y)
-    scores = np.nan_to_num(np.asarray(ratings, dtype=np.float64), nan=0.0)
-    return PairwiseFit(scores=scores)
-
-
-def _finite(x: float) -> float:
-    """evalica's ``one_nan_to_num(x, 0)``: NaN is 0, infinities the extreme floats."""
-    if math.isnan(x):
-        return 0.0
-    if math.isinf(x):
-        return MAX_FLOAT if x > 0 else -MAX_FLOAT
-    return x
-
-
-def _finite_power(base: float, exponent: float) -> float:
-    try:
-        return _finite(math.pow(base, exponent))
-    except OverflowError:
-        return MAX_FLOAT
-    except ValueError:  # a negative base to a fractional power: NaN in evalica
-        return 0.0
-
-
 def win_probability(
     scores: ArrayLike,
     method: str,
@@ -449,16 +384,21 @@ def win_probability(
 ) -> FloatArray:
     """The probability that item ``i`` beats item ``j`` under a fitted model.
 
-    - ``"bradley_terry"``: ``s_i / (s_i + s_j)`` (0.5 on the diagonal; a 0/0 cell is 0, as
-      evalica's ``pairwise_scores``).
+    - ``"bradley_terry"``: ``s_i / (s_i + s_j)`` (0.5 on the diagonal), evalica's
+      ``pairwise_scores``.
     - ``"davidson"``: ``s_i / (s_i + s_j + nu * sqrt(s_i s_j))`` with ``tie = nu`` (Davidson
       1970; the tie probability is ``1 - P[i, j] - P[j, i]``).
     - ``"newman"``: ``s_i / (s_i + s_j + 2 v sqrt(s_i s_j))`` with ``tie = v`` (Newman 2023
       writes Davidson's model with ``nu = 2 v``).
     - ``"elo"``: ``1 / (1 + base ** ((r_j - r_i) / scale))``.
 
-    Counting, average win rate, eigenvector and PageRank scores define no probability: those
-    names raise :class:`~assay.errors.OptionError` (use :func:`empirical_win_rate`).
+    Degenerate scores (:func:`~assay.judgments._pairwise_iterative.bradley_terry`): an
+    infinite score beats a finite one with probability 1 and a score of 0 loses to a
+    positive one with probability 1; a pair of two 0 scores, of two infinite scores, or
+    with a NaN score is NaN (undefined; evalica writes 0 for 0/0, but its scores are never 0
+    or infinite). Counting, average win rate, eigenvector and PageRank scores define no
+    probability: those names raise :class:`~assay.errors.OptionError` (use
+    :func:`empirical_win_rate`).
 
     Parameters
     ----------
@@ -486,7 +426,7 @@ def win_probability(
     s_j = s[..., None, :]
     with np.errstate(all="ignore"):
         if method == "bradley_terry":
-            return np.nan_to_num(s_i / (s_i + s_j), nan=0.0)
+            return _limits(s_i / (s_i + s_j), s_i, s_j)
         if method in ("davidson", "newman"):
             if tie is None:
                 raise OptionError(
@@ -496,7 +436,7 @@ def win_probability(
             if method == "newman":
                 nu = 2.0 * nu
             nu = nu[..., None, None] if nu.ndim else nu
-            return np.nan_to_num(s_i / (s_i + s_j + nu * np.sqrt(s_i * s_j)), nan=0.0)
+            return _limits(s_i / (s_i + s_j + nu * np.sqrt(s_i * s_j)), s_i, s_j)
         if method == "elo":
             return 1.0 / (1.0 + np.power(base, (s_j - s_i) / scale))
     raise OptionError(
@@ -504,6 +444,12 @@ def win_probability(
         "'bradley_terry', 'davidson', 'newman', 'elo' (use empirical_win_rate for the observed rates)",
         option="method",
     )
+
+
+def _limits(p: FloatArray, s_i: FloatArray, s_j: FloatArray) -> FloatArray:
+    """An infinite strength against a finite one: the limits 1 and 0 (inf/inf is NaN)."""
+    p = np.where(np.isinf(s_i) & np.isfinite(s_j), 1.0, p)
+    return np.where(np.isfinite(s_i) & np.isinf(s_j), 0.0, p)
 
 
 def empirical_win_rate(wins: ArrayLike, ties: ArrayLike, *, tie_weight: float = 0.5) -> FloatArray:

@@ -3,6 +3,9 @@ win-plus-tie matrix and the fit of an iterative kernel."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Literal
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -64,3 +67,26 @@ def fit_of(
         change=float(change.max(initial=0.0)),
         extra={name: unstack(value, single) for name, value in named.items()},
     )
+
+
+CELLS = {"sweep": 2**20, "matrix": 2**18}
+"""Batch slices of about this many matrix cells: the item-by-item sweeps pay Python
+overhead per item and want wide slices; the all-at-once updates want slices that stay in
+the CPU cache."""
+
+
+def in_chunks(
+    run: Callable[..., tuple[FloatArray, ...]],
+    arrays: Sequence[NDArray[np.generic]],
+    kind: Literal["sweep", "matrix"],
+) -> tuple[FloatArray, ...]:
+    """``run(*arrays)`` on consecutive slices of the batch axis holding about
+    ``CELLS[kind]`` matrix cells each, results concatenated. Every member is computed independently, so
+    this changes no value; slices that fit in the CPU cache make the many elementwise
+    passes of an iteration several times faster than one pass over a large batch."""
+    batch, n = arrays[0].shape[0], arrays[0].shape[-1]
+    members = max(1, CELLS[kind] // max(1, n * n))
+    if batch <= members:
+        return run(*arrays)
+    parts = [run(*(a[i : i + members] for a in arrays)) for i in range(0, batch, members)]
+    return tuple(np.concatenate(values) for values in zip(*parts, strict=True))

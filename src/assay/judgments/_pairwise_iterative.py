@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..errors import OptionError
 from ._fit import PairwiseFit
-from ._pairwise_base import combined, fit_of, stack
+from ._pairwise_base import combined, fit_of, in_chunks, stack
 
 __all__ = ["bradley_terry", "newman"]
 
@@ -125,9 +125,23 @@ def bradley_terry(
     m = combined(w, t, win_weight, tie_weight, tolerance)
     # On regular input nothing is peeled and m is unchanged: evalica's iteration exactly.
     m, _, top, bottom, unmet = _peeled(m, np.zeros_like(m))
+    regular = ~(top | bottom | unmet)
+
+    def run(m: FloatArray, regular: BoolArray) -> tuple[FloatArray, ...]:
+        return _zermelo(m, regular, tolerance, max_iter)
+
+    scores, iterations, change = in_chunks(run, (m, regular), "sweep")
+    scores = np.where(top, np.inf, np.where(bottom, 0.0, np.where(unmet, np.nan, scores)))
+    return fit_of(scores, iterations, change, tolerance, single)
+
+
+def _zermelo(
+    m: FloatArray, regular: BoolArray, tolerance: float, max_iter: int
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """evalica's cyclic Zermelo sweeps on a batch (see :func:`bradley_terry`); every member
+    stops at its own convergence. Returns scores, iterations and last step lengths."""
     m_t = np.ascontiguousarray(np.swapaxes(m, -1, -2))
     batch, n = m.shape[0], m.shape[-1]
-    regular = ~(top | bottom | unmet)
     # The removed and unmet items are held at 1 while the others are fitted (the update
     # would be x/0 or 0/0; with no comparisons left, their value does not enter the others'
     # updates), then reported as +inf, 0 or NaN.
@@ -153,8 +167,7 @@ def bradley_terry(
             iterations += active
             change = np.where(active, length, change)
             active &= ~(length < tolerance)
-    scores = np.where(top, np.inf, np.where(bottom, 0.0, np.where(unmet, np.nan, scores)))
-    return fit_of(scores, iterations, change, tolerance, single)
+    return scores, iterations, change
 
 
 def _normalised(scores: FloatArray, regular: BoolArray, tolerance: float) -> FloatArray:
@@ -201,16 +214,34 @@ def _davidson(
     w: FloatArray, t: FloatArray, tolerance: float, max_iter: int, single: bool
 ) -> PairwiseFit:
     """Davidson's model on a batch (see :func:`bradley_terry`)."""
-    batch, n = w.shape[0], w.shape[-1]
+    batch = w.shape[0]
     w, t, top, bottom, unmet = _peeled(w, t)
     regular = ~(top | bottom | unmet)
-    a = w + 0.5 * t
-    a_t = np.ascontiguousarray(np.swapaxes(a, -1, -2))
     total_ties = t.reshape(batch, -1).sum(-1) / 2.0
     total = (w.reshape(batch, -1).sum(-1)) + total_ties
     with np.errstate(all="ignore"):
         share = np.where(total > 0, total_ties / np.where(total > 0, total, 1.0), 0.0)
         v = np.where(share < 1, share / (1.0 - share), 1.0)
+
+    def run(
+        w: FloatArray, t: FloatArray, regular: BoolArray, v: FloatArray
+    ) -> tuple[FloatArray, ...]:
+        return _davidson_sweeps(w, t, regular, v, tolerance, max_iter)
+
+    scores, iterations, change, v = in_chunks(run, (w, t, regular, v), "sweep")
+    scores = np.where(top, np.inf, np.where(bottom, 0.0, np.where(unmet, np.nan, scores)))
+    nu = np.where((total > 0) & (total_ties == total), np.inf, 2.0 * v)
+    return fit_of(scores, iterations, change, tolerance, single, nu=nu)
+
+
+def _davidson_sweeps(
+    w: FloatArray, t: FloatArray, regular: BoolArray, v: FloatArray, tolerance: float, max_iter: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Newman's update for Davidson's model, item by item, on a batch (see
+    :func:`bradley_terry`). Returns scores, iterations, last step lengths and ``v``."""
+    batch, n = w.shape[0], w.shape[-1]
+    a = w + 0.5 * t
+    a_t = np.ascontiguousarray(np.swapaxes(a, -1, -2))
     scores = np.ones((batch, n))
     active = np.ones(batch, dtype=bool)
     iterations = np.zeros(batch)
@@ -250,9 +281,7 @@ def _davidson(
             iterations += active
             change = np.where(active, length, change)
             active &= ~(length < tolerance)
-    scores = np.where(top, np.inf, np.where(bottom, 0.0, np.where(unmet, np.nan, scores)))
-    nu = np.where((total > 0) & (total_ties == total), np.inf, 2.0 * v)
-    return fit_of(scores, iterations, change, tolerance, single, nu=nu)
+    return scores, iterations, change, v
 
 
 def newman(
@@ -314,13 +343,27 @@ def newman(
     True
     """
     w, t, single = stack(wins, ties)
-    batch, n = w.shape[0], w.shape[-1]
     with np.errstate(all="ignore"):
         w = np.nan_to_num(w, nan=tolerance) * win_weight
         t = np.nan_to_num(t, nan=tolerance) * tie_weight
     a = combined(w, t, 1.0, 0.5, tolerance)
+    unmet = (a.sum(-1) == 0) & (a.sum(-2) == 0)
+
+    def run(w: FloatArray, t: FloatArray, a: FloatArray) -> tuple[FloatArray, ...]:
+        return _newman_steps(w, t, a, v_init, tolerance, max_iter)
+
+    scores, iterations, change, v = in_chunks(run, (w, t, a), "matrix")
+    scores = np.where(unmet, np.nan, scores)
+    return fit_of(scores, iterations, change, tolerance, single, v=v)
+
+
+def _newman_steps(
+    w: FloatArray, t: FloatArray, a: FloatArray, v_init: float, tolerance: float, max_iter: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """evalica's Newman iteration on a batch (see :func:`newman`). Returns scores,
+    iterations, last step lengths and the ``v`` of the last step."""
+    batch, n = a.shape[0], a.shape[-1]
     a_t = np.ascontiguousarray(np.swapaxes(a, -1, -2))
-    unmet = (a.sum(-1) == 0) & (a_t.sum(-1) == 0)
     scores = np.ones((batch, n))
     v = np.full(batch, float(v_init))
     v_new = v.copy()
@@ -353,5 +396,4 @@ def newman(
             iterations += active
             change = np.where(active, length, change)
             active &= ~(length < tolerance)
-    scores = np.where(unmet, np.nan, scores)
-    return fit_of(scores, iterations, change, tolerance, single, v=v)
+    return scores, iterations, change, v
