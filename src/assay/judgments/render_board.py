@@ -173,7 +173,7 @@ def board_document(board: Leaderboard) -> Document:
         xlabel="opponent",
         ylabel="item",
         caption=(
-            "P(row beats column) under the model"
+            "P(row beats column) under the model (the diagonal, no comparison, drawn as 0)"
             if model
             else "How often the row beat the column (ties count half; 0 where they never met)"
         ),
