@@ -115,7 +115,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "judgments",
-        measures=("assay.judgments.aggregation",),
+        measures=("assay.judgments.aggregation", "assay.judgments.pairwise"),
         cli=("leaderboard", "crowd", "crowd_qrels"),
         uses=("agreement", "meta"),
     ),

@@ -344,6 +344,26 @@ def build_aggregate_labels(data: st.DataObject, d: Path) -> list[str]:
     return ["aggregate-labels", labels, *options(data, pool)]
 
 
+def build_leaderboard(data: st.DataObject, d: Path) -> list[str]:
+    from assay.judgments import pairwise
+
+    items = st.sampled_from(["a", "b", "c", "d", "$x", "<i>", ""])
+    outcome = st.sampled_from(["left", "right", "tie", "left", "right", "x"])
+    rows = data.draw(st.lists(st.tuples(items, items, outcome), min_size=0, max_size=8))
+    text = "left,right,winner\n" + "".join(f"{a},{b},{w}\n" for a, b, w in rows)
+    path = put(d, "votes.csv", maybe_hostile(data, text.encode()))
+    pool = {
+        "--method": st.sampled_from([*pairwise.METHODS, "x"]),
+        "--ties": st.sampled_from(["half", "davidson", "x"]),
+        "--confidence": st.sampled_from(["0.9", "1", "x"]),
+        "--seed": st.sampled_from(["0", "3", "-1"]),
+        "--max-iter": st.sampled_from(["1", "5", "0"]),
+        "-f": FORMATS,
+    }
+    resamples = data.draw(st.sampled_from(["10", "0"]))
+    return ["leaderboard", path, "--n-resamples", resamples, *options(data, pool)]
+
+
 def build_metrics(data: st.DataObject, d: Path) -> list[str]:
     pool = {
         "-f": st.sampled_from(["table", "markdown", "json", "csv", "x"]),
@@ -503,6 +523,7 @@ COMMANDS: dict[str, Builder] = {
     "aggregate": build_aggregate,
     "generation": build_generation,
     "regression": build_regression,
+    "leaderboard": build_leaderboard,
     "metrics": build_metrics,
     "aggregate-labels": build_aggregate_labels,
     "demo": build_demo,

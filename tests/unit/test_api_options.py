@@ -79,6 +79,7 @@ FREE = {
     "smooth_value",
     "undefined",
     "gamma",
+    "initial",  # Elo's starting rating: any real number
 }
 
 
@@ -133,6 +134,18 @@ def _ratings() -> Any:
     from assay.agreement import Ratings
 
     return Ratings("r.csv", "wide", ["1", "2", "3", "4"], ["a", "b", "c"], RATINGS)
+
+
+def _comparisons() -> Any:
+    from assay.judgments import Comparisons
+
+    return Comparisons.read(
+        {
+            "left": ["a", "b", "c", "a"],
+            "right": ["b", "c", "a", "c"],
+            "winner": ["left", "tie", "right", "left"],
+        }
+    )
 
 
 def _compare_models() -> dict[str, Any]:
@@ -290,6 +303,20 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         f"assay.judgments.{m}": lambda: ((CROWD,), {})
         for m in ("majority_vote", "wawa", "zbs", "dawid_skene", "one_coin_dawid_skene", "glad")
     },
+    **{
+        f"assay.judgments.{method}": (lambda: ((_comparisons(),), {}))
+        for method in (
+            "counting",
+            "average_win_rate",
+            "bradley_terry",
+            "newman",
+            "elo",
+            "eigen",
+            "pagerank",
+        )
+    },
+    "assay.stats.multinomial_resamples": lambda: (([3, 1, 2],), {"n_resamples": 5}),
+    "assay.judgments.leaderboard": lambda: ((_comparisons(),), {"n_resamples": 10}),
     "assay.judgments.mace": lambda: ((CROWD,), {"n_restarts": 1}),
     "assay.judgments.aggregate_labels": lambda: ((CROWD,), {"method": "majority_vote"}),
 }
@@ -306,8 +333,8 @@ ELSEWHERE = {
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.evaluate_files": "needs a Dask scheduler; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
-    "assay.judgments.read_crowd_labels": "reads rows; tests/unit/test_judgments_inputs.py",
-    "assay.judgments.read_comparisons": "reads rows; tests/unit/test_judgments_inputs.py",
+    "assay.judgments.read_comparisons": "reads a file; its options are column names and a mapping",
+    "assay.judgments.read_crowd_labels": "reads a file; its options are column names",
 }
 
 

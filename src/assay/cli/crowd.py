@@ -134,9 +134,9 @@ def aggregate_labels(
             "one_coin_dawid_skene; crowd-kit's true_labels).",
         ),
     ] = False,
-    labels_format: Annotated[
+    input_format: Annotated[
         LabelsFormat | None,
-        typer.Option(help="Force the format of LABELS (default: from its extension)."),
+        typer.Option("--input-format", help="Format of LABELS (default: from its extension)."),
     ] = None,
     max_iter: Annotated[
         int | None,
@@ -221,7 +221,7 @@ def aggregate_labels(
         options.update({k: v for k, v in given.items() if v is not None})
         crowd = read_crowd_labels(
             labels,
-            format=labels_format,
+            format=input_format,
             task=task,
             worker=worker,
             label=label,

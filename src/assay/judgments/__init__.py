@@ -27,6 +27,17 @@ _LAZY = {
     "mace": "aggregation",
     "aggregate_labels": "aggregation",
     "LabelAggregation": "crowd_result",
+    # pairwise comparisons: one score per item, and the leaderboard with intervals
+    "ItemScores": "pairwise",
+    "counting": "pairwise",
+    "average_win_rate": "pairwise",
+    "bradley_terry": "pairwise",
+    "newman": "pairwise",
+    "elo": "pairwise",
+    "eigen": "pairwise",
+    "pagerank": "pairwise",
+    "Leaderboard": "board",
+    "leaderboard": "board",
 }
 
 
@@ -39,12 +50,22 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .aggregation import one_coin_dawid_skene as one_coin_dawid_skene
     from .aggregation import wawa as wawa
     from .aggregation import zbs as zbs
+    from .board import Leaderboard as Leaderboard
+    from .board import leaderboard as leaderboard
     from .comparisons import WINNERS as WINNERS
     from .comparisons import Comparisons as Comparisons
     from .comparisons import read_comparisons as read_comparisons
     from .crowd_result import LabelAggregation as LabelAggregation
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
+    from .pairwise import ItemScores as ItemScores
+    from .pairwise import average_win_rate as average_win_rate
+    from .pairwise import bradley_terry as bradley_terry
+    from .pairwise import counting as counting
+    from .pairwise import eigen as eigen
+    from .pairwise import elo as elo
+    from .pairwise import newman as newman
+    from .pairwise import pagerank as pagerank
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

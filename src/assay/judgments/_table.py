@@ -47,7 +47,7 @@ def _as_table(
         if fmt == "trec":
             raise InputError(
                 "expected a table with a header row (CSV, TSV, Parquet or JSON Lines; name the "
-                "format with format=, on the command line --format)",
+                "format with format=, on the command line --input-format)",
                 source=os.fspath(data),
             )
         if fmt in ("csv", "tsv"):

@@ -20,6 +20,8 @@ __all__ = [
     "LabelsFormat",
     "MaceMethod",
     "Outcome",
+    "PairwiseMethod",
+    "TieModel",
 ]
 
 #: A worker labelling the same task twice: an error, or two votes (crowd-kit).
@@ -39,3 +41,9 @@ LabelTies = Literal["first_seen", "lowest", "random"]
 DawidSkeneInit = Literal["majority_vote"]
 #: How MACE's M-step updates its parameters: variational Bayes with priors, or EM with smoothing.
 MaceMethod = Literal["vb", "em"]
+#: A method that scores items from pairwise comparisons.
+PairwiseMethod = Literal[
+    "counting", "average_win_rate", "bradley_terry", "newman", "elo", "eigen", "pagerank"
+]
+#: How Bradley–Terry treats a tie: half a win for each side, or Davidson's (1970) model.
+TieModel = Literal["half", "davidson"]
