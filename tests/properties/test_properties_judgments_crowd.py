@@ -88,7 +88,7 @@ BAD: dict[str, Any] = {
     "n_iter": 0,
     "inference": "gibbs",
     "smoothing": -1.0,
-    "default_noise": -0.5,
+    "default_noise": -1.0,
     "spamming_prior": 0.0,
     "competence_prior": -1.0,
     "strategy_prior": 0.0,

@@ -163,7 +163,7 @@ ZBS_PARAMS = (
 )
 DS_PARAMS = (INIT, MAX_ITER, TOLERANCE, TIES, SEED)
 GLAD_PARAMS = (
-    MAX_ITER,
+    Param("max_iter", FROM_SIGNATURE, _count("max_iter", 1, MAX_STEPS), "most EM steps"),
     TOLERANCE,
     Param("label_prior", FROM_SIGNATURE, _probabilities, "class prior (None: uniform)"),
     Param(
@@ -187,7 +187,7 @@ GLAD_PARAMS = (
     Param(
         "m_step_tolerance",
         FROM_SIGNATURE,
-        _nonneg_number("m_step_tolerance"),
+        positive_float("m_step_tolerance"),
         "tolerance of each M-step's gradient ascent",
     ),
 )
@@ -208,14 +208,14 @@ MACE_PARAMS = (
     Param(
         "smoothing",
         FROM_SIGNATURE,
-        optional(_nonneg_number("smoothing")),
+        optional(positive_float("smoothing")),
         "added to the counts of inference='em' (None: 0.01 / K)",
     ),
     Param(
         "default_noise",
         FROM_SIGNATURE,
-        _nonneg_number("default_noise"),
-        "spread of the random starting parameters",
+        functools.partial(opt.number, name="default_noise", low=-1.0, low_open=True),
+        "spread of the random starting weights, drawn on [1, 2 + default_noise) (> -1)",
     ),
     Param(
         "spamming_prior",
