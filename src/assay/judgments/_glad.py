@@ -90,6 +90,7 @@ def glad(
     --------
     >>> import numpy as np
     >>> from assay.judgments._fit import CrowdCodes
+    >>> from assay.judgments._glad import glad
     >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),
     ...                    np.array([1, 1, 0, 0, 0]), n_tasks=2, n_workers=3, n_labels=2)
     >>> glad(codes).labels.tolist()
