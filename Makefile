@@ -54,6 +54,7 @@ bench: $(STAMP) $(NDEVAL)
 	$(BIN)/python benchmarks/bench_scale.py --sizes 1e5 1e6 --plot benchmarks/scale.png
 	$(BIN)/python benchmarks/bench_diversity.py --repeat 1
 	$(BIN)/python benchmarks/bench_diversity.py --files --sizes 1e5 1e6 --repeat 3 --ndeval $(NDEVAL)
+	$(BIN)/python benchmarks/bench_pairwise.py --sizes 1e5 --rounds 200 --runs 3
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench
@@ -64,6 +65,7 @@ bench-full: bench
 		--tools assay pytrec_eval --runs 1 --plot benchmarks/scale.png
 	# trec_eval's source is on no package index: set $$TREC_EVAL (a binary) or $$TREC_EVAL_SRC.
 	$(BIN)/python benchmarks/bench_prefs.py --sizes 1e5 1e6 --runs 3
+	$(BIN)/python benchmarks/bench_pairwise.py --sizes 1e6 --rounds 1000 --runs 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -115,7 +115,8 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "judgments",
-        metrics=None,
+        measures=("assay.judgments.pairwise",),
+        cli=("leaderboard", "crowd", "crowd_qrels"),
         uses=("agreement", "meta"),
     ),
 )

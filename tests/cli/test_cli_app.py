@@ -293,3 +293,21 @@ def test_output_format_follows_the_file_extension(tmp_path: Path) -> None:
     json_out = tmp_path / "out.json"
     assert invoke("evaluate", qrels, run, "-m", "map", "-o", json_out)[0] == 0
     json.loads(json_out.read_text())
+
+
+def test_python_m_assay_checks_outputs_by_the_command_not_the_program(tmp_path: Path) -> None:
+    # Run as a module the root's name is "python -m assay": the output check must still know
+    # the command, so that fuse's -o takes a run file's extension (.run), which is not a
+    # table format.
+    runs = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    for run in runs:
+        run.write_text(f"q1 Q0 d1 1 2.0 {run.stem}\n")
+    out = tmp_path / "fused.run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "assay", "fuse", *map(str, runs), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().startswith("q1 Q0 d1 1 ")

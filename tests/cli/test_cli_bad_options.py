@@ -30,7 +30,7 @@ runner = CliRunner()
 #: Options whose every value of their type is acceptable (free text, names, file paths).
 FREE = {"baseline", "output", "name", "column", "gold_column", "pred_column", "scores_column",
         "positive", "metric", "ref", "weights", "qrels_format", "run_format", "family",
-        "fmt", "per_query", "judged_only", "long", "lowercase", "stem", "scores"}  # fmt: skip
+        "fmt", "per_query", "left", "right", "winner", "weight", "judged_only", "long", "lowercase", "stem", "scores"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +63,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["saved"] = d / "saved.json"
     assert runner.invoke(app, ["evaluate", str(out["qrels"]), str(out["run1"]), "-m", "P@5",
                                "--save", str(out["saved"])]).exit_code == 0  # fmt: skip
+    out["comparisons"] = d / "comparisons.csv"
+    out["comparisons"].write_text(
+        "left,right,winner\na,b,left\nb,c,tie\nc,a,right\na,b,right\nb,c,left\n", encoding="utf-8"
+    )
     for key, text in texts.items():
         out[key] = d / f"{key}.txt"
         out[key].write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
@@ -148,6 +152,7 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
             "--n-resamples",
             "20",
         ],
+        "leaderboard": ["leaderboard", str(f["comparisons"]), "--n-resamples", "20"],
         "regression": [
             "regression",
             str(f["y"]),

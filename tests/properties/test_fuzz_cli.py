@@ -309,6 +309,26 @@ def build_regression(data: st.DataObject, d: Path) -> list[str]:
     return [*args, "--n-resamples", data.draw(st.sampled_from(["20", "0"]))]
 
 
+def build_leaderboard(data: st.DataObject, d: Path) -> list[str]:
+    from assay.judgments import pairwise
+
+    items = st.sampled_from(["a", "b", "c", "d", "$x", "<i>", ""])
+    outcome = st.sampled_from(["left", "right", "tie", "left", "right", "x"])
+    rows = data.draw(st.lists(st.tuples(items, items, outcome), min_size=0, max_size=8))
+    text = "left,right,winner\n" + "".join(f"{a},{b},{w}\n" for a, b, w in rows)
+    path = put(d, "votes.csv", maybe_hostile(data, text.encode()))
+    pool = {
+        "--method": st.sampled_from([*pairwise.METHODS, "x"]),
+        "--ties": st.sampled_from(["half", "davidson", "x"]),
+        "--confidence": st.sampled_from(["0.9", "1", "x"]),
+        "--seed": st.sampled_from(["0", "3", "-1"]),
+        "--max-iter": st.sampled_from(["1", "5", "0"]),
+        "-f": FORMATS,
+    }
+    resamples = data.draw(st.sampled_from(["10", "0"]))
+    return ["leaderboard", path, "--n-resamples", resamples, *options(data, pool)]
+
+
 def build_metrics(data: st.DataObject, d: Path) -> list[str]:
     pool = {
         "-f": st.sampled_from(["table", "markdown", "json", "csv", "x"]),
@@ -468,6 +488,7 @@ COMMANDS: dict[str, Builder] = {
     "aggregate": build_aggregate,
     "generation": build_generation,
     "regression": build_regression,
+    "leaderboard": build_leaderboard,
     "metrics": build_metrics,
     "demo": build_demo,
     "tagging": build_tagging,

@@ -54,6 +54,7 @@ def populate(folder: Path) -> None:
     _tagging(folder)
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
+    _pairwise(folder)
 
 
 def _ranking(folder: Path) -> None:
@@ -166,6 +167,11 @@ def _letor(fold: Path) -> None:
     _lines(fold / "train.txt", train[:cut])
     _lines(fold / "vali.txt", train[cut:])
     _lines(fold / "test.txt", test)
+
+
+def _pairwise(folder: Path) -> None:
+    """evalica's food votes (``left,right,winner``), as docs/judgments.md reads them."""
+    shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
 
 
 def _n_lines(path: Path) -> int:

@@ -273,6 +273,24 @@ def assay_generation() -> None:
     from assay.generation import ter
 
 
+def assay_judgments() -> None:
+    from assay.judgments import Comparisons
+    from assay.judgments import CrowdLabels
+    from assay.judgments import ItemScores
+    from assay.judgments import Leaderboard
+    from assay.judgments import WINNERS
+    from assay.judgments import average_win_rate
+    from assay.judgments import bradley_terry
+    from assay.judgments import counting
+    from assay.judgments import eigen
+    from assay.judgments import elo
+    from assay.judgments import leaderboard
+    from assay.judgments import newman
+    from assay.judgments import pagerank
+    from assay.judgments import read_comparisons
+    from assay.judgments import read_crowd_labels
+
+
 def assay_ltr() -> None:
     from assay.ltr import Analysis
     from assay.ltr import CollectionStats
@@ -443,6 +461,7 @@ def assay_stats() -> None:
     from assay.stats import correct
     from assay.stats import georisk
     from assay.stats import kendall
+    from assay.stats import multinomial_resamples
     from assay.stats import paired_bootstrap_test
     from assay.stats import paired_pvalues
     from assay.stats import pearson

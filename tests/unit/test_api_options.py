@@ -45,6 +45,7 @@ MODULES = (
     "assay.evaluation",
     "assay.datasets",
     "assay.meta",
+    "assay.judgments",
 )
 
 #: Options without a value that is wrong whatever the data: free text, data-like values,
@@ -78,6 +79,7 @@ FREE = {
     "smooth_value",
     "undefined",
     "gamma",
+    "initial",  # Elo's starting rating: any real number
 }
 
 
@@ -127,6 +129,18 @@ def _ratings() -> Any:
     from assay.agreement import Ratings
 
     return Ratings("r.csv", "wide", ["1", "2", "3", "4"], ["a", "b", "c"], RATINGS)
+
+
+def _comparisons() -> Any:
+    from assay.judgments import Comparisons
+
+    return Comparisons.read(
+        {
+            "left": ["a", "b", "c", "a"],
+            "right": ["b", "c", "a", "c"],
+            "winner": ["left", "tie", "right", "left"],
+        }
+    )
 
 
 def _compare_models() -> dict[str, Any]:
@@ -280,6 +294,20 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         (_qrels_and_runs()[0], _qrels_and_runs()[0]),
         {"runs": _qrels_and_runs()[1], "metrics": ["P@5"]},
     ),
+    **{
+        f"assay.judgments.{method}": (lambda: ((_comparisons(),), {}))
+        for method in (
+            "counting",
+            "average_win_rate",
+            "bradley_terry",
+            "newman",
+            "elo",
+            "eigen",
+            "pagerank",
+        )
+    },
+    "assay.stats.multinomial_resamples": lambda: (([3, 1, 2],), {"n_resamples": 5}),
+    "assay.judgments.leaderboard": lambda: ((_comparisons(),), {"n_resamples": 10}),
 }
 
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.
@@ -294,6 +322,8 @@ ELSEWHERE = {
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.evaluate_files": "needs a Dask scheduler; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
+    "assay.judgments.read_comparisons": "reads a file; its options are column names and a mapping",
+    "assay.judgments.read_crowd_labels": "reads a file; its options are column names",
 }
 
 

@@ -79,6 +79,12 @@ KINDS = {
     "hbar": {"labels": ["f1", "f2"], "values": [1.0, None]},
     "bars": {"categories": ["1-5", "6-9"], "series": [{"name": "m", "values": [0.5, None]}]},
     "heatmap": {"rows": ["a"], "cols": ["a", "b"], "matrix": [[0, 3]]},
+    "interval": {
+        "labels": ["a", "b", "c"],
+        "values": [1.0, 0.5, None],
+        "low": [0.5, None, None],
+        "high": [None, 0.7, None],
+    },
     "scatter": {"x": [0.1, 0.9], "y": [0.2, 0.1], "highlight": [False, True]},
 }
 

@@ -48,6 +48,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "trisk": lambda **kw: S.trisk(A, B, **{"risk_alpha": 1.0, **kw}),
     "zrisk": lambda **kw: S.zrisk(T, **{"risk_alpha": 1.0, **kw}),
     "georisk": lambda **kw: S.georisk(T, **{"risk_alpha": 1.0, **kw}),
+    "multinomial_resamples": lambda **kw: S.multinomial_resamples([3, 0, 2], **kw),
 }
 
 SEED = [-1, 1.5, True, "0", None]
@@ -109,6 +110,9 @@ BAD: list[tuple[str, str, list[Any]]] = [
     *[(f, "risk_alpha", RISK_ALPHA) for f in ("risk_differences", "urisk", "trisk")],
     *[(f, "risk_alpha", RISK_ALPHA) for f in ("zrisk", "georisk")],
     ("trisk", "confidence", CONFIDENCE),
+    ("multinomial_resamples", "n_resamples", N_RESAMPLES),
+    ("multinomial_resamples", "seed", SEED),
+    ("multinomial_resamples", "rows", [0, -1, 1.5, True, None]),
 ]
 
 
@@ -154,7 +158,7 @@ def test_options_are_keyword_only() -> None:
             for p in inspect.signature(func).parameters.values()
             if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
         ]
-        data = {"a", "b", "x", "y", "diffs", "pvalues", "scores", "statistic"}
+        data = {"a", "b", "x", "y", "diffs", "pvalues", "scores", "statistic", "counts"}
         data |= {"outputs_a", "outputs_b", "scores_a", "scores_b"}
         assert set(positional) <= data, (name, positional)
     with pytest.raises(TypeError):
@@ -208,6 +212,7 @@ def test_system_rank_correlation_unknown_option_is_an_option_error() -> None:
 
 #: The functions that return plain arrays (one value per row, column or p-value).
 _ARRAYS = ("paired_pvalues", "bootstrap_mean_ci", "correct", "risk_differences", "zrisk", "georisk")
+_ARRAYS += ("multinomial_resamples",)  # blocks of counts, drawn as they are read
 
 
 def _results() -> dict[str, Any]:

@@ -207,7 +207,14 @@ def guard(command: Any) -> None:
     invoke = command.invoke
 
     def checked(ctx: Any) -> Any:
-        name = " ".join(ctx.command_path.split()[1:]) or str(ctx.info_name)
+        # The command's own path below the root ("ltr train"), from the contexts: the root's
+        # name is the program's ("assay", or "python -m assay" when run as a module).
+        parts: list[str] = []
+        at = ctx
+        while at.parent is not None:
+            parts.append(str(at.info_name))
+            at = at.parent
+        name = " ".join(reversed(parts)) or str(ctx.info_name)
         arguments = {str(p.name) for p in ctx.command.params if p.param_type_name == "argument"}
         try:
             check_outputs(name, ctx.params, arguments)

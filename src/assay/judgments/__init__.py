@@ -6,9 +6,47 @@ Public names load on first use (:mod:`assay._lazy`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import LazyNames
 
-_LAZY: dict[str, str] = {}
+_LAZY = {
+    # the inputs
+    "WINNERS": "comparisons",
+    "Comparisons": "comparisons",
+    "read_comparisons": "comparisons",
+    "CrowdLabels": "labels",
+    "read_crowd_labels": "labels",
+    # pairwise comparisons: one score per item, and the leaderboard with intervals
+    "ItemScores": "pairwise",
+    "counting": "pairwise",
+    "average_win_rate": "pairwise",
+    "bradley_terry": "pairwise",
+    "newman": "pairwise",
+    "elo": "pairwise",
+    "eigen": "pairwise",
+    "pagerank": "pairwise",
+    "Leaderboard": "board",
+    "leaderboard": "board",
+}
+
+
+if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .board import Leaderboard as Leaderboard
+    from .board import leaderboard as leaderboard
+    from .comparisons import WINNERS as WINNERS
+    from .comparisons import Comparisons as Comparisons
+    from .comparisons import read_comparisons as read_comparisons
+    from .labels import CrowdLabels as CrowdLabels
+    from .labels import read_crowd_labels as read_crowd_labels
+    from .pairwise import ItemScores as ItemScores
+    from .pairwise import average_win_rate as average_win_rate
+    from .pairwise import bradley_terry as bradley_terry
+    from .pairwise import counting as counting
+    from .pairwise import eigen as eigen
+    from .pairwise import elo as elo
+    from .pairwise import newman as newman
+    from .pairwise import pagerank as pagerank
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

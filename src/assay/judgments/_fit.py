@@ -65,9 +65,14 @@ class CrowdFit:
 class PairwiseFit:
     """Item scores from pairwise comparisons: ``scores[..., i]`` for item ``i`` (a leading
     batch axis when the kernel was given stacked count matrices); ``iterations``,
-    ``converged`` and ``change`` as :class:`CrowdFit`'s (0, True, 0.0 for closed forms)."""
+    ``converged`` and ``change`` as :class:`CrowdFit`'s (0, True, 0.0 for closed forms;
+    for a batch: the most iterations any member took, whether every member converged, the
+    largest last change). ``extra`` holds other fitted arrays by name: ``"iterations"`` per
+    batch member of an iterative kernel, the tie parameter (``"v"`` for Newman's method,
+    ``"nu"`` for Davidson's model), one value per batch member."""
 
     scores: FloatArray
     iterations: int = 0
     converged: bool = True
     change: float = 0.0
+    extra: dict[str, FloatArray] = field(default_factory=dict)

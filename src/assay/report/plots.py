@@ -12,6 +12,9 @@ are drawn in a grid (``columns`` per row, default up to 3), each by the drawer o
 - ``hbar`` — ``labels`` and ``values``, first on top;
 - ``bars`` — ``categories`` and ``series`` of ``{name, values}``: grouped bars;
 - ``heatmap`` — ``rows``, ``cols`` and ``matrix``: counts written in the cells;
+- ``interval`` — ``labels``, ``values``, ``low`` and ``high``: one dot per label with its
+  interval, first on top (a forest plot); a null end is an open interval, drawn to the
+  axis' edge with an arrow, a null value is not drawn;
 - ``scatter`` — ``x``, ``y``, ``highlight`` (booleans) and ``labels`` of the two kinds.
 
 Every panel may give ``title``, ``xlabel`` and ``ylabel``. Text from the data goes through
@@ -197,6 +200,33 @@ def _heatmap(ax: Any, p: Mapping[str, Any]) -> None:
     ax.figure.colorbar(image, ax=ax, shrink=0.8)
 
 
+def _interval(ax: Any, p: Mapping[str, Any]) -> None:
+    labels = [_t(v) for v in p["labels"]]
+    ys = list(range(len(labels), 0, -1))
+    value, low, high = (
+        [math.nan if v is None else float(v) for v in p[key]] for key in ("values", "low", "high")
+    )
+    finite = [v for v in value + low + high if math.isfinite(v)]
+    left, right = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    pad = 0.05 * (right - left or 1.0)
+    left, right = left - pad, right + pad
+    for y, v, lo, hi in zip(ys, value, low, high, strict=True):
+        a = left if math.isnan(lo) else lo
+        b = right if math.isnan(hi) else hi
+        if not (math.isnan(lo) and math.isnan(hi) and math.isnan(v)):
+            ax.plot([a, b], [y, y], color=_color(0), linewidth=1.5)
+        # an open end: an arrow at the axis' edge says the interval goes on
+        if math.isnan(hi) and not math.isnan(lo):
+            ax.plot([b], [y], marker=">", color=_color(0), markersize=5)
+        if math.isnan(lo) and not math.isnan(hi):
+            ax.plot([a], [y], marker="<", color=_color(0), markersize=5)
+        if not math.isnan(v):
+            ax.plot([v], [y], marker="o", color=_color(1), markersize=5, zorder=3)
+    ax.set_xlim(left, right)
+    ax.set_yticks(ys, labels)
+    ax.grid(axis="y", visible=False)
+
+
 def _scatter(ax: Any, p: Mapping[str, Any]) -> None:
     x, y, hi = list(p["x"]), list(p["y"]), [bool(h) for h in p.get("highlight", [])]
     hi = hi or [False] * len(x)
@@ -229,6 +259,7 @@ _DRAW: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
     "hbar": _hbar,
     "bars": _bars,
     "heatmap": _heatmap,
+    "interval": _interval,
     "scatter": _scatter,
 }
 
@@ -239,7 +270,7 @@ _DRAW: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
 def _panel_height(spec: Mapping[str, Any]) -> float:
     if spec.get("panel_height"):
         return float(spec["panel_height"])
-    if spec["kind"] in ("box", "hbar"):
+    if spec["kind"] in ("box", "hbar", "interval"):
         rows = max((len(p.get("groups", p.get("labels", []))) for p in spec["panels"]), default=1)
         return max(1.4, 0.35 * rows + 0.9)
     return 3.0

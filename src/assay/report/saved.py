@@ -63,7 +63,7 @@ FIGURE_PIXELS = 12_000_000
 DRAWN_PANELS = 64
 DRAWN_LABELS = 400
 
-_KINDS = ("box", "diff", "line", "hbar", "bars", "heatmap", "scatter")
+_KINDS = ("box", "diff", "line", "hbar", "bars", "heatmap", "interval", "scatter")
 _LEGEND = (
     "best",
     "upper right",
@@ -302,6 +302,12 @@ def _heatmap(p: dict[str, Any], path: str, cost: _Cost) -> None:
         cost.numbers_of(row, f"{path}.matrix[{i}]", n_cols)
 
 
+def _interval(p: dict[str, Any], path: str, cost: _Cost) -> None:
+    n = cost.labels_of(p.get("labels"), f"{path}.labels")
+    for key in ("values", "low", "high"):
+        cost.numbers_of(p.get(key), f"{path}.{key}", n)
+
+
 def _scatter(p: dict[str, Any], path: str, cost: _Cost) -> None:
     n = cost.numbers_of(p.get("x"), f"{path}.x", nullable=False)
     cost.numbers_of(p.get("y"), f"{path}.y", n, nullable=False)
@@ -320,6 +326,7 @@ _PANEL: dict[str, Callable[[dict[str, Any], str, _Cost], None]] = {
     "hbar": _hbar,
     "bars": _bars,
     "heatmap": _heatmap,
+    "interval": _interval,
     "scatter": _scatter,
 }
 

@@ -5,6 +5,7 @@ option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
 :mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
+:mod:`~assay.stats.multinomial` (bootstrap resamples of counted observations),
 :mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
 :mod:`~assay.stats.concordance` (Kendall's τ from pair counts),
 :mod:`~assay.stats.risk` (URisk, TRisk, ZRisk, GeoRisk against baselines) and
@@ -37,6 +38,7 @@ _LAZY = {
     # intervals, many systems, corrections
     "bootstrap_ci": "bootstrap",
     "bootstrap_mean_ci": "bootstrap",
+    "multinomial_resamples": "multinomial",
     "tukey_hsd": "tukey",
     "correct": "corrections",
     # correlations
@@ -63,6 +65,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .correlation import spearman as spearman
     from .correlation import system_rank_correlation as system_rank_correlation
     from .correlation import tau_ap as tau_ap
+    from .multinomial import multinomial_resamples as multinomial_resamples
     from .paired import cohens_d_paired as cohens_d_paired
     from .paired import paired_bootstrap_test as paired_bootstrap_test
     from .paired import paired_pvalues as paired_pvalues

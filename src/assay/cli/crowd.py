@@ -1,4 +1,4 @@
-"""The judgments family's commands (none yet)."""
+"""The judgments family's `crowd` commands (being built)."""
 
 from __future__ import annotations
 
@@ -8,5 +8,5 @@ __all__ = ["register"]
 
 
 def register(app: typer.Typer) -> None:
-    """Add the judgments family's commands to ``app``."""
+    """Add the commands of this module to ``app``."""
     del app

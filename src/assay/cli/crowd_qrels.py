@@ -1,0 +1,12 @@
+"""The judgments family's `crowd_qrels` commands (being built)."""
+
+from __future__ import annotations
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands of this module to ``app``."""
+    del app
