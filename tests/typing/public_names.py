@@ -276,7 +276,9 @@ def assay_generation() -> None:
 def assay_judgments() -> None:
     from assay.judgments import Comparisons
     from assay.judgments import CrowdLabels
+    from assay.judgments import CrowdQrels
     from assay.judgments import WINNERS
+    from assay.judgments import crowd_qrels
     from assay.judgments import read_comparisons
     from assay.judgments import read_crowd_labels
 

@@ -17,6 +17,9 @@ _LAZY = {
     "read_comparisons": "comparisons",
     "CrowdLabels": "labels",
     "read_crowd_labels": "labels",
+    # relevance judgments from crowds
+    "CrowdQrels": "crowd_qrels_result",
+    "crowd_qrels": "relevance",
 }
 
 
@@ -24,8 +27,10 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .comparisons import WINNERS as WINNERS
     from .comparisons import Comparisons as Comparisons
     from .comparisons import read_comparisons as read_comparisons
+    from .crowd_qrels_result import CrowdQrels as CrowdQrels
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
+    from .relevance import crowd_qrels as crowd_qrels
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 
