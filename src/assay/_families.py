@@ -115,7 +115,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "judgments",
-        metrics=None,
+        measures=("assay.judgments.aggregation",),
         cli=("leaderboard", "crowd", "crowd_qrels"),
         uses=("agreement", "meta"),
     ),

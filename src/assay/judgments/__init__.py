@@ -17,6 +17,16 @@ _LAZY = {
     "read_comparisons": "comparisons",
     "CrowdLabels": "labels",
     "read_crowd_labels": "labels",
+    # label aggregation: the declared methods, any of them by name, the result
+    "majority_vote": "aggregation",
+    "wawa": "aggregation",
+    "zbs": "aggregation",
+    "dawid_skene": "aggregation",
+    "one_coin_dawid_skene": "aggregation",
+    "glad": "aggregation",
+    "mace": "aggregation",
+    "aggregate_labels": "aggregation",
+    "LabelAggregation": "crowd_result",
     # relevance judgments from crowds
     "CrowdQrels": "crowd_qrels_result",
     "crowd_qrels": "relevance",
@@ -29,6 +39,15 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .comparisons import read_comparisons as read_comparisons
     from .crowd_qrels_result import CrowdQrels as CrowdQrels
     from .labels import CrowdLabels as CrowdLabels
+    from .aggregation import aggregate_labels as aggregate_labels
+    from .aggregation import dawid_skene as dawid_skene
+    from .aggregation import glad as glad
+    from .aggregation import mace as mace
+    from .aggregation import majority_vote as majority_vote
+    from .aggregation import one_coin_dawid_skene as one_coin_dawid_skene
+    from .aggregation import wawa as wawa
+    from .aggregation import zbs as zbs
+    from .crowd_result import LabelAggregation as LabelAggregation
     from .labels import read_crowd_labels as read_crowd_labels
     from .relevance import crowd_qrels as crowd_qrels
 

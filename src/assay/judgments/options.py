@@ -12,17 +12,35 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["CrowdMethod", "Duplicates", "GradeRule", "Outcome"]
+__all__ = [
+    "CrowdMethod",
+    "DawidSkeneInit",
+    "Duplicates",
+    "GradeRule",
+    "LabelTies",
+    "LabelsFormat",
+    "MaceMethod",
+    "Outcome",
+]
 
 #: A worker labelling the same task twice: an error, or two votes (crowd-kit).
 Duplicates = Literal["error", "keep"]
 #: What a winner value of a comparison means.
 Outcome = Literal["left", "right", "tie"]
-#: How a (query, document)'s aggregated grade is read from its posterior over the grades: the
-#: method's own label (the most probable grade, the method's tie rule), or the posterior's
-#: expected grade rounded to the nearest grade value (halves up).
-GradeRule = Literal["argmax", "expected"]
 #: The label aggregation methods (:func:`assay.judgments.aggregate_labels`).
 CrowdMethod = Literal[
     "majority_vote", "wawa", "zbs", "dawid_skene", "one_coin_dawid_skene", "glad", "mace"
 ]
+#: The file formats aggregated labels are written in.
+LabelsFormat = Literal["csv", "tsv", "jsonl", "parquet"]
+#: How a label is chosen among labels of equal largest posterior: the label first seen in
+#: the input rows, the lowest label code (the classes' order), or a seeded uniform draw.
+LabelTies = Literal["first_seen", "lowest", "random"]
+#: Where Dawid–Skene's EM starts: the majority vote's posteriors (crowd-kit's start).
+DawidSkeneInit = Literal["majority_vote"]
+#: How MACE's M-step updates its parameters: variational Bayes with priors, or EM with smoothing.
+MaceMethod = Literal["vb", "em"]
+#: How a (query, document)'s aggregated grade is read from its posterior over the grades: the
+#: method's own label (the most probable grade, the method's tie rule), or the grade of the
+#: scale nearest to the posterior's expected grade (halfway: the higher).
+GradeRule = Literal["argmax", "expected"]
