@@ -277,10 +277,19 @@ def assay_judgments() -> None:
     from assay.judgments import Comparisons
     from assay.judgments import CrowdLabels
     from assay.judgments import CrowdQrels
+    from assay.judgments import LabelAggregation
     from assay.judgments import WINNERS
+    from assay.judgments import aggregate_labels
     from assay.judgments import crowd_qrels
+    from assay.judgments import dawid_skene
+    from assay.judgments import glad
+    from assay.judgments import mace
+    from assay.judgments import majority_vote
+    from assay.judgments import one_coin_dawid_skene
     from assay.judgments import read_comparisons
     from assay.judgments import read_crowd_labels
+    from assay.judgments import wawa
+    from assay.judgments import zbs
 
 
 def assay_ltr() -> None:

@@ -79,13 +79,27 @@ def test_the_expected_grade_rule_rounds_the_posterior_mean() -> None:
         "worker": ["a", "b", "c", "d", "a", "b", "c"],
         "grade": [1, 3, 1, 3, 0, 0, 1],
     }
-    argmax = crowd_qrels(rows, method="majority_vote")
-    expected = crowd_qrels(rows, method="majority_vote", grade_rule="expected")
+    argmax = crowd_qrels(rows, method="majority_vote", grades=[0, 1, 2, 3])
+    expected = crowd_qrels(rows, method="majority_vote", grades=[0, 1, 2, 3], grade_rule="expected")
     assert dict(((q, d), g) for q, d, g in argmax.qrels)[("q", "d")] in (1, 3)
     assert [g for _, _, g in expected.qrels] == [2, 0]  # 2 = (1 + 3) / 2; 1/3 rounds to 0
     # the majority-vote reference is always the argmax
     assert expected.majority_grade.tolist() == argmax.grade.tolist()
     assert expected.n_changed == 1
+
+
+def test_the_expected_rule_keeps_to_the_grades_of_the_scale() -> None:
+    # scale 0, 1, 3: a mean of 2 is halfway between 1 and 3 (the higher), 1.75 is nearer 1
+    rows = {
+        "query": ["q"] * 8,
+        "doc": ["d"] * 4 + ["e"] * 4,
+        "worker": ["a", "b", "c", "d"] * 2,
+        "grade": [1, 3, 1, 3, 1, 1, 0, 3],
+    }
+    res = crowd_qrels(rows, method="majority_vote", grade_rule="expected")
+    assert res.grades == (0, 1, 3)
+    assert res.grade.tolist() == [3, 1]
+    assert set(res.grade.tolist()) <= set(res.grades)
 
 
 def test_halves_round_up_under_the_expected_rule() -> None:

@@ -66,8 +66,25 @@ def _check_out(out: Path | None, inputs: list[str], others: list[Path | None]) -
             raise OptionError(f"--out {out} names the file of another output", option="out")
 
 
-def _given(**options: Any) -> dict[str, Any]:
-    return {k: v for k, v in options.items() if v is not None}
+#: The most iterations ``--max-iter`` asks for: far past any convergence, short of a run of days.
+MAX_ITER = 1_000_000
+
+
+def _method_options(
+    method: str, max_iter: int | None, tolerance: float | None, seed: int | None
+) -> dict[str, Any]:
+    """The method options given on the command line, as the method names them (MACE's
+    iterations are ``n_iter``); the method's declaration validates them."""
+    from .._options import integer
+
+    if max_iter is not None:
+        max_iter = integer(max_iter, "max_iter", minimum=1, maximum=MAX_ITER)
+    given = {
+        ("n_iter" if method == "mace" else "max_iter"): max_iter,
+        "tolerance": tolerance,
+        "seed": seed,
+    }
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def crowd_qrels(
@@ -96,7 +113,10 @@ def crowd_qrels(
     ] = "error",
     grade_rule: Annotated[
         GradeRule,
-        typer.Option(help="Aggregated grade: argmax (the most probable) or expected (rounded)."),
+        typer.Option(
+            help="Aggregated grade: argmax (the most probable) or expected (the grade nearest "
+            "the posterior mean)."
+        ),
     ] = "argmax",
     judgments_format: Annotated[
         InputFormat | None,
@@ -160,7 +180,7 @@ def crowd_qrels(
                 runs=loaded or None,
                 metric=metric,
                 p=p,
-                **_given(max_iter=max_iter, tolerance=tolerance, seed=seed),
+                **_method_options(method, max_iter, tolerance, seed),
             )
         if out is not None:
             result.write_qrels(out)

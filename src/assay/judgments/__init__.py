@@ -34,11 +34,6 @@ _LAZY = {
 
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
-    from .comparisons import WINNERS as WINNERS
-    from .comparisons import Comparisons as Comparisons
-    from .comparisons import read_comparisons as read_comparisons
-    from .crowd_qrels_result import CrowdQrels as CrowdQrels
-    from .labels import CrowdLabels as CrowdLabels
     from .aggregation import aggregate_labels as aggregate_labels
     from .aggregation import dawid_skene as dawid_skene
     from .aggregation import glad as glad
@@ -47,7 +42,12 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .aggregation import one_coin_dawid_skene as one_coin_dawid_skene
     from .aggregation import wawa as wawa
     from .aggregation import zbs as zbs
+    from .comparisons import WINNERS as WINNERS
+    from .comparisons import Comparisons as Comparisons
+    from .comparisons import read_comparisons as read_comparisons
+    from .crowd_qrels_result import CrowdQrels as CrowdQrels
     from .crowd_result import LabelAggregation as LabelAggregation
+    from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
     from .relevance import crowd_qrels as crowd_qrels
 

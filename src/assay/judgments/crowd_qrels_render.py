@@ -26,7 +26,7 @@ def _summary_table(res: CrowdQrels) -> DisplayTable:
         caption=f"{res.provenance.get('source', '')}: qrels by {res.method}",
         legend=(
             "grade rule: argmax = the method's most probable grade; expected = the posterior's "
-            "expected grade rounded (halves up). alpha: Krippendorff's alpha of the workers' "
+            "expected grade rounded to the nearest grade (halfway: the higher). alpha: Krippendorff's alpha of the workers' "
             "grades, the judged documents as units."
         ),
     )

@@ -11,9 +11,10 @@ with majority-vote qrels.
   integral); anything else is an error naming the file and line. The posterior's columns are
   the declared grades (``grades=``) in increasing order, else the grades found.
 - **The aggregated grade** (``grade_rule``): ``"argmax"`` (default) is the method's own label,
-  the most probable grade under the method's tie rule; ``"expected"`` is the posterior's
-  expected grade ``sum_g p(g) g`` rounded to the nearest integer, halves up, which keeps a
-  document split between grades 1 and 3 at 2 (the argmax would pick one side).
+  the most probable grade under the method's tie rule; ``"expected"`` is the grade of the
+  scale nearest to the posterior's expected grade ``sum_g p(g) g`` (halfway between two: the
+  higher; on a scale of consecutive integers, the expected grade rounded half up), which
+  keeps a document split between grades 1 and 3 at 2 (the argmax would pick one side).
 - **Agreement per topic**: Krippendorff's α (:func:`assay.agreement.krippendorff_alpha`,
   ``level="ordinal"`` by default) over the topic's documents as units and the workers'
   grades as values, and over every document of every topic ("overall"). A topic where no
@@ -30,6 +31,7 @@ with majority-vote qrels.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -45,12 +47,12 @@ from .._options import Level
 from .._result import provenance
 from ..errors import EmptyInputError, InputError, OptionError, shown
 from ._table import Columns, at, encode, first_row, id_strings, read_columns, where
+from .crowd_qrels_result import CrowdQrels
 from .labels import CrowdLabels
 from .options import CrowdMethod, Duplicates, GradeRule
 
 if TYPE_CHECKING:
     from ..data import Qrels, RunLike
-    from .crowd_qrels_result import CrowdQrels
 
 __all__ = ["crowd_qrels"]
 
@@ -245,7 +247,10 @@ def _grade_of(
     if rule == "argmax":
         return grades[labels]
     expected = posterior @ grades.astype(np.float64)
-    return np.floor(expected + 0.5).astype(np.int64)
+    # the nearest grade of the scale; halfway between two, the higher (scanned from the top)
+    distance = np.abs(grades[None, ::-1] - expected[:, None])
+    nearest: IntArray = grades[::-1][np.argmin(distance, axis=1)]
+    return nearest
 
 
 def _qrels(j: _Judgments, grade: IntArray, what: str) -> Qrels:
@@ -320,7 +325,9 @@ def _ranking_change(
     from ..stats import system_rank_correlation
 
     res_ref = evaluate(reference, runs, [metric])
-    res_agg = evaluate(aggregated, runs, [metric])
+    with warnings.catch_warnings():  # the same runs and queries: its notes were just given
+        warnings.simplefilter("ignore")
+        res_agg = evaluate(aggregated, runs, [metric])
     name = res_ref.metric_names[0]
     systems = list(res_ref.runs)
     if len(systems) < 2:
@@ -403,8 +410,8 @@ def crowd_qrels(
         A worker grading the same document of a query twice: an error naming both lines, or
         two votes.
     grade_rule : {"argmax", "expected"}
-        The aggregated grade: the method's label (the most probable grade), or the
-        posterior's expected grade rounded to the nearest integer (halves up).
+        The aggregated grade: the method's label (the most probable grade), or the grade of
+        the scale nearest to the posterior's expected grade (halfway: the higher).
     level : {"nominal", "ordinal", "interval", "ratio"}
         Krippendorff's α level of measurement for the agreement per topic.
     runs : sequence or mapping of RunLike, optional
@@ -448,7 +455,6 @@ def crowd_qrels(
     p = opt.number(p, "p", low=0, high=1, low_open=True, high_open=True, where=where_)
     metric = _metric_name(metric)
     from .aggregation import aggregate_labels
-    from .crowd_qrels_result import CrowdQrels
 
     j = read_judgments(
         judgments,
