@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 
 import assay
 
@@ -56,3 +57,20 @@ def write_crowd_csv(path: Any, columns: dict[str, list[Any]]) -> None:  # Any: a
     ]
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
+
+
+@st.composite
+def crowds(draw: st.DrawFn) -> dict[str, list[Any]]:
+    """Small crowds: 1-3 topics of 1-4 documents, 1-4 workers, grades 0-3, each (query,
+    document, worker) graded at most once, at least one row."""
+    n_topics, n_docs = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    n_workers = draw(st.integers(1, 4))
+    cells = [(t, d, w) for t in range(n_topics) for d in range(n_docs) for w in range(n_workers)]
+    kept = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=len(cells), unique=True))
+    grades = draw(st.lists(st.integers(0, 3), min_size=len(kept), max_size=len(kept)))
+    return {
+        "query": [f"q{t}" for t, _, _ in kept],
+        "doc": [f"d{d}" for _, d, _ in kept],
+        "worker": [f"w{w}" for _, _, w in kept],
+        "grade": grades,
+    }
