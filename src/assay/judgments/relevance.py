@@ -146,9 +146,9 @@ def _escaped(ids: pa.Array) -> pa.Array:
     return pc.replace_substring(pc.replace_substring(ids, "\\", "\\\\"), "|", "\\|")
 
 
-def _pairs(query: pa.Array, doc: pa.Array) -> tuple[IntArray, IntArray, IntArray, tuple[str, ...]]:
+def _pairs(query: pa.Array, doc: pa.Array) -> tuple[IntArray, IntArray, tuple[str, ...]]:
     """Task codes of the rows ((query, doc) pairs in order of first appearance), the first
-    row of each task, the query and document codes, and the task ids."""
+    row of each task, and the task ids."""
     q, _qids = encode(query)
     d, dids = encode(doc)
     key = q * max(len(dids), 1) + d
@@ -161,7 +161,7 @@ def _pairs(query: pa.Array, doc: pa.Array) -> tuple[IntArray, IntArray, IntArray
     ids = pc.binary_join_element_wise(
         _escaped(query.take(from_np(rows))), _escaped(doc.take(from_np(rows))), "|"
     )
-    return task, rows, q, tuple(ids.to_pylist())
+    return task, rows, tuple(ids.to_pylist())
 
 
 def _check_repeats(
@@ -214,7 +214,7 @@ def read_judgments(
     d_ids = id_strings(cols, "doc", "document")
     worker_codes, workers = encode(id_strings(cols, "worker", "worker"))
     label, scale = _grade_codes(_grade_values(cols), declared, cols)
-    task, rows, _, tasks = _pairs(q_ids, d_ids)
+    task, rows, tasks = _pairs(q_ids, d_ids)
     if duplicates == "error":
         _check_repeats(task, worker_codes, len(workers), cols, q_ids, d_ids, workers)
     labels = CrowdLabels(
