@@ -130,6 +130,11 @@ def test_bad_input_is_one_line(files: dict[str, Path], tmp_path: Path) -> None:
     assert_one_line_error(
         *invoke("crowd-qrels", files["judgments"], "--out", files["judgments"]), "--out"
     )
+    text = tmp_path / "crowd.txt"
+    text.write_bytes(files["judgments"].read_bytes())
+    assert_one_line_error(*invoke("crowd-qrels", text), "--judgments-format")
+    code, _, err = invoke("crowd-qrels", text, "--judgments-format", "csv", "-f", "tsv")
+    assert code == 0, err
     run = _runs(files)[0]
     assert_one_line_error(*invoke("crowd-qrels", files["judgments"], run), "at least 2 runs")
     assert_one_line_error(

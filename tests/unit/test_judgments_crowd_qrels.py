@@ -369,6 +369,12 @@ def test_records_report_and_repr() -> None:
     assert doc["provenance"]["method"] == "majority_vote"
 
 
+def test_the_summary_says_whether_an_iterative_method_converged() -> None:
+    em = crowd_qrels(ROWS, max_iter=1).summary()
+    assert em["iterations"] == 1 and em["converged"] is False
+    assert "iterations" not in crowd_qrels(ROWS, method="majority_vote").summary()
+
+
 def test_a_repr_of_many_topics_fits_one_screen() -> None:
     n = 3000
     rows = {

@@ -66,6 +66,20 @@ def _check_out(out: Path | None, inputs: list[str], others: list[Path | None]) -
             raise OptionError(f"--out {out} names the file of another output", option="out")
 
 
+def _check_table(judgments: str, judgments_format: str | None) -> None:
+    """JUDGMENTS is a table: a file whose extension names no tabular format needs
+    ``--judgments-format`` (the library's message names the Python option)."""
+    from ..errors import InputError
+    from ..io.formats import detect_format
+
+    if (judgments_format or detect_format(judgments)) == "trec":
+        raise InputError(
+            "expected a table with a header row (CSV, TSV, Parquet or JSON Lines; name the "
+            "format with --judgments-format)",
+            source=judgments,
+        )
+
+
 #: The most iterations ``--max-iter`` asks for: far past any convergence, short of a run of days.
 MAX_ITER = 1_000_000
 
@@ -160,6 +174,7 @@ def crowd_qrels(
         distinct_inputs(paths, "run")
         _check_out(out, [judgments, *paths], [output, report, save])
         declared = _grades(grades)
+        _check_table(judgments, judgments_format)
         loaded = [
             Run.read(path, name=n, format=run_format)
             for path, n in zip(paths, unique_names(paths), strict=True)

@@ -173,6 +173,7 @@ class CrowdQrels(Result, Reported):
             "workers": prov.get("n_workers"),
             "labels": prov.get("n_labels"),
             "grades changed vs majority vote": self.n_changed,
+            **self._convergence(),
             f"alpha ({prov.get('level')}), all topics": self.overall.get("alpha"),
         }
         if self.ranking is not None:
@@ -182,6 +183,13 @@ class CrowdQrels(Result, Reported):
             values["tau_AP (vs majority vote)"] = r["tau_ap"]
             values[f"RBO_ext (p={r['p']:g})"] = r["rbo_ext"]
         return values
+
+    def _convergence(self) -> dict[str, Any]:
+        """An iterative method's iterations and whether it converged (nothing for a vote)."""
+        fit = self.provenance.get("aggregation", {})
+        if not fit.get("iterations"):
+            return {}
+        return {"iterations": fit["iterations"], "converged": fit.get("converged")}
 
     def records(self) -> list[dict[str, Any]]:
         """The summary, the agreement per topic and overall, and each run's scores."""
