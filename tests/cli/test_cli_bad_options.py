@@ -49,6 +49,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "y": "\n".join(str(v) for v in np.linspace(0, 1, 8)),
         "p1": "\n".join(str(v) for v in np.linspace(0, 1, 8) ** 2),
         "p2": "\n".join(str(v) for v in np.linspace(0.1, 0.9, 8)),
+        "crowd": "task,worker,label\nt1,w1,a\nt1,w2,a\nt1,w3,b\nt2,w1,b\nt2,w2,b\nt2,w3,b\n",
         "conll": "Paris B-LOC B-LOC B-LOC\nis O O O\nnice O B-MISC O\n\nAnn B-PER B-PER O\nran O O O\n",
     }
     out["emb"] = d / "emb.npy"
@@ -60,8 +61,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     assert runner.invoke(app, ["ltr", "train", str(out["letor"]), "--model", "linear",
                                "--out", str(out["ltr_out"])]).exit_code == 0  # fmt: skip
     out["ltr_run"] = out["ltr_out"] / "test.linear.run"
-    out["crowd"] = d / "crowd.csv"
-    out["crowd"].write_text(
+    out["crowd_judgments"] = d / "crowd_judgments.csv"
+    out["crowd_judgments"].write_text(
         "query,doc,worker,grade\n"
         + "".join(f"{q},d{i},w{j},{(i + j + (q == 'q2')) % 3}\n"
                   for q in ("q1", "q2") for i in range(4) for j in range(3)),
@@ -145,7 +146,13 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
         "agree": ["agree", str(f["ratings"]), "--bootstrap", "20"],
         "fuse": ["fuse", *runs],
         "aggregate": ["aggregate", str(f["rankings"])],
-        "crowd-qrels": ["crowd-qrels", str(f["crowd"]), *runs, str(f["run3"])],
+        "crowd-qrels": ["crowd-qrels", str(f["crowd_judgments"]), *runs, str(f["run3"])],
+        "aggregate-labels": [
+            "aggregate-labels",
+            str(f["crowd"]),
+            "--labels-format",
+            "csv",
+        ],
         "generation": [
             "generation",
             str(f["ref"]),
@@ -261,7 +268,10 @@ def test_every_command_has_a_working_invocation(files: dict[str, Path], name: st
 
 def test_every_command_module_is_covered() -> None:
     names = {n.split()[0] for n, _ in commands()}
-    assert {c.replace("_", "-") for c in COMMANDS} - {"fusion"} <= names | OWN_SYNTAX
+    # modules whose commands have other names: fusion (fuse, aggregate), crowd (aggregate-labels)
+    modules = {c.replace("_", "-") for c in COMMANDS} - {"fusion", "crowd"}
+    assert modules <= names | OWN_SYNTAX
+    assert {"fuse", "aggregate", "aggregate-labels"} <= names
 
 
 @pytest.mark.parametrize(("command", "flag", "bad"), list(_cases()))

@@ -120,6 +120,28 @@ def test_glad_on_random_inputs(seed: int) -> None:
     check_glad(codes, options)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_glad_priors_against_crowd_kit(seed: int) -> None:
+    """A class prior and per-worker and per-task prior means, as crowd-kit takes them."""
+    rng = np.random.default_rng(500 + seed)
+    codes = random_codes(rng)
+    prior = rng.dirichlet(np.ones(codes.n_labels))
+    alpha_mean = rng.normal(1.0, 1.0, codes.n_workers)
+    beta_mean = rng.normal(0.5, 0.5, codes.n_tasks)
+    ours = glad(
+        codes, label_prior=prior, alpha_prior_mean=alpha_mean, log_beta_prior_mean=beta_mean
+    )
+    theirs = aggregation.GLAD(
+        labels_priors=pd.Series(prior, index=range(codes.n_labels)),
+        alphas_priors_mean=pd.Series(alpha_mean, index=range(codes.n_workers)),
+        betas_priors_mean=pd.Series(beta_mean, index=range(codes.n_tasks)),
+    ).fit(frame(codes))
+    assert np.allclose(ours.posterior, crowd_kit_posterior(theirs, codes), atol=1e-6, rtol=0)
+    assert np.allclose(
+        ours.extra["alpha"], theirs.alphas_.reindex(range(codes.n_workers)), atol=1e-5
+    )
+
+
 # ------------------------------------------------------------------------------------ MACE
 
 

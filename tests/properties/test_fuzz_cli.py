@@ -309,6 +309,41 @@ def build_regression(data: st.DataObject, d: Path) -> list[str]:
     return [*args, "--n-resamples", data.draw(st.sampled_from(["20", "0"]))]
 
 
+def build_aggregate_labels(data: st.DataObject, d: Path) -> list[str]:
+    """Crowd labels with hostile names and values, mutated or packaged at times."""
+    names = st.sampled_from(["t1", "t2", "w1", "w2", "a", "b", "é", "=cmd", "<x>", "a,b", '"'])
+    rows = data.draw(st.lists(st.tuples(names, names, names), min_size=0, max_size=8))
+    text = "task,worker,label\n" + "".join(
+        ",".join(f'"{v}"' if "," in v else v for v in row) + "\n" for row in rows
+    )
+    labels = put(d, "labels.csv", maybe_hostile(data, text.encode()))
+    pool = {
+        "--method": st.sampled_from(
+            [
+                "majority_vote",
+                "wawa",
+                "zbs",
+                "dawid_skene",
+                "one_coin_dawid_skene",
+                "glad",
+                "mace",
+                "nope",
+            ]
+        ),
+        "--max-iter": st.sampled_from(["3", "0", "-1", "x", "99999999999999999999"]),
+        "--tolerance": st.sampled_from(["1e-3", "-1", "nan"]),
+        "--ties": st.sampled_from(["first_seen", "lowest", "random", "x"]),
+        "--seed": st.sampled_from(["0", "-1"]),
+        "--duplicates": st.sampled_from(["error", "keep", "x"]),
+        "--labels": st.sampled_from(["a", "b", ""]),
+        "--option": st.sampled_from(["learning_rate=0.5", "x", "n_restarts=1", "eps=-1"]),
+        "--gold": st.just(put(d, "gold.csv", b"task,label\nt1,a\n")),
+        "--out": st.sampled_from([str(d / "out.csv"), str(d / "out.parquet"), str(d / "o.x")]),
+        "-f": FORMATS,
+    }
+    return ["aggregate-labels", labels, *options(data, pool)]
+
+
 def build_metrics(data: st.DataObject, d: Path) -> list[str]:
     pool = {
         "-f": st.sampled_from(["table", "markdown", "json", "csv", "x"]),
@@ -493,6 +528,7 @@ COMMANDS: dict[str, Builder] = {
     "generation": build_generation,
     "regression": build_regression,
     "metrics": build_metrics,
+    "aggregate-labels": build_aggregate_labels,
     "demo": build_demo,
     "tagging": build_tagging,
     "embed": build_embed,

@@ -45,6 +45,7 @@ MODULES = (
     "assay.evaluation",
     "assay.datasets",
     "assay.meta",
+    "assay.judgments",
 )
 
 #: Options without a value that is wrong whatever the data: free text, data-like values,
@@ -105,6 +106,11 @@ B_TRUE = [1, 0, 1, 1, 0, 0]
 B_PRED = [1, 0, 0, 1, 1, 0]
 SCORES = [0.9, 0.2, 0.4, 0.8, 0.7, 0.1]
 RATINGS = [[1, 1, 2], [2, 2, 2], [1, 2, 1], [3, 3, 3]]
+CROWD = {
+    "task": ["t1", "t1", "t1", "t2", "t2", "t3"],
+    "worker": ["a", "b", "c", "a", "b", "c"],
+    "label": ["x", "x", "y", "y", "y", "x"],
+}
 
 
 def _gdeval_files() -> tuple[str, str]:
@@ -291,6 +297,12 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         (_qrels_and_runs()[0], _qrels_and_runs()[0]),
         {"runs": _qrels_and_runs()[1], "metrics": ["P@5"]},
     ),
+    **{
+        f"assay.judgments.{m}": lambda: ((CROWD,), {})
+        for m in ("majority_vote", "wawa", "zbs", "dawid_skene", "one_coin_dawid_skene", "glad")
+    },
+    "assay.judgments.mace": lambda: ((CROWD,), {"n_restarts": 1}),
+    "assay.judgments.aggregate_labels": lambda: ((CROWD,), {"method": "majority_vote"}),
 }
 
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.
@@ -305,6 +317,8 @@ ELSEWHERE = {
     "assay.dist.evaluate": "needs a Dask DataFrame; conventions checked by assay.evaluate's",
     "assay.dist.evaluate_files": "needs a Dask scheduler; conventions checked by assay.evaluate's",
     "assay.dist.read_trec_run": "reads a file; partition_bytes: tests/references/test_ranking_dask.py",
+    "assay.judgments.read_crowd_labels": "reads rows; tests/unit/test_judgments_inputs.py",
+    "assay.judgments.read_comparisons": "reads rows; tests/unit/test_judgments_inputs.py",
 }
 
 

@@ -132,8 +132,8 @@ def test_repr_is_one_screen() -> None:
 
 
 HOSTILE = {
-    "task": ["<script>alert(1)</script>", "<script>alert(1)</script>", "t,2\n\"x\""],
-    "worker": ["=HYPERLINK(\"http://x\")", "w\t2", "=HYPERLINK(\"http://x\")"],
+    "task": ["<script>alert(1)</script>", "<script>alert(1)</script>", 't,2\n"x"'],
+    "worker": ['=HYPERLINK("http://x")', "w\t2", '=HYPERLINK("http://x")'],
     "label": ["<b>yes</b>", "a,b\tc", "a,b\tc"],
 }
 
@@ -167,7 +167,7 @@ def test_hostile_names_are_escaped_in_every_output() -> None:
 
 
 def test_hostile_worker_names_as_formulas_are_defused_in_csv() -> None:
-    result = aggregate_labels(HOSTILE, method="majority_vote", gold={"t,2\n\"x\"": "a,b\tc"})
+    result = aggregate_labels(HOSTILE, method="majority_vote", gold={'t,2\n"x"': "a,b\tc"})
     out = io.StringIO()
     from assay.report.records import render_records
 
@@ -246,7 +246,7 @@ def test_crowd_labels_read_once_are_taken_as_they_are() -> None:
 
 
 def test_every_method_is_declared_and_reachable_by_name() -> None:
-    assert agg.METHODS == get_args(agg.CrowdMethod)
+    assert get_args(agg.CrowdMethod) == agg.METHODS
     for method in agg.METHODS:
         result = aggregate_labels(ROWS, method=method)  # type: ignore[arg-type]
         assert isinstance(result, LabelAggregation) and result.method == method

@@ -12,8 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..judgments.options import CrowdMethod, DawidSkeneInit, Duplicates, LabelsFormat, LabelTies
-from ..judgments.options import MaceMethod
+from ..judgments.options import (
+    CrowdMethod,
+    DawidSkeneInit,
+    Duplicates,
+    LabelsFormat,
+    LabelTies,
+    MaceMethod,
+)
 from ._common import (
     FormatOption,
     OutputOption,

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -60,15 +60,16 @@ from .. import _options
 from ..errors import OptionError
 from ._fit import CrowdCodes, CrowdFit, FloatArray, IntArray
 from ._voting import KERNELS as VOTING_KERNELS
-from ._voting import LabelTies, _Tie, _tie_rule, pick_labels, weighted_vote
+from ._voting import _Tie, _tie_rule, pick_labels, weighted_vote
+from .options import DawidSkeneInit, LabelTies
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 __all__ = ["KERNELS", "DawidSkeneInit", "dawid_skene", "one_coin_dawid_skene"]
 
-#: How Dawid–Skene's EM starts (crowd-kit: majority vote, its only choice).
-DawidSkeneInit = Literal["majority_vote"]
+# How Dawid–Skene's EM starts (crowd-kit: majority vote, its only choice): DawidSkeneInit,
+# one Literal type for the family, in its options module.
 
 #: crowd-kit's floor for probabilities before a log (``np.float_power(10, -10)``).
 EPS = 1e-10

@@ -59,14 +59,41 @@ def glad(
     ``K`` is ``codes.n_labels`` (crowd-kit counts the labels that occur). With ``K = 1``
     there is no wrong answer: the rows' "wrong" term is left out (crowd-kit gives NaN).
 
-    Returns a :class:`CrowdFit`: ``posterior``, ``labels`` (the most probable class, the
-    lowest code on a tie), ``difficulty`` = ``beta`` (``exp`` of crowd-kit's ``betas_``,
-    which holds ``log beta``), ``worker_skill`` = ``sigmoid(alpha_w * mean(beta))`` (the
-    probability that the worker answers a task of average ``beta`` correctly),
-    ``extra["alpha"]`` and ``extra["log_beta"]`` (crowd-kit's ``alphas_`` and ``betas_``),
-    ``log_likelihood`` (the final objective: expected complete-data log-likelihood plus
-    log prior densities, not divided), ``iterations``, ``converged`` and ``change`` (the
-    last change of the per-row objective).
+    Parameters
+    ----------
+    codes
+        The crowd labels as codes.
+    max_iter, tolerance
+        The EM iteration cap and stopping tolerance (crowd-kit's ``n_iter`` and ``tol``).
+    label_prior
+        The class prior (K non-negative numbers, scaled to sum 1); None: uniform.
+    alpha_prior_mean, log_beta_prior_mean
+        The means of the unit-variance normal priors on ``alpha`` (one number, or one per
+        worker) and on ``log beta`` (one, or one per task); crowd-kit's
+        ``alphas_priors_mean`` and ``betas_priors_mean``.
+    m_step_max_iter, m_step_tolerance
+        The conjugate gradient's iteration cap and ``tol`` in each M-step.
+
+    Returns
+    -------
+    CrowdFit
+        ``posterior``, ``labels`` (the most probable class, the lowest code on a tie),
+        ``difficulty`` = ``beta`` (``exp`` of crowd-kit's ``betas_``, which holds
+        ``log beta``), ``worker_skill`` = ``sigmoid(alpha_w * mean(beta))`` (the probability
+        that the worker answers a task of average ``beta`` correctly), ``extra["alpha"]`` and
+        ``extra["log_beta"]`` (crowd-kit's ``alphas_`` and ``betas_``), ``log_likelihood``
+        (the final objective: expected complete-data log-likelihood plus log prior
+        densities, not divided), ``iterations``, ``converged`` and ``change`` (the last
+        change of the per-row objective).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.judgments._fit import CrowdCodes
+    >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),
+    ...                    np.array([1, 1, 0, 0, 0]), n_tasks=2, n_workers=3, n_labels=2)
+    >>> glad(codes).labels.tolist()
+    [1, 0]
     """
     max_iter = _options.integer(max_iter, "max_iter", minimum=1)
     tolerance = _options.number(tolerance, "tolerance", low=0.0)

@@ -72,16 +72,45 @@ def mace(
     counts in sorted worker and label order but its E-step in order of first appearance,
     so it mixes workers and labels up unless the two orders agree).
 
-    Returns a :class:`CrowdFit`: ``posterior``, ``labels`` (lowest code on a tie),
-    ``worker_skill`` = the worker's competence ``theta`` (``knowing / (spamming +
-    knowing)`` of the fitted weights: under ``"vb"`` they are ``exp(E[log])`` values that
-    do not sum to 1), ``extra["spamming"]`` = ``1 - worker_skill``,
-    ``extra["spamming_weights"]`` (workers x 2: crowd-kit's ``spamming_``, spamming then
-    knowing), ``extra["strategy"]`` (workers x K: crowd-kit's ``thetas_``, ``xi``),
-    ``log_likelihood`` (log marginal likelihood of the kept run), ``iterations`` =
-    ``n_iter``, ``converged`` = True (the method's stopping rule is the iteration count)
-    and ``change`` (the log marginal likelihood's change over the kept run's last
-    iteration, to judge whether ``n_iter`` was enough).
+    Parameters
+    ----------
+    codes
+        The crowd labels as codes.
+    n_restarts, n_iter
+        The number of runs and of iterations per run.
+    method
+        ``"vb"`` (variational Bayes) or ``"em"``.
+    smoothing
+        Added to the counts by the ``"em"`` M-step; None: ``0.01 / K``.
+    default_noise
+        The random starts' spread.
+    spamming_prior, competence_prior, strategy_prior
+        The ``"vb"`` priors (crowd-kit's ``alpha``, ``beta`` and its fixed 10).
+    seed
+        The random starts' seed (0 to 2**32 - 1, numpy's legacy generator's range).
+
+    Returns
+    -------
+    CrowdFit
+        ``posterior``, ``labels`` (lowest code on a tie), ``worker_skill`` = the worker's
+        competence ``theta`` (``knowing / (spamming + knowing)`` of the fitted weights:
+        under ``"vb"`` they are ``exp(E[log])`` values that do not sum to 1),
+        ``extra["spamming"]`` = ``1 - worker_skill``, ``extra["spamming_weights"]``
+        (workers x 2: crowd-kit's ``spamming_``, spamming then knowing),
+        ``extra["strategy"]`` (workers x K: crowd-kit's ``thetas_``, ``xi``),
+        ``log_likelihood`` (log marginal likelihood of the kept run), ``iterations`` =
+        ``n_iter``, ``converged`` = True (the method's stopping rule is the iteration count)
+        and ``change`` (the log marginal likelihood's change over the kept run's last
+        iteration, to judge whether ``n_iter`` was enough).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from assay.judgments._fit import CrowdCodes
+    >>> codes = CrowdCodes(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),
+    ...                    np.array([1, 1, 0, 0, 0]), n_tasks=2, n_workers=3, n_labels=2)
+    >>> mace(codes).labels.tolist()
+    [1, 0]
     """
     n_restarts = _options.integer(n_restarts, "n_restarts", minimum=1)
     n_iter = _options.integer(n_iter, "n_iter", minimum=1)

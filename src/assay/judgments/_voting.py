@@ -29,13 +29,14 @@ Conventions shared with crowd-kit:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import _options
 from ..errors import OptionError
 from ._fit import CrowdCodes, CrowdFit, FloatArray, IntArray
+from .options import LabelTies
 
 __all__ = [
     "KERNELS",
@@ -49,9 +50,8 @@ __all__ = [
     "zbs",
 ]
 
-#: How a label is chosen among labels with equal largest posterior: the label first seen in
-#: the input rows, the lowest label code, or a seeded uniform draw.
-LabelTies = Literal["first_seen", "lowest", "random"]
+# How a label is chosen among labels of equal largest posterior: one Literal type for the
+# family, in its options module (first_seen, lowest, random).
 
 
 class _Tie(NamedTuple):

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _options as opt
 from ..errors import OptionError
-from ..metrics.params import nonneg_int, one_of, optional, positive_float, positive_int
+from ..metrics.params import one_of, optional, positive_float
 from ..metrics.registry import FROM_SIGNATURE, REGISTRY, Param, measure
+from .crowd_result import LabelAggregation, build
 from .options import CrowdMethod, DawidSkeneInit, LabelTies, MaceMethod
 
 if TYPE_CHECKING:
     from ..metrics.spec import MetricSpec
     from ._fit import CrowdFit
-    from .crowd_result import LabelAggregation
 
 __all__ = [
     "METHODS",
@@ -66,6 +66,18 @@ _KERNEL_NAMES = {("mace", "inference"): "method"}
 METHODS: tuple[str, ...] = tuple(_KERNEL_MODULES)
 
 _method = functools.partial(measure, family=FAMILY, input=INPUT, bounds=(0.0, 1.0))
+
+
+#: The most steps of any iterative method, and random starts of MACE: beyond them a run
+#: takes days, so a larger count is an error rather than a hang.
+MAX_STEPS = 1_000_000
+MAX_RESTARTS = 10_000
+
+
+def _count(what: str, minimum: int, maximum: int) -> Callable[[Any], int]:
+    return functools.partial(
+        opt.integer, name=what, minimum=minimum, maximum=maximum, integral_float=True
+    )
 
 
 def _nonneg_number(what: str) -> Callable[[Any], float]:
@@ -109,7 +121,9 @@ TIES = Param(
     "classes' order) or random (seeded)",
 )
 SEED = Param("seed", FROM_SIGNATURE, optional(_seed), "seed of ties='random'")
-MAX_ITER = Param("max_iter", FROM_SIGNATURE, nonneg_int("max_iter"), "most EM (or update) steps")
+MAX_ITER = Param(
+    "max_iter", FROM_SIGNATURE, _count("max_iter", 0, MAX_STEPS), "most EM (or update) steps"
+)
 TOLERANCE = Param(
     "tolerance",
     FROM_SIGNATURE,
@@ -132,7 +146,7 @@ ZBS_PARAMS = (
     Param(
         "lr_steps_to_reduce",
         FROM_SIGNATURE,
-        positive_int("lr_steps_to_reduce"),
+        _count("lr_steps_to_reduce", 1, MAX_STEPS),
         "steps between reductions of the learning rate",
     ),
     Param(
@@ -165,7 +179,7 @@ GLAD_PARAMS = (
     Param(
         "m_step_max_iter",
         FROM_SIGNATURE,
-        positive_int("m_step_max_iter"),
+        _count("m_step_max_iter", 1, MAX_STEPS),
         "gradient steps of each M-step",
     ),
     Param(
@@ -176,8 +190,13 @@ GLAD_PARAMS = (
     ),
 )
 MACE_PARAMS = (
-    Param("n_restarts", FROM_SIGNATURE, positive_int("n_restarts"), "random starts (best kept)"),
-    Param("n_iter", FROM_SIGNATURE, positive_int("n_iter"), "EM steps of each start"),
+    Param(
+        "n_restarts",
+        FROM_SIGNATURE,
+        _count("n_restarts", 1, MAX_RESTARTS),
+        "random starts (best kept)",
+    ),
+    Param("n_iter", FROM_SIGNATURE, _count("n_iter", 1, MAX_STEPS), "EM steps of each start"),
     Param(
         "inference",
         FROM_SIGNATURE,
@@ -268,7 +287,7 @@ def wawa(
 ) -> LabelAggregation:
     """Worker Agreement With Aggregate (Wawa): each worker's skill ``s_w`` is their accuracy
     against the majority vote; then ``posterior[t, c] = Σ_{w: y_wt = c} s_w / Σ_w s_w``, a
-    skill-weighted vote (crowd-kit's ``Wawa``, after Toloka's Wawa).
+    skill-weighted vote. Reference: crowd-kit's ``Wawa`` (Toloka).
 
     Parameters
     ----------
@@ -311,7 +330,7 @@ def zbs(
     """Zero-Based Skill (ZBS): skills start at ``1/L + eps`` and move towards each worker's
     accuracy against the skill-weighted vote, ``s_w ← s_w + η (acc_w − s_w)``, the rate η
     multiplied by ``lr_reduce_factor`` every ``lr_steps_to_reduce`` steps; the posterior is
-    the vote weighted by the final skills (crowd-kit's ``ZeroBasedSkill``).
+    the vote weighted by the final skills. Reference: crowd-kit's ``ZeroBasedSkill`` (Toloka).
 
     Parameters
     ----------
@@ -366,8 +385,8 @@ def dawid_skene(
     ties: LabelTies = "first_seen",
     seed: int | None = None,
 ) -> LabelAggregation:
-    """Dawid–Skene: each worker w has a confusion matrix ``π_w[c, k] = P(w says k | true
-    c)``; EM alternates ``posterior[t, c] ∝ p_c Π_{rows (w, k) of t} π_w[c, k]`` and the
+    """Dawid–Skene: each worker w has a confusion matrix ``π_w[c, k] = P(w says k given
+    true c)``; EM alternates ``posterior[t, c] ∝ p_c Π_{rows (w, k) of t} π_w[c, k]`` and the
     maximum-likelihood ``p`` and ``π`` given the posteriors, from the majority vote's
     posteriors, until the change falls below ``tolerance`` or ``max_iter`` steps (crowd-kit's
     ``DawidSkene``). A worker's skill is their accuracy implied by ``π_w`` and ``p``.
@@ -470,7 +489,7 @@ def glad(
 ) -> LabelAggregation:
     """GLAD: worker w answers task t correctly with probability ``σ(α_w β_t)`` (α the
     worker's ability, β > 0 the task's easiness), else uniformly among the other labels;
-    EM with gradient-ascent M-steps, as crowd-kit's ``GLAD``.
+    EM with conjugate-gradient M-steps, as crowd-kit's ``GLAD``.
 
     Reference: J. Whitehill, P. Ruvolo, T. Wu, J. Bergsma and J. Movellan (2009), "Whose
     vote should count more: optimal integration of labels from labelers of unknown
@@ -533,7 +552,7 @@ def mace(
     seed: int = 0,
 ) -> LabelAggregation:
     """MACE: worker w spams with probability ``1 − θ_w`` (then answers by their own strategy
-    ``ξ_w``), else gives the true label: ``P(w says k | c) = θ_w [k = c] + (1 − θ_w) ξ_w[k]``;
+    ``ξ_w``), else gives the true label: ``P(w says k given c) = θ_w [k = c] + (1 − θ_w) ξ_w[k]``;
     fitted by variational Bayes (or EM) from ``n_restarts`` random starts, the best kept
     (crowd-kit's ``MACE``). A worker's skill is θ_w; ``extra["spamming"]`` is 1 − θ_w.
 
@@ -631,7 +650,6 @@ def aggregate(
     gold: Any = None,  # Any: what CrowdLabels.gold_codes takes
 ) -> LabelAggregation:
     """Run ``method``'s kernel with validated ``options`` and wrap its fit."""
-    from .crowd_result import build
     from .labels import as_crowd_labels
 
     crowd = as_crowd_labels(labels)

@@ -265,7 +265,9 @@ class LabelAggregation(Result, Reported):
         for key in self._worker_extras():
             cols[key] = np.asarray(self.extra[key], dtype=np.float64).tolist()
         names = list(cols)
-        return [dict(zip(names, values, strict=True)) for values in zip(*cols.values(), strict=True)]
+        return [
+            dict(zip(names, values, strict=True)) for values in zip(*cols.values(), strict=True)
+        ]
 
     # ------------------------------------------------------------ outputs
 
@@ -307,18 +309,18 @@ class LabelAggregation(Result, Reported):
         >>> path = aggregate_labels(rows, method="majority_vote").write_labels("agg.csv")
         >>> print(path.read_text(), end="")
         task,label,posterior,n_labels,p_x
-        t1,x,1.0,1,1.0
+        t1,x,1.0,2,1.0
         """
         from .._files import same_file
 
         fmt = labels_format(os.fspath(path), format)
-        if self.source != "<columns>" and os.path.exists(self.source):
-            if same_file(path, self.source):
-                raise OptionError(
-                    f"{os.fspath(path)} is the labels' own file ({self.source}): refusing to "
-                    "write over it; choose another file",
-                    option="out",
-                )
+        source = self.source
+        if source != "<columns>" and os.path.exists(source) and same_file(path, source):
+            raise OptionError(
+                f"{os.fspath(path)} is the labels' own file ({source}): refusing to write over "
+                "it; choose another file",
+                option="out",
+            )
         write_rows(self.records(), self.task_columns, path, fmt)
         return Path(path)
 
@@ -389,9 +391,7 @@ def build(
 
         gold_accuracy = accuracy_on(codes, gold)
         on_gold = gold[codes.task] >= 0
-        gold_counts = np.bincount(codes.worker[on_gold], minlength=codes.n_workers).astype(
-            np.int64
-        )
+        gold_counts = np.bincount(codes.worker[on_gold], minlength=codes.n_workers).astype(np.int64)
     extra = dict(fit.extra)
     return LabelAggregation(
         method=method,

@@ -126,12 +126,18 @@ def _workers_table(result: LabelAggregation) -> DisplayTable:
         columns += [Column("gold accuracy", align="right"), Column("gold labels", align="right")]
     rows = []
     for i in shown:
-        row = [result.workers[i], str(int(result.n_worker_labels[i])), short(float(result.skill[i]))]
+        row = [
+            result.workers[i],
+            str(int(result.n_worker_labels[i])),
+            short(float(result.skill[i])),
+        ]
         if result.gold_accuracy is not None and result.n_worker_gold is not None:
             row += [short(float(result.gold_accuracy[i])), str(int(result.n_worker_gold[i]))]
         rows.append(row)
     n = len(result.workers)
-    which = f"the {len(shown)} least skilled of {n} workers" if n > len(shown) else f"all {n} workers"
+    which = (
+        f"the {len(shown)} least skilled of {n} workers" if n > len(shown) else f"all {n} workers"
+    )
     return DisplayTable(
         columns,
         rows,
