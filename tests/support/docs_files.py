@@ -125,7 +125,7 @@ def _crowd(folder: Path) -> None:
     from strategies.crowd_qrels import simulated_crowd, write_crowd_csv
 
     qrels = assay.Qrels.from_trec(folder / "qrels.txt")
-    write_crowd_csv(folder / "crowd.csv", simulated_crowd(qrels, seed=5))
+    write_crowd_csv(folder / "crowd_judgments.csv", simulated_crowd(qrels, seed=5))
 
 
 def _tagging(folder: Path) -> None:

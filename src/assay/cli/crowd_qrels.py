@@ -114,10 +114,18 @@ def crowd_qrels(
         typer.Argument(help="Runs (two or more) ranked under majority-vote and aggregated qrels."),
     ] = None,
     method: Annotated[CrowdMethod, typer.Option(help="Label aggregation method.")] = "dawid_skene",
-    query: Annotated[str, typer.Option(help="The query id column.")] = "query",
-    doc: Annotated[str, typer.Option(help="The document id column.")] = "doc",
-    worker: Annotated[str, typer.Option(help="The worker id column.")] = "worker",
-    grade: Annotated[str, typer.Option(help="The grade column.")] = "grade",
+    query: Annotated[
+        str, typer.Option("--query", "--query-column", help="The query id column.")
+    ] = "query",
+    doc: Annotated[
+        str, typer.Option("--doc", "--doc-column", help="The document id column.")
+    ] = "doc",
+    worker: Annotated[
+        str, typer.Option("--worker", "--worker-column", help="The worker id column.")
+    ] = "worker",
+    grade: Annotated[
+        str, typer.Option("--grade", "--grade-column", help="The grade column.")
+    ] = "grade",
     grades: Annotated[
         str | None,
         typer.Option(help="The declared grade scale, e.g. 0,1,2 (default: the grades found)."),
