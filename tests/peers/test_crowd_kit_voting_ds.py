@@ -9,6 +9,12 @@ result depends only on its own component, so each frame is that many independent
 and Dawid–Skene, whose prior and stopping rule are shared by the whole frame, runs both on
 separate small inputs and on joined frames.
 
+Dawid–Skene's EM can amplify rounding: on slowly converging inputs a 1e-15 change of its
+start moves posteriors by percents after 100 rounds, so agreement at 1e-9 is only possible
+where the fit is well conditioned. Every input is compared after 10 rounds, and with
+crowd-kit's defaults when our own fit does not move under a change of summation order
+(``_well_conditioned``); at least half the inputs must be.
+
 Tolerances: posteriors, skills, priors, confusion matrices and crowd-kit's per-round
 objective to 1e-9 relative; crowd-kit's reported Dawid–Skene posteriors have values below
 1e-10 raised to 1e-10 (its objective clips its frame in place), so ours are compared after
@@ -152,19 +158,19 @@ def _compare_voting(df: Any, method: str) -> None:
     _check_labels(ours.labels, peer_labels, post)
 
 
-def _compare_ds(df: Any, one_coin: bool, gold: Any = None) -> CrowdFit:
+def _compare_ds(df: Any, one_coin: bool, gold: Any = None, rounds: int = 100) -> CrowdFit:
     codes, tasks, workers, labels = _encode(df)
     if one_coin:
-        peer = crowdkit.OneCoinDawidSkene().fit(df)
-        ours = one_coin_dawid_skene(codes)
+        peer = crowdkit.OneCoinDawidSkene(n_iter=rounds).fit(df)
+        ours = one_coin_dawid_skene(codes, max_iter=rounds)
     else:
-        peer = crowdkit.DawidSkene().fit(df, gold)
+        peer = crowdkit.DawidSkene(n_iter=rounds).fit(df, gold)
         gold_codes = np.full(codes.n_tasks, -1, dtype=np.int64)
         if gold is not None:
             gold_codes[np.searchsorted(tasks, gold.index.to_numpy())] = np.searchsorted(
                 labels, gold.to_numpy()
             )
-        ours = dawid_skene(codes, gold=None if gold is None else gold_codes)
+        ours = dawid_skene(codes, max_iter=rounds, gold=None if gold is None else gold_codes)
     tol = {"rtol": 1e-9, "atol": 1e-9 if one_coin else 0.0}
     assert ours.iterations == len(peer.loss_history_)
     np.testing.assert_allclose(ours.extra["objective"], peer.loss_history_, rtol=1e-9)
@@ -208,17 +214,46 @@ def test_zbs_on_random_inputs(block: int) -> None:
     _compare_voting(_joined(rng, 250), "zbs")
 
 
+def _well_conditioned(df: Any, one_coin: bool) -> bool:
+    """Whether EM's result survives a change of summation order: the same fit with the
+    rows and the worker codes reversed (the E-step then adds each task's terms, and the
+    one-coin M-step each worker's, in another order). Where
+    it does not, EM has amplified last-bit differences (we saw a 1e-15 change of the start
+    move posteriors by 6 % after 100 rounds on slowly converging inputs), and no two
+    implementations that round differently can agree there at 1e-9."""
+    codes, *_ = _encode(df)
+    kernel = one_coin_dawid_skene if one_coin else dawid_skene
+    flipped = codes._replace(
+        task=codes.task[::-1],
+        worker=codes.n_workers - 1 - codes.worker[::-1],
+        label=codes.label[::-1],
+    )
+    a, b = kernel(codes), kernel(flipped)
+    return a.iterations == b.iterations and bool(
+        np.allclose(a.posterior, b.posterior, rtol=1e-11, atol=1e-14)
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("one_coin", [False, True], ids=["ds", "one_coin"])
 @pytest.mark.parametrize("block", range(4))
 def test_dawid_skene_on_random_inputs(one_coin: bool, block: int) -> None:
-    # Per block: 8 separate small inputs and 2 frames of 40 problems sharing one EM.
+    # Per block: 8 separate small inputs and 2 frames of 40 problems sharing one EM. Each is
+    # compared after 10 rounds (before rounding differences can grow) and, when EM is well
+    # conditioned on it, with crowd-kit's defaults (up to 100 rounds and its stopping rule).
     rng = np.random.default_rng([28, 3, block])
+    frames = []
     for _ in range(8):
         task, worker, label = _problem(rng)
-        _compare_ds(pd.DataFrame({"task": task, "worker": worker, "label": label}), one_coin)
-    for _ in range(2):
-        _compare_ds(_joined(rng, 40), one_coin)
+        frames.append(pd.DataFrame({"task": task, "worker": worker, "label": label}))
+    frames += [_joined(rng, 40) for _ in range(2)]
+    conditioned = 0
+    for df in frames:
+        _compare_ds(df, one_coin, rounds=10)
+        if _well_conditioned(df, one_coin):
+            conditioned += 1
+            _compare_ds(df, one_coin)
+    assert conditioned >= 5, conditioned
 
 
 @pytest.mark.slow
@@ -231,7 +266,7 @@ def test_dawid_skene_with_gold_on_random_inputs(block: int) -> None:
         known = rng.choice(tasks, size=max(1, len(tasks) // 4), replace=False)
         # A gold label among the labels given to that task keeps crowd-kit's columns fixed.
         gold = df[df["task"].isin(known)].groupby("task")["label"].first()
-        _compare_ds(df, one_coin=False, gold=gold)
+        _compare_ds(df, one_coin=False, gold=gold, rounds=10)
 
 
 def test_gold_accuracy_matches_gold_majority_vote() -> None:
@@ -347,7 +382,7 @@ def test_dawid_skene_on_crowd_kit_fixtures(name: str, one_coin: bool) -> None:
     ours = _compare_ds(df, one_coin)
     # crowd-kit's own tests expect the ground truth from both models on both datasets.
     truth = TOY_TRUTH if name == "toy" else SIMPLE_TRUTH
-    codes, tasks, _, labels = _encode(df)
+    _, tasks, _, labels = _encode(df)
     assert labels[ours.labels].tolist() == [truth[t] for t in tasks]
 
 

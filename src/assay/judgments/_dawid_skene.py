@@ -23,8 +23,9 @@ independently of everything else. The posterior of a task is
    ``L = [Σ_rows Σ_c P(z_t = c) (ln π_w[c, k] + ln p_c) − Σ_t Σ_c q ln q] / n_rows``
    (``q`` the posterior raised to at least ``ε``; note the prior term is counted once per
    label row, as crowd-kit counts it) rises by less than ``tolerance`` over the previous
-   round's (a fall stops it too). ``change`` is that last difference (``inf`` after a single
-   round: the first round has nothing to compare with).
+   round's (a fall stops it too; a negative ``tolerance`` such as -1 lets EM run on to its
+   fixed point). ``change`` is that last difference (``inf`` after a single round: the
+   first round has nothing to compare with).
 
 The one-coin model replaces step 2 with ``s_w = mean over w's rows of P(z_t = k_r)`` (the
 worker's expected accuracy) and ``π_w[c, k] = s_w`` if ``k = c`` else ``(1 − s_w) / (K − 1)``,
@@ -334,7 +335,9 @@ def dawid_skene(
     true_labels)``). ``confusion[w, c, k]``: P(w answers k | true class c), rows summing to
     1. ``worker_skill[w] = Σ_c prior[c] · confusion[w, c, c]``, the accuracy the confusion
     matrix implies (crowd-kit's ``DawidSkene`` reports no skill); NaN for a worker without
-    labels. ``log_likelihood``: the marginal log-likelihood at the final parameters.
+    labels. ``log_likelihood``: the marginal log-likelihood at the final parameters. Ties
+    between labels go by default to the label first seen in the rows (crowd-kit's column
+    order, inherited from its majority-vote start).
 
     Examples
     --------

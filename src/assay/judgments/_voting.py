@@ -61,9 +61,10 @@ class _Tie(NamedTuple):
 
 def _first_seen(codes: CrowdCodes) -> IntArray:
     """Label codes in the order they first occur in the rows (codes never given last)."""
-    seen, first = np.unique(codes.label, return_index=True)
-    rest = np.setdiff1d(np.arange(codes.n_labels), seen)
-    return np.concatenate([seen[np.argsort(first, kind="stable")], rest]).astype(np.int64)
+    n = len(codes.label)
+    first = np.full(codes.n_labels, n, dtype=np.int64)
+    np.minimum.at(first, codes.label, np.arange(n, dtype=np.int64))
+    return np.asarray(np.argsort(first, kind="stable"), dtype=np.int64)
 
 
 def _tie_rule(codes: CrowdCodes, ties: object, seed: object) -> _Tie:
@@ -84,10 +85,10 @@ def pick_labels(posterior: FloatArray, rule: _Tie | None = None) -> IntArray:
         # One uniform key per cell; the tied cell with the largest key wins, so each tied
         # label is equally likely whatever its position.
         keys = np.where(tied, rule.rng.random(posterior.shape), -1.0)
-        return np.argmax(keys, axis=1).astype(np.int64)
+        return np.asarray(np.argmax(keys, axis=1), dtype=np.int64)
     if rule is not None and rule.order is not None:
-        return rule.order[np.argmax(posterior[:, rule.order], axis=1)].astype(np.int64)
-    return np.argmax(posterior, axis=1).astype(np.int64)
+        return np.asarray(rule.order[np.argmax(posterior[:, rule.order], axis=1)], dtype=np.int64)
+    return np.asarray(np.argmax(posterior, axis=1), dtype=np.int64)
 
 
 def weighted_vote(codes: CrowdCodes, weight: FloatArray | None = None) -> FloatArray:
@@ -117,6 +118,9 @@ def _distinct_rows(codes: CrowdCodes) -> IntArray:
     span = float(codes.n_tasks) * codes.n_workers * codes.n_labels
     if span < 2.0**62:
         key = (codes.task * codes.n_workers + codes.worker) * codes.n_labels + codes.label
+        ordered = np.sort(key)
+        if not (ordered[1:] == ordered[:-1]).any():  # the usual case: no repeated answer
+            return np.arange(n, dtype=np.int64)
         _, first = np.unique(key, return_index=True)
     else:  # the composite key would overflow int64: sort the three columns instead
         order = np.lexsort((codes.label, codes.worker, codes.task))
@@ -127,18 +131,35 @@ def _distinct_rows(codes: CrowdCodes) -> IntArray:
     return np.asarray(first, dtype=np.int64)
 
 
-def accuracy(codes: CrowdCodes, truth: IntArray) -> FloatArray:
+class _Answers(NamedTuple):
+    """The distinct ``(task, worker, label)`` rows, which accuracies count."""
+
+    task: IntArray
+    worker: IntArray
+    label: IntArray
+    n_workers: int
+
+
+def _answers(codes: CrowdCodes) -> _Answers:
+    rows = _distinct_rows(codes)
+    if len(rows) == len(codes.task):
+        return _Answers(codes.task, codes.worker, codes.label, codes.n_workers)
+    return _Answers(codes.task[rows], codes.worker[rows], codes.label[rows], codes.n_workers)
+
+
+def accuracy(codes: CrowdCodes | _Answers, truth: IntArray) -> FloatArray:
     """Each worker's accuracy against ``truth`` (one label code per task, -1 unknown):
     ``Σ [label = truth] / Σ 1`` over the worker's distinct ``(task, worker, label)`` rows
     whose task has a known truth; NaN for a worker with no such row (crowd-kit's
     ``get_accuracy(..., by="worker")``, which leaves such workers out)."""
-    rows = _distinct_rows(codes)
-    known_truth = truth[codes.task[rows]]
-    rows = rows[known_truth >= 0]
-    worker = codes.worker[rows]
-    right = (codes.label[rows] == truth[codes.task[rows]]).astype(np.float64)
-    hits = np.bincount(worker, weights=right, minlength=codes.n_workers)
-    seen = np.bincount(worker, minlength=codes.n_workers).astype(np.float64)
+    a = codes if isinstance(codes, _Answers) else _answers(codes)
+    reference = truth[a.task]
+    known = reference >= 0
+    worker, label = a.worker, a.label
+    if not known.all():
+        worker, label, reference = worker[known], label[known], reference[known]
+    hits = np.bincount(worker, weights=label == reference, minlength=a.n_workers)
+    seen = np.bincount(worker, minlength=a.n_workers).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.asarray(np.where(seen > 0, hits / seen, np.nan), dtype=np.float64)
 
@@ -264,6 +285,7 @@ def zbs(
     n_given = int(np.count_nonzero(np.bincount(codes.label, minlength=codes.n_labels)))
     skill = np.full(codes.n_workers, 1.0 / max(n_given, 1) + eps)
     labels: IntArray | None = None
+    answers = _answers(codes)
     change, stable, done = 0.0, True, 0
     for step in range(1, max_iter + 1):
         if step % every == 0:
@@ -271,7 +293,7 @@ def zbs(
         current = pick_labels(weighted_vote(codes, skill[codes.worker]))
         stable = labels is not None and bool(np.array_equal(current, labels))
         labels = current
-        target = accuracy(codes, labels)
+        target = accuracy(answers, labels)
         # A worker with no labels has no accuracy: keep the starting skill, as they never vote.
         target = np.where(np.isnan(target), skill, target)
         new = skill + rate * (target - skill)
