@@ -167,3 +167,17 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     gold = tmp_path / "gold.csv"
     gold.write_text("task,label\ntask0,maybe\n", encoding="utf-8")
     assert_one_line_error(*invoke("aggregate-labels", labels, "--gold", gold), "maybe")
+
+
+def test_fit_gold_reaches_the_fit(tmp_path: Path) -> None:
+    labels = _labels(tmp_path)
+    gold = tmp_path / "gold.csv"
+    gold.write_text("task,label\ntask0,pos\ntask1,neg\ntask2,neutral\n", encoding="utf-8")
+    code, out, err = invoke("aggregate-labels", labels, "--gold", gold, "--fit-gold", "-f", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    expected = aggregate_labels(str(labels), gold=str(gold), fit_gold=True)
+    assert doc["provenance"]["fit_gold"] is True and doc["summary"]["gold_accuracy"] == 1.0
+    assert [r["posterior"] for r in doc["tasks"]] == pytest.approx(expected.confidence.tolist())
+    code, out, err = invoke("aggregate-labels", labels, "--fit-gold")
+    assert_one_line_error(code, out, err, "fit_gold", "gold")

@@ -124,3 +124,20 @@ def test_gold_accuracy_is_crowd_kits_accuracy_on_true_labels(seed: int) -> None:
         assert mine[worker] == pytest.approx(value, rel=1e-12), worker
     answered = set(frame[frame["task"].isin(gold.index)]["worker"])
     assert all(np.isnan(v) for w, v in mine.items() if w not in answered)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fit_gold_is_crowd_kits_true_labels(seed: int) -> None:
+    """``fit_gold=True``: Dawid–Skene with the gold tasks fixed, crowd-kit's
+    ``DawidSkene().fit(data, true_labels)``."""
+    frame = _frame(200 + seed)
+    tasks = sorted(set(frame["task"]))
+    rng = np.random.default_rng(seed)
+    known = sorted(rng.choice(len(tasks), max(1, len(tasks) // 4), replace=False).tolist())
+    first = frame.groupby("task")["label"].first()
+    gold = pd.Series({tasks[i]: int(first[tasks[i]]) for i in known})
+    result = aggregate_labels(frame, method="dawid_skene", gold=gold, fit_gold=True)
+    proba = ck.DawidSkene(n_iter=100, tol=1e-5).fit(frame, gold).probas_
+    ours = _by_name(result).loc[proba.index, proba.columns]
+    assert np.allclose(ours.to_numpy(), proba.to_numpy(), rtol=1e-6, atol=1e-8)
+    assert result.aggregate_gold_accuracy == 1.0 and result.provenance["fit_gold"] is True

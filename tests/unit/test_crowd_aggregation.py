@@ -133,7 +133,7 @@ def test_repr_is_one_screen() -> None:
 
 HOSTILE = {
     "task": ["<script>alert(1)</script>", "<script>alert(1)</script>", 't,2\n"x"'],
-    "worker": ['=HYPERLINK("http://x")', "w\t2", '=HYPERLINK("http://x")'],
+    "worker": ['=HYPERLINK("http://x")', "w\x1b[2J\t2", '=HYPERLINK("http://x")'],
     "label": ["<b>yes</b>", "a,b\tc", "a,b\tc"],
 }
 
@@ -162,8 +162,8 @@ def test_hostile_names_are_escaped_in_every_output() -> None:
     # TSV: a tab or newline in a name never splits a row
     lines = result.report().render("tsv").splitlines()
     assert len(lines) == 3 and all(line.count("\t") == lines[0].count("\t") for line in lines)
-    text = result.report().render("table")
-    assert "\x1b" not in text
+    for fmt in ("table", "markdown", "latex", "tsv", "csv"):
+        assert "\x1b" not in result.report().render(fmt), fmt  # no terminal escape gets through
 
 
 def test_hostile_worker_names_as_formulas_are_defused_in_csv() -> None:
@@ -297,3 +297,18 @@ def test_the_document_draws_skills_classes_and_confusion_matrices() -> None:
         if "plot" in i
     ]
     assert [p["kind"] for p in plots] == ["line", "bars"]
+
+
+def test_fit_gold_fixes_the_gold_tasks_and_needs_a_method_that_can() -> None:
+    free = aggregate_labels(ROWS, method="dawid_skene", gold=GOLD)
+    fixed = aggregate_labels(ROWS, method="dawid_skene", gold=GOLD, fit_gold=True)
+    assert free.provenance["fit_gold"] is False and fixed.provenance["fit_gold"] is True
+    assert fixed.label_of("t3") == "dog" and fixed.aggregate_gold_accuracy == 1.0
+    t3 = fixed.tasks.index("t3")
+    assert fixed.posterior[t3].tolist() == pytest.approx([0.0, 1.0], abs=1e-9)
+    with pytest.raises(OptionError, match="needs gold") as info:
+        aggregate_labels(ROWS, method="dawid_skene", fit_gold=True)
+    assert info.value.option == "fit_gold"
+    with pytest.raises(OptionError, match="cannot fix known labels") as info:
+        aggregate_labels(ROWS, method="glad", gold=GOLD, fit_gold=True)
+    assert info.value.option == "fit_gold"

@@ -126,6 +126,14 @@ def aggregate_labels(
             show_default=False,
         ),
     ] = None,
+    fit_gold: Annotated[
+        bool,
+        typer.Option(
+            "--fit-gold",
+            help="Also fix the --gold tasks' labels while fitting (dawid_skene, "
+            "one_coin_dawid_skene; crowd-kit's true_labels).",
+        ),
+    ] = False,
     labels_format: Annotated[
         LabelsFormat | None,
         typer.Option(help="Force the format of LABELS (default: from its extension)."),
@@ -221,7 +229,7 @@ def aggregate_labels(
             duplicates=duplicates,
         )
         with busy(f"aggregating {len(crowd):,} labels ({method})", quiet):
-            result = aggregate(crowd, method=method, gold=gold, **options)
+            result = aggregate(crowd, method=method, gold=gold, fit_gold=fit_gold, **options)
         if out is not None:
             result.write_labels(out)
         present(result.report(), fmt, output)

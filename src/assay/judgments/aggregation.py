@@ -62,6 +62,8 @@ _KERNEL_MODULES = {
 #: Options declared under another name than the kernel's: ``method`` names the aggregation
 #: method in :func:`aggregate_labels` and on the command line, so MACE's is ``inference``.
 _KERNEL_NAMES = {("mace", "inference"): "method"}
+#: The methods whose fit can take the gold labels as known (crowd-kit's ``true_labels``).
+GOLD_FITTED = ("dawid_skene", "one_coin_dawid_skene")
 #: The methods, in the order the docs list them.
 METHODS: tuple[str, ...] = tuple(_KERNEL_MODULES)
 
@@ -648,15 +650,32 @@ def aggregate(
     method: str,
     options: Mapping[str, Any],
     gold: Any = None,  # Any: what CrowdLabels.gold_codes takes
+    fit_gold: bool = False,
 ) -> LabelAggregation:
-    """Run ``method``'s kernel with validated ``options`` and wrap its fit."""
+    """Run ``method``'s kernel with validated ``options`` (and, with ``fit_gold``, the gold
+    labels fixed as known) and wrap its fit."""
     from .labels import as_crowd_labels
 
     crowd = as_crowd_labels(labels)
     gold_codes = None if gold is None else crowd.gold_codes(gold)
     named = {_KERNEL_NAMES.get((method, k), k): v for k, v in options.items()}
+    if fit_gold:
+        named["gold"] = gold_codes
     fit = kernel(method)(crowd.codes(), **named)
-    return build(crowd, method, fit, dict(options), gold_codes)
+    return build(crowd, method, fit, dict(options), gold_codes, fit_gold)
+
+
+def _check_fit_gold(fit_gold: Any, method: str, gold: Any) -> bool:  # Any: validated here
+    fit = opt.flag(fit_gold, "fit_gold")
+    if fit and gold is None:
+        raise OptionError("fit_gold=True needs gold labels (gold=)", option="fit_gold")
+    if fit and method not in GOLD_FITTED:
+        raise OptionError(
+            f"fit_gold=True: {method} cannot fix known labels; methods that can: "
+            f"{', '.join(GOLD_FITTED)}",
+            option="fit_gold",
+        )
+    return fit
 
 
 def aggregate_labels(
@@ -664,6 +683,7 @@ def aggregate_labels(
     *,
     method: CrowdMethod = "dawid_skene",
     gold: Any = None,  # Any: a mapping, Series, path or frame of known true labels
+    fit_gold: bool = False,
     **method_options: Any,  # Any: each method's own options, validated by its declaration
 ) -> LabelAggregation:
     """Aggregate crowd labels with ``method``: per task the label and its posterior over
@@ -680,8 +700,12 @@ def aggregate_labels(
 "glad", "mace"}
         The aggregation method (``assay metrics --family judgments`` lists their options).
     gold : mapping, pandas.Series, str, PathLike or DataFrame, optional
-        Known true labels of some tasks (:meth:`CrowdLabels.gold_codes`): used to score,
-        never to fit.
+        Known true labels of some tasks (:meth:`CrowdLabels.gold_codes`): used to score the
+        workers and the aggregate, and to fit only with ``fit_gold``.
+    fit_gold : bool
+        Also fix the gold tasks' posteriors to their known labels while fitting (Dawid–Skene
+        and its one-coin form; crowd-kit's ``fit(data, true_labels)``). The aggregate's gold
+        accuracy is then 1 by construction; the workers' skills learn from the gold answers.
     **method_options
         The method's options (:func:`dawid_skene`'s ``max_iter``, ...).
 
@@ -707,4 +731,6 @@ def aggregate_labels(
     ('0', [1.0, 1.0, 0.0])
     """
     spec = method_spec(method)
-    return aggregate(labels, spec.name, check_options(spec, method_options), gold)
+    options = check_options(spec, method_options)
+    fit = _check_fit_gold(fit_gold, spec.name, gold)
+    return aggregate(labels, spec.name, options, gold, fit)

@@ -6,6 +6,7 @@ aggregated labels (:meth:`~LabelAggregation.write_labels`). Its tables and plots
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Mapping
@@ -188,12 +189,14 @@ class LabelAggregation(Result, Reported):
         'yes'
         """
         try:
-            i = self._task_index()[str(task)]
+            i = self._task_index[str(task)]
         except KeyError:
             raise InputError(f"no task {shown(str(task))} in the labels") from None
         return self.classes[int(self.label[i])]
 
+    @functools.cached_property
     def _task_index(self) -> dict[str, int]:
+        # built once: label_of in a loop over every task stays linear
         return {t: i for i, t in enumerate(self.tasks)}
 
     @property
@@ -380,8 +383,10 @@ def build(
     fit: CrowdFit,
     options: dict[str, Any],  # Any: the method's options
     gold: IntArray | None,
+    fit_gold: bool = False,
 ) -> LabelAggregation:
-    """The result of ``fit`` on ``crowd`` (with ``gold`` codes: scored on them)."""
+    """The result of ``fit`` on ``crowd`` (with ``gold`` codes: scored on them; fitted with
+    them fixed when ``fit_gold``)."""
     codes = crowd.codes()
     n_task = np.bincount(codes.task, minlength=codes.n_tasks).astype(np.int64)
     n_worker = np.bincount(codes.worker, minlength=codes.n_workers).astype(np.int64)
@@ -425,5 +430,6 @@ def build(
             change=float(fit.change),
             log_likelihood=None if fit.log_likelihood is None else float(fit.log_likelihood),
             n_gold=None if gold is None else int(np.count_nonzero(gold >= 0)),
+            fit_gold=fit_gold,
         ),
     )
