@@ -61,6 +61,13 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     assert runner.invoke(app, ["ltr", "train", str(out["letor"]), "--model", "linear",
                                "--out", str(out["ltr_out"])]).exit_code == 0  # fmt: skip
     out["ltr_run"] = out["ltr_out"] / "test.linear.run"
+    out["crowd_judgments"] = d / "crowd_judgments.csv"
+    out["crowd_judgments"].write_text(
+        "query,doc,worker,grade\n"
+        + "".join(f"{q},d{i},w{j},{(i + j + (q == 'q2')) % 3}\n"
+                  for q in ("q1", "q2") for i in range(4) for j in range(3)),
+        encoding="utf-8",
+    )  # fmt: skip
     out["saved"] = d / "saved.json"
     assert runner.invoke(app, ["evaluate", str(out["qrels"]), str(out["run1"]), "-m", "P@5",
                                "--save", str(out["saved"])]).exit_code == 0  # fmt: skip
@@ -143,6 +150,7 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
         "agree": ["agree", str(f["ratings"]), "--bootstrap", "20"],
         "fuse": ["fuse", *runs],
         "aggregate": ["aggregate", str(f["rankings"])],
+        "crowd-qrels": ["crowd-qrels", str(f["crowd_judgments"]), *runs, str(f["run3"])],
         "aggregate-labels": [
             "aggregate-labels",
             str(f["crowd"]),

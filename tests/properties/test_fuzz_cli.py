@@ -467,6 +467,30 @@ def build_meta_assessors(data: st.DataObject, d: Path) -> list[str]:
     return ["meta", "assessors", qrels, a_qrels(data, d), run, a_run(data, d, "b")]
 
 
+def build_crowd_qrels(data: st.DataObject, d: Path) -> list[str]:
+    """Crowd judgments (ids from the fuzzer's labels, grades maybe not integers), and runs."""
+    _qrels, run = a_trec_pair(data, d)
+    grade = st.sampled_from(["0", "1", "2", "-1", "1.5", "", "x", "9" * 30])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(data.draw(st.sampled_from([["query", "doc", "worker", "grade"],
+                                               ["query", "doc", "annotator", "grade"]])))  # fmt: skip
+    for _ in range(data.draw(st.integers(0, 8))):
+        writer.writerow([data.draw(LABELS) for _ in range(3)] + [data.draw(grade)])
+    pool = {
+        "--method": st.sampled_from(["majority_vote", "wawa", "dawid_skene", "mace", "x"]),
+        "--grades": st.sampled_from(["0,1,2", "0,1", "x", ""]),
+        "--grade-rule": st.sampled_from(["argmax", "expected", "x"]),
+        "--duplicates": st.sampled_from(["error", "keep", "x"]),
+        "--max-iter": st.sampled_from(["5", "0", "-1", "x"]),
+        "-m": METRICS,
+        "-f": FORMATS,
+    }
+    judgments = put(d, "crowd.csv", maybe_hostile(data, out.getvalue().encode()))
+    runs = data.draw(st.sampled_from([[], [run], [run, a_run(data, d, "b"), a_run(data, d, "c")]]))
+    return ["crowd-qrels", judgments, *runs, *options(data, pool)]
+
+
 def build_meta_discpower(data: st.DataObject, d: Path) -> list[str]:
     qrels, run = a_trec_pair(data, d)
     others = [a_run(data, d, "b"), a_run(data, d, "c")]
@@ -536,6 +560,7 @@ COMMANDS: dict[str, Builder] = {
     "meta discpower": build_meta_discpower,
     "meta repro": build_meta_repro,
     "meta assessors": build_meta_assessors,
+    "crowd-qrels": build_crowd_qrels,
     "report": build_report,
     "plot": build_plot,
 }

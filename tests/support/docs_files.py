@@ -51,6 +51,7 @@ def populate(folder: Path) -> None:
     _large_run(folder)
     _labels(folder)
     _ratings(folder)
+    _crowd(folder)
     _tagging(folder)
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
@@ -117,6 +118,15 @@ def _ratings(folder: Path) -> None:
     units = ",".join(f"u{i}" for i in range(40))
     coders = [f"c{j},{','.join(map(str, ratings[:, j]))}" for j in range(4)]
     _lines(folder / "reliability.csv", [f"coder,{units}", *coders])
+
+
+def _crowd(folder: Path) -> None:
+    """Crowd relevance grades of the judged documents of ``qrels.txt`` (written first):
+    simulated workers of accuracies 0.3 to 0.95, five per document."""
+    from strategies.crowd_qrels import simulated_crowd, write_crowd_csv
+
+    qrels = assay.Qrels.from_trec(folder / "qrels.txt")
+    write_crowd_csv(folder / "crowd_judgments.csv", simulated_crowd(qrels, seed=5))
 
 
 def _tagging(folder: Path) -> None:

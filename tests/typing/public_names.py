@@ -276,6 +276,7 @@ def assay_generation() -> None:
 def assay_judgments() -> None:
     from assay.judgments import Comparisons
     from assay.judgments import CrowdLabels
+    from assay.judgments import CrowdQrels
     from assay.judgments import ItemScores
     from assay.judgments import LabelAggregation
     from assay.judgments import Leaderboard
@@ -284,6 +285,7 @@ def assay_judgments() -> None:
     from assay.judgments import average_win_rate
     from assay.judgments import bradley_terry
     from assay.judgments import counting
+    from assay.judgments import crowd_qrels
     from assay.judgments import dawid_skene
     from assay.judgments import eigen
     from assay.judgments import elo

@@ -295,6 +295,17 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         (_qrels_and_runs()[0], *_qrels_and_runs()[1][:2], *_qrels_and_runs()[1][1:3], ["P@5"]),
         {},
     ),
+    "assay.judgments.crowd_qrels": lambda: (
+        (
+            {
+                "query": ["q1"] * 6 + ["q2"] * 6,
+                "doc": ["d1", "d1", "d1", "d2", "d2", "d2"] * 2,
+                "worker": ["a", "b", "c"] * 4,
+                "grade": [2, 2, 1, 0, 0, 1, 1, 1, 1, 0, 2, 0],
+            },
+        ),
+        {"method": "majority_vote", "runs": _qrels_and_runs()[1], "metric": "P@5"},
+    ),
     "assay.meta.assessor_agreement": lambda: (
         (_qrels_and_runs()[0], _qrels_and_runs()[0]),
         {"runs": _qrels_and_runs()[1], "metrics": ["P@5"]},

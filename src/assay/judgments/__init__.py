@@ -38,6 +38,9 @@ _LAZY = {
     "pagerank": "pairwise",
     "Leaderboard": "board",
     "leaderboard": "board",
+    # relevance judgments from crowds
+    "CrowdQrels": "crowd_qrels_result",
+    "crowd_qrels": "relevance",
 }
 
 
@@ -55,6 +58,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .comparisons import WINNERS as WINNERS
     from .comparisons import Comparisons as Comparisons
     from .comparisons import read_comparisons as read_comparisons
+    from .crowd_qrels_result import CrowdQrels as CrowdQrels
     from .crowd_result import LabelAggregation as LabelAggregation
     from .labels import CrowdLabels as CrowdLabels
     from .labels import read_crowd_labels as read_crowd_labels
@@ -66,6 +70,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .pairwise import elo as elo
     from .pairwise import newman as newman
     from .pairwise import pagerank as pagerank
+    from .relevance import crowd_qrels as crowd_qrels
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

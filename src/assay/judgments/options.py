@@ -16,6 +16,7 @@ __all__ = [
     "CrowdMethod",
     "DawidSkeneInit",
     "Duplicates",
+    "GradeRule",
     "LabelTies",
     "LabelsFormat",
     "MaceMethod",
@@ -47,3 +48,7 @@ PairwiseMethod = Literal[
 ]
 #: How Bradley–Terry treats a tie: half a win for each side, or Davidson's (1970) model.
 TieModel = Literal["half", "davidson"]
+#: How a (query, document)'s aggregated grade is read from its posterior over the grades: the
+#: method's own label (the most probable grade, the method's tie rule), or the grade of the
+#: scale nearest to the posterior's expected grade (halfway: the higher).
+GradeRule = Literal["argmax", "expected"]
