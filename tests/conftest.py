@@ -6,7 +6,9 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,20 @@ os.environ.pop("COLUMNS", None)
 _IRDS_HOME = tempfile.mkdtemp(prefix="assay-irds-home-")
 os.environ["IR_DATASETS_HOME"] = _IRDS_HOME
 atexit.register(shutil.rmtree, _IRDS_HOME, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _dask_scheduler_kept() -> Iterator[None]:
+    """dask's global ``scheduler`` option as each test found it. distributed's ``Client`` sets
+    it to ``dask.distributed`` and puts back what it found when it closes; a client closed
+    late (the deadline tests stop clusters that hang, on purpose) puts it back out of order,
+    and a later test in the same worker would then ask for a client that no longer exists."""
+    dask = sys.modules.get("dask")
+    before = dask.config.get("scheduler", None) if dask is not None else None
+    yield
+    dask = sys.modules.get("dask")
+    if dask is not None and dask.config.get("scheduler", None) != before:
+        if before is None:
+            dask.config.config.pop("scheduler", None)
+        else:
+            dask.config.set(scheduler=before)

@@ -41,6 +41,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for key, text in texts.items():
         out[key] = d / f"{key}.txt"
         out[key].write_text(text, encoding="utf-8")
+    tables = {
+        "votes": "left,right,winner\na,b,left\nb,c,tie\nc,a,right\na,c,left\n",
+        "crowd": "task,worker,label\nt1,w1,x\nt1,w2,x\nt2,w1,y\nt2,w2,x\n",
+        "judgments": "query,doc,worker,grade\nq1,d1,w1,1\nq1,d1,w2,0\nq1,d2,w1,0\nq1,d2,w2,0\n",
+    }
+    for key, text in tables.items():
+        out[key] = d / f"{key}.csv"
+        out[key].write_text(text, encoding="utf-8")
     out["emb"] = d / "emb.npy"
     np.save(out["emb"], np.random.default_rng(0).normal(size=(12, 4)))
     letor = d / "letor"
@@ -72,6 +80,9 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str | Path], Path]]:
         "aggregate": (["aggregate", f["rankings"]], f["rankings"]),
         "generation": (["generation", f["ref"], f["hyp"], "-m", "chrf"], f["hyp"]),
         "regression": (["regression", f["y"], f["p"]], f["y"]),
+        "leaderboard": (["leaderboard", f["votes"], "--n-resamples", "10"], f["votes"]),
+        "aggregate-labels": (["aggregate-labels", f["crowd"]], f["crowd"]),
+        "crowd-qrels": (["crowd-qrels", f["judgments"]], f["judgments"]),
         "tagging": (["tagging", f["conll"], "--pred-column", "-1"], f["conll"]),
         "embed": (["embed", f["emb"], f["labels"]], f["labels"]),
         "report": (["report", f["saved"]], f["saved"]),

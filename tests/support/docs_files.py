@@ -126,7 +126,18 @@ def _crowd(folder: Path) -> None:
     from strategies.crowd_qrels import simulated_crowd, write_crowd_csv
 
     qrels = assay.Qrels.from_trec(folder / "qrels.txt")
-    write_crowd_csv(folder / "crowd_judgments.csv", simulated_crowd(qrels, seed=5))
+    crowd = simulated_crowd(qrels, seed=5)
+    write_crowd_csv(folder / "crowd_judgments.csv", crowd)
+    # The same grades as crowd labels (task: query:doc) for README's aggregate-labels, and
+    # the true grades of the first 20 judged documents as gold questions.
+    tasks = [f"{q}:{d}" for q, d in zip(crowd["query"], crowd["doc"], strict=True)]
+    rows = zip(tasks, crowd["worker"], crowd["grade"], strict=True)
+    _lines(
+        folder / "crowd_labels.csv", ["task,worker,label", *(f"{t},{w},{g}" for t, w, g in rows)]
+    )
+    truth = qrels.to_dict()
+    gold = [f"{t},{truth[t.split(':')[0]][t.split(':')[1]]}" for t in dict.fromkeys(tasks)][:20]
+    _lines(folder / "crowd_gold.csv", ["task,label", *gold])
 
 
 def _tagging(folder: Path) -> None:

@@ -16,9 +16,9 @@ from ..judgments.options import (
     CrowdMethod,
     DawidSkeneInit,
     Duplicates,
-    LabelsFormat,
     LabelTies,
     MaceMethod,
+    TableFormat,
 )
 from ._common import (
     FormatOption,
@@ -101,9 +101,13 @@ def aggregate_labels(
         ),
     ],
     method: Annotated[CrowdMethod, typer.Option(help="Aggregation method.")] = "dawid_skene",
-    task: Annotated[str, typer.Option(help="Task id column.")] = "task",
-    worker: Annotated[str, typer.Option(help="Worker id column.")] = "worker",
-    label: Annotated[str, typer.Option(help="Label column.")] = "label",
+    task: Annotated[str, typer.Option("--task", "--task-column", help="Task id column.")] = "task",
+    worker: Annotated[
+        str, typer.Option("--worker", "--worker-column", help="Worker id column.")
+    ] = "worker",
+    label: Annotated[
+        str, typer.Option("--label", "--label-column", help="Label column.")
+    ] = "label",
     declared: Annotated[
         list[str] | None,
         typer.Option(
@@ -135,7 +139,7 @@ def aggregate_labels(
         ),
     ] = False,
     input_format: Annotated[
-        LabelsFormat | None,
+        TableFormat | None,
         typer.Option("--input-format", help="Format of LABELS (default: from its extension)."),
     ] = None,
     max_iter: Annotated[

@@ -9,8 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import InputFormat, Level
-from ..judgments.options import CrowdMethod, Duplicates, GradeRule
+from .._options import Level
+from ..judgments.options import CrowdMethod, Duplicates, GradeRule, TableFormat
 from ._common import (
     FormatOption,
     OutputOption,
@@ -141,7 +141,7 @@ def crowd_qrels(
         ),
     ] = "argmax",
     judgments_format: Annotated[
-        InputFormat | None,
+        TableFormat | None,
         typer.Option(help="Force the judgments' format (default: from the file extension)."),
     ] = None,
     run_format: RunFormatOption = None,

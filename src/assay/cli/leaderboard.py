@@ -8,8 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import InputFormat
-from ..judgments.options import PairwiseMethod, TieModel
+from ..judgments.options import PairwiseMethod, TableFormat, TieModel
 from ._common import (
     ConfidenceOption,
     FormatOption,
@@ -39,16 +38,28 @@ def leaderboard(
         ),
     ],
     method: Annotated[PairwiseMethod, typer.Option(help="Scoring method.")] = "bradley_terry",
-    left: Annotated[str, typer.Option(help="Column of the left item.")] = "left",
-    right: Annotated[str, typer.Option(help="Column of the right item.")] = "right",
+    left: Annotated[
+        str, typer.Option("--left", "--left-column", help="Column of the left item.")
+    ] = "left",
+    right: Annotated[
+        str, typer.Option("--right", "--right-column", help="Column of the right item.")
+    ] = "right",
     winner: Annotated[
-        str, typer.Option(help="Column of the outcome: left, right or tie.")
+        str,
+        typer.Option(
+            "--winner", "--winner-column", help="Column of the outcome: left, right or tie."
+        ),
     ] = "winner",
     weight: Annotated[
-        str | None, typer.Option(help="Column of non-negative weights (default: each counts 1).")
+        str | None,
+        typer.Option(
+            "--weight",
+            "--weight-column",
+            help="Column of non-negative weights (default: each counts 1).",
+        ),
     ] = None,
     input_format: Annotated[
-        InputFormat | None,
+        TableFormat | None,
         typer.Option("--input-format", help="Format of COMPARISONS (default: from its extension)."),
     ] = None,
     n_resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,

@@ -21,7 +21,7 @@ from .._result import Result, provenance
 from ..errors import InputError, OptionError, shown
 from ..report.reported import Reported
 from ._fit import CrowdFit, FloatArray, IntArray
-from .options import LabelsFormat
+from .options import TableFormat
 
 if TYPE_CHECKING:
     from ..report.document import Document
@@ -333,10 +333,10 @@ def _cut(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def labels_format(path: str, fmt: str | None) -> LabelsFormat:
+def labels_format(path: str, fmt: str | None) -> TableFormat:
     """``fmt``, else the format ``path``'s extension names (an OptionError for neither)."""
     if fmt is not None:
-        chosen: LabelsFormat = opt.choice(fmt, LabelsFormat, "format")
+        chosen: TableFormat = opt.choice(fmt, TableFormat, "format")
         return chosen
     ext = Path(path).suffix.lower()
     if ext not in _EXTENSIONS:
@@ -345,7 +345,7 @@ def labels_format(path: str, fmt: str | None) -> LabelsFormat:
             f"(accepted: {', '.join(_EXTENSIONS)})",
             option="out",
         )
-    named: LabelsFormat = opt.choice(_EXTENSIONS[ext], LabelsFormat, "format")
+    named: TableFormat = opt.choice(_EXTENSIONS[ext], TableFormat, "format")
     return named
 
 
@@ -353,7 +353,7 @@ def write_rows(
     rows: list[dict[str, Any]],
     columns: tuple[str, ...],
     path: str | os.PathLike[str],
-    fmt: LabelsFormat,
+    fmt: TableFormat,
 ) -> None:
     """``rows`` to ``path`` in ``fmt``, atomically (text through the records renderer, so the
     escaping is every other output's)."""

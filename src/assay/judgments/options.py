@@ -18,10 +18,10 @@ __all__ = [
     "Duplicates",
     "GradeRule",
     "LabelTies",
-    "LabelsFormat",
     "MaceMethod",
     "Outcome",
     "PairwiseMethod",
+    "TableFormat",
     "TieModel",
 ]
 
@@ -33,8 +33,9 @@ Outcome = Literal["left", "right", "tie"]
 CrowdMethod = Literal[
     "majority_vote", "wawa", "zbs", "dawid_skene", "one_coin_dawid_skene", "glad", "mace"
 ]
-#: The file formats aggregated labels are written in.
-LabelsFormat = Literal["csv", "tsv", "jsonl", "parquet"]
+#: The table formats the family reads (comparisons, crowd labels, judgments) and writes
+#: (aggregated labels).
+TableFormat = Literal["csv", "tsv", "jsonl", "parquet"]
 #: How a label is chosen among labels of equal largest posterior: the label first seen in
 #: the input rows, the lowest label code (the classes' order), or a seeded uniform draw.
 LabelTies = Literal["first_seen", "lowest", "random"]
