@@ -157,6 +157,23 @@ def id_strings(cols: Columns, role: str, what: str) -> pa.Array:
     return arr
 
 
+def first_repeat(a: np.ndarray, b: np.ndarray, n_b: int, cols: Columns) -> tuple[int, str] | None:
+    """The earliest row whose (``a``, ``b``) codes repeat an earlier row's, and where that
+    earlier row is for a message (`` (first at line 3)``), or None when no pair repeats."""
+    key = a * max(n_b, 1) + b
+    order = np.argsort(key, kind="stable")
+    repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if len(repeat) == 0:
+        return None
+    second = int(order[repeat + 1].min())
+    first = int(order[np.searchsorted(key[order], key[second])])
+    line = where(cols, first)["line"]
+    return (
+        second,
+        f" (first at line {line})" if line is not None else f" (first at row {first + 1})",
+    )
+
+
 def encode(values: pa.Array) -> tuple[np.ndarray, tuple[str, ...]]:
     """Codes (int64) into the distinct values in order of first appearance, and those values."""
     enc = pc.dictionary_encode(values)

@@ -16,7 +16,17 @@ from numpy.typing import NDArray
 from .._arrow import to_np
 from ..errors import InputError, OptionError, shown
 from ._fit import CrowdCodes
-from ._table import Columns, at, encode, first_row, id_strings, read_columns, shown_values, where
+from ._table import (
+    Columns,
+    at,
+    encode,
+    first_repeat,
+    first_row,
+    id_strings,
+    read_columns,
+    shown_values,
+    where,
+)
 from .options import Duplicates
 
 __all__ = ["CrowdLabels", "read_crowd_labels"]
@@ -258,15 +268,10 @@ def _check_pairs(
     workers: tuple[str, ...],
     cols: Columns,
 ) -> None:
-    key = task * max(n_workers, 1) + worker
-    order = np.argsort(key, kind="stable")
-    repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if len(repeat) == 0:
+    found = first_repeat(task, worker, n_workers, cols)
+    if found is None:
         return
-    second = int(order[repeat + 1].min())
-    first = int(order[np.searchsorted(key[order], key[second])])
-    line = where(cols, first)["line"]
-    earlier = f" (first at line {line})" if line is not None else f" (first at row {first + 1})"
+    second, earlier = found
     raise InputError(
         f"worker {shown(workers[int(worker[second])])} labels task "
         f"{shown(tasks[int(task[second])])} again{at(cols, second)}{earlier}; "

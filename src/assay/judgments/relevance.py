@@ -46,7 +46,7 @@ from .._arrow import from_np, to_np
 from .._options import Level
 from .._result import provenance
 from ..errors import EmptyInputError, InputError, OptionError, shown
-from ._table import Columns, at, encode, first_row, id_strings, read_columns, where
+from ._table import Columns, at, encode, first_repeat, first_row, id_strings, read_columns, where
 from .crowd_qrels_result import CrowdQrels
 from .labels import CrowdLabels
 from .options import CrowdMethod, Duplicates, GradeRule
@@ -174,15 +174,10 @@ def _check_repeats(
     workers: tuple[str, ...],
 ) -> None:
     """A worker grading the same (query, doc) twice is an error naming both rows."""
-    key = task * max(n_workers, 1) + worker
-    order = np.argsort(key, kind="stable")
-    repeat = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if len(repeat) == 0:
+    found = first_repeat(task, worker, n_workers, cols)
+    if found is None:
         return
-    second = int(order[repeat + 1].min())
-    first = int(order[np.searchsorted(key[order], key[second])])
-    line = where(cols, first)["line"]
-    earlier = f" (first at line {line})" if line is not None else f" (first at row {first + 1})"
+    second, earlier = found
     raise InputError(
         f"worker {shown(workers[int(worker[second])])} grades document "
         f"{shown(doc[second].as_py())} of query {shown(query[second].as_py())} again"
