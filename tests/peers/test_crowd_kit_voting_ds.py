@@ -176,15 +176,20 @@ def _compare_ds(df: Any, one_coin: bool, gold: Any = None, rounds: int = 100) ->
                 labels, gold.to_numpy()
             )
         ours = dawid_skene(codes, max_iter=rounds, gold=None if gold is None else gold_codes)
-    tol = {"rtol": 1e-9, "atol": 1e-9 if one_coin else 0.0}
+    # One-coin's error rows hold (1 - s) / (K - 1): for an accuracy s near 1 a last-bit
+    # difference in summing s is magnified; the thorough run (ASSAY_PEER_SCALE=10: 3,520
+    # problems) met relative differences up to 1.05e-8 there (the objective late in a long
+    # EM run), never above 1e-7.
+    tol = {"rtol": 1e-7, "atol": 1e-9} if one_coin else {"rtol": 1e-9, "atol": 0.0}
     assert ours.iterations == len(peer.loss_history_)
-    np.testing.assert_allclose(ours.extra["objective"], peer.loss_history_, rtol=1e-9)
+    np.testing.assert_allclose(ours.extra["objective"], peer.loss_history_, rtol=tol["rtol"])
     post = _matrix(peer.probas_, tasks, labels)
     shown = np.maximum(ours.posterior, EPS) if ours.iterations else ours.posterior
     np.testing.assert_allclose(shown, post, **tol)
     np.testing.assert_allclose(ours.posterior.sum(axis=1), 1.0, rtol=1e-12)
     assert np.isfinite(ours.posterior).all()
-    np.testing.assert_allclose(ours.prior, _vector(peer.priors_, labels), rtol=1e-9, atol=1e-15)
+    prior_tol = tol if one_coin else {"rtol": 1e-9, "atol": 1e-15}
+    np.testing.assert_allclose(ours.prior, _vector(peer.priors_, labels), **prior_tol)
     errors = peer.errors_.stack()  # (worker, given, true) -> P(given | true)
     w = np.searchsorted(workers, errors.index.get_level_values(0).to_numpy())
     k = np.searchsorted(labels, errors.index.get_level_values(1).to_numpy())
