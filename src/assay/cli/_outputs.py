@@ -32,6 +32,10 @@ OUTPUTS = ("output", "report", "save")
 #: Parameters that are not inputs though their value may spell a file name: the folder
 #: ``assay ltr train --out`` writes into, and labels (``fuse --name fused.run -o fused.run``).
 NOT_INPUTS = ("out", "title", "name", "baseline", "positive")
+#: Commands whose ``--out`` names a file they write (the aggregated labels, the crowd qrels):
+#: it is checked against the inputs and the other outputs like ``-o``; its format is the
+#: command's own to check (elsewhere ``--out`` is a folder: ``assay ltr train``).
+OUT_FILES = ("aggregate-labels", "crowd-qrels")
 
 #: ``-o`` of the commands that print a table: extension -> format.
 TABLE = {
@@ -126,7 +130,7 @@ def extension_format(command: str, param: str, path: str, fmt: str | None) -> st
     return fmt or named
 
 
-_FLAGS = {"output": "-o/--output", "report": "--report", "save": "--save"}
+_FLAGS = {"output": "-o/--output", "report": "--report", "save": "--save", "out": "--out"}
 #: What to do instead, for the extensions a person is likely to try.
 _HINTS = {
     (".parquet", "output"): "; --save FILE.parquet saves the records as Parquet",
@@ -167,7 +171,8 @@ def check_outputs(command: str, params: Mapping[str, Any], arguments: Collection
     """Refuse (:class:`~assay.errors.OptionError`) an output of ``command`` that is one of its
     inputs or another of its outputs, or whose extension names no format of its option.
     ``params`` are the values by parameter name, ``arguments`` the positional ones."""
-    outputs = [(n, os.fspath(v)) for n in OUTPUTS if (v := params.get(n)) not in (None, "-")]
+    names = (*OUTPUTS, "out") if command in OUT_FILES else OUTPUTS
+    outputs = [(n, os.fspath(v)) for n in names if (v := params.get(n)) not in (None, "-")]
     inputs = list(_inputs(params))
     for i, (name, out) in enumerate(outputs):
         for source, path in inputs:
@@ -192,6 +197,8 @@ def check_outputs(command: str, params: Mapping[str, Any], arguments: Collection
                     option=name,
                 )
     for name, out in outputs:
+        if name not in OUTPUTS:
+            continue
         fmt_param = FORMAT_PARAMS.get(command, "fmt") if name == "output" else None
         extension_format(command, name, out, params.get(fmt_param) if fmt_param else None)
 

@@ -66,30 +66,13 @@ def _more_options(pairs: list[str] | None) -> dict[str, Any]:  # Any: option val
     return out
 
 
-def _check_out(out: Path | None, inputs: list[Path | None], outputs: list[Path | None]) -> None:
-    """``--out`` is never an input, nor another output of the command."""
-    from .._files import same_file
-    from ..errors import OptionError
+def _check_out(out: Path | None) -> None:
+    """``--out``'s extension names a format of the aggregated labels, before any work (the
+    command group's guard has refused an ``--out`` that is an input or another output)."""
+    if out is not None:
+        from ..judgments.crowd_result import labels_format
 
-    if out is None:
-        return
-    from ..judgments.crowd_result import labels_format
-
-    labels_format(os.fspath(out), None)  # an extension of no format: refused before any work
-    for path in inputs:
-        if path is not None and os.path.exists(path) and same_file(out, path):
-            raise OptionError(
-                f"--out {out} is an input of the command ({path}): refusing to write over it; "
-                "choose another file",
-                option="out",
-            )
-    for path in outputs:
-        if path is not None and same_file(out, path):
-            raise OptionError(
-                f"--out {out} and another output ({path}) name the same file: one would "
-                "overwrite the other",
-                option="out",
-            )
+        labels_format(os.fspath(out), None)
 
 
 def aggregate_labels(
@@ -211,7 +194,7 @@ def aggregate_labels(
         from ..judgments import read_crowd_labels
 
         check_report(report)
-        _check_out(out, [labels, gold], [output, report, save])
+        _check_out(out)
         options = _more_options(option)
         given = {
             "tolerance": tolerance,

@@ -46,26 +46,6 @@ def _grades(text: str | None) -> list[int] | None:
         ) from None
 
 
-def _check_out(out: Path | None, inputs: list[str], others: list[Path | None]) -> None:
-    """``--out`` is never one of the inputs nor another output."""
-    import os
-
-    from .._files import same_file
-    from ..errors import OptionError
-
-    if out is None:
-        return
-    for path in inputs:
-        if os.path.exists(path) and same_file(out, path):
-            raise OptionError(
-                f"--out {out} is an input of the command ({path}): refusing to write over it",
-                option="out",
-            )
-    for other in others:
-        if other is not None and same_file(out, other):
-            raise OptionError(f"--out {out} names the file of another output", option="out")
-
-
 def _check_table(judgments: str, judgments_format: str | None) -> None:
     """JUDGMENTS is a table: a file whose extension names no tabular format needs
     ``--judgments-format`` (the library's message names the Python option)."""
@@ -180,7 +160,6 @@ def crowd_qrels(
         check_report(report)
         paths = list(runs or [])
         distinct_inputs(paths, "run")
-        _check_out(out, [judgments, *paths], [output, report, save])
         declared = _grades(grades)
         _check_table(judgments, judgments_format)
         loaded = [
