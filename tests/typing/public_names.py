@@ -430,6 +430,8 @@ def assay_report() -> None:
     from assay.report import RecordFormat
     from assay.report import Report
     from assay.report import Reported
+    from assay.report import SYSTEM_COMPARISON_FIELDS
+    from assay.report import SystemComparison
     from assay.report import any_document
     from assay.report import catalog_report
     from assay.report import catalog_table

@@ -63,6 +63,8 @@ _LAZY = {
     "catalog_report": "catalog",
     "catalog_table": "catalog",
     "values_report": "tasks",
+    "SystemComparison": "systems",
+    "SYSTEM_COMPARISON_FIELDS": "systems",
     "count": "values",
     "json_value": "values",
     "plain": "values",
@@ -82,6 +84,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .reported import Reported as Reported
     from .sections_tasks import any_document as any_document
     from .sections_tasks import tables_document as tables_document
+    from .systems import SYSTEM_COMPARISON_FIELDS as SYSTEM_COMPARISON_FIELDS
+    from .systems import SystemComparison as SystemComparison
     from .table import Align as Align
     from .table import Cell as Cell
     from .table import Column as Column

@@ -1,0 +1,187 @@
+"""The tables and the page of a :class:`~assay.report.systems.SystemComparison`, laid out as
+ranking's comparison is (:mod:`assay.ranking.reports`): scores with intervals and ▲/▼, then
+the differences, then the omnibus tests."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from .output import Report
+from .table import Cell, Column, DisplayTable
+from .values import short
+
+if TYPE_CHECKING:
+    from .document import Document
+    from .systems import SystemComparison
+
+__all__ = ["system_comparison_document", "system_comparison_report"]
+
+#: Differences the forest plot draws (the first ones, in table order).
+PLOT_PAIRS = 40
+
+
+def system_comparison_report(cmp: SystemComparison) -> Report:
+    """The scores table, the differences table, the omnibus table (when there is a test of
+    all systems) and the records.
+
+    Parameters
+    ----------
+    cmp : SystemComparison
+        The comparison.
+
+    Returns
+    -------
+    Report
+        Its tables and records; JSON adds the settings, notes and provenance.
+    """
+    from .systems import SYSTEM_COMPARISON_FIELDS
+
+    more = [_differences_table(cmp)]
+    if cmp.omnibus:
+        more.append(_omnibus_table(cmp))
+    return Report(
+        table=_scores_table(cmp),
+        more=more,
+        records=cmp.records(),
+        columns=SYSTEM_COMPARISON_FIELDS,
+        key="records",
+        document={
+            "settings": {
+                "baseline": cmp.baseline,
+                "test": cmp.test,
+                "correction": cmp.correction,
+                "alpha": cmp.alpha,
+                "confidence": cmp.confidence,
+                "unit": cmp.unit,
+                "n": cmp.n,
+            },
+            "omnibus": {name: res.records() for name, res in cmp.omnibus.items()},
+            "notes": list(cmp.notes),
+            "provenance": dict(cmp.provenance),
+        },
+    )
+
+
+def system_comparison_document(cmp: SystemComparison) -> Document:
+    """The report's tables as one section, then a forest plot of the differences.
+
+    Parameters
+    ----------
+    cmp : SystemComparison
+        The comparison.
+
+    Returns
+    -------
+    dict
+        The document (:mod:`assay.report.document`).
+    """
+    from .document import section
+    from .sections_tasks import tables_document
+
+    title = f"{cmp.family.capitalize()}: systems against {cmp.baseline}"
+    forest = _forest(cmp)
+    extra = [section("Differences against the baseline", forest)] if forest else []
+    return tables_document(title, cmp.family, cmp.report(), sections=extra)
+
+
+def _scores_table(cmp: SystemComparison) -> DisplayTable:
+    columns = [Column("system", latex="System", style="bold")]
+    columns += [Column(m, align="right") for m in cmp.metrics]
+    rows: list[list[Cell | str]] = []
+    for system in cmp.systems:
+        cells: list[Cell | str] = [system]
+        for m in cmp.metrics:
+            low, high = cmp.intervals.get(m, {}).get(system, (math.nan, math.nan))
+            note = "" if math.isnan(low) and math.isnan(high) else f"[{short(low)}, {short(high)}]"
+            cells.append(
+                Cell(short(cmp.scores[m][system]), marks=cmp.markers(system, m), note=note)
+            )
+        rows.append(cells)
+    caption = f"score over {cmp.n} {cmp.unit} [{100 * cmp.confidence:g}% CI]"
+    legend = (
+        f"▲/▼: significantly better/worse than {cmp.baseline} ({cmp.test} test, "
+        f"{cmp.correction} correction per metric, alpha={cmp.alpha})"
+    )
+    if cmp.notes:
+        legend += "; " + "; ".join(cmp.notes)
+    return DisplayTable(columns, rows, caption=caption, legend=legend, pivot="metric")
+
+
+def _differences_table(cmp: SystemComparison) -> DisplayTable:
+    columns = [
+        Column("metric", latex="Metric"),
+        Column("system", latex="System"),
+        Column("diff [CI]", align="right", latex="$\\Delta$ [CI]"),
+        Column("p (adj.)", align="right", latex="$p$ ($p_{adj}$)"),
+        Column("effect", align="right"),
+        Column("W/T/L", align="right"),
+    ]
+    rows: list[list[Cell | str]] = []
+    for p in cmp.pairs:
+        interval = f"[{short(p.ci_low)}, {short(p.ci_high)}]"
+        rows.append(
+            [
+                p.metric,
+                p.system,
+                Cell(short(p.diff), marks="*" if p.significant else "", note=interval),
+                f"{_p(p.p_value)} ({_p(p.p_adjusted)})",
+                short(p.effect_size, ".2f"),
+                f"{p.wins}/{p.ties}/{p.losses}" if p.n else "",
+            ]
+        )
+    caption = (
+        f"diff: system - {cmp.baseline}, * significant; p (adj.): raw and corrected p-values; "
+        f"effect: paired Cohen's d where the metric has a value per unit; W/T/L: {cmp.unit} "
+        "where the system is better/equal/worse"
+    )
+    return DisplayTable(columns, rows, title="Differences", caption=caption, keys=2)
+
+
+def _omnibus_table(cmp: SystemComparison) -> DisplayTable:
+    columns = [
+        Column("test", latex="Test"),
+        Column("statistic", align="right"),
+        Column("df", align="right"),
+        Column("p", align="right", latex="$p$"),
+    ]
+    rows: list[list[Cell | str]] = []
+    for name, res in cmp.omnibus.items():
+        df = res.details.get("df")
+        rows.append(
+            [name, short(res.statistic), "" if df is None else short(df, "g"), _p(res.pvalue)]
+        )
+    caption = "tests of all systems at once (no baseline)"
+    return DisplayTable(columns, rows, title="All systems", caption=caption, keys=1)
+
+
+def _forest(cmp: SystemComparison) -> dict[str, Any] | None:
+    shown = list(cmp.pairs)[:PLOT_PAIRS]
+    if not shown:
+        return None
+
+    def finite(x: float) -> float | None:
+        return float(x) if math.isfinite(x) else None
+
+    return {
+        "kind": "interval",
+        "title": f"Differences against {cmp.baseline}",
+        "caption": f"system - {cmp.baseline} with its {100 * cmp.confidence:g}% interval",
+        "columns": 1,
+        "width": 8.0,
+        "panels": [
+            {
+                "labels": [f"{p.system} ({p.metric})" for p in shown],
+                "values": [finite(p.diff) for p in shown],
+                "low": [finite(p.ci_low) for p in shown],
+                "high": [finite(p.ci_high) for p in shown],
+                "xlabel": "difference",
+            }
+        ],
+    }
+
+
+def _p(value: float) -> str:
+    if math.isnan(value):
+        return "nan"
+    return "<0.0001" if value < 1e-4 else short(value)
