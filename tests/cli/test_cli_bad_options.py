@@ -240,6 +240,8 @@ def _extreme_cases() -> Iterator[tuple[str, str, str]]:
                 continue
             for value in _extremes(hints[name]):
                 yield command, _flag(func, name), value
+    # --seeds is text: a count, bounded like every count (its listed seeds are seeds, any size).
+    yield "ltr run", "--seeds", HUGE
 
 
 def _flag(func: Any, name: str) -> str:

@@ -61,9 +61,23 @@ def _experiment(folder: Path) -> ltr.Experiment:
 
 def test_run_seeds_and_options(folder: Path) -> None:
     out = invoke(
-        "ltr", "run", str(folder), "--models", "random,lambdamart", "--seeds", "2", "--norm",
-        "zscore", "-m", "ndcg(gain='exp')@5", "--short-queries", "skip", *FAST, "-f", "jsonl",
-    )  # fmt: skip
+        "ltr",
+        "run",
+        str(folder),
+        "--models",
+        "random,lambdamart",
+        "--seeds",
+        "2",
+        "--norm",
+        "zscore",
+        "-m",
+        "ndcg(gain='exp')@5",
+        "--short-queries",
+        "skip",
+        *FAST,
+        "-f",
+        "jsonl",
+    )
     assert out.exit_code == 0, out.output
     rows = [json.loads(x) for x in out.stdout.splitlines()]
     seeds = [r for r in rows if r["kind"] == "seeds"]
@@ -132,6 +146,11 @@ def test_analysis_report_every_format(folder: Path, fmt: str) -> None:
         (["ltr", "run", "{folder}", "--models", "linear,svm"], "models must be one of"),
         (["ltr", "run", "{folder}", "--models", "linear"], "at least two models"),
         (["ltr", "run", "{folder}", "--seeds", "0"], "seeds must be an integer from 1 to 1,000"),
+        (
+            ["ltr", "run", "{folder}", "--seeds", "1,x"],
+            "--seeds must be a count or comma-separated",
+        ),
+        (["ltr", "run", "{folder}", "--seeds", "2,2"], "seeds lists seed 2 twice"),
         (["ltr", "run", "{folder}", "--seed", "-1"], "seed must be a non-negative integer"),
         (["ltr", "stats", "{bad}"], "bad.txt:2: feature indices must increase"),
         (["ltr", "evaluate", "{folder}", "{folder}/x.run", "--split", "dev"], "no dev split"),
@@ -165,3 +184,23 @@ def test_demo_without_the_ltr_extra_says_how_to_install(monkeypatch: pytest.Monk
     out = invoke("demo")
     assert out.exit_code == 2
     assert "pip install 'assay[ltr]'" in out.stderr and "Traceback" not in out.output
+
+
+def test_run_with_listed_seeds(folder: Path) -> None:
+    out = invoke(
+        "ltr",
+        "run",
+        str(folder),
+        "--models",
+        "random,lambdamart",
+        "--seeds",
+        "3,5",
+        "--n-resamples",
+        "200",
+        "-f",
+        "jsonl",
+    )
+    assert out.exit_code == 0, out.output
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    seeds = [r for r in rows if r["kind"] == "seeds"]
+    assert seeds and all(r["n"] == 2 for r in seeds)

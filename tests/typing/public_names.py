@@ -330,6 +330,7 @@ def assay_ltr() -> None:
     from assay.ltr import evaluate_scores
     from assay.ltr import export
     from assay.ltr import feature_stats
+    from assay.ltr import fit_seeds
     from assay.ltr import load
     from assay.ltr import load_model
     from assay.ltr import make_model

@@ -91,6 +91,21 @@ def _ticker(
     return report
 
 
+def _seeds(text: str) -> int | list[int]:
+    """``--seeds``: a count, or comma-separated seeds (validated by run_experiment)."""
+    from ..errors import OptionError
+
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = [int(p) for p in parts]
+    except ValueError:
+        raise OptionError(
+            f"--seeds must be a count or comma-separated seeds (1,2,3), got {text!r}",
+            option="seeds",
+        ) from None
+    return values[0] if "," not in text else values
+
+
 def _model_names(models: str) -> list[Any]:
     from .._options import choice
     from ..ltr.options import ModelName
@@ -103,7 +118,14 @@ def _model_names(models: str) -> list[Any]:
 def run(
     data: DataArg,
     models: ModelsOption = "linear,lambdamart",
-    seeds: Annotated[int, typer.Option(help="Seeds per model; the spread is reported.")] = 1,
+    seeds: Annotated[
+        str,
+        typer.Option(
+            help="Fits per model: a count (seeds --seed, --seed+1, ...) or the seeds, "
+            "comma-separated (1,2,3,4,5); with several, each model's score distribution "
+            "over seeds and ASO against the baseline are reported.",
+        ),
+    ] = "1",
     seed: SeedOption = 0,
     fold: FoldOption = None,
     norm: NormOption = "none",
@@ -136,7 +158,7 @@ def run(
             exp = run_experiment(
                 splits,
                 _model_names(models),
-                seeds=seeds,
+                seeds=_seeds(seeds),
                 seed=seed,
                 num_threads=threads,
                 norm=None if norm == "none" else norm,

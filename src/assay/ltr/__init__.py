@@ -62,6 +62,7 @@ _LAZY = {
     "normalize": "dataset",
     "read_letor": "letor",
     "run_experiment": "experiment",
+    "fit_seeds": "experiment",
     "save_model": "saving",
     "with_seed": "models",
     "write_letor": "letor",
@@ -83,6 +84,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .experiment import SeedSpread as SeedSpread
     from .experiment import compare_scores as compare_scores
     from .experiment import evaluate_scores as evaluate_scores
+    from .experiment import fit_seeds as fit_seeds
     from .experiment import run_experiment as run_experiment
     from .files import Exported as Exported
     from .files import export as export

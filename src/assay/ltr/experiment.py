@@ -32,7 +32,7 @@ from .._options import n_resamples as check_resamples
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..comparison import Comparison, compare
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..evaluation import Results, evaluate
 from ..report.reported import Reported
 from .dataset import LetorDataset, normalize
@@ -399,11 +399,46 @@ def _split_for_evaluation(splits: Mapping[str, LetorDataset]) -> str:
 MAX_SEEDS = 1000
 
 
+def fit_seeds(seeds: int | Sequence[int], seed: int = 0) -> list[int]:
+    """The seeds of the fits: ``seeds`` consecutive ones from ``seed``, or ``seeds`` as given.
+
+    Parameters
+    ----------
+    seeds : int or sequence of int
+        A count (1 to :data:`MAX_SEEDS`) or distinct non-negative seeds.
+    seed : int
+        The first seed of a count.
+
+    Returns
+    -------
+    list of int
+        The seeds, in order.
+
+    Examples
+    --------
+    >>> from assay.ltr import fit_seeds
+    >>> fit_seeds(3, 10), fit_seeds([1, 2, 5])
+    ([10, 11, 12], [1, 2, 5])
+    """
+    if isinstance(seeds, Sequence) and not isinstance(seeds, str):
+        listed = [check_seed(s, where="seeds") for s in seeds]
+        if not 1 <= len(listed) <= MAX_SEEDS:
+            raise OptionError(
+                f"seeds must list 1 to {MAX_SEEDS:,} seeds, got {len(listed)}", option="seeds"
+            )
+        if len(set(listed)) < len(listed):
+            repeated = next(s for s in listed if listed.count(s) > 1)
+            raise OptionError(f"seeds lists seed {repeated} twice", option="seeds")
+        return listed
+    count = integer(seeds, "seeds", minimum=1, maximum=MAX_SEEDS)
+    return [seed + i for i in range(count)]
+
+
 def run_experiment(
     splits: Mapping[str, LetorDataset],
     models: Sequence[str | Model] = ("linear", "lambdamart"),
     *,
-    seeds: int = 1,
+    seeds: int | Sequence[int] = 1,
     seed: int = 0,
     num_threads: int = 1,
     norm: FeatureNorm | None = None,
@@ -429,7 +464,8 @@ def run_experiment(
         Two or more models: names as :func:`~assay.ltr.make_model` takes them, or model
         objects; the first is the baseline.
     seeds, seed
-        ``seeds`` fits (seeds ``seed``, ``seed + 1``, ...) of each model give its spread; the
+        The fits of each model that give its spread over seeds: a count (seeds ``seed``,
+        ``seed + 1``, ...) or the seeds themselves (distinct, e.g. ``[1, 2, 3, 4, 5]``); the
         comparison uses the first. ``seed`` also seeds the randomisation test and the
         bootstrap.
     num_threads
@@ -459,8 +495,9 @@ def run_experiment(
     >>> exp.split, exp.comparison.baseline, len(exp.records()) > 0
     ('test', 'linear', True)
     """
-    n_seeds = integer(seeds, "seeds", minimum=1, maximum=MAX_SEEDS)
     seed = check_seed(seed)
+    seed_list = fit_seeds(seeds, seed)
+    n_seeds = len(seed_list)
     # The comparison's options, checked before any model is fitted: a typo must not cost a
     # training run (the comparison checks them again, as it does for every caller).
     check_resamples(n_resamples)
@@ -488,9 +525,9 @@ def run_experiment(
         if base.name in fitted:
             raise InputError(f"model {base.name!r} given twice")
         fitted[base.name], scores[base.name] = [], []
-        for i in range(n_seeds):
-            model = with_seed(base, seed + i)
-            label = base.name if n_seeds == 1 else f"{base.name} (seed {seed + i})"
+        for fit_seed in seed_list:
+            model = with_seed(base, fit_seed)
+            label = base.name if n_seeds == 1 else f"{base.name} (seed {fit_seed})"
             tick = None if progress is None else (lambda d, t, lab=label: progress(lab, d, t))
             model.fit(splits["train"], vali, progress=tick)
             fitted[base.name].append(model)
@@ -516,10 +553,12 @@ def run_experiment(
         **conv,
     )
     seed_runs = {
-        f"{name}[seed={seed + i}]": s for name, ss in scores.items() for i, s in enumerate(ss)
+        f"{name}[seed={s}]": values
+        for name, ss in scores.items()
+        for s, values in zip(seed_list, ss, strict=True)
     }
     per_seed = evaluate_scores(target, seed_runs, metrics, **conv)
-    by_model = {name: [f"{name}[seed={seed + i}]" for i in range(n_seeds)] for name in names}
+    by_model = {name: [f"{name}[seed={s}]" for s in seed_list] for name in names}
     zero = evaluate_scores(
         target, first, metrics, ties=ties, no_relevant="zero", short_queries=short_queries
     )
@@ -531,7 +570,7 @@ def run_experiment(
         trec_zero=zero,
         models=fitted,
         scores=scores,
-        seeds=[seed + i for i in range(n_seeds)],
+        seeds=list(seed_list),
         no_relevant_queries=int((relevant == 0).sum()),
         splits=dict(splits),
         provenance=provenance(
@@ -540,7 +579,7 @@ def run_experiment(
             train=splits["train"].name,
             vali=None if vali is None else vali.name,
             models=names,
-            seeds=[seed + i for i in range(n_seeds)],
+            seeds=list(seed_list),
             norm=norm,
             model_settings={n: repr(m[0]) for n, m in fitted.items()},
             comparison=dict(cmp.provenance),
