@@ -428,11 +428,11 @@ def assay_report() -> None:
     from assay.report import Column
     from assay.report import DisplayTable
     from assay.report import OutputFormat
+    from assay.report import PAIRED_COMPARISON_FIELDS
+    from assay.report import PairedComparison
     from assay.report import RecordFormat
     from assay.report import Report
     from assay.report import Reported
-    from assay.report import SYSTEM_COMPARISON_FIELDS
-    from assay.report import SystemComparison
     from assay.report import any_document
     from assay.report import catalog_report
     from assay.report import catalog_table

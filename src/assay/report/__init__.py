@@ -63,8 +63,8 @@ _LAZY = {
     "catalog_report": "catalog",
     "catalog_table": "catalog",
     "values_report": "tasks",
-    "SystemComparison": "systems",
-    "SYSTEM_COMPARISON_FIELDS": "systems",
+    "PairedComparison": "paired",
+    "PAIRED_COMPARISON_FIELDS": "paired",
     "count": "values",
     "json_value": "values",
     "plain": "values",
@@ -79,13 +79,13 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .catalog import catalog_table as catalog_table
     from .html import to_html as to_html
     from .output import Report as Report
+    from .paired import PAIRED_COMPARISON_FIELDS as PAIRED_COMPARISON_FIELDS
+    from .paired import PairedComparison as PairedComparison
     from .records import RecordFormat as RecordFormat
     from .records import render_records as render_records
     from .reported import Reported as Reported
     from .sections_tasks import any_document as any_document
     from .sections_tasks import tables_document as tables_document
-    from .systems import SYSTEM_COMPARISON_FIELDS as SYSTEM_COMPARISON_FIELDS
-    from .systems import SystemComparison as SystemComparison
     from .table import Align as Align
     from .table import Cell as Cell
     from .table import Column as Column

@@ -1,6 +1,6 @@
 """Several systems against a baseline over the same paired units — the comparison result of
 the families whose systems are scored on items or queries (classification, clustering,
-embedding retrieval): :class:`SystemComparison`.
+embedding retrieval): :class:`PairedComparison`.
 
 It holds what ranking's :class:`~assay.ranking.comparison_result.Comparison` shows, in the
 same two tables: each system's score per metric with its interval and ▲/▼ against the
@@ -25,11 +25,11 @@ if TYPE_CHECKING:
     from .document import Document
     from .output import Report
 
-__all__ = ["SYSTEM_COMPARISON_FIELDS", "SystemComparison"]
+__all__ = ["PAIRED_COMPARISON_FIELDS", "PairedComparison"]
 
 #: The columns of the records (TSV, CSV): a ``score`` row per system and metric, then a
 #: ``difference`` row per pair.
-SYSTEM_COMPARISON_FIELDS = (
+PAIRED_COMPARISON_FIELDS = (
     "kind",
     "system",
     "baseline",
@@ -52,7 +52,7 @@ _SHOWN = 6
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class SystemComparison(Reported, Result):
+class PairedComparison(Reported, Result):
     """Systems scored on the same units, every one against ``baseline`` on each metric.
 
     ``scores[metric][system]`` is the system's score, ``intervals[metric][system]`` its
@@ -102,12 +102,12 @@ class SystemComparison(Reported, Result):
 
     Examples
     --------
-    >>> from assay.report import SystemComparison
+    >>> from assay.report import PairedComparison
     >>> from assay.stats import PairResult
     >>> pair = PairResult(system="b", baseline="a", metric="accuracy", diff=0.1,
     ...                   ci_low=0.02, ci_high=0.18, p_value=0.01, p_adjusted=0.01,
     ...                   significant=True, wins=12, ties=80, losses=2, n=94)
-    >>> cmp = SystemComparison(family="classification", unit="items", systems=("a", "b"),
+    >>> cmp = PairedComparison(family="classification", unit="items", systems=("a", "b"),
     ...     baseline="a", metrics=("accuracy",), scores={"accuracy": {"a": 0.8, "b": 0.9}},
     ...     intervals={"accuracy": {"a": (0.72, 0.87), "b": (0.83, 0.95)}}, pairs=(pair,),
     ...     test="mcnemar", correction="holm", alpha=0.05, confidence=0.95, n=94,
@@ -223,11 +223,11 @@ class SystemComparison(Reported, Result):
         Returns
         -------
         Report
-            The tables and the records (:data:`SYSTEM_COMPARISON_FIELDS`).
+            The tables and the records (:data:`PAIRED_COMPARISON_FIELDS`).
         """
-        from .systems_render import system_comparison_report
+        from .paired_render import paired_comparison_report
 
-        return system_comparison_report(self)
+        return paired_comparison_report(self)
 
     def document(self) -> Document:
         """The ``--report`` page's content: the tables, then a forest plot of every
@@ -238,9 +238,9 @@ class SystemComparison(Reported, Result):
         dict
             The document (:mod:`assay.report.document`).
         """
-        from .systems_render import system_comparison_document
+        from .paired_render import paired_comparison_document
 
-        return system_comparison_document(self)
+        return paired_comparison_document(self)
 
     def __repr__(self) -> str:
         metric = self.metrics[0]
@@ -256,7 +256,7 @@ class SystemComparison(Reported, Result):
         more = f", … {len(self.systems) - _SHOWN} more" if len(self.systems) > _SHOWN else ""
         others = f", +{len(self.metrics) - 1} metrics" if len(self.metrics) > 1 else ""
         text = (
-            f"SystemComparison(family={self.family!r}, {metric}: {{{scores}{more}}}, "
+            f"PairedComparison(family={self.family!r}, {metric}: {{{scores}{more}}}, "
             f"baseline={short(self.baseline, 40)}, pairs={{{pairs}}}, test={self.test!r}, "
             f"correction={self.correction!r}, n={self.n}{others})"
         )

@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from assay.report import SYSTEM_COMPARISON_FIELDS, SystemComparison
+from assay.report import PAIRED_COMPARISON_FIELDS, PairedComparison
 from assay.stats import PairResult, StatResult
 
 
-def _comparison(name: str = "b", diff: float = 0.1, significant: bool = True) -> SystemComparison:
+def _comparison(name: str = "b", diff: float = 0.1, significant: bool = True) -> PairedComparison:
     pair = PairResult(
         system=name,
         baseline="a",
@@ -28,7 +28,7 @@ def _comparison(name: str = "b", diff: float = 0.1, significant: bool = True) ->
         losses=12,
         n=20,
     )
-    return SystemComparison(
+    return PairedComparison(
         family="classification",
         unit="items",
         systems=("a", name),
@@ -57,7 +57,7 @@ def test_a_worse_error_rate_is_marked_down_and_records_hold_every_field():
         cmp.pair("a")
     rows = cmp.records()
     assert [r["kind"] for r in rows] == ["score", "score", "difference"]
-    assert set(rows[-1]) == set(SYSTEM_COMPARISON_FIELDS)
+    assert set(rows[-1]) == set(PAIRED_COMPARISON_FIELDS)
     assert math.isnan(rows[1]["ci_low"])
 
 
@@ -84,4 +84,4 @@ def test_the_page_has_the_tables_and_the_forest_plot_and_escapes_names():
 
 def test_repr_is_one_screen():
     text = repr(_comparison(name="x" * 5000))
-    assert len(text) <= 2000 and text.startswith("SystemComparison(")
+    assert len(text) <= 2000 and text.startswith("PairedComparison(")

@@ -1,4 +1,4 @@
-"""The tables and the page of a :class:`~assay.report.systems.SystemComparison`, laid out as
+"""The tables and the page of a :class:`~assay.report.systems.PairedComparison`, laid out as
 ranking's comparison is (:mod:`assay.ranking.reports`): scores with intervals and ▲/▼, then
 the differences, then the omnibus tests."""
 
@@ -13,21 +13,21 @@ from .values import short
 
 if TYPE_CHECKING:
     from .document import Document
-    from .systems import SystemComparison
+    from .paired import PairedComparison
 
-__all__ = ["system_comparison_document", "system_comparison_report"]
+__all__ = ["paired_comparison_document", "paired_comparison_report"]
 
 #: Differences the forest plot draws (the first ones, in table order).
 PLOT_PAIRS = 40
 
 
-def system_comparison_report(cmp: SystemComparison) -> Report:
+def paired_comparison_report(cmp: PairedComparison) -> Report:
     """The scores table, the differences table, the omnibus table (when there is a test of
     all systems) and the records.
 
     Parameters
     ----------
-    cmp : SystemComparison
+    cmp : PairedComparison
         The comparison.
 
     Returns
@@ -35,7 +35,7 @@ def system_comparison_report(cmp: SystemComparison) -> Report:
     Report
         Its tables and records; JSON adds the settings, notes and provenance.
     """
-    from .systems import SYSTEM_COMPARISON_FIELDS
+    from .paired import PAIRED_COMPARISON_FIELDS
 
     more = [_differences_table(cmp)]
     if cmp.omnibus:
@@ -44,7 +44,7 @@ def system_comparison_report(cmp: SystemComparison) -> Report:
         table=_scores_table(cmp),
         more=more,
         records=cmp.records(),
-        columns=SYSTEM_COMPARISON_FIELDS,
+        columns=PAIRED_COMPARISON_FIELDS,
         key="records",
         document={
             "settings": {
@@ -63,12 +63,12 @@ def system_comparison_report(cmp: SystemComparison) -> Report:
     )
 
 
-def system_comparison_document(cmp: SystemComparison) -> Document:
+def paired_comparison_document(cmp: PairedComparison) -> Document:
     """The report's tables as one section, then a forest plot of the differences.
 
     Parameters
     ----------
-    cmp : SystemComparison
+    cmp : PairedComparison
         The comparison.
 
     Returns
@@ -85,7 +85,7 @@ def system_comparison_document(cmp: SystemComparison) -> Document:
     return tables_document(title, cmp.family, cmp.report(), sections=extra)
 
 
-def _scores_table(cmp: SystemComparison) -> DisplayTable:
+def _scores_table(cmp: PairedComparison) -> DisplayTable:
     columns = [Column("system", latex="System", style="bold")]
     columns += [Column(m, align="right") for m in cmp.metrics]
     rows: list[list[Cell | str]] = []
@@ -108,7 +108,7 @@ def _scores_table(cmp: SystemComparison) -> DisplayTable:
     return DisplayTable(columns, rows, caption=caption, legend=legend, pivot="metric")
 
 
-def _differences_table(cmp: SystemComparison) -> DisplayTable:
+def _differences_table(cmp: PairedComparison) -> DisplayTable:
     columns = [
         Column("metric", latex="Metric"),
         Column("system", latex="System"),
@@ -138,7 +138,7 @@ def _differences_table(cmp: SystemComparison) -> DisplayTable:
     return DisplayTable(columns, rows, title="Differences", caption=caption, keys=2)
 
 
-def _omnibus_table(cmp: SystemComparison) -> DisplayTable:
+def _omnibus_table(cmp: PairedComparison) -> DisplayTable:
     columns = [
         Column("test", latex="Test"),
         Column("statistic", align="right"),
@@ -155,7 +155,7 @@ def _omnibus_table(cmp: SystemComparison) -> DisplayTable:
     return DisplayTable(columns, rows, title="All systems", caption=caption, keys=1)
 
 
-def _forest(cmp: SystemComparison) -> dict[str, Any] | None:
+def _forest(cmp: PairedComparison) -> dict[str, Any] | None:
     shown = list(cmp.pairs)[:PLOT_PAIRS]
     if not shown:
         return None
