@@ -7,21 +7,23 @@ built on them (ASO and the classical tests, corrected across pairs) is the ranki
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._options import Alternative
+from .._result import Result, provenance
 from . import _checks as check
-from .result import StatResult
+from .result import StatResult, _without_header
 
 __all__ = ["ScoreDistribution", "seed_distribution", "welch_ttest"]
 
 
-@dataclass(frozen=True)
-class ScoreDistribution:
+@dataclass(frozen=True, repr=False)
+class ScoreDistribution(Result):
     """The scores of one system over its runs (seeds): their number, mean, standard
     deviation (ddof = 1; NaN for one run), extremes and quartiles (linear interpolation,
     NumPy's default).
@@ -36,6 +38,8 @@ class ScoreDistribution:
         Mean, sample standard deviation, smallest and largest score.
     q25, median, q75 : float
         The quartiles.
+    provenance : mapping of str to any, optional
+        assay's and Python's versions, ``ddof`` and the ``quantile_method``.
 
     Examples
     --------
@@ -56,6 +60,12 @@ class ScoreDistribution:
     q25: float
     median: float
     q75: float
+    provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
+
+    @property
+    def details(self) -> dict[str, Any]:  # Any: settings of every type
+        """``ddof`` and ``quantile_method``: ``provenance`` without the version header."""
+        return _without_header(self.provenance)
 
     def records(self) -> list[dict[str, Any]]:  # Any: names, counts and scores
         """One row: system, n, mean, sd, min, q25, median, q75, max."""
@@ -112,6 +122,7 @@ def seed_distribution(scores: ArrayLike, *, system: str = "") -> ScoreDistributi
         q25=q25,
         median=median,
         q75=q75,
+        provenance=provenance(ddof=1, quantile_method="linear"),
     )
 
 
