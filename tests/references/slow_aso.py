@@ -3,7 +3,8 @@ at a time: the empirical quantile function F⁻¹(t) = the ⌈n·t⌉-th smalles
 et al. 2018), the violation ratio on the grid t = dt, 2·dt, … < 1 with the numerator
 skipping t = dt (deepsig 1.2.8's reading), the bootstrap of Dror et al. (2019) drawing from
 the quantile functions with the legacy Mersenne Twister seeded ``seed + i`` at iteration i,
-and ε_min = clip(ratio − σ̂·Φ⁻¹(1 − γ)/√(n_a·n_b/(n_a+n_b)), 0, 1)."""
+and ε_min = clip(ratio − σ̂·Φ⁻¹(1 − γ)/√(n_a·n_b/(n_a+n_b)), 0, 1), γ Bonferroni-adjusted
+to 1 − (1 − γ)/m for m comparisons."""
 
 from __future__ import annotations
 
@@ -42,8 +43,8 @@ def slow_aso(
     dt: float = 0.005,
     seed: int = 0,
 ) -> float:
-    if num_comparisons > 1:
-        confidence_level += (1 - confidence_level) / num_comparisons
+    # Bonferroni: each of the m comparisons at the error rate (1 - γ) / m
+    confidence_level = 1 - (1 - confidence_level) / num_comparisons
     ratio = violation_ratio(a, b, dt)
     sa, sb = sorted(a), sorted(b)
     const = math.sqrt(len(a) * len(b) / (len(a) + len(b)))
