@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .data import Qrels, Run
     from .evaluation import MetricValues, Results, evaluate
     from .metrics import Metric
+    from .seeds import SeedComparison, compare_seeds, compare_seeds_runs
 
 _LAZY = {
     "Qrels": ("assay.data", "Qrels"),
@@ -51,6 +52,9 @@ _LAZY = {
     "datasets": ("assay.datasets", None),
     "compare": ("assay.comparison", "compare"),
     "Comparison": ("assay.comparison", "Comparison"),
+    "compare_seeds": ("assay.seeds", "compare_seeds"),
+    "compare_seeds_runs": ("assay.seeds", "compare_seeds_runs"),
+    "SeedComparison": ("assay.seeds", "SeedComparison"),
     "stats": ("assay.stats", None),
     "dist": ("assay.dist", None),
     # Every family package (assay.tagging, assay.regression, ...), from the one family list.
@@ -99,7 +103,10 @@ __all__ = [
     "Qrels",
     "Results",
     "Run",
+    "SeedComparison",
     "__version__",
     "compare",
+    "compare_seeds",
+    "compare_seeds_runs",
     "evaluate",
 ]

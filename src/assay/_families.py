@@ -63,7 +63,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "ranking",
         measures=("assay.ranking.measures", "assay.ranking.measures.diversity"),
-        cli=("evaluate", "compare", "trec_eval", "gdeval", "ndeval"),
+        cli=("evaluate", "compare", "seeds", "trec_eval", "gdeval", "ndeval"),
         core=True,
     ),
     Family(

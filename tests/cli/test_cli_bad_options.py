@@ -50,6 +50,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "p1": "\n".join(str(v) for v in np.linspace(0, 1, 8) ** 2),
         "p2": "\n".join(str(v) for v in np.linspace(0.1, 0.9, 8)),
         "crowd": "task,worker,label\nt1,w1,a\nt1,w2,a\nt1,w3,b\nt2,w1,b\nt2,w2,b\nt2,w3,b\n",
+        "seed_scores": "system,seed,score\na,1,0.3\na,2,0.32\na,3,0.31\nb,1,0.35\nb,2,0.33\nb,3,0.36\n",
         "conll": "Paris B-LOC B-LOC B-LOC\nis O O O\nnice O B-MISC O\n\nAnn B-PER B-PER O\nran O O O\n",
     }
     out["emb"] = d / "emb.npy"
@@ -168,6 +169,14 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
             "20",
         ],
         "leaderboard": ["leaderboard", str(f["comparisons"]), "--n-resamples", "20"],
+        "seeds": [
+            "seeds",
+            str(f["seed_scores"]),
+            "--input-format",
+            "csv",
+            "--n-bootstrap",
+            "20",
+        ],
         "regression": [
             "regression",
             str(f["y"]),

@@ -45,6 +45,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "votes": "left,right,winner\na,b,left\nb,c,tie\nc,a,right\na,c,left\n",
         "crowd": "task,worker,label\nt1,w1,x\nt1,w2,x\nt2,w1,y\nt2,w2,x\n",
         "judgments": "query,doc,worker,grade\nq1,d1,w1,1\nq1,d1,w2,0\nq1,d2,w1,0\nq1,d2,w2,0\n",
+        "seed_scores": "system,seed,score\na,1,0.3\na,2,0.32\nb,1,0.35\nb,2,0.33\n",
     }
     for key, text in tables.items():
         out[key] = d / f"{key}.csv"
@@ -81,6 +82,7 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str | Path], Path]]:
         "generation": (["generation", f["ref"], f["hyp"], "-m", "chrf"], f["hyp"]),
         "regression": (["regression", f["y"], f["p"]], f["y"]),
         "leaderboard": (["leaderboard", f["votes"], "--n-resamples", "10"], f["votes"]),
+        "seeds": (["seeds", f["seed_scores"], "--n-bootstrap", "10"], f["seed_scores"]),
         "aggregate-labels": (["aggregate-labels", f["crowd"]], f["crowd"]),
         "crowd-qrels": (["crowd-qrels", f["judgments"]], f["judgments"]),
         "tagging": (["tagging", f["conll"], "--pred-column", "-1"], f["conll"]),

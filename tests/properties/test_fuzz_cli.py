@@ -344,6 +344,43 @@ def build_aggregate_labels(data: st.DataObject, d: Path) -> list[str]:
     return ["aggregate-labels", labels, *options(data, pool)]
 
 
+def build_seeds(data: st.DataObject, d: Path) -> list[str]:
+    systems = st.sampled_from(["a", "b", "c", "$x", "<i>", ""])
+    seeds = st.sampled_from(["1", "2", "3", "x", ""])
+    scores = st.sampled_from(["0.3", "0.5", "1e3", "nan", "-inf", "x", ""])
+    units = st.sampled_from(["q1", "q2", ""])
+    per_unit = data.draw(st.booleans())
+    rows = data.draw(st.lists(st.tuples(systems, seeds, scores, units), min_size=0, max_size=10))
+    head = "system,seed,score" + (",query" if per_unit else "")
+    text = (
+        head
+        + "\n"
+        + "".join(f"{a},{s},{v}" + (f",{u}" if per_unit else "") + "\n" for a, s, v, u in rows)
+    )
+    path = put(d, "seeds.csv", maybe_hostile(data, text.encode()))
+    pool = {
+        "--test": st.sampled_from(["t", "randomization", "wilcoxon", "sign", "bootstrap", "x"]),
+        "--correction": st.sampled_from(["holm", "bh", "none", "x"]),
+        "--baseline": st.sampled_from(["a", "b", "nope"]),
+        "--confidence-level": st.sampled_from(["0.95", "0.9", "1", "x"]),
+        "--seed": st.sampled_from(["0", "3", "-1"]),
+        "--alpha": st.sampled_from(["0.05", "0", "x"]),
+        "-f": FORMATS,
+    }
+    extra = ["--unit-column", "query"] if per_unit else []
+    bootstrap = data.draw(st.sampled_from(["10", "0"]))
+    return [
+        "seeds",
+        path,
+        *extra,
+        "--n-bootstrap",
+        bootstrap,
+        "--n-resamples",
+        "20",
+        *options(data, pool),
+    ]
+
+
 def build_leaderboard(data: st.DataObject, d: Path) -> list[str]:
     from assay.judgments import pairwise
 
@@ -548,6 +585,7 @@ COMMANDS: dict[str, Builder] = {
     "generation": build_generation,
     "regression": build_regression,
     "leaderboard": build_leaderboard,
+    "seeds": build_seeds,
     "metrics": build_metrics,
     "aggregate-labels": build_aggregate_labels,
     "demo": build_demo,

@@ -29,8 +29,11 @@ def assay() -> None:
     from assay import Qrels
     from assay import Results
     from assay import Run
+    from assay import SeedComparison
     from assay import __version__
     from assay import compare
+    from assay import compare_seeds
+    from assay import compare_seeds_runs
     from assay import evaluate
 
 
@@ -388,6 +391,8 @@ def assay_ranking() -> None:
     from assay.ranking import MAX_DIFF_RUNS
     from assay.ranking import MAX_PANELS
     from assay.ranking import RESULTS_COLUMNS
+    from assay.ranking import SEED_COLUMNS
+    from assay.ranking import SeedComparison
     from assay.ranking import compare_files
     from assay.ranking import comparison_document
     from assay.ranking import comparison_legend
@@ -400,6 +405,7 @@ def assay_ranking() -> None:
     from assay.ranking import per_query_sections
     from assay.ranking import pr_curves
     from assay.ranking import read_collection
+    from assay.ranking import read_seed_scores
     from assay.ranking import results_document
     from assay.ranking import results_report
 
@@ -467,8 +473,10 @@ def assay_results() -> None:
 
 def assay_stats() -> None:
     from assay.stats import PairResult
+    from assay.stats import ScoreDistribution
     from assay.stats import StatResult
     from assay.stats import TukeyHSDResult
+    from assay.stats import aso
     from assay.stats import bootstrap_ci
     from assay.stats import bootstrap_mean_ci
     from assay.stats import cohens_d_paired
@@ -481,6 +489,7 @@ def assay_stats() -> None:
     from assay.stats import pearson
     from assay.stats import randomization_test
     from assay.stats import risk_differences
+    from assay.stats import seed_distribution
     from assay.stats import sign_test
     from assay.stats import spearman
     from assay.stats import stratified_shuffling_test
@@ -490,6 +499,7 @@ def assay_stats() -> None:
     from assay.stats import ttest
     from assay.stats import tukey_hsd
     from assay.stats import urisk
+    from assay.stats import welch_ttest
     from assay.stats import wilcoxon
     from assay.stats import zrisk
 

@@ -159,6 +159,21 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         {"n_resamples": 20, "baseline": "run1", "risk_alpha": 1.0},
     ),
     "assay.evaluate": lambda: ((*_qrels_and_runs(), ["P@5"]), {}),
+    "assay.compare_seeds": lambda: (
+        ({"a": np.vstack([A, B]), "b": np.vstack([B, A, B])},),
+        {"n_bootstrap": 20, "n_resamples": 20},
+    ),
+    "assay.compare_seeds_runs": lambda: (
+        (
+            _qrels_and_runs()[0],
+            {"a": _qrels_and_runs()[1][:2], "b": _qrels_and_runs()[1][1:]},
+            "P@5",
+        ),
+        {"n_bootstrap": 20, "n_resamples": 20},
+    ),
+    "assay.stats.aso": lambda: ((A, B), {"num_bootstrap_iterations": 20}),
+    "assay.stats.seed_distribution": lambda: ((A,), {}),
+    "assay.stats.welch_ttest": lambda: ((A, B), {}),
     "assay.classification.cohen_kappa": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.classification.balanced_accuracy": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.classification.confusion_matrix": lambda: ((Y_TRUE, Y_PRED), {}),

@@ -49,6 +49,9 @@ CALLS: dict[str, Callable[..., Any]] = {
     "zrisk": lambda **kw: S.zrisk(T, **{"risk_alpha": 1.0, **kw}),
     "georisk": lambda **kw: S.georisk(T, **{"risk_alpha": 1.0, **kw}),
     "multinomial_resamples": lambda **kw: S.multinomial_resamples([3, 0, 2], **kw),
+    "aso": lambda **kw: S.aso(A, B, **{"num_bootstrap_iterations": 50, **kw}),
+    "seed_distribution": lambda **kw: S.seed_distribution(A, **kw),
+    "welch_ttest": lambda **kw: S.welch_ttest(A, B, **kw),
 }
 
 SEED = [-1, 1.5, True, "0", None]
@@ -113,6 +116,14 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("multinomial_resamples", "n_resamples", N_RESAMPLES),
     ("multinomial_resamples", "seed", SEED),
     ("multinomial_resamples", "rows", [0, -1, 1.5, True, None]),
+    ("aso", "confidence_level", CONFIDENCE),
+    ("aso", "num_comparisons", [0, -1, 1.5, True, "2", None]),
+    ("aso", "num_samples", [0, -1, 1.5, True, None]),
+    ("aso", "num_bootstrap_iterations", N_RESAMPLES),
+    ("aso", "dt", [0, 0.5, -0.1, math.nan, "0.01", True, None]),
+    ("aso", "seed", [*SEED, 2**32 - 10]),  # seed + iterations past the Mersenne Twister's
+    ("welch_ttest", "confidence", CONFIDENCE),
+    ("welch_ttest", "alternative", ALTERNATIVE),
 ]
 
 
@@ -130,7 +141,7 @@ def test_every_bad_option_is_an_option_error_naming_it(function: str, option: st
 
 
 #: Keyword-only arguments that label the data rather than choose a method.
-_DATA_KEYWORDS = {"names"}
+_DATA_KEYWORDS = {"names", "system"}
 
 
 def test_every_option_of_every_function_is_covered() -> None:

@@ -2,7 +2,10 @@
 (:mod:`~assay.ranking.measures`, registered with :mod:`assay.metrics`), the reports of an
 evaluation and a comparison (:mod:`~assay.ranking.reports`), their HTML report documents
 (:mod:`~assay.ranking.sections`) and reading a test collection from files
-(:mod:`~assay.ranking.collection`: :func:`evaluate_files`, :func:`compare_files`).
+(:mod:`~assay.ranking.collection`: :func:`evaluate_files`, :func:`compare_files`), and
+several runs per system (:mod:`~assay.ranking.seed_comparison`: :class:`SeedComparison`,
+the result of :func:`assay.compare_seeds`; :mod:`~assay.ranking.seed_scores`:
+:func:`read_seed_scores`).
 
 The results and the functions that make them are the ranking core's top-level modules:
 :func:`assay.evaluate` (:mod:`assay.evaluation`), :func:`assay.compare`
@@ -37,6 +40,10 @@ _LAZY = {
     "evaluate_files": "collection",
     "load_collection": "collection",
     "read_collection": "collection",
+    # several runs per system (seeds): the result of assay.compare_seeds, and the score table
+    "SEED_COLUMNS": "seed_comparison",
+    "SeedComparison": "seed_comparison",
+    "read_seed_scores": "seed_scores",
 }
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
@@ -57,6 +64,9 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .sections import per_query_sections as per_query_sections
     from .sections import pr_curves as pr_curves
     from .sections import results_document as results_document
+    from .seed_comparison import SEED_COLUMNS as SEED_COLUMNS
+    from .seed_comparison import SeedComparison as SeedComparison
+    from .seed_scores import read_seed_scores as read_seed_scores
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

@@ -6,7 +6,10 @@ option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
 :mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.multinomial` (bootstrap resamples of counted observations),
-:mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
+:mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`,
+:mod:`~assay.stats.stochastic_order` (:func:`aso`, almost stochastic order),
+:mod:`~assay.stats.seeds` (several runs per system: score distributions, Welch's test),
+:mod:`~assay.stats.correlation`,
 :mod:`~assay.stats.concordance` (Kendall's τ from pair counts),
 :mod:`~assay.stats.risk` (URisk, TRisk, ZRisk, GeoRisk against baselines) and
 :mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`) and
@@ -41,6 +44,11 @@ _LAZY = {
     "multinomial_resamples": "multinomial",
     "tukey_hsd": "tukey",
     "correct": "corrections",
+    # several runs per system (seeds): almost stochastic order, score distributions
+    "aso": "stochastic_order",
+    "ScoreDistribution": "seeds",
+    "seed_distribution": "seeds",
+    "welch_ttest": "seeds",
     # correlations
     "pearson": "correlation",
     "spearman": "correlation",
@@ -81,7 +89,11 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .risk import trisk as trisk
     from .risk import urisk as urisk
     from .risk import zrisk as zrisk
+    from .seeds import ScoreDistribution as ScoreDistribution
+    from .seeds import seed_distribution as seed_distribution
+    from .seeds import welch_ttest as welch_ttest
     from .shuffling import stratified_shuffling_test as stratified_shuffling_test
+    from .stochastic_order import aso as aso
     from .tukey import tukey_hsd as tukey_hsd
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
