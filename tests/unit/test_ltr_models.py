@@ -93,6 +93,41 @@ def test_make_model_and_seeds(splits: dict[str, ltr.LetorDataset]) -> None:
     assert kinds == {"mean", "difference", "seeds"}
 
 
+def test_listed_seeds_give_the_seed_comparison_with_aso(
+    splits: dict[str, ltr.LetorDataset],
+) -> None:
+    from assay.stats import aso
+
+    metric = "ndcg(gain='exp')@10"
+    exp = ltr.run_experiment(
+        splits, ["random", "lambdamart", "linear"], seeds=[4, 7, 9], n_resamples=200,
+        metrics=[metric],
+    )  # fmt: skip
+    assert exp.seeds == [4, 7, 9] and set(exp.seed_comparisons) == {metric}
+    over = exp.seed_comparisons[metric]
+    assert over.baseline == "random" and list(over.systems) == ["random", "lambdamart", "linear"]
+    per_seed = ltr.evaluate_scores(
+        splits["test"],
+        {f"{m}{i}": s for m in ("random", "lambdamart") for i, s in enumerate(exp.scores[m])},
+        [metric],
+    )
+    means = {
+        m: [per_seed.aggregate(f"{m}{i}", metric) for i in range(3)]
+        for m in ("random", "lambdamart")
+    }
+    # ε_min of LambdaMART over the random floor, from the seeds' means, two comparisons.
+    direct = aso(means["lambdamart"], means["random"], num_comparisons=2, seed=0).statistic
+    assert over.eps_min("lambdamart") == pytest.approx(direct, abs=1e-12)
+    rows = {r["model"]: r for r in exp.records() if r["kind"] == "seeds"}
+    assert rows["random"]["eps_min"] is None
+    assert rows["lambdamart"]["eps_min"] == over.eps_min("lambdamart")
+    text = exp.report().render("table")
+    assert "lambdamart ≻ random: ASO ε_min" in text and "seeds 4, 7, 9" in text
+    assert "Scores over seeds" in [s["title"] for s in exp.document()["sections"]]
+    with pytest.raises(OptionError, match="seeds lists seed 4 twice"):
+        ltr.run_experiment(splits, ["random", "linear"], seeds=[4, 4])
+
+
 # ---------------------------------------------------------------- saving and loading
 
 

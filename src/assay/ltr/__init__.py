@@ -46,7 +46,7 @@ _LAZY = {
     "Model": "models",
     "ModelName": "options",
     "RandomScores": "models",
-    "SeedSpread": "experiment",
+    "SeedSpread": "seeds",
     "analyze": "analysis",
     "collection_stats": "stats",
     "compare_scores": "experiment",
@@ -62,7 +62,7 @@ _LAZY = {
     "normalize": "dataset",
     "read_letor": "letor",
     "run_experiment": "experiment",
-    "fit_seeds": "experiment",
+    "fit_seeds": "seeds",
     "save_model": "saving",
     "with_seed": "models",
     "write_letor": "letor",
@@ -81,10 +81,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .dataset import normalize as normalize
     from .experiment import LTR_METRICS as LTR_METRICS
     from .experiment import Experiment as Experiment
-    from .experiment import SeedSpread as SeedSpread
     from .experiment import compare_scores as compare_scores
     from .experiment import evaluate_scores as evaluate_scores
-    from .experiment import fit_seeds as fit_seeds
     from .experiment import run_experiment as run_experiment
     from .files import Exported as Exported
     from .files import export as export
@@ -102,6 +100,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .options import ModelName as ModelName
     from .saving import load_model as load_model
     from .saving import save_model as save_model
+    from .seeds import SeedSpread as SeedSpread
+    from .seeds import fit_seeds as fit_seeds
     from .stats import CollectionStats as CollectionStats
     from .stats import DatasetStats as DatasetStats
     from .stats import FeatureStats as FeatureStats

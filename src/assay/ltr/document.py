@@ -47,6 +47,14 @@ def experiment_document(
     sections = [section("Models × metrics", report.table)]
     sections += per_query_sections(cmp.results, base, cmp.metrics, cmp.higher_is_better, curves)
     sections += [analysis_section(a) for a in analyses]
+    if exp.seed_comparisons:
+        sections.append(
+            section(
+                "Scores over seeds",
+                *(over.plot() for over in exp.seed_comparisons.values()),
+                *(over.report().table for over in exp.seed_comparisons.values()),
+            )
+        )
     return document(
         f"Learning to rank: {title}",
         "ltr",

@@ -32,12 +32,14 @@ from .._options import n_resamples as check_resamples
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..comparison import Comparison, compare
-from ..errors import InputError, OptionError
+from ..errors import InputError
 from ..evaluation import Results, evaluate
+from ..ranking.seed_comparison import SeedComparison
 from ..report.reported import Reported
 from .dataset import LetorDataset, normalize
 from .models import Model, make_model, with_seed
 from .options import FeatureNorm, ModelName
+from .seeds import SeedSpread, fit_seeds, seed_comparisons, spread
 from .stats import data_summary
 
 if TYPE_CHECKING:
@@ -47,7 +49,6 @@ if TYPE_CHECKING:
 __all__ = [
     "LTR_METRICS",
     "Experiment",
-    "SeedSpread",
     "compare_scores",
     "evaluate_scores",
     "run_experiment",
@@ -194,44 +195,6 @@ def compare_scores(
 # ---------------------------------------------------------------- experiment
 
 
-@dataclass(frozen=True)
-class SeedSpread:
-    """One model's scores for one metric over seeds: mean, standard deviation, min, max.
-
-    One entry of :attr:`Experiment.spread` (per model and metric).
-
-    Parameters
-    ----------
-    model : str
-        The model's name.
-    metric : str
-        The metric.
-    n : int
-        The number of seeds.
-    mean, std : float
-        The mean over seeds of the model's mean score, and its sample standard deviation.
-    minimum, maximum : float
-        The lowest and the highest of those means.
-
-    Examples
-    --------
-    >>> from assay import ltr
-    >>> splits = ltr.mslr_like_splits(40, n_features=8, informative=2, seed=1)
-    >>> exp = ltr.run_experiment(splits, ["linear", "random"], seeds=2, metrics=["ndcg@10"],
-    ...                          n_resamples=200)
-    >>> [(s.model, s.metric, s.n, round(s.mean, 4)) for s in exp.spread]
-    [('linear', 'ndcg@10', 2, 0.4936), ('random', 'ndcg@10', 2, 0.304)]
-    """
-
-    model: str
-    metric: str
-    n: int
-    mean: float
-    std: float
-    minimum: float
-    maximum: float
-
-
 @dataclass(frozen=True, eq=False, repr=False)
 class Experiment(Result, Reported):
     """Models fitted on train and compared on the evaluation split.
@@ -268,6 +231,10 @@ class Experiment(Result, Reported):
         The settings that produced the result.
     splits : mapping of str to LetorDataset
         The data the models were fitted and evaluated on.
+    seed_comparisons : mapping of str to SeedComparison
+        With several seeds, per metric: every model's score distribution over seeds and,
+        against the baseline, ASO's ε_min both ways and the paired test of the seed-averaged
+        per-query scores (:func:`assay.compare_seeds`); empty with one seed.
 
     Examples
     --------
@@ -293,6 +260,7 @@ class Experiment(Result, Reported):
     no_relevant_queries: int
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
     splits: Mapping[str, LetorDataset] = field(default_factory=dict, repr=False)
+    seed_comparisons: Mapping[str, SeedComparison] = field(default_factory=dict)
 
     @property
     def results(self) -> Results:
@@ -361,6 +329,8 @@ class Experiment(Result, Reported):
                 {"model": r["run"], "kind": kind, **{k: v for k, v in r.items() if k != "run"}}
             )
         for s in self.spread if len(self.seeds) > 1 else ():
+            over = self.seed_comparisons.get(s.metric)
+            against = over is not None and s.model != over.baseline
             rows.append(
                 {
                     "model": s.model,
@@ -371,21 +341,10 @@ class Experiment(Result, Reported):
                     "min": s.minimum,
                     "max": s.maximum,
                     "n": s.n,
+                    "eps_min": over.eps_min(s.model) if over is not None and against else None,
                 }
             )
         return rows
-
-
-def _spread(results: Results, names: Mapping[str, list[str]]) -> list[SeedSpread]:
-    out = []
-    for model, runs in names.items():
-        for m in results.metric_names:
-            v = np.array([results.aggregate(r, m) for r in runs])
-            std = float(v.std(ddof=1)) if len(v) > 1 else 0.0
-            out.append(
-                SeedSpread(model, m, len(v), float(v.mean()), std, float(v.min()), float(v.max()))
-            )
-    return out
 
 
 def _split_for_evaluation(splits: Mapping[str, LetorDataset]) -> str:
@@ -393,45 +352,6 @@ def _split_for_evaluation(splits: Mapping[str, LetorDataset]) -> str:
         if name in splits:
             return name
     raise InputError("the collection has no test or vali split to evaluate on")
-
-
-#: The most fits of each model ``run_experiment`` makes for its spread (``seeds``).
-MAX_SEEDS = 1000
-
-
-def fit_seeds(seeds: int | Sequence[int], seed: int = 0) -> list[int]:
-    """The seeds of the fits: ``seeds`` consecutive ones from ``seed``, or ``seeds`` as given.
-
-    Parameters
-    ----------
-    seeds : int or sequence of int
-        A count (1 to :data:`MAX_SEEDS`) or distinct non-negative seeds.
-    seed : int
-        The first seed of a count.
-
-    Returns
-    -------
-    list of int
-        The seeds, in order.
-
-    Examples
-    --------
-    >>> from assay.ltr import fit_seeds
-    >>> fit_seeds(3, 10), fit_seeds([1, 2, 5])
-    ([10, 11, 12], [1, 2, 5])
-    """
-    if isinstance(seeds, Sequence) and not isinstance(seeds, str):
-        listed = [check_seed(s, where="seeds") for s in seeds]
-        if not 1 <= len(listed) <= MAX_SEEDS:
-            raise OptionError(
-                f"seeds must list 1 to {MAX_SEEDS:,} seeds, got {len(listed)}", option="seeds"
-            )
-        if len(set(listed)) < len(listed):
-            repeated = next(s for s in listed if listed.count(s) > 1)
-            raise OptionError(f"seeds lists seed {repeated} twice", option="seeds")
-        return listed
-    count = integer(seeds, "seeds", minimum=1, maximum=MAX_SEEDS)
-    return [seed + i for i in range(count)]
 
 
 def run_experiment(
@@ -559,6 +479,11 @@ def run_experiment(
     }
     per_seed = evaluate_scores(target, seed_runs, metrics, **conv)
     by_model = {name: [f"{name}[seed={s}]" for s in seed_list] for name in names}
+    over_seeds = (
+        seed_comparisons(per_seed, by_model, test, n_resamples, correction, alpha, seed)
+        if n_seeds > 1
+        else {}
+    )
     zero = evaluate_scores(
         target, first, metrics, ties=ties, no_relevant="zero", short_queries=short_queries
     )
@@ -566,13 +491,14 @@ def run_experiment(
     return Experiment(
         split=where,
         comparison=cmp,
-        spread=_spread(per_seed, by_model),
+        spread=spread(per_seed, by_model),
         trec_zero=zero,
         models=fitted,
         scores=scores,
         seeds=list(seed_list),
         no_relevant_queries=int((relevant == 0).sum()),
         splits=dict(splits),
+        seed_comparisons=over_seeds,
         provenance=provenance(
             data=data_summary(target),
             split=where,

@@ -41,6 +41,7 @@ EXPERIMENT_COLUMNS = (
     "min",
     "max",
     "n",
+    "eps_min",
 )
 
 
@@ -91,6 +92,7 @@ def experiment_report(exp: Experiment) -> Report:
                     )
                 )
             rows.append(cells)
+        rows.extend(_aso_rows(exp))
     return Report(
         table=DisplayTable(
             columns, rows, title=_title(exp), legend=_legend(exp), sections=frozenset(sections)
@@ -100,6 +102,24 @@ def experiment_report(exp: Experiment) -> Report:
         key="records",
         document={"warnings": exp.results.warnings, "provenance": exp.provenance},
     )
+
+
+def _aso_rows(exp: Experiment) -> list[list[Cell | str]]:
+    """Per model but the baseline, ASO's ε_min over the baseline per metric (bold below 0.5:
+    almost stochastically better over seeds)."""
+    cmp = exp.comparison
+    base = str(cmp.baseline)
+    rows: list[list[Cell | str]] = []
+    for r in cmp.runs:
+        if r == base or not exp.seed_comparisons:
+            continue
+        cells: list[Cell | str] = [f"{r} ≻ {base}: ASO ε_min"]
+        for m in cmp.metrics:
+            over = exp.seed_comparisons.get(m)
+            eps = over.eps_min(r) if over is not None else math.nan
+            cells.append(Cell(short(eps, ".3f"), strong=eps < 0.5))
+        rows.append(cells)
+    return rows
 
 
 def _p(p: float) -> str:
@@ -136,7 +156,13 @@ def _legend(exp: Experiment) -> str:
                 f"no_relevant=zero, {_label(m)}: {values}"
             )
     if len(exp.seeds) > 1:
-        parts.append(f"± sd over seeds {exp.seeds[0]}-{exp.seeds[-1]} (Reimers & Gurevych 2017)")
+        listed = ", ".join(str(s) for s in exp.seeds)
+        parts.append(
+            f"± sd [min, max] over seeds {listed} (Reimers & Gurevych 2017); ASO ε_min: "
+            f"almost stochastic order of the model's seed scores over {exp.comparison.baseline}'s "
+            "(Dror et al. 2019; < 0.5: almost stochastically better, 0: dominates; confidence "
+            "0.95, Bonferroni over the models)"
+        )
     return "; ".join(parts)
 
 
