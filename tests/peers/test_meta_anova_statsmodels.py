@@ -39,7 +39,9 @@ def test_the_table_equals_statsmodels_anova_lm(seed: int) -> None:
         assert res.p[ours] == pytest.approx(table.loc[rows[ours], "PR(>F)"], rel=1e-6, abs=1e-15)
     assert res.residual_variance == pytest.approx(fitted.mse_resid, rel=1e-8)
     # The run means' interval: statsmodels' t interval of the fitted mean with V_E.
-    low, high = stats.t.interval(0.95, fitted.df_resid, loc=0.0, scale=np.sqrt(fitted.mse_resid / n))
+    low, high = stats.t.interval(
+        0.95, fitted.df_resid, loc=0.0, scale=np.sqrt(fitted.mse_resid / n)
+    )
     assert res.moe == pytest.approx(high, rel=1e-9)
     assert -res.moe == pytest.approx(low, rel=1e-9)
 

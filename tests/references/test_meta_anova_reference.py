@@ -26,7 +26,9 @@ def slow_anova(x: np.ndarray, confidence: float = 0.95) -> dict[str, float]:
     s_a = n * sum((sys_mean[i] - grand) ** 2 for i in range(m))
     s_b = m * sum((top_mean[j] - grand) ** 2 for j in range(n))
     s_e = sum(
-        (float(x[j][i]) - sys_mean[i] - top_mean[j] + grand) ** 2 for j in range(n) for i in range(m)
+        (float(x[j][i]) - sys_mean[i] - top_mean[j] + grand) ** 2
+        for j in range(n)
+        for i in range(m)
     )
     phi_e = (m - 1) * (n - 1)
     v_e = s_e / phi_e

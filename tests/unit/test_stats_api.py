@@ -49,6 +49,9 @@ CALLS: dict[str, Callable[..., Any]] = {
     "zrisk": lambda **kw: S.zrisk(T, **{"risk_alpha": 1.0, **kw}),
     "georisk": lambda **kw: S.georisk(T, **{"risk_alpha": 1.0, **kw}),
     "multinomial_resamples": lambda **kw: S.multinomial_resamples([3, 0, 2], **kw),
+    "anova_two_way": lambda **kw: S.anova_two_way(T, **kw),
+    "partial_conjunction": lambda **kw: S.partial_conjunction([0.01, 0.2, 0.04], **kw),
+    "replicability": lambda **kw: S.replicability([0.01, 0.2, 0.04], **kw),
 }
 
 SEED = [-1, 1.5, True, "0", None]
@@ -113,6 +116,10 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("multinomial_resamples", "n_resamples", N_RESAMPLES),
     ("multinomial_resamples", "seed", SEED),
     ("multinomial_resamples", "rows", [0, -1, 1.5, True, None]),
+    ("anova_two_way", "confidence", CONFIDENCE),
+    ("partial_conjunction", "method", ["stouffer", 1, None]),
+    ("replicability", "method", ["stouffer", 1, None]),
+    ("replicability", "alpha", CONFIDENCE),
 ]
 
 
@@ -213,6 +220,7 @@ def test_system_rank_correlation_unknown_option_is_an_option_error() -> None:
 #: The functions that return plain arrays (one value per row, column or p-value).
 _ARRAYS = ("paired_pvalues", "bootstrap_mean_ci", "correct", "risk_differences", "zrisk", "georisk")
 _ARRAYS += ("multinomial_resamples",)  # blocks of counts, drawn as they are read
+_ARRAYS += ("partial_conjunction",)  # p^(u/N), u = 1..N
 
 
 def _results() -> dict[str, Any]:

@@ -29,6 +29,7 @@ from .. import _options as opt
 from .._options import Combination
 from .._result import Result, provenance
 from ..errors import InputError
+from .result import _without_header
 
 __all__ = ["ReplicabilityResult", "partial_conjunction", "replicability"]
 
@@ -77,6 +78,11 @@ class ReplicabilityResult(Result):
     count: int
     identified: tuple[str, ...]
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The options and counts: ``provenance`` without the version header."""
+        return _without_header(self.provenance)
 
     def records(self) -> list[dict[str, Any]]:
         """One row per u = 1..N: u, the u-th smallest p-value, p^(u/N), its running maximum

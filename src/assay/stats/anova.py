@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from .._result import Result, provenance
 from ..errors import InputError
 from . import _checks as check
+from .result import _without_header
 
 __all__ = ["AnovaResult", "anova_two_way"]
 
@@ -94,6 +95,11 @@ class AnovaResult(Result):
     hedges_g: NDArray[np.float64]
     glass_delta: NDArray[np.float64]
     provenance: Mapping[str, Any] = field(default_factory=dict)  # Any: settings of every type
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The options and counts: ``provenance`` without the version header."""
+        return _without_header(self.provenance)
 
     @property
     def residual_variance(self) -> float:
