@@ -130,12 +130,28 @@ class Anova(Result, Reported):
         return anova_report(self)
 
     def document(self) -> Document:
-        """The ``--report`` content: :meth:`report`'s tables, then a plot of each metric's
-        run means with their intervals."""
+        """The ``--report`` content: :meth:`report`'s tables, then for each metric a plot of
+        the run means with their intervals and a heatmap of the effect sizes ES_E."""
         from ..report.document import section
-        from ..report.sections_tasks import tables_document
+        from ..report.sections_tasks import heatmap, tables_document
 
-        plots = [section(f"Run means: {m}", self._interval_plot(m)) for m in self.metrics]
+        plots = [
+            section(
+                f"Run means: {m}",
+                self._interval_plot(m),
+                heatmap(
+                    f"{m}: effect sizes ES_E",
+                    self.runs,
+                    self.runs,
+                    np.nan_to_num(self.tables[m].effect_residual, nan=0.0, posinf=0.0, neginf=0.0),
+                    xlabel="baseline",
+                    ylabel="run",
+                    caption="(mean of the run − mean of the baseline) / √V_E (Sakai's ES_E); "
+                    "an undefined value (V_E = 0) is drawn as 0.",
+                ),
+            )
+            for m in self.metrics
+        ]
         return tables_document(
             "Two-way ANOVA without replication", self.family, self.report(), sections=plots
         )
