@@ -199,6 +199,15 @@ def prepare(shared: Path, work: Path) -> None:
     _task_inputs(shared, work)
     _nlp_inputs(shared, work)
     _embedding_inputs(shared, work)
+    # One p-value per dataset and system (the example of Dror et al.'s code, and a second
+    # system): ``assay meta replicability``.
+    pvalues = (0.168, 0.297, 0.357, 0.019, 0.218, 0.001)
+    _write(
+        work / "pvalues.csv",
+        ["dataset,system,p_value"]
+        + [f"d{i},new,{p}" for i, p in enumerate(pvalues, 1)]
+        + [f"d{i},alt,{p / 2}" for i, p in enumerate(pvalues, 1)],
+    )
 
 
 #: The invocations, in the order they run: ``name [@FORMATS] [+files] = arguments``.
@@ -285,6 +294,9 @@ meta_rbo @tsv,json,table +files = meta rbo s1.txt s2.txt
 meta rbo per-query = meta rbo s1.txt s3.txt --per-query --depth 10 -f tsv
 meta repro @tsv,json = meta repro syn_qrels.txt s1.txt s2.txt s4.txt s3.txt
 meta assessors @tsv,json = meta assessors syn_qrels.txt syn_qrels_b.txt {runs}
+meta_anova @all +files = meta anova syn_qrels.txt {runs} -m map -m P@10
+meta_replicability @all +files = meta replicability pvalues.csv --system new
+meta replicability fisher = meta replicability pvalues.csv --system alt --method fisher --alpha 0.1 -f tsv
 demo = demo --queries 40 -f tsv --save demo.json
 report html = report evaluate.json compare.json classify_scores.json -f html --title cli-outputs
 report markdown = report evaluate.json compare.json classify_scores.json -f markdown

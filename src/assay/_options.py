@@ -45,6 +45,8 @@ KendallVariant = Literal["b", "c"]
 KendallPValue = Literal["auto", "exact", "asymptotic"]
 TauAPTies = Literal["error", "average"]
 SystemCorrelation = Literal["kendall", "spearman", "tau_ap"]
+#: How :func:`assay.stats.partial_conjunction` combines the p-values of several datasets.
+Combination = Literal["bonferroni", "fisher"]
 
 # Classification, clustering, agreement (the families' own types: assay.<family>.options).
 Average = Literal["binary", "micro", "macro", "weighted"]

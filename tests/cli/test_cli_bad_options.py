@@ -76,6 +76,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["comparisons"].write_text(
         "left,right,winner\na,b,left\nb,c,tie\nc,a,right\na,b,right\nb,c,left\n", encoding="utf-8"
     )
+    out["pvalues"] = d / "pvalues.csv"
+    out["pvalues"].write_text("dataset,p_value\nd1,0.01\nd2,0.2\nd3,0.03\n", encoding="utf-8")
     for key, text in texts.items():
         out[key] = d / f"{key}.txt"
         out[key].write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
@@ -118,6 +120,8 @@ def _argv(command: str, f: dict[str, Path]) -> list[str]:
             "0.1",
         ],
         "meta rbo": ["meta", "rbo", *runs],
+        "meta anova": ["meta", "anova", str(f["qrels"]), *runs, "-m", "P@5"],
+        "meta replicability": ["meta", "replicability", str(f["pvalues"])],
         "meta repro": ["meta", "repro", str(f["qrels"]), *runs, *runs, "-m", "P@5"],
         "meta assessors": [
             "meta",

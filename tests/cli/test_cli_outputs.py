@@ -46,6 +46,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "crowd": "task,worker,label\nt1,w1,x\nt1,w2,x\nt2,w1,y\nt2,w2,x\n",
         "judgments": "query,doc,worker,grade\nq1,d1,w1,1\nq1,d1,w2,0\nq1,d2,w1,0\nq1,d2,w2,0\n",
         "seed_scores": "system,seed,score\na,1,0.3\na,2,0.32\nb,1,0.35\nb,2,0.33\n",
+        "pvalues": "dataset,p_value\nd1,0.01\nd2,0.2\nd3,0.03\n",
     }
     for key, text in tables.items():
         out[key] = d / f"{key}.csv"
@@ -103,6 +104,8 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str | Path], Path]]:
         "meta discpower": (["meta", "discpower", *ranking, "--n-resamples", "20"], q),
         "meta topicsize": (["meta", "topicsize", *ranking, "--min-diff", "0.1"], r2),
         "meta rbo": (["meta", "rbo", r1, r2], r1),
+        "meta anova": (["meta", "anova", *ranking], r2),
+        "meta replicability": (["meta", "replicability", f["pvalues"]], f["pvalues"]),
         "meta repro": (["meta", "repro", q, r1, r2, r1, r2, "-m", "P@5"], q),
         "meta assessors": (["meta", "assessors", q, q, r1, r2, f["run3"], "-m", "P@5"], f["run3"]),
     }

@@ -118,6 +118,24 @@ def test_assessors(qrels: assay.Qrels, tmp_path: Path) -> None:
     assert agreement.html(title="assay meta assessors") == page
 
 
+def test_anova(qrels: assay.Qrels, tmp_path: Path) -> None:
+    a, b = _data("results.test"), _data("results.trunc")
+    page = _cli_page(tmp_path, "anova", _data("qrels.test"), a, b, "-m", "map", "-m", "P@5")
+    res = meta.anova(assay.evaluate(qrels, _runs(), ["map", "P@5"]))
+    assert res.html(title="assay meta anova") == page
+    assert page.count("<svg") >= 2  # one interval plot of the run means per metric
+
+
+def test_replicability(tmp_path: Path) -> None:
+    table = tmp_path / "pvalues.tsv"
+    table.write_text("data\tp\nnews\t0.001\nweb\t0.019\nbio\t0.3\n", encoding="utf-8")
+    page = _cli_page(
+        tmp_path, "replicability", table, "--dataset-column", "data", "--p-value-column", "p"
+    )
+    res = meta.replicability(meta.read_pvalues(table, dataset_column="data", p_value_column="p"))
+    assert res.html(title="assay meta replicability") == page
+
+
 def test_meta_results_read_well_in_a_notebook(qrels: assay.Qrels) -> None:
     runs = _runs()
     res = assay.evaluate(qrels, runs, ["map", "P@5"])
@@ -128,6 +146,8 @@ def test_meta_results_read_well_in_a_notebook(qrels: assay.Qrels) -> None:
         meta.rbo(["a", "b", "c"], ["b", "a", "d"]),
         meta.reproducibility(qrels, runs[0], runs[1], runs[1], runs[0], ["map"]),
         meta.assessor_agreement(qrels, qrels),
+        meta.anova(res),
+        meta.replicability({"a": 0.01, "b": 0.2}),
     ]
     for result in results:
         text = repr(result)

@@ -492,6 +492,31 @@ def build_meta_topicsize(data: st.DataObject, d: Path) -> list[str]:
     return ["meta", "topicsize", qrels, run, a_run(data, d, "other")]
 
 
+def build_meta_anova(data: st.DataObject, d: Path) -> list[str]:
+    qrels, run = a_trec_pair(data, d)
+    metrics = [x for m in data.draw(st.lists(METRICS, max_size=2)) for x in ("-m", m)]
+    pool = {"--confidence": st.sampled_from(["0.95", "0", "1", "nan"]), "-f": FORMATS}
+    return ["meta", "anova", qrels, run, a_run(data, d, "other"), *metrics, *options(data, pool)]
+
+
+def build_meta_replicability(data: st.DataObject, d: Path) -> list[str]:
+    """p-value tables with hostile names and values, mutated at times."""
+    names = st.sampled_from(["d1", "d2", "d3", "é", "=cmd", "<x>", "", '"'])
+    values = st.sampled_from(["0.01", "0.5", "1", "0", "-0.1", "1.5", "nan", "x", "", "1e400"])
+    systems = st.sampled_from(["a", "b", ""])
+    rows = data.draw(st.lists(st.tuples(names, systems, values), min_size=0, max_size=8))
+    text = "dataset,system,p_value\n" + "".join(",".join(r) + "\n" for r in rows)
+    table = put(d, "pvalues.csv", maybe_hostile(data, text.encode()))
+    pool = {
+        "--method": st.sampled_from(["bonferroni", "fisher", "nope"]),
+        "--alpha": st.sampled_from(["0.05", "0", "1", "nan"]),
+        "--system": st.sampled_from(["a", "b", "zz"]),
+        "--p-value-column": st.sampled_from(["p_value", "nope"]),
+        "-f": FORMATS,
+    }
+    return ["meta", "replicability", table, *options(data, pool)]
+
+
 def build_meta_repro(data: st.DataObject, d: Path) -> list[str]:
     qrels, run = a_trec_pair(data, d)
     runs = [run, *(a_run(data, d, name) for name in ("adv", "rb", "ra"))]
@@ -597,6 +622,8 @@ COMMANDS: dict[str, Builder] = {
     "meta topicsize": build_meta_topicsize,
     "meta discpower": build_meta_discpower,
     "meta repro": build_meta_repro,
+    "meta anova": build_meta_anova,
+    "meta replicability": build_meta_replicability,
     "meta assessors": build_meta_assessors,
     "crowd-qrels": build_crowd_qrels,
     "report": build_report,

@@ -1,7 +1,8 @@
 """The folder the code blocks of the docs run in, and the names their Python assumes.
 
 The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``gold.txt``,
-``web_qrels.txt`` (numeric topics, as gdeval reads them),
+``web_qrels.txt`` (numeric topics, as gdeval reads them), ``pvalues.csv`` (one p-value per
+dataset and system),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
 test files, LightGBM's lambdarank example, the CoNLL-2000 sample output). A Python snippet
@@ -74,6 +75,14 @@ def _ranking(folder: Path) -> None:
         run.to_trec(folder / name, tag=name.split(".")[0])
     runs["bm25.run"].to_parquet(folder / "bm25.parquet")
     (folder / "votes.txt").write_text("A B C D\nA C B D\nB A C D\nC A B\nA B D C\n")
+    # one p-value per dataset and comparison (docs/statistics.md, "Many datasets")
+    pvalues = [0.168, 0.297, 0.357, 0.019, 0.218, 0.001]
+    _lines(
+        folder / "pvalues.csv",
+        ["dataset,system,baseline,p_value"]
+        + [f"d{i},bert,crf,{p}" for i, p in enumerate(pvalues, 1)]
+        + [f"d{i},lstm,crf,0.5" for i in range(1, 7)],
+    )
     # gdeval reads numeric topics only: the same collection with "q1" written "1".
     for src, dst in (
         ("qrels.txt", "web_qrels.txt"),

@@ -349,6 +349,7 @@ def assay_ltr() -> None:
 
 
 def assay_meta() -> None:
+    from assay.meta import Anova
     from assay.meta import AssessorAgreement
     from assay.meta import DiscPowerTest
     from assay.meta import DiscriminativePower
@@ -357,9 +358,11 @@ def assay_meta() -> None:
     from assay.meta import RBOResult
     from assay.meta import RBORuns
     from assay.meta import RBOTies
+    from assay.meta import Replicability
     from assay.meta import ReproKind
     from assay.meta import Reproducibility
     from assay.meta import TopicSetSize
+    from assay.meta import anova
     from assay.meta import anova_power
     from assay.meta import assessor_agreement
     from assay.meta import discriminative_power
@@ -367,6 +370,8 @@ def assay_meta() -> None:
     from assay.meta import rbo
     from assay.meta import rbo_runs
     from assay.meta import rbo_systems
+    from assay.meta import read_pvalues
+    from assay.meta import replicability
     from assay.meta import repro_rbo
     from assay.meta import reproducibility
     from assay.meta import residual_variance
@@ -472,10 +477,13 @@ def assay_results() -> None:
 
 
 def assay_stats() -> None:
+    from assay.stats import AnovaResult
     from assay.stats import PairResult
+    from assay.stats import ReplicabilityResult
     from assay.stats import ScoreDistribution
     from assay.stats import StatResult
     from assay.stats import TukeyHSDResult
+    from assay.stats import anova_two_way
     from assay.stats import aso
     from assay.stats import bootstrap_ci
     from assay.stats import bootstrap_mean_ci
@@ -486,8 +494,10 @@ def assay_stats() -> None:
     from assay.stats import multinomial_resamples
     from assay.stats import paired_bootstrap_test
     from assay.stats import paired_pvalues
+    from assay.stats import partial_conjunction
     from assay.stats import pearson
     from assay.stats import randomization_test
+    from assay.stats import replicability
     from assay.stats import risk_differences
     from assay.stats import seed_distribution
     from assay.stats import sign_test

@@ -233,6 +233,9 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.stats.bootstrap_ci": lambda: ((A,), {"n_resamples": 20}),
     "assay.stats.bootstrap_mean_ci": lambda: ((np.vstack([A, B]),), {"n_resamples": 20}),
     "assay.stats.tukey_hsd": lambda: ((np.vstack([A, B, A * 0.5]).T,), {"n_resamples": 20}),
+    "assay.stats.anova_two_way": lambda: ((np.vstack([A, B, A * 0.5]).T,), {}),
+    "assay.stats.partial_conjunction": lambda: (([0.01, 0.2, 0.04],), {}),
+    "assay.stats.replicability": lambda: (([0.01, 0.2, 0.04],), {}),
     "assay.stats.correct": lambda: (([0.01, 0.04],), {}),
     "assay.stats.risk_differences": lambda: ((A, B), {"risk_alpha": 1.0}),
     "assay.stats.urisk": lambda: ((A, B), {"risk_alpha": 1.0}),
@@ -301,6 +304,9 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.meta.topic_set_size": lambda: (({"m": np.vstack([A, B, A * 0.5]).T},), {}),
     "assay.meta.ttest_power": lambda: ((20, 0.1, 0.05), {}),
     "assay.meta.anova_power": lambda: ((20, 0.1, 0.05), {}),
+    "assay.meta.anova": lambda: (({"m": np.vstack([A, B, A * 0.5]).T},), {}),
+    "assay.meta.replicability": lambda: (({"d1": 0.01, "d2": 0.2, "d3": 0.04},), {}),
+    "assay.meta.read_pvalues": lambda: ((_pvalue_table(),), {}),
     "assay.meta.rbo": lambda: ((list("abcd"), list("bade")), {}),
     "assay.meta.rbo_runs": lambda: ((*_qrels_and_runs()[1][:2],), {}),
     "assay.meta.rbo_systems": lambda: (({"a": 1.0, "b": 0.5}, {"a": 0.2, "b": 0.7}), {}),
@@ -347,7 +353,16 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.judgments.aggregate_labels": lambda: ((CROWD,), {"method": "majority_vote"}),
 }
 
+
 #: Functions whose options are checked elsewhere or need files: ``{name: reason}``.
+def _pvalue_table() -> Path:
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / "pvalues.csv"
+    path.write_text("dataset,p_value\nd1,0.01\nd2,0.2\n", encoding="utf-8")
+    return path
+
+
 ELSEWHERE = {
     "assay.classification.read_labels": "reads a file; its options are column names (free text)",
     "assay.classification.read_scores": "reads a file; its options are column names (free text)",

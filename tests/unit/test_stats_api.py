@@ -52,6 +52,9 @@ CALLS: dict[str, Callable[..., Any]] = {
     "aso": lambda **kw: S.aso(A, B, **{"num_bootstrap_iterations": 50, **kw}),
     "seed_distribution": lambda **kw: S.seed_distribution(A, **kw),
     "welch_ttest": lambda **kw: S.welch_ttest(A, B, **kw),
+    "anova_two_way": lambda **kw: S.anova_two_way(T, **kw),
+    "partial_conjunction": lambda **kw: S.partial_conjunction([0.01, 0.2, 0.04], **kw),
+    "replicability": lambda **kw: S.replicability([0.01, 0.2, 0.04], **kw),
 }
 
 SEED = [-1, 1.5, True, "0", None]
@@ -124,6 +127,10 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("aso", "seed", [*SEED, 2**32 - 10]),  # seed + iterations past the Mersenne Twister's
     ("welch_ttest", "confidence", CONFIDENCE),
     ("welch_ttest", "alternative", ALTERNATIVE),
+    ("anova_two_way", "confidence", CONFIDENCE),
+    ("partial_conjunction", "method", ["stouffer", 1, None]),
+    ("replicability", "method", ["stouffer", 1, None]),
+    ("replicability", "alpha", CONFIDENCE),
 ]
 
 
@@ -224,6 +231,7 @@ def test_system_rank_correlation_unknown_option_is_an_option_error() -> None:
 #: The functions that return plain arrays (one value per row, column or p-value).
 _ARRAYS = ("paired_pvalues", "bootstrap_mean_ci", "correct", "risk_differences", "zrisk", "georisk")
 _ARRAYS += ("multinomial_resamples",)  # blocks of counts, drawn as they are read
+_ARRAYS += ("partial_conjunction",)  # p^(u/N), u = 1..N
 
 
 def _results() -> dict[str, Any]:

@@ -6,7 +6,11 @@
 - ``assay meta rbo RUN_A RUN_B``: rank-biased overlap per query (Webber et al. 2010);
 - ``assay meta repro QRELS ORIG_BASE ORIG_ADV REP_BASE REP_ADV -m M...``: reproducibility
   measures (Breuer et al. 2020, as repro_eval), ``--rep-qrels`` for a replication;
-- ``assay meta assessors QRELS_A QRELS_B [RUN...]``: assessor agreement (Voorhees 2000).
+- ``assay meta assessors QRELS_A QRELS_B [RUN...]``: assessor agreement (Voorhees 2000);
+- ``assay meta anova QRELS RUN... -m M...``: two-way ANOVA without replication of runs ×
+  topics, run means with margins of error, effect sizes (Sakai 2018);
+- ``assay meta replicability TABLE``: on how many datasets an effect holds, from one p-value
+  per dataset (Dror et al. 2017).
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import KappaWeights, Level
+from .._options import Combination, KappaWeights, Level
 from ..meta.options import PowerMethod, RBOTies
 from ._common import (
     DEFAULT_METRICS,
     AlphaOption,
+    ConfidenceOption,
     FormatOption,
     JudgedOnlyOption,
     MetricOption,
@@ -39,12 +44,21 @@ from ._common import (
     write_documents,
 )
 
-__all__ = ["assessors", "discpower", "rbo", "register", "repro", "topicsize"]
+__all__ = [
+    "anova",
+    "assessors",
+    "discpower",
+    "rbo",
+    "register",
+    "replicability",
+    "repro",
+    "topicsize",
+]
 
 group = typer.Typer(
     name="meta",
     help="Evaluating the evaluation: discriminative power, topic-set size, RBO, "
-    "reproducibility, assessor agreement.",
+    "reproducibility, assessor agreement, ANOVA, replicability across datasets.",
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -337,6 +351,84 @@ def assessors(
         for note in res.warnings:
             warn(note)
         _show(res, "assessors", fmt, output, report, save, quiet)
+
+
+@group.command("anova")
+def anova(
+    qrels: Annotated[str, typer.Argument(help="Qrels file or irds:DATASET_ID.")],
+    runs: Annotated[list[str], typer.Argument(help="Two or more run files.")],
+    metric: MetricOption = None,
+    confidence: ConfidenceOption = 0.95,
+    fmt: FormatOption = None,
+    ties: TiesOption = "docno",
+    missing: MissingOption = "zero",
+    no_relevant: NoRelevantOption = "zero",
+    output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Two-way ANOVA without replication of runs x topics (Sakai 2018): the table, the run
+    means with margins of error, the effect sizes of every pair of runs."""
+    with errors():
+        from ..errors import InputError
+        from ..evaluation import evaluate
+        from ..meta import anova as run_anova
+
+        check_report(report)
+        if len(runs) < 2:
+            raise InputError("give QRELS and two or more RUNs")
+        q, loaded = load_collection(qrels, runs)
+        res = evaluate(
+            q, loaded, _metrics(metric), ties=ties, missing=missing, no_relevant=no_relevant
+        )
+        for w in res.warnings:
+            warn(w)
+        _show(run_anova(res, confidence=confidence), "anova", fmt, output, report, save, quiet)
+
+
+@group.command("replicability")
+def replicability(
+    table: Annotated[
+        str, typer.Argument(help="CSV/TSV/Parquet/JSONL table: one p-value per dataset.")
+    ],
+    alpha: AlphaOption = 0.05,
+    method: Annotated[
+        Combination,
+        typer.Option(help="bonferroni (any dependence) or fisher (independent datasets)."),
+    ] = "bonferroni",
+    system: Annotated[str | None, typer.Option(help="Read only the rows of this system.")] = None,
+    baseline: Annotated[
+        str | None, typer.Option(help="Read only the rows of this baseline.")
+    ] = None,
+    dataset_column: Annotated[str, typer.Option(help="The dataset column.")] = "dataset",
+    p_value_column: Annotated[str, typer.Option(help="The p-value column.")] = "p_value",
+    system_column: Annotated[str, typer.Option(help="The system column.")] = "system",
+    baseline_column: Annotated[str, typer.Option(help="The baseline column.")] = "baseline",
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+    report: ReportOption = None,
+    save: SaveOption = None,
+    quiet: QuietOption = False,
+) -> None:
+    """Replicability analysis (Dror et al. 2017): on how many datasets the effect holds
+    (partial conjunction, Bonferroni or Fisher) and on which (Holm)."""
+    with errors():
+        from ..meta import read_pvalues
+        from ..meta import replicability as analyse
+
+        check_report(report)
+        pvalues = read_pvalues(
+            table,
+            system=system,
+            baseline=baseline,
+            dataset_column=dataset_column,
+            p_value_column=p_value_column,
+            system_column=system_column,
+            baseline_column=baseline_column,
+        )
+        res = analyse(pvalues, alpha=alpha, method=method)
+        _show(res, "replicability", fmt, output, report, save, quiet)
 
 
 def register(app: typer.Typer) -> None:

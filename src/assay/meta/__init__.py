@@ -1,11 +1,13 @@
 """Evaluating the evaluation (``assay.meta``): discriminative power of metrics (Sakai 2006),
 topic-set size design (Sakai 2016), rank-biased overlap (Webber, Moffat & Zobel 2010),
-reproducibility measures (Breuer et al. 2020, as ``repro_eval``) and assessor agreement on
-qrels (Voorhees 2000).
+reproducibility measures (Breuer et al. 2020, as ``repro_eval``), assessor agreement on
+qrels (Voorhees 2000), two-way ANOVA without replication of runs × topics (Sakai 2018) and
+replicability analysis across datasets (Dror et al. 2017).
 
 Public names are loaded lazily from the modules :mod:`~assay.meta.discpower`,
 :mod:`~assay.meta.topicsize`, :mod:`~assay.meta.overlap` (RBO), :mod:`~assay.meta.repro`,
-:mod:`~assay.meta.assessors` and :mod:`~assay.meta.options` (the options' ``Literal`` types).
+:mod:`~assay.meta.assessors`, :mod:`~assay.meta.twoway` (ANOVA),
+:mod:`~assay.meta.across_datasets` (replicability) and :mod:`~assay.meta.options` (the options' ``Literal`` types).
 Every result builds its own report (``report()``, the table ``assay meta`` prints;
 ``html(title=...)``, its ``--report`` page), rendered by :mod:`~assay.meta.report`.
 """
@@ -40,10 +42,17 @@ _LAZY = {
     "reproducibility": "repro",
     "AssessorAgreement": "assessors",
     "assessor_agreement": "assessors",
+    "Anova": "twoway",
+    "anova": "twoway",
+    "Replicability": "across_datasets",
+    "replicability": "across_datasets",
+    "read_pvalues": "pvalue_table",
 }
 
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .across_datasets import Replicability as Replicability
+    from .across_datasets import replicability as replicability
     from .assessors import AssessorAgreement as AssessorAgreement
     from .assessors import assessor_agreement as assessor_agreement
     from .discpower import DiscriminativePower as DiscriminativePower
@@ -57,6 +66,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .overlap import rbo as rbo
     from .overlap import rbo_runs as rbo_runs
     from .overlap import rbo_systems as rbo_systems
+    from .pvalue_table import read_pvalues as read_pvalues
     from .repro import PerTopic as PerTopic
     from .repro import Reproducibility as Reproducibility
     from .repro import ktau_union as ktau_union
@@ -67,6 +77,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .topicsize import residual_variance as residual_variance
     from .topicsize import topic_set_size as topic_set_size
     from .topicsize import ttest_power as ttest_power
+    from .twoway import Anova as Anova
+    from .twoway import anova as anova
 
 _NAMES = LazyNames(__name__, globals(), _LAZY)
 

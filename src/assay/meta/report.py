@@ -1,6 +1,7 @@
 """Reports (the tables every output format renders) of the meta-evaluation family
 (:mod:`assay.meta`), which the results' ``report()`` methods return: discriminative power,
-topic-set size design, rank-biased overlap, reproducibility and assessor agreement.
+topic-set size design, rank-biased overlap, reproducibility, assessor agreement, two-way
+ANOVA and replicability across datasets.
 
 Each report's records are the result's own ``records()`` (one flat row per figure, the
 columns below); the display table puts the figures people compare side by side (metrics ×
@@ -17,16 +18,20 @@ from ..report.table import Cell, Column, DisplayTable
 from ..report.values import short
 
 if TYPE_CHECKING:
+    from .across_datasets import Replicability
     from .assessors import AssessorAgreement
     from .discpower import DiscriminativePower
     from .overlap import RBORuns
     from .repro import Reproducibility
     from .topicsize import TopicSetSize
+    from .twoway import Anova
 
 __all__ = [
+    "anova_report",
     "assessors_report",
     "discpower_report",
     "rbo_report",
+    "replicability_report",
     "repro_report",
     "topicsize_report",
 ]
@@ -185,3 +190,70 @@ def _assessor_legend(agr: AssessorAgreement) -> str:
             f"RBO_ext {short(r['rbo_ext'])} over {r['n_runs']} runs"
         )
     return "; ".join(notes)
+
+
+def anova_report(res: Anova) -> Report:
+    """The ANOVA table of every metric; then the run means with their margins of error, and
+    the effect sizes of every ordered pair of runs."""
+    recs = res.records()
+    level = round(100 * res.confidence, 2)
+    legend = (
+        f"two-way ANOVA without replication over {res.n_topics} topics and {len(res.runs)} "
+        "runs (Sakai 2018); F = MS/V_E, V_E the residual mean square"
+    )
+    anova_rows = [r for r in recs if r["kind"] == "anova"]
+    table = _table(["metric", "source", "ss", "df", "ms", "f", "p"], anova_rows, legend=legend)
+    means = _table(
+        ["metric", "run", "mean", "moe", "ci_low", "ci_high"],
+        [r for r in recs if r["kind"] == "mean"],
+        caption=f"Run means with {level:g}% intervals: mean ± MOE, MOE = t(φ_E)·√(V_E/n)",
+    )
+    effects = _table(
+        ["metric", "run", "baseline", "diff", "effect_residual", "hedges_g", "glass_delta"],
+        [r for r in recs if r["kind"] == "effect"],
+        caption=(
+            "Effect sizes of run over baseline: effect_residual = diff/√V_E (Sakai's ES_E), "
+            "hedges_g = diff/√((s_run² + s_baseline²)/2), glass_delta = diff/s_baseline"
+        ),
+    )
+    return Report(
+        table=table,
+        records=recs,
+        columns=list(dict.fromkeys(k for r in recs for k in r)),
+        key="records",
+        document={"provenance": dict(res.provenance)},
+        more=(means, effects),
+    )
+
+
+def replicability_report(res: Replicability) -> Report:
+    """The datasets (p-value, whether Holm's procedure names it), then the partial
+    conjunction p-values p^(u/N) for u = 1..N; the legend gives the count k̂."""
+    recs = res.records()
+    a = res.analysis
+    named = ", ".join(a.identified) if a.identified else "none"
+    legend = (
+        f"{a.method} partial conjunction (Dror et al. 2017), alpha={a.alpha}: the effect holds "
+        f"in at least {a.count} of {len(a.datasets)} datasets; datasets named by Holm's "
+        f"procedure: {named}"
+    )
+    datasets = [r for r in recs if r["kind"] == "dataset"]
+    columns = ["dataset", "system", "baseline", "metric", "diff", "p_value", "identified"]
+    shown = [c for c in columns if any(r.get(c) is not None for r in datasets)]
+    table = _table(shown, datasets, legend=legend)
+    steps = _table(
+        ["u", "p_sorted", "p_partial", "p_adjusted", "holds"],
+        [r for r in recs if r["kind"] == "u"],
+        caption=(
+            "u: 'the effect holds in at least u datasets'; p_partial = p^(u/N), p_adjusted its "
+            "running maximum, holds = p_adjusted <= alpha"
+        ),
+    )
+    return Report(
+        table=table,
+        records=recs,
+        columns=list(dict.fromkeys(k for r in recs for k in r)),
+        key="records",
+        document={"provenance": dict(res.provenance)},
+        more=(steps,),
+    )

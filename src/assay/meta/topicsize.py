@@ -39,6 +39,7 @@ from .._result import Result, provenance
 from ..errors import InputError, OptionError
 from ..report.reported import Reported
 from ..results import Results
+from ..stats.anova import anova_two_way
 from ._scores import score_matrices
 from .options import PowerMethod
 
@@ -93,9 +94,8 @@ def residual_variance(scores: ArrayLike) -> float:
         )
     if not np.isfinite(x).all():
         raise InputError("residual_variance: scores must be finite")
-    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
-    n, m = x.shape
-    return float((resid**2).sum() / ((n - 1) * (m - 1)))
+    # One definition of V_E: the ANOVA's (assay.meta.anova reports the same figure).
+    return anova_two_way(x).residual_variance
 
 
 def ttest_power(

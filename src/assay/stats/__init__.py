@@ -6,10 +6,11 @@ option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
 :mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.multinomial` (bootstrap resamples of counted observations),
-:mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`,
+:mod:`~assay.stats.tukey`, :mod:`~assay.stats.anova` (two-way ANOVA without replication),
+:mod:`~assay.stats.across_datasets` (replicability analysis over datasets),
 :mod:`~assay.stats.stochastic_order` (:func:`aso`, almost stochastic order),
 :mod:`~assay.stats.seeds` (several runs per system: score distributions, Welch's test),
-:mod:`~assay.stats.correlation`,
+:mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
 :mod:`~assay.stats.concordance` (Kendall's τ from pair counts),
 :mod:`~assay.stats.risk` (URisk, TRisk, ZRisk, GeoRisk against baselines) and
 :mod:`~assay.stats.result` (:class:`StatResult`, :class:`TukeyHSDResult`) and
@@ -43,6 +44,12 @@ _LAZY = {
     "bootstrap_mean_ci": "bootstrap",
     "multinomial_resamples": "multinomial",
     "tukey_hsd": "tukey",
+    # many systems over topics, one comparison over many datasets
+    "AnovaResult": "anova",
+    "anova_two_way": "anova",
+    "ReplicabilityResult": "across_datasets",
+    "partial_conjunction": "across_datasets",
+    "replicability": "across_datasets",
     "correct": "corrections",
     # several runs per system (seeds): almost stochastic order, score distributions
     "aso": "stochastic_order",
@@ -65,6 +72,11 @@ _LAZY = {
 
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .across_datasets import ReplicabilityResult as ReplicabilityResult
+    from .across_datasets import partial_conjunction as partial_conjunction
+    from .across_datasets import replicability as replicability
+    from .anova import AnovaResult as AnovaResult
+    from .anova import anova_two_way as anova_two_way
     from .bootstrap import bootstrap_ci as bootstrap_ci
     from .bootstrap import bootstrap_mean_ci as bootstrap_mean_ci
     from .concordance import kendall as kendall
