@@ -8,10 +8,12 @@ from typing import Literal
 
 from .._options import ZeroDivision
 
-__all__ = ["AverageMethod", "ClusteringLayout", "ZeroDivision"]
+__all__ = ["AverageMethod", "ClusteringLayout", "ClusteringTest", "ZeroDivision"]
 
 #: The mean of the two entropies that normalises NMI and AMI.
 AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 #: How a clustering file is laid out (``auto``: from its content, see
 #: :mod:`assay.clustering.reader`).
 ClusteringLayout = Literal["auto", "labels", "clusters", "lines"]
+#: The paired test of two clusterings over the same items (:func:`assay.clustering.compare`).
+ClusteringTest = Literal["bootstrap", "randomization"]
