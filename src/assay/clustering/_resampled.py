@@ -12,6 +12,11 @@ cells of a gold (or predicted) cluster (:func:`numpy.add.reduceat` over the cell
 cluster) and every measure is a row-wise formula over those matrices: no loop over items,
 and none over resamples except AMI's expected mutual information (one resample at a time).
 
+The pair-counting measures count pairs of distinct items: two copies of one item in a
+bootstrap resample are not a pair (they would be a pair "together in both", which no
+clustering can get wrong, and bias every resample towards agreement); the information and
+purity measures have no such pairs and take the resampled table as it is.
+
 The formulas are those of :mod:`assay.clustering.measures` with their ill-defined cases,
 written for rows of counts in which some clusters are empty (a bootstrap resample that drew
 none of a cluster's items, or the other system's clusters of a namespaced table): an empty
@@ -31,7 +36,7 @@ from numpy.typing import NDArray
 from ._core import Table
 from ._information import ami_of
 
-__all__ = ["HARD_MEASURES", "CellStatistic", "Cells", "cell_codes"]
+__all__ = ["HARD_MEASURES", "CellStatistic", "Cells", "cell_codes", "records"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -115,22 +120,34 @@ def cell_codes(gold: IntArray, preds: Sequence[IntArray]) -> tuple[Cells, list[I
 @dataclass(frozen=True)
 class _Counts:
     """The contingency tables of R resamples: cell counts (R × cells), gold sizes (R × G),
-    predicted sizes (R × P), all float64, and the number of items n of every resample."""
+    predicted sizes (R × P), all float64, the number of items n of every resample and the
+    pairs of copies of one item in each resample (R,)."""
 
     cells: FloatArray
     gold: FloatArray
     pred: FloatArray
     n: int
+    copies: FloatArray
 
 
-def _counts(cells: Cells, codes: IntArray) -> _Counts:
+def _counts(cells: Cells, codes: IntArray, items: IntArray, n_items: int) -> _Counts:
     rows, n = codes.shape
     k = cells.size
-    flat = (codes + (np.arange(rows, dtype=np.int64) * k)[:, None]).ravel()
-    counts = np.bincount(flat, minlength=rows * k).reshape(rows, k).astype(np.float64)
-    gold = np.add.reduceat(counts, cells.gold_starts, axis=1)
-    pred = np.add.reduceat(counts[:, cells.pred_order], cells.pred_starts, axis=1)
-    return _Counts(counts, gold, pred, n)
+    offsets = (np.arange(rows, dtype=np.int64) * k)[:, None]
+    counts = np.bincount((codes + offsets).ravel(), minlength=rows * k)
+    matrix = counts.reshape(rows, k).astype(np.float64)
+    gold = np.add.reduceat(matrix, cells.gold_starts, axis=1)
+    pred = np.add.reduceat(matrix[:, cells.pred_order], cells.pred_starts, axis=1)
+    # how often each item was drawn: w copies of an item make C(w, 2) pairs of copies
+    drawn = (
+        np.bincount(
+            (items + (np.arange(rows, dtype=np.int64) * n_items)[:, None]).ravel(),
+            minlength=rows * n_items,
+        )
+        .reshape(rows, n_items)
+        .astype(np.float64)
+    )
+    return _Counts(matrix, gold, pred, n, _comb2(drawn))
 
 
 def _comb2(x: FloatArray) -> FloatArray:
@@ -139,10 +156,14 @@ def _comb2(x: FloatArray) -> FloatArray:
 
 
 def _pairs(c: _Counts) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    tp = _comb2(c.cells)
-    fp = _comb2(c.pred) - tp
-    fn = _comb2(c.gold) - tp
-    tn = c.n * (c.n - 1) / 2.0 - tp - fp - fn
+    """TP, FP, FN, TN over the pairs of *distinct* items of each resample: two copies of one
+    item (a bootstrap draw) are not a pair of items. Copies share their gold and predicted
+    clusters, so they only ever added to TP (and to the number of pairs)."""
+    together = _comb2(c.cells)
+    fp = _comb2(c.pred) - together
+    fn = _comb2(c.gold) - together
+    tp = together - c.copies
+    tn = c.n * (c.n - 1) / 2.0 - together - fp - fn
     return tp, fp, fn, tn
 
 
@@ -278,28 +299,39 @@ _FORMULAS: dict[str, Callable[[_Counts, Cells], FloatArray]] = {
 
 
 class CellStatistic:
-    """A hard-clustering measure of rows of cell codes (one per item): the statistic given
-    to :func:`assay.stats.paired_bootstrap_test`, :func:`assay.stats.bootstrap_ci` and
-    :func:`assay.stats.stratified_shuffling_test`.
+    """A hard-clustering measure of items given as records (cell code, item index): the
+    statistic given to :func:`assay.stats.paired_bootstrap_test` and
+    :func:`assay.stats.stratified_shuffling_test` (records: n × 2, or resamples × n × 2),
+    and to :func:`assay.stats.bootstrap_ci` (two samples: the cell codes and the item
+    indices). The item index tells copies of one item apart from distinct items.
 
-    Called on one clustering (1-D codes) it gives a 0-d value; on a block of resamples
-    (resamples × items, items along ``axis``) one value per resample.
+    Called on one clustering it gives a 0-d value; on a block of resamples one value per
+    resample.
     """
 
-    def __init__(self, cells: Cells, metric: str) -> None:
+    def __init__(self, cells: Cells, metric: str, n_items: int) -> None:
         self.cells = cells
         self.metric = metric
+        self.n_items = n_items
         self._formula = _FORMULAS[metric]
 
-    def __call__(self, codes: Any, axis: int = -1) -> FloatArray:  # Any: the stats' arrays
+    # Any: the arrays the stats functions hand over (float64 records, int codes)
+    def __call__(self, codes: Any, items: Any = None, axis: int = -1) -> FloatArray:
         x = np.asarray(codes)
+        if items is None:  # records: the last axis is (cell, item)
+            x, y = x[..., 0], x[..., 1]
+        else:
+            y = np.asarray(items)
         if x.ndim == 1:
-            return self._formula(_counts(self.cells, _as_codes(x)[None, :]), self.cells)[
-                :1
-            ].reshape(())
-        if axis not in (1, -1):
-            x = np.moveaxis(x, axis, -1)
-        return self._formula(_counts(self.cells, _as_codes(x)), self.cells)
+            x, y = x[None, :], y[None, :]
+        counts = _counts(self.cells, _as_codes(x), _as_codes(y), self.n_items)
+        values = self._formula(counts, self.cells)
+        return values.reshape(()) if np.ndim(codes) == (1 if items is not None else 2) else values
+
+
+def records(cells: IntArray) -> IntArray:
+    """One record (cell code, item index) per item."""
+    return np.column_stack([cells, np.arange(cells.size, dtype=np.int64)])
 
 
 def _as_codes(x: NDArray[Any]) -> IntArray:

@@ -31,13 +31,15 @@ interact under mixing rather than sampling variation of items, and a real differ
 need many items to stand out (the bootstrap does not break clusters apart and is usually
 the more powerful of the two here). Under the null the test keeps its level either way.
 
-A caveat of the bootstrap here: a resample repeats items, and copies of an item are always
-in the same cluster in both clusterings, so a resample looks more consistent than the data
-(pairs of copies count as agreeing pairs; entropies shrink). Pair-counting and
-information-theoretic scores of resamples are biased upward, and a score's percentile
-interval can lie partly or wholly above the score (the note of the result says so). The
-difference of two systems is less affected — both gain from the same copies — which is
-what the test and the interval of ``diff`` are about.
+Copies in a bootstrap resample. A resample repeats items, and copies of an item are in the
+same cluster in both clusterings. The pair-counting measures (Rand, ARI, Fowlkes–Mallows,
+pairwise P/R/F) count pairs of *distinct* items, so a pair of copies is not counted (it
+would be a pair that no clustering can get wrong, and bias every resample towards
+agreement). The information and purity measures have no such pairs: their resamples look
+more consistent than the data (entropies shrink, small clusters become pure), so their
+score intervals lean upward and can lie above the score with few items per cluster (the
+result's note says so). The difference of two systems is less affected — both gain from
+the same copies — and is what the test and the interval of ``diff`` are about.
 
 The t, Wilcoxon and sign tests need a value per item and do not apply (an
 :class:`~assay.errors.OptionError` says so). For the same reason there are no wins, ties
@@ -63,7 +65,7 @@ from .._result import provenance
 from ..errors import InputError, OptionError
 from ..stats.pairs import PairResult
 from ._core import codes
-from ._resampled import HARD_MEASURES, CellStatistic, cell_codes
+from ._resampled import HARD_MEASURES, CellStatistic, cell_codes, records
 from .options import ClusteringTest
 
 if TYPE_CHECKING:
@@ -80,8 +82,8 @@ CI_RESAMPLES = 1000
 
 #: What the reader of a score interval should know (see the module documentation).
 _BOOTSTRAP_NOTE = (
-    "score intervals: percentile bootstrap over items; resamples repeat items, which agree "
-    "with themselves, so they lean upward"
+    "score intervals: percentile bootstrap over items; for NMI, AMI and purity they lean "
+    "upward (a resample repeats items)"
 )
 
 #: The paired tests of the other families that need a value per item.
@@ -165,12 +167,12 @@ def compare(
     ci_resamples = n_resamples if test_name == "bootstrap" else CI_RESAMPLES
     # One union table: every system's cell codes index the same cells (namespaced clusters).
     cells, per_system = cell_codes(gold, [named[s] for s in names])
-    coded = dict(zip(names, per_system, strict=True))
+    coded = {s: records(c) for s, c in zip(names, per_system, strict=True)}
     scores: dict[str, dict[str, float]] = {}
     intervals: dict[str, dict[str, tuple[float, float]]] = {}
     pairs: list[PairResult] = []
     for metric in chosen:
-        statistic = CellStatistic(cells, metric)
+        statistic = CellStatistic(cells, metric, int(gold.size))
         scores[metric], intervals[metric] = _scores(
             statistic, coded, ci_resamples, seed, confidence
         )
@@ -299,9 +301,9 @@ def _scores(
     from ..stats import bootstrap_ci
 
     scores, intervals = {}, {}
-    for name, cells in coded.items():
+    for name, rec in coded.items():
         res = bootstrap_ci(
-            cells,
+            (rec[:, 0], rec[:, 1]),
             statistic,
             n_resamples=n_resamples,
             seed=seed,
