@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
-from ..clustering.options import ClusteringTest
+from .._options import ResamplingTest as ClusteringTest
 from ._common import (
     AlphaOption,
     ConfidenceOption,
@@ -118,6 +118,7 @@ def cluster(
         from ..errors import InputError
 
         check_report(report)
+        _check_comparison(n_resamples, seed, confidence, alpha)
         # --layout is free text here: read_clustering validates it and names it in its error.
         chosen = cast("ClusteringLayout", layout)
         paths = list(preds)
@@ -156,6 +157,18 @@ def cluster(
             docs = [comparison.document()]
         if report is not None or save is not None:
             write_documents(docs, report=report, save=save, title=TITLE, quiet=quiet)
+
+
+def _check_comparison(n_resamples: int | None, seed: int, confidence: float, alpha: float) -> None:
+    """The comparison's numeric options, refused when bad even with one PRED (where they
+    are not used): a typo is an error, not a silently ignored option."""
+    from .. import _options as opt
+
+    if n_resamples is not None:
+        opt.n_resamples(n_resamples)
+    opt.seed(seed)
+    opt.confidence(confidence)
+    opt.alpha(alpha)
 
 
 def _compare(

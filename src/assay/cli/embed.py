@@ -150,6 +150,7 @@ def embed(
         from ..errors import AssayWarning, InputError, OptionError
 
         check_report(report)
+        _check_comparison(n_resamples, seed, confidence_level, alpha)
         if (reference is None) != (reference_labels is None):
             raise OptionError(
                 "give --reference and --reference-labels together", option="reference"
@@ -243,6 +244,17 @@ def embed(
         if report is not None or save is not None:
             docs = [result.document()]
             write_documents(docs, report=report, save=save, title=TITLE, quiet=quiet)
+
+
+def _check_comparison(n_resamples: int, seed: int, confidence: float, alpha: float) -> None:
+    """The comparison's numeric options, refused when bad even with one EMBEDDINGS file
+    (where they are not used): a typo is an error, not a silently ignored option."""
+    from .. import _options as opt
+
+    opt.n_resamples(n_resamples)
+    opt.seed(seed)
+    opt.confidence(confidence)
+    opt.alpha(alpha)
 
 
 def _refuse_single(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> None:
