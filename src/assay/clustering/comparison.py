@@ -18,18 +18,23 @@ from the resampled table (:mod:`assay.clustering._resampled`, vectorised over re
   p = (#{|θ*| ≥ |θ|} + 1) / (N + 1). The interval of θ is then the paired bootstrap's with
   1000 resamples.
 
-Why the swap is a valid test, and what it costs. The null hypothesis is that the two
-systems are exchangeable item by item: for every item, which system produced which of the
-two assignments is a coin flip, so any swap pattern is as likely as the observed one and the
-p-value is exact up to Monte-Carlo error. Cluster ids only mean something within a
-clustering, so the two systems' ids are kept apart (namespaced: system A's cluster 3 is not
-system B's cluster 3); a swapped item joins the other system's cluster, with that system's
-other items that carry the same id. The price is power: a swapped clustering mixes two
-partitions, so its clusters are fragments of both systems' clusters and its score falls
-for both sides alike; the null distribution of θ* then reflects how the two systems' errors
-interact under mixing rather than sampling variation of items, and a real difference can
-need many items to stand out (the bootstrap does not break clusters apart and is usually
-the more powerful of the two here). Under the null the test keeps its level either way.
+What the swap test tests, and why the bootstrap is the default. Cluster ids only mean
+something within a clustering, so the two systems' ids are kept apart (namespaced: system
+A's cluster 3 is not system B's cluster 3); a swapped item joins the other system's
+cluster, with that system's other swapped items of the same id. The p-value is exact (up
+to Monte-Carlo error) for the null hypothesis that the two systems' assignments are
+*exchangeable item by item*: that for every item, which system produced which assignment
+is a coin flip. Every swap pattern is then as likely as the observed one, and θ* is
+symmetric about 0 (a pattern and its complement give opposite θ*). That hypothesis is much
+stronger than "the two systems are equally good": a swapped clustering mixes two
+partitions, its clusters are fragments of both systems' clusters, and its score falls for
+both sides alike, so the swapped differences θ* are narrower than the differences two
+equally good systems show. In simulations of equally good systems (40 items, 4 gold
+clusters, each system keeping each item's gold cluster with probability 1/2 and drawing it
+at random otherwise; 300 pairs, 199 swaps) the test rejected 20% of the pairs at α = 0.05
+on ARI, where the paired bootstrap rejected 5.7% (ARI, purity) to 9.7% (NMI). Use it when
+exchangeability is the question (two runs of one randomised method, say); to compare two
+systems' quality use the bootstrap. A result built with it carries a note saying so.
 
 Copies in a bootstrap resample. A resample repeats items, and copies of an item are in the
 same cluster in both clusterings. The pair-counting measures (Rand, ARI, Fowlkes–Mallows,
@@ -84,6 +89,11 @@ CI_RESAMPLES = 1000
 _BOOTSTRAP_NOTE = (
     "score intervals: percentile bootstrap over items; for NMI, AMI and purity they lean "
     "upward (a resample repeats items)"
+)
+
+_SWAP_NOTE = (
+    "randomization: a test of item-by-item exchangeability of the two clusterings, which "
+    "rejects too often as a test of equal quality; prefer the bootstrap"
 )
 
 #: The paired tests of the other families that need a value per item.
@@ -210,7 +220,7 @@ def compare(
         confidence=confidence,
         n=int(gold.size),
         higher_is_better=dict.fromkeys(chosen, True),
-        notes=(_BOOTSTRAP_NOTE,),
+        notes=(_BOOTSTRAP_NOTE, _SWAP_NOTE) if test_name == "randomization" else (_BOOTSTRAP_NOTE,),
         provenance=provenance(
             measure="clustering.compare",
             test=test_name,
