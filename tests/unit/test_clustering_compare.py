@@ -57,8 +57,14 @@ def _distinct_pair_measure(
     return 2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
 
 
-PAIR_MEASURES = {"pairwise_precision", "pairwise_recall", "pairwise_f", "rand_index",
-                 "adjusted_rand_index", "fowlkes_mallows"}  # fmt: skip
+PAIR_MEASURES = {
+    "pairwise_precision",
+    "pairwise_recall",
+    "pairwise_f",
+    "rand_index",
+    "adjusted_rand_index",
+    "fowlkes_mallows",
+}
 
 
 def _slow(metric: str, gold: np.ndarray, pred: np.ndarray, ids: np.ndarray) -> float:
@@ -199,8 +205,12 @@ def test_a_perfect_clustering_beats_a_random_one_and_identical_ones_tie() -> Non
     gold = np.repeat(np.arange(6), 10)
     noise = rng.integers(0, 6, gold.size)
     for test in ("bootstrap", "randomization"):
-        cmp = C.compare(gold, {"noise": noise, "perfect": gold + 1, "same": noise.copy()},
-                        test=test, n_resamples=300)  # fmt: skip
+        cmp = C.compare(
+            gold,
+            {"noise": noise, "perfect": gold + 1, "same": noise.copy()},
+            test=test,
+            n_resamples=300,
+        )
         for metric in cmp.metrics:
             assert cmp.pair("perfect", metric).direction == 1
             same = cmp.pair("same", metric)

@@ -27,15 +27,28 @@ def test_every_number_is_the_stats_of_separate_evaluations(test: str) -> None:
     rng = np.random.default_rng(1)
     systems = {"a": a, "b": a + rng.normal(scale=0.8, size=a.shape), "c": a[:, ::-1] * 2.0}
     metrics = ["precision@1", "map@r", "ndcg@5"]
-    cmp = compare(systems, labels, baseline="b", metrics=metrics, backend="numpy", test=test,
-                  n_resamples=300, seed=4, correction="bh", ci_method="percentile")  # fmt: skip
-    separate = {s: retrieval_metrics(x, labels, metrics=metrics, backend="numpy")
-                for s, x in systems.items()}  # fmt: skip
+    cmp = compare(
+        systems,
+        labels,
+        baseline="b",
+        metrics=metrics,
+        backend="numpy",
+        test=test,
+        n_resamples=300,
+        seed=4,
+        correction="bh",
+        ci_method="percentile",
+    )
+    separate = {
+        s: retrieval_metrics(x, labels, metrics=metrics, backend="numpy")
+        for s, x in systems.items()
+    }
     assert cmp.metrics == separate["a"].metrics and cmp.baseline == "b"
     for metric in cmp.metrics:
         values = {s: r[metric] for s, r in separate.items()}
-        low, high = bootstrap_mean_ci(np.vstack([values[s] for s in systems]), n_resamples=300,
-                                      seed=4, ci_method="percentile")  # fmt: skip
+        low, high = bootstrap_mean_ci(
+            np.vstack([values[s] for s in systems]), n_resamples=300, seed=4, ci_method="percentile"
+        )
         for i, s in enumerate(systems):
             assert cmp.scores[metric][s] == pytest.approx(values[s].mean(), abs=1e-15)
             assert cmp.intervals[metric][s] == pytest.approx((low[i], high[i]), abs=1e-15)
@@ -83,12 +96,26 @@ def test_references_per_system() -> None:
     labels, a = _space(6, n=40)
     r_labels, ref = _space(7, n=50)
     b = a + 0.3
-    cmp = compare({"a": a, "b": b}, labels, {"b": ref + 0.3, "a": ref}, r_labels,
-                  metrics="map@r", backend="numpy", n_resamples=100)  # fmt: skip
+    cmp = compare(
+        {"a": a, "b": b},
+        labels,
+        {"b": ref + 0.3, "a": ref},
+        r_labels,
+        metrics="map@r",
+        backend="numpy",
+        n_resamples=100,
+    )
     alone = retrieval_metrics(b, labels, ref + 0.3, r_labels, metrics="map@r", backend="numpy")
     assert cmp.scores["map_at_r"]["b"] == pytest.approx(alone.mean("map_at_r"))
-    same = compare([a, b], labels, [ref, ref + 0.3], r_labels, metrics="map@r", backend="numpy",
-                   n_resamples=100)  # fmt: skip
+    same = compare(
+        [a, b],
+        labels,
+        [ref, ref + 0.3],
+        r_labels,
+        metrics="map@r",
+        backend="numpy",
+        n_resamples=100,
+    )
     assert same.scores["map_at_r"]["system2"] == cmp.scores["map_at_r"]["b"]
 
 
