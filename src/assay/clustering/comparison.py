@@ -59,7 +59,7 @@ test and interval.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -68,13 +68,11 @@ from .. import _options as opt
 from .._options import Correction
 from .._result import provenance
 from ..errors import InputError, OptionError
+from ..report.systems import SystemComparison
 from ..stats.pairs import PairResult
 from ._core import codes
 from ._resampled import HARD_MEASURES, CellStatistic, cell_codes, records
 from .options import ClusteringTest
-
-if TYPE_CHECKING:
-    from ..report.systems import SystemComparison
 
 __all__ = ["CI_RESAMPLES", "DEFAULT_METRICS", "DEFAULT_RESAMPLES", "compare"]
 
@@ -161,7 +159,6 @@ def compare(
     >>> cmp.baseline, cmp.scores["adjusted_rand_index"]["good"], pair.diff > 0, pair.n
     ('poor', 1.0, True, 0)
     """
-    from ..report.systems import SystemComparison
     from ..stats import correct
 
     test_name, n_resamples, seed, confidence, correction_name, alpha = _check(

@@ -31,13 +31,13 @@ from .. import _options as opt
 from .._options import BootstrapMethod, Correction, PairedTest
 from .._result import provenance
 from ..errors import InputError
+from ..report.systems import SystemComparison
 from ..stats.pairs import PairResult
 from .knn import Backend, Distance
 from .result import RetrievalMetrics, resolve_metrics
 
 if TYPE_CHECKING:
     from ..metrics.registry import Metric
-    from ..report.systems import SystemComparison
 
 __all__ = ["compare"]
 
@@ -116,7 +116,6 @@ def compare(
     >>> cmp.scores["map_at_r"]["tight"], cmp.pair("tight").wins, cmp.n
     (1.0, 4, 6)
     """
-    from ..report.systems import SystemComparison
     from ..stats import bootstrap_mean_ci, cohens_d_paired, correct, paired_pvalues
     from .measures import DEFAULT_METRICS
     from .retrieval import retrieval_metrics
