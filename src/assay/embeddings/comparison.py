@@ -114,7 +114,7 @@ def compare(
     >>> cmp = compare({"mixed": mixed, "tight": tight}, labels, metrics=["map@r"],
     ...               backend="numpy", n_resamples=200)
     >>> cmp.scores["map_at_r"]["tight"], cmp.pair("tight").wins, cmp.n
-    (1.0, 4, 6)
+    (1.0, 6, 6)
     """
     from ..stats import bootstrap_mean_ci, cohens_d_paired, correct, paired_pvalues
     from .measures import DEFAULT_METRICS
