@@ -284,6 +284,10 @@ def test_the_result_reports_and_renders() -> None:
     assert [r["kind"] for r in rec] == ["score"] * 4 + ["difference"] * 2
     assert {r["n"] for r in rec if r["kind"] == "difference"} == {0}
     assert "W/T/L" in cmp.report().more[0].columns[5].name
+    report = cmp.report()
+    for fmt in ("table", "tsv", "csv", "jsonl", "json", "markdown", "latex"):
+        text = report.render(fmt)
+        assert "nmi" in text and f"{cmp.pairs[0].diff:.4f}"[:5] in text, fmt
     page = cmp.html(title="clusterings")
     assert "<svg" in page and "adjusted_rand_index" in page
     assert "SystemComparison(family='clustering'" in repr(cmp)
