@@ -293,3 +293,42 @@ def test_chromium_shows_both_comparison_pages(
         assert dom.count("<table") >= 2, name
         assert dom.count("<svg") == 1 and "<script" not in dom, name
         assert "Differences against" in dom, name
+
+
+def test_one_reference_set_per_embeddings_file(spaces: dict[str, Path], tmp_path: Path) -> None:
+    f = spaces
+    rng = np.random.default_rng(1)
+    refs = {}
+    for name in ("tight", "loose"):
+        refs[name] = tmp_path / f"ref_{name}.npy"
+        np.save(refs[name], np.load(f[name]) + rng.normal(scale=0.1, size=(30, 5)))
+    code, out, err = invoke(
+        "embed",
+        f["tight"],
+        f["labels"],
+        f["loose"],
+        "--reference",
+        refs["tight"],
+        "--reference",
+        refs["loose"],
+        "--reference-labels",
+        f["labels"],
+        "--backend",
+        "numpy",
+        "--n-resamples",
+        "100",
+        "-m",
+        "precision@1",
+    )
+    assert code == 0, err
+    labels = f["labels"].read_text(encoding="utf-8").split()
+    for name, row in zip(("tight", "loose"), _records(out)[:2], strict=True):
+        alone = E.retrieval_metrics(
+            np.load(f[name]),
+            labels,
+            np.load(refs[name]),
+            labels,
+            metrics="precision@1",
+            backend="numpy",
+        )
+        assert float(row["value"]) == pytest.approx(alone.mean("precision@1"), abs=1e-15)
