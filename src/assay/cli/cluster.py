@@ -94,7 +94,10 @@ def cluster(
     ] = None,
     test: Annotated[
         ClusteringTest,
-        typer.Option(help="Paired test over items: bootstrap or randomization (swaps)."),
+        typer.Option(
+            help="Paired test over items: bootstrap, or randomization (swaps; a test of "
+            "exchangeability, which rejects too often as a test of equal quality)."
+        ),
     ] = "bootstrap",
     n_resamples: Annotated[
         int | None,
