@@ -35,6 +35,9 @@ CIMethod = Literal["bca", "percentile", "basic", "t"]
 PairedTest = Literal["randomization", "t", "wilcoxon", "sign", "bootstrap"]
 CompareTest = Literal["randomization", "t", "wilcoxon", "sign", "bootstrap", "tukey"]
 Correction = Literal["holm", "bonferroni", "bh", "none"]
+#: The paired tests of a statistic that is not a mean over units (clustering measures):
+#: resampling the units (assay.clustering.compare).
+ResamplingTest = Literal["bootstrap", "randomization"]
 #: Other spellings accepted for a correction (statsmodels' names).
 CORRECTION_ALIASES = {"fdr_bh": "bh"}
 WilcoxonZeroMethod = Literal["wilcox", "pratt", "zsplit"]

@@ -50,6 +50,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "ratings": ["r1,r2,r3", "1,1,2", "2,2,2", "1,2,1", "3,3,3", "2,2,3"],
         "clusters_gold": ["i1\tc1", "i2\tc1", "i3\tc2", "i4\tc2", "i5\tc3"],
         "clusters_pred": ["i1\tk1", "i2\tk2", "i3\tk2", "i4\tk2", "i5\tk3"],
+        "clusters_pred2": ["i1\tk1", "i2\tk1", "i3\tk2", "i4\tk3", "i5\tk3"],
         "ref": ["the cat is on the mat", "the dog barked", "it rains"],
         "hyp1": ["the cat sat on the mat", "a dog barked", "it rains"],
         "hyp2": ["the cat", "the dog barked loudly", "it is raining"],
@@ -73,6 +74,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         out[key].write_text("\n".join(lines) + "\n", encoding="utf-8")
     out["emb"] = d / "emb.npy"
     np.save(out["emb"], rng.normal(size=(12, 4)))
+    out["emb2"] = d / "emb2.npy"
+    np.save(out["emb2"], rng.normal(size=(12, 4)))
     return out
 
 
@@ -95,6 +98,22 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
             4,
         ),
         "cluster": (["cluster", str(f["clusters_gold"]), str(f["clusters_pred"])], 1),
+        # several systems: the comparison's tables and its forest plot
+        "cluster compare": (
+            [
+                "cluster",
+                str(f["clusters_gold"]),
+                str(f["clusters_pred"]),
+                str(f["clusters_pred2"]),
+                "--n-resamples",
+                "20",
+            ],
+            1,
+        ),
+        "embed compare": (
+            ["embed", str(f["emb"]), str(f["emb_labels"]), str(f["emb2"]), "--n-resamples", "20"],
+            1,
+        ),
         "agree": (["agree", str(f["ratings"])], 1),
         "embed": (
             ["embed", str(f["emb"]), str(f["emb_labels"]), "--confidence", str(f["confidence"])],
@@ -135,8 +154,22 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
     }
 
 
-COMMANDS = ["evaluate", "compare", "classify", "cluster", "agree", "embed", "tagging",
-            "generation", "regression", "meta rbo", "meta discpower", "aggregate"]  # fmt: skip
+COMMANDS = [
+    "evaluate",
+    "compare",
+    "classify",
+    "cluster",
+    "cluster compare",
+    "agree",
+    "embed",
+    "embed compare",
+    "tagging",
+    "generation",
+    "regression",
+    "meta rbo",
+    "meta discpower",
+    "aggregate",
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -154,7 +187,8 @@ def test_a_command_reports_its_family(files: dict[str, Path], tmp_path: Path, co
         assert "<i>" not in raw and "i" not in tags.tags
         assert "".join(tags.text).count(HOSTILE) >= 4
     again = tmp_path / "again.html"
-    code, _, err = invoke("report", saved, "-o", again, "--title", f"assay {command}")
+    title = f"assay {command.removesuffix(' compare')}"  # "cluster compare": assay cluster
+    code, _, err = invoke("report", saved, "-o", again, "--title", title)
     assert code == 0, err
     assert again.read_text(encoding="utf-8") == raw
 

@@ -216,7 +216,18 @@ def _clustering(data: st.DataObject, d: Path, name: str) -> str:
 
 
 def build_cluster(data: st.DataObject, d: Path) -> list[str]:
-    return ["cluster", _clustering(data, d, "gold"), _clustering(data, d, "pred")]
+    args = ["cluster", _clustering(data, d, "gold"), _clustering(data, d, "pred")]
+    if not data.draw(st.booleans()):
+        return args
+    # several clusterings: the comparison, with its options
+    pool = {
+        "-m": st.sampled_from(["adjusted_rand_index", "nmi", "ami", "purity", "ari", "x"]),
+        "--test": st.sampled_from(["bootstrap", "randomization", "t", "x"]),
+        "--n-resamples": st.sampled_from(["1", "9", "0", "-1"]),
+        "--confidence": st.sampled_from(["0.9", "1", "nan"]),
+        "-f": FORMATS,
+    }
+    return [*args, _clustering(data, d, "pred2"), *options(data, pool)]
 
 
 def build_agree(data: st.DataObject, d: Path) -> list[str]:
@@ -450,12 +461,18 @@ def build_embed(data: st.DataObject, d: Path) -> list[str]:
         "--backend": st.sampled_from(["numpy", "faiss", "x"]),
         "-f": FORMATS,
     }
-    return [
+    args = [
         "embed",
         put(d, "emb.csv", maybe_hostile(data, text.encode())),
         put(d, "labels.txt", maybe_hostile(data, ("\n".join(labels) + "\n").encode())),
-        *options(data, pool),
     ]
+    if data.draw(st.booleans()):  # a second embedding: the comparison, with its options
+        other = "".join(",".join(str(float(x) * 0.5) for x in r) + "\n" for r in rows[1:])
+        first = ",".join(rows[0]) + "\n"
+        args.append(put(d, "emb2.csv", maybe_hostile(data, (first + other).encode())))
+        pool["--test"] = st.sampled_from(["randomization", "t", "wilcoxon", "sign", "x"])
+        pool["--n-resamples"] = st.sampled_from(["9", "0"])
+    return [*args, *options(data, pool)]
 
 
 def _letor(data: st.DataObject, d: Path) -> str:

@@ -112,7 +112,9 @@ def _labels(folder: Path) -> None:
     _lines(folder / "scores.txt", scores)
     clusters = rng.integers(0, 4, 30)
     found = np.where(rng.random(30) < 0.7, clusters, rng.integers(0, 4, 30))
-    for name, labels in (("gold.tsv", clusters), ("pred.tsv", found)):
+    # a second clustering of the same items (drawn last: the files above keep their values)
+    other = np.where(rng.random(30) < 0.5, clusters, rng.integers(0, 4, 30))
+    for name, labels in (("gold.tsv", clusters), ("pred.tsv", found), ("pred2.tsv", other)):
         _lines(folder / name, [f"item{i}\tc{c}" for i, c in enumerate(labels)])
 
 
@@ -185,6 +187,8 @@ def _embeddings(folder: Path) -> None:
     np.save(folder / "r.npy", ref)
     pq.write_table(pa.table({"embedding": list(ref)}), folder / "r.parquet")
     _lines(folder / "r.txt", labels[30:])
+    # a second embedding of the same items, noisier (drawn last: the files above keep theirs)
+    np.save(folder / "emb2.npy", (x + rng.normal(scale=1.0, size=x.shape)).astype(np.float32))
 
 
 def _letor(fold: Path) -> None:

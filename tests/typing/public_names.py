@@ -108,6 +108,7 @@ def assay_clustering() -> None:
     from assay.clustering import adjusted_rand_index
     from assay.clustering import ami
     from assay.clustering import bcubed
+    from assay.clustering import compare
     from assay.clustering import evaluate
     from assay.clustering import fowlkes_mallows
     from assay.clustering import hard_report
@@ -203,6 +204,7 @@ def assay_embeddings() -> None:
     from assay.embeddings import RetrievalMetrics
     from assay.embeddings import ThresholdCurve
     from assay.embeddings import UncertaintyCorrelation
+    from assay.embeddings import compare
     from assay.embeddings import error_reject_curve
     from assay.embeddings import evaluate
     from assay.embeddings import hpd_interval

@@ -199,6 +199,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.classification.evaluate": lambda: ((B_TRUE, B_PRED, SCORES), {"pos_label": 1}),
     "assay.clustering.ami": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.bcubed": lambda: ((Y_TRUE, Y_PRED), {}),
+    "assay.clustering.compare": lambda: ((Y_TRUE, [Y_PRED, Y_TRUE]), {"n_resamples": 20}),
     "assay.clustering.nmi": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.pairwise_f": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.pairwise_precision": lambda: ((Y_TRUE, Y_PRED), {}),

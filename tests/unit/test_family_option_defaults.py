@@ -44,6 +44,7 @@ EXEMPT = {
     "references are given, True when the queries are the references (the only sound value)",
     ("assay.embeddings.nearest_neighbours", "exclude_self"): "as retrieval_metrics",
     ("assay.embeddings.evaluate", "exclude_self"): "as retrieval_metrics",
+    ("assay.embeddings.compare", "exclude_self"): "as retrieval_metrics",
     ("embed", "exclude_self"): "as retrieval_metrics",
 }
 

@@ -1,6 +1,8 @@
-"""``assay embed EMBEDDINGS QUERY_LABELS``: retrieval measures of embeddings (Precision@1,
-R-Precision, MAP@R, Recall@k, MRR, NDCG@k), with error-vs-reject areas when per-query
-confidences are given. Only typer and the standard library are imported at module level;
+"""``assay embed EMBEDDINGS QUERY_LABELS [EMBEDDINGS...]``: retrieval measures of embeddings
+(Precision@1, R-Precision, MAP@R, Recall@k, MRR, NDCG@k), with error-vs-reject areas when
+per-query confidences are given; with several embeddings of the same queries (or
+``--baseline``), each against the baseline by paired tests over queries
+(:func:`assay.embeddings.compare`). Only typer and the standard library are imported at module level;
 NumPy, faiss and :mod:`assay.embeddings` load inside the command."""
 
 from __future__ import annotations
@@ -9,22 +11,32 @@ from typing import Annotated, Any
 
 import typer
 
+from .._options import PairedTest
 from ..embeddings.options import Distance, EmbeddingView, KnnBackend
 from ._common import (
+    AlphaOption,
+    CorrectionOption,
     FormatOption,
     OutputOption,
     QuietOption,
     ReportOption,
     SaveOption,
+    SeedOption,
     busy,
+    check_baseline,
     check_report,
+    distinct_inputs,
     errors,
     present,
+    unique_names,
     warn,
     write_documents,
 )
 
 __all__ = ["embed", "register"]
+
+#: The title of the ``--report`` page.
+TITLE = "assay embed"
 
 
 def embed(
@@ -32,11 +44,20 @@ def embed(
         str, typer.Argument(help="Query embeddings: .npy, .npz, .parquet, .csv or .tsv.")
     ],
     query_labels: Annotated[str, typer.Argument(help="Query labels, one per line.")],
+    more: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="More embeddings of the same queries: every one is tested against the "
+            "baseline, paired over queries.",
+            show_default=False,
+        ),
+    ] = None,
     reference: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--reference",
-            help="Reference embeddings searched (default: the queries, leave-one-out).",
+            help="Reference embeddings searched (default: the queries, leave-one-out); with "
+            "several EMBEDDINGS, one per file, in order.",
         ),
     ] = None,
     reference_labels: Annotated[
@@ -90,6 +111,28 @@ def embed(
     curve: Annotated[
         bool, typer.Option("--curve", help="The error-vs-reject curves (needs --confidence).")
     ] = False,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="The embeddings every other is tested against (default: the first); a file "
+            "not among EMBEDDINGS is added."
+        ),
+    ] = None,
+    test: Annotated[
+        PairedTest, typer.Option(help="Paired test of the per-query values (several EMBEDDINGS).")
+    ] = "randomization",
+    n_resamples: Annotated[int, typer.Option(help="Resamples (tests and intervals).")] = 10000,
+    seed: SeedOption = 0,
+    confidence_level: Annotated[
+        float,
+        typer.Option(
+            "--confidence-level",
+            help="Level of the confidence intervals (several EMBEDDINGS; --confidence is the "
+            "per-query confidences).",
+        ),
+    ] = 0.95,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
     fmt: FormatOption = None,
     output: OutputOption = None,
     report: ReportOption = None,
@@ -97,7 +140,8 @@ def embed(
     quiet: QuietOption = False,
 ) -> None:
     """Retrieval measures of embeddings: each query is scored by the classes of its nearest
-    references (faiss or NumPy, exact, ties to the lower reference index)."""
+    references (faiss or NumPy, exact, ties to the lower reference index); with several
+    embeddings of the same queries, paired tests of each against a baseline."""
     with errors():
         import warnings
 
@@ -106,11 +150,61 @@ def embed(
         from ..errors import AssayWarning, InputError, OptionError
 
         check_report(report)
-        view = _view(per_class, per_query, curve, confidence)
+        _check_comparison(n_resamples, seed, confidence_level, alpha)
         if (reference is None) != (reference_labels is None):
             raise OptionError(
                 "give --reference and --reference-labels together", option="reference"
             )
+        paths = [embeddings, *(more or [])]
+        check_baseline(baseline, paths, "embeddings")
+        if baseline is not None and baseline not in paths:
+            if reference is not None:
+                raise OptionError(
+                    "with --reference, --baseline must be one of the EMBEDDINGS files (each "
+                    "has its --reference, in order)",
+                    option="baseline",
+                )
+            paths = [baseline, *paths]
+        if len(paths) > 1:
+            _refuse_single(per_class, per_query, curve, confidence)
+            comparison = _compare(
+                paths,
+                query_labels,
+                reference,
+                reference_labels,
+                key,
+                baseline=baseline,
+                options={
+                    "metrics": metric or None,
+                    "k": k,
+                    "distance": distance,
+                    "exclude_self": exclude_self,
+                    "backend": backend,
+                    "block_size": block_size,
+                    "test": test,
+                    "n_resamples": n_resamples,
+                    "seed": seed,
+                    "confidence": confidence_level,
+                    "correction": correction,
+                    "alpha": alpha,
+                },
+                quiet=quiet,
+            )
+            present(comparison.report(), fmt, output)
+            if report is not None or save is not None:
+                docs = [comparison.document()]
+                write_documents(docs, report=report, save=save, title=TITLE, quiet=quiet)
+            return
+        if baseline is not None:
+            raise InputError(
+                f"--baseline {baseline} is the only embeddings file: give at least one other "
+                "to compare with it"
+            )
+        if reference is not None and len(reference) > 1:
+            raise OptionError(
+                f"{len(reference)} --reference files for one EMBEDDINGS file", option="reference"
+            )
+        view = _view(per_class, per_query, curve, confidence)
         # Labels first: an .npy/.npz header says how many rows it holds before its data is
         # read, so a count that cannot match is refused without loading the array.
         q_labels = list(read_labels(query_labels, name="labels"))
@@ -118,7 +212,7 @@ def embed(
         r = r_labels = None
         if reference is not None and reference_labels is not None:
             r_labels = list(read_labels(reference_labels, name="labels"))
-            r = _read_counted(reference, key, r_labels, reference_labels)
+            r = _read_counted(reference[0], key, r_labels, reference_labels)
         conf = None
         if confidence is not None:
             conf = read_scores(confidence, name="confidences")
@@ -149,7 +243,93 @@ def embed(
         present(result.report(), fmt, output)
         if report is not None or save is not None:
             docs = [result.document()]
-            write_documents(docs, report=report, save=save, title="assay embed", quiet=quiet)
+            write_documents(docs, report=report, save=save, title=TITLE, quiet=quiet)
+
+
+def _check_comparison(n_resamples: int, seed: int, confidence: float, alpha: float) -> None:
+    """The comparison's numeric options, refused when bad even with one EMBEDDINGS file
+    (where they are not used): a typo is an error, not a silently ignored option."""
+    from .. import _options as opt
+
+    opt.n_resamples(n_resamples)
+    opt.seed(seed)
+    opt.confidence(confidence)
+    opt.alpha(alpha)
+
+
+def _refuse_single(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> None:
+    """The options of one embedding's report, which a comparison does not have."""
+    from ..errors import OptionError
+
+    given = [
+        name
+        for name, on in (
+            ("--per-class", per_class),
+            ("--per-query", per_query),
+            ("--curve", curve),
+            ("--confidence", confidence is not None),
+        )
+        if on
+    ]
+    if given:
+        raise OptionError(
+            f"{', '.join(given)}: for one EMBEDDINGS file; several are compared against the "
+            "baseline (scores and differences)",
+            option=given[0].lstrip("-").replace("-", "_"),
+        )
+
+
+def _compare(
+    paths: list[str],
+    query_labels: str,
+    reference: list[str] | None,
+    reference_labels: str | None,
+    key: str | None,
+    *,
+    baseline: str | None,
+    options: dict[str, Any],  # Any: compare's options, of several types
+    quiet: bool,
+) -> Any:  # Any: a PairedComparison (assay.report loads inside the command)
+    """Read every embeddings file (and its reference set), then compare them."""
+    import warnings
+
+    from ..classification import read_labels
+    from ..embeddings import compare
+    from ..errors import AssayWarning, OptionError
+
+    distinct_inputs(paths, "embeddings")
+    if reference is not None and len(reference) != len(paths):
+        raise OptionError(
+            f"give one --reference per EMBEDDINGS file, in order: {len(paths)} files, "
+            f"{len(reference)} --reference",
+            option="reference",
+        )
+    names = unique_names(paths)
+    q_labels = list(read_labels(query_labels, name="labels"))
+    queries = {
+        n: _read_counted(p, key, q_labels, query_labels) for n, p in zip(names, paths, strict=True)
+    }
+    refs = r_labels = None
+    if reference is not None and reference_labels is not None:
+        r_labels = list(read_labels(reference_labels, name="labels"))
+        refs = {
+            n: _read_counted(p, key, r_labels, reference_labels)
+            for n, p in zip(names, reference, strict=True)
+        }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AssayWarning)
+        with busy(f"nearest neighbours and {options['test']} tests", quiet):
+            result = compare(
+                queries,
+                q_labels,
+                refs,
+                r_labels,
+                baseline=None if baseline is None else names[paths.index(baseline)],
+                **options,
+            )
+    for w in dict.fromkeys(str(w.message) for w in caught):  # each system warns alike
+        warn(w)
+    return result
 
 
 def _view(per_class: bool, per_query: bool, curve: bool, confidence: str | None) -> EmbeddingView:

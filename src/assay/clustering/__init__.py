@@ -7,7 +7,8 @@ every scalar measure is declared in the metric registry (``assay metrics``,
 ``docs/metrics.md``) and the definitions and ill-defined cases are documented;
 :mod:`~assay.clustering.reader` (clustering files), :mod:`~assay.clustering.evaluation`
 (:func:`evaluate`, hard or soft, what ``assay cluster`` prints and its ``--report`` page) and
-:mod:`~assay.clustering.options` (the option types). Public names load on first use.
+:mod:`~assay.clustering.comparison` (:func:`compare`: several clusterings against a
+baseline, paired over items) and :mod:`~assay.clustering.options` (the option types). Public names load on first use.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ _LAZY = {
     # what `assay cluster` prints and draws
     "ClusteringEvaluation": "evaluation",
     "evaluate": "evaluation",
+    # several clusterings against a baseline
+    "compare": "comparison",
 }
 
 #: Old names still resolved, with a DeprecationWarning: ``PairCounts`` was renamed so that it
@@ -58,6 +61,7 @@ _LAZY = {
 _RENAMED = {"PairCounts": "assay.clustering.measures:ClusterPairCounts"}
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .comparison import compare as compare
     from .evaluation import ClusteringEvaluation as ClusteringEvaluation
     from .evaluation import evaluate as evaluate
     from .measures import PRF as PRF

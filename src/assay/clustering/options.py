@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .._options import ZeroDivision
+from .._options import ResamplingTest, ZeroDivision
 
-__all__ = ["AverageMethod", "ClusteringLayout", "ZeroDivision"]
+__all__ = ["AverageMethod", "ClusteringLayout", "ClusteringTest", "ZeroDivision"]
 
 #: The mean of the two entropies that normalises NMI and AMI.
 AverageMethod = Literal["arithmetic", "geometric", "min", "max"]
 #: How a clustering file is laid out (``auto``: from its content, see
 #: :mod:`assay.clustering.reader`).
 ClusteringLayout = Literal["auto", "labels", "clusters", "lines"]
+#: The paired test of two clusterings over the same items (:func:`assay.clustering.compare`);
+#: defined with the statistics options, so that the CLI declares it without this package.
+ClusteringTest = ResamplingTest

@@ -8,7 +8,9 @@ The measures are declared in the metric registry (``assay metrics --family embed
 their conventions (pytorch-metric-learning's) are in :mod:`assay.embeddings.measures`, the
 search and its deterministic order in :mod:`assay.embeddings.knn`, the reader of embedding
 files in :mod:`assay.embeddings.reader`. :func:`evaluate` gives in one call what ``assay
-embed`` prints and writes (an :class:`EmbeddingEvaluation`: ``report()``, ``html()``).
+embed`` prints and writes (an :class:`EmbeddingEvaluation`: ``report()``, ``html()``), and
+:func:`compare` several embeddings of the same items against a baseline, paired over queries
+(a :class:`~assay.report.PairedComparison`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ _LAZY = {
     "KnnBackend": "options",
     "evaluate": "evaluation",
     "EmbeddingEvaluation": "evaluation",
+    "compare": "comparison",
     "read_embeddings": "reader",
 }
 #: The declared measures, the result and its builder.
@@ -53,6 +56,7 @@ _MEASURES = {
 
 
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
+    from .comparison import compare as compare
     from .confidence import ErrorRejectCurve as ErrorRejectCurve
     from .confidence import HPDInterval as HPDInterval
     from .confidence import ThresholdCurve as ThresholdCurve

@@ -60,6 +60,8 @@ LATEX_HEADERS = frozenset(
         "$\\Delta$ [CI]",
         "$p$ ($p_{adj}$)",
         "$d$",
+        "$p$",
+        "Test",
         "True $\\backslash$ predicted",
     }
 )
