@@ -4,7 +4,8 @@ intervals, multiple-comparison corrections and correlations. Every random proced
 option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
-:mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
+:mod:`~assay.stats.shuffling` (stratified shuffling),
+:mod:`~assay.stats.contingency` (McNemar's test and Cochran's Q on per-item correctness), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.multinomial` (bootstrap resamples of counted observations),
 :mod:`~assay.stats.tukey`, :mod:`~assay.stats.corrections`, :mod:`~assay.stats.correlation`,
 :mod:`~assay.stats.concordance` (Kendall's τ from pair counts),
@@ -35,6 +36,9 @@ _LAZY = {
     "paired_pvalues": "paired",
     "cohens_d_paired": "paired",
     "stratified_shuffling_test": "shuffling",
+    # paired 0/1 outcomes (classifiers' correctness)
+    "mcnemar": "contingency",
+    "cochran_q": "contingency",
     # intervals, many systems, corrections
     "bootstrap_ci": "bootstrap",
     "bootstrap_mean_ci": "bootstrap",
@@ -65,6 +69,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .correlation import spearman as spearman
     from .correlation import system_rank_correlation as system_rank_correlation
     from .correlation import tau_ap as tau_ap
+    from .contingency import cochran_q as cochran_q
+    from .contingency import mcnemar as mcnemar
     from .multinomial import multinomial_resamples as multinomial_resamples
     from .paired import cohens_d_paired as cohens_d_paired
     from .paired import paired_bootstrap_test as paired_bootstrap_test
