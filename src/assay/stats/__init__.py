@@ -64,13 +64,13 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .bootstrap import bootstrap_ci as bootstrap_ci
     from .bootstrap import bootstrap_mean_ci as bootstrap_mean_ci
     from .concordance import kendall as kendall
+    from .contingency import cochran_q as cochran_q
+    from .contingency import mcnemar as mcnemar
     from .corrections import correct as correct
     from .correlation import pearson as pearson
     from .correlation import spearman as spearman
     from .correlation import system_rank_correlation as system_rank_correlation
     from .correlation import tau_ap as tau_ap
-    from .contingency import cochran_q as cochran_q
-    from .contingency import mcnemar as mcnemar
     from .multinomial import multinomial_resamples as multinomial_resamples
     from .paired import cohens_d_paired as cohens_d_paired
     from .paired import paired_bootstrap_test as paired_bootstrap_test
