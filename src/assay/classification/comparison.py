@@ -283,6 +283,9 @@ def _metrics(
     the declaration's default."""
     from ..metrics import make, parse_all
 
+    from ..metrics.labels import ZERO_DIVISION
+
+    zero_division = ZERO_DIVISION.check(zero_division)
     parsed = parse_all(metrics, family="classification")
     if not parsed:
         raise OptionError("metrics is empty: name at least one measure", option="metrics")

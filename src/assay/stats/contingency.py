@@ -84,8 +84,8 @@ def mcnemar_pvalues(
 
 
 def mcnemar(
-    a_correct: ArrayLike,
-    b_correct: ArrayLike | None = None,
+    a: ArrayLike,
+    b: ArrayLike | None = None,
     *,
     method: McNemarMethod = "exact",
 ) -> StatResult:
@@ -110,12 +110,11 @@ def mcnemar(
 
     Parameters
     ----------
-    a_correct : array_like
+    a : array_like
         Per-item correctness of the first classifier (0/1 or booleans), or a 2 × 2 table
-        ``[[both right, only a right], [only b right, both wrong]]`` when ``b_correct`` is
-        None.
-    b_correct : array_like, optional
-        Per-item correctness of the second classifier, aligned with ``a_correct``.
+        ``[[both right, only a right], [only b right, both wrong]]`` when ``b`` is None.
+    b : array_like, optional
+        Per-item correctness of the second classifier, aligned with ``a``.
     method : {"exact", "mid-p", "chi2"}, default "exact"
         The p-value (see above).
 
@@ -140,25 +139,23 @@ def mcnemar(
     """
     where = "mcnemar"
     method = check.option(method, McNemarMethod, "method", where)
-    if b_correct is None:
-        table = check.matrix(a_correct, "table", where)
+    if b is None:
+        table = check.matrix(a, "table", where)
         if table.shape != (2, 2) or (table < 0).any() or (table != np.round(table)).any():
             raise InputError(
-                f"{where}: without b_correct, a_correct must be a 2 x 2 table of counts, got "
-                f"shape {table.shape}"
+                f"{where}: without b, a must be a 2 x 2 table of counts, got shape {table.shape}"
             )
         nb, nc, n = int(table[0, 1]), int(table[1, 0]), int(table.sum())
     else:
-        a = _zero_one(a_correct, "a_correct", where, 1)
-        b = _zero_one(b_correct, "b_correct", where, 1)
-        if a.shape != b.shape:
+        xa = _zero_one(a, "a", where, 1)
+        xb = _zero_one(b, "b", where, 1)
+        if xa.shape != xb.shape:
             raise InputError(
-                f"{where}: a_correct and b_correct must have the same length (got "
-                f"{a.shape[0]} and {b.shape[0]})"
+                f"{where}: a and b must have the same length (got {xa.shape[0]} and {xb.shape[0]})"
             )
-        nb = int(np.count_nonzero((a == 1) & (b == 0)))
-        nc = int(np.count_nonzero((a == 0) & (b == 1)))
-        n = int(a.shape[0])
+        nb = int(np.count_nonzero((xa == 1) & (xb == 0)))
+        nc = int(np.count_nonzero((xa == 0) & (xb == 1)))
+        n = int(xa.shape[0])
     stat, p = mcnemar_pvalues([nb], [nc], method)
     details = {"b": nb, "c": nc, "n": n, "method": method}
     return StatResult.of(float(stat[0]), float(p[0]), None, f"McNemar's test ({method})", details)
