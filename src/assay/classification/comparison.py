@@ -282,7 +282,6 @@ def _metrics(
     """The metrics, with ``pos_label`` and ``zero_division`` filled in where their names leave
     the declaration's default."""
     from ..metrics import make, parse_all
-
     from ..metrics.labels import ZERO_DIVISION
 
     zero_division = ZERO_DIVISION.check(zero_division)
