@@ -161,7 +161,7 @@ def mcnemar(
     return StatResult.of(float(stat[0]), float(p[0]), None, f"McNemar's test ({method})", details)
 
 
-def cochran_q(correct: ArrayLike) -> StatResult:
+def cochran_q(x: ArrayLike) -> StatResult:
     """Cochran's Q test (Cochran 1950) that k classifiers are equally accurate on the same n
     items, from their per-item correctness.
 
@@ -177,7 +177,7 @@ def cochran_q(correct: ArrayLike) -> StatResult:
 
     Parameters
     ----------
-    correct : array_like
+    x : array_like
         (k, n) per-item correctness (0/1 or booleans): one row per classifier, k ≥ 2.
 
     Returns
@@ -197,7 +197,7 @@ def cochran_q(correct: ArrayLike) -> StatResult:
     from scipy.stats import chi2
 
     where = "cochran_q"
-    x = _zero_one(correct, "correct", where, 2)
+    x = _zero_one(x, "x", where, 2)
     k, n = x.shape
     if k < 2:
         raise InputError(f"{where}: needs at least 2 classifiers (rows), got {k}")
