@@ -61,6 +61,9 @@ LATEX_HEADERS = frozenset(
         "$p$ ($p_{adj}$)",
         "$d$",
         "True $\\backslash$ predicted",
+        # the omnibus table of a SystemComparison (Cochran's Q, ...)
+        "Test",
+        "$p$",
     }
 )
 
