@@ -220,6 +220,13 @@ def test_bad_inputs() -> None:
         C.compare(["x", "y"], {"a": ["x", "x"], "b": ["y", "y"]}, metrics=["f1"], test="bootstrap")
     with pytest.raises(InputError, match="mapping"):
         C.compare(gold, "abc")
+    with pytest.raises(InputError, match=r"undefined \(NaN\) for 'a'"):
+        C.compare(
+            [0, 0, 1],
+            {"a": [0, 0, 0], "b": [0, 0, 1]},
+            metrics=["mcc(degenerate='nan')"],
+            test="bootstrap",
+        )
 
 
 def test_renders_in_every_format() -> None:
@@ -229,3 +236,29 @@ def test_renders_in_every_format() -> None:
         text = cmp.report().render(fmt)
         assert "s2" in text and "mcc" in text, fmt
     assert "cochran_q" in cmp.report().render("table")
+
+
+def test_string_labels_binary_and_selected_classes_match_the_slow_reference() -> None:
+    rng = np.random.default_rng(21)
+    gold = rng.choice(["cat", "dog", "eel"], size=70)
+    preds = {
+        name: np.where(rng.uniform(size=70) < skill, gold, rng.choice(["cat", "dog", "eel"], 70))
+        for name, skill in (("a", 0.5), ("b", 0.8))
+    }
+    two = {k: np.where(v == "eel", "dog", v) for k, v in preds.items()}
+    two_gold = np.where(gold == "eel", "dog", gold)
+    cases = [
+        ("f1", two_gold, two, {"pos_label": "cat"}),
+        ("recall(average='macro', labels=['eel', 'cat', 'fox'])", gold, preds, {}),
+    ]
+    for name, y, systems, extra in cases:
+        cmp = C.compare(
+            y, systems, metrics=[name], test="bootstrap", n_resamples=N_RESAMPLES, seed=2, **extra
+        )
+        metric = _measure(name if not extra else "f1(pos_label='cat')")
+        theta, p, low, high = _bootstrap_reference(
+            metric, y, systems["b"], systems["a"], 2, N_RESAMPLES
+        )
+        pair = cmp.pair("b")
+        assert (pair.diff, pair.p_value) == pytest.approx((theta, p), abs=1e-12), name
+        assert (pair.ci_low, pair.ci_high) == pytest.approx((low, high), abs=1e-12), name

@@ -152,6 +152,14 @@ def compare(
             )
     # the family's own measures give the scores, and refuse what they refuse
     scores = {str(m): {s: float(m(gold, named[s])) for s in names} for m in chosen}
+    for label, values in scores.items():
+        undefined = [s for s, v in values.items() if math.isnan(v)]
+        if undefined:
+            raise InputError(
+                f"{label} is undefined (NaN) for {', '.join(map(repr, undefined))}: a test "
+                "needs a score for every system (choose zero_division=0 or 1, or another "
+                "measure)"
+            )
     space, t, codes = _encoded(gold, named, chosen)
     correct_rows = np.vstack([(codes[s] == t).astype(np.float64) for s in names])
     # one record per item and system: its confusion-matrix cell, true · K + predicted
