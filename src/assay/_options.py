@@ -33,6 +33,8 @@ Alternative = Literal["two-sided", "greater", "less"]
 BootstrapMethod = Literal["bca", "percentile", "basic"]
 CIMethod = Literal["bca", "percentile", "basic", "t"]
 PairedTest = Literal["randomization", "t", "wilcoxon", "sign", "bootstrap"]
+#: McNemar's test: exact binomial, mid-p (Fagerland et al. 2013), χ² with continuity correction.
+McNemarMethod = Literal["exact", "mid-p", "chi2"]
 CompareTest = Literal["randomization", "t", "wilcoxon", "sign", "bootstrap", "tukey"]
 Correction = Literal["holm", "bonferroni", "bh", "none"]
 #: The paired tests of a statistic that is not a mean over units (clustering measures):

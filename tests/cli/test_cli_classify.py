@@ -157,3 +157,106 @@ def test_the_positive_class_has_the_glossary_name_and_the_old_one(files):
     new = invoke(*args, "--pos-label", "pos")
     old = invoke(*args, "--positive", "pos")
     assert new[0] == 0 and new == old
+
+
+# ---------------------------------------------------------------- several PRED: a comparison
+
+
+@pytest.fixture
+def systems(tmp_path: Path) -> dict[str, Path]:
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    gold = rng.choice(["x", "y", "z"], size=120)
+    out = {"gold": tmp_path / "gold.txt"}
+    out["gold"].write_text("".join(f"{g}\n" for g in gold))
+    for i, skill in enumerate((0.5, 0.6, 0.9)):
+        pred = np.where(rng.uniform(size=120) < skill, gold, rng.choice(["x", "y", "z"], 120))
+        out[f"p{i}"] = tmp_path / f"p{i}.txt"
+        out[f"p{i}"].write_text("".join(f"{p}\n" for p in pred))
+    return out
+
+
+def _rows(out: str) -> list[dict[str, str]]:
+    lines = out.splitlines()
+    header = lines[0].split("\t")
+    return [dict(zip(header, line.split("\t"), strict=True)) for line in lines[1:]]
+
+
+def test_several_preds_are_compared_with_the_first(systems: dict[str, Path]) -> None:
+    from assay import classification
+
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], systems["p1"],
+                            systems["p2"], "--mcnemar", "mid-p")  # fmt: skip
+    assert code == 0, err
+    rows = _rows(out)
+    diffs = [r for r in rows if r["kind"] == "difference"]
+    assert [(r["system"], r["baseline"]) for r in diffs] == [
+        ("p1.txt", "p0.txt"),
+        ("p2.txt", "p0.txt"),
+    ]
+    labels = {k: [x.strip() for x in v.read_text().splitlines()] for k, v in systems.items()}
+    api = classification.compare(
+        labels["gold"],
+        {"p0.txt": labels["p0"], "p1.txt": labels["p1"], "p2.txt": labels["p2"]},
+        mcnemar="mid-p",
+    )
+    for row in diffs:
+        pair = api.pair(row["system"])
+        assert float(row["pvalue"]) == pytest.approx(pair.p_value, rel=1e-12)
+        assert int(row["wins"]) == pair.wins and row["significant"] == str(pair.significant)
+
+
+def test_baseline_metrics_and_tests(systems: dict[str, Path]) -> None:
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], systems["p1"],
+                            "--baseline", systems["p2"], "-m", "accuracy",
+                            "-m", "f1(average='macro')", "--test", "randomization",
+                            "--n-resamples", "200", "--seed", "3", "-f", "json")  # fmt: skip
+    assert code == 0, err
+    rows = json.loads(out)["records"]
+    diffs = [r for r in rows if r["kind"] == "difference"]
+    assert {r["baseline"] for r in diffs} == {"p2.txt"}
+    assert {r["metric"] for r in diffs} == {"accuracy", "f1(average='macro')"}
+    assert all(r["value"] < 0 for r in diffs)  # p2 is the best classifier
+    again = invoke("classify", systems["gold"], systems["p0"], systems["p1"],
+                   "--baseline", systems["p2"], "-m", "accuracy", "-m", "f1(average='macro')",
+                   "--test", "randomization", "--n-resamples", "200", "--seed", "3",
+                   "-f", "json")  # fmt: skip
+    assert again[1] == out  # same seed, same numbers
+
+
+def test_the_comparison_table(systems: dict[str, Path]) -> None:
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], systems["p2"],
+                            systems["p1"], "-f", "table")  # fmt: skip
+    assert code == 0, err
+    assert "▲" in out and "cochran_q" in out and "mcnemar (exact)" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "needles"),
+    [
+        (["-m", "mcc"], ("test='mcnemar'", "randomization")),
+        (["--average", "macro"], ("--average", "--metric")),
+        (["--scores", "SCORES"], ("--scores",)),
+        (["--baseline", "nope.txt"], ("--baseline", "nope.txt")),
+        (["--test", "anova"], ("anova",)),
+        (["--mcnemar", "fisher"], ("fisher",)),
+        (["-m", "roc_auc", "--test", "bootstrap"], ("scores",)),
+        (["--pos-label", "Q"], ("--pos-label 'Q'",)),
+    ],
+)
+def test_comparison_errors_are_one_line(
+    systems: dict[str, Path], extra: list[str], needles: tuple[str, ...]
+) -> None:
+    args = [str(systems["p0"]) if x == "SCORES" else x for x in extra]
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], systems["p1"], *args)
+    assert_one_line_error(code, out, err, *needles)
+
+
+def test_a_short_pred_is_named(systems: dict[str, Path], tmp_path: Path) -> None:
+    short = tmp_path / "short.txt"
+    short.write_text("x\ny\n")
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], short)
+    assert_one_line_error(code, out, err, "short.txt", "2")
+    code, out, err = invoke("classify", systems["gold"], systems["p0"], systems["p0"])
+    assert code == 2 and "p0.txt" in err

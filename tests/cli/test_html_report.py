@@ -233,3 +233,31 @@ def test_an_ltr_analysis_reports_its_plot_and_table(
     parsed = Page(page.read_text(encoding="utf-8"))
     assert parsed.count("svg") == plots and parsed.count("table") == 1
     assert heading in "".join(parsed.text)
+
+
+def test_chromium_shows_a_classifier_comparison(tmp_path: Path) -> None:
+    # several classifiers against a baseline (issue 29): the scores, the differences and
+    # Cochran's Q as tables, the forest plot of the differences, a hostile system name as text
+    gold = tmp_path / "gold.txt"
+    gold.write_text("a\nb\na\nb\na\nb\na\na\nb\nb\n", encoding="utf-8")
+    preds = []
+    for name, labels in (("base", "aaaaabaabb"), (HOSTILE, "abababaabb"), ("third", "abaaabaabb")):
+        path = tmp_path / f"{len(preds)}.txt"
+        path.write_text("".join(f"{x}\n" for x in labels), encoding="utf-8")
+        preds.append((name, path))
+    page = tmp_path / "classify.html"
+    saved = tmp_path / "classify.json"
+    code, _, err = invoke("classify", gold, *[p for _, p in preds], "-f", "tsv",
+                          "--test", "randomization", "--n-resamples", "200",
+                          "-m", "accuracy", "-m", "mcc", "--save", saved)  # fmt: skip
+    assert code == 0, err
+    text = saved.read_text(encoding="utf-8").replace("1.txt", HOSTILE.replace('"', '\\"'))
+    saved.write_text(text, encoding="utf-8")
+    code, _, err = invoke("report", saved, "-o", page)
+    assert code == 0, err
+    dom = Page(_browse(page, "--dump-dom"))
+    assert dom.count("table") >= 3
+    assert dom.count("svg") == 1
+    assert dom.count("script") == 0
+    shown = "".join(dom.text)
+    assert HOSTILE in shown and "cochran_q" in shown and "mcc" in shown

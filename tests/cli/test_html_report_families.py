@@ -46,6 +46,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     texts = {
         "gold": gold,
         "pred": ["a", HOSTILE, HOSTILE, HOSTILE, "a", "a", "a", HOSTILE],
+        "pred2": ["a", HOSTILE, "a", HOSTILE, "a", "a", "a", "a"],
+        "pred3": ["a", "a", "a", HOSTILE, "a", HOSTILE, "a", "a"],
         "scores": [f"{v:.2f}" for v in (0.9, 0.2, 0.4, 0.1, 0.8, 0.6, 0.7, 0.3)],
         "ratings": ["r1,r2,r3", "1,1,2", "2,2,2", "1,2,1", "3,3,3", "2,2,3"],
         "clusters_gold": ["i1\tc1", "i2\tc1", "i3\tc2", "i4\tc2", "i5\tc3"],
@@ -96,6 +98,25 @@ def _cases(f: dict[str, Path]) -> dict[str, tuple[list[str], int]]:
                 "a",
             ],
             4,
+        ),
+        # several classifiers against a baseline: the tables and the forest plot
+        "classify compare": (
+            [
+                "classify",
+                str(f["gold"]),
+                str(f["pred"]),
+                str(f["pred2"]),
+                str(f["pred3"]),
+                "-m",
+                "accuracy",
+                "-m",
+                "f1(average='macro')",
+                "--test",
+                "bootstrap",
+                "--n-resamples",
+                "50",
+            ],
+            1,
         ),
         "cluster": (["cluster", str(f["clusters_gold"]), str(f["clusters_pred"])], 1),
         # several systems: the comparison's tables and its forest plot
@@ -158,6 +179,7 @@ COMMANDS = [
     "evaluate",
     "compare",
     "classify",
+    "classify compare",
     "cluster",
     "cluster compare",
     "agree",

@@ -189,6 +189,16 @@ def _labels(data: st.DataObject, d: Path, name: str, n: int) -> str:
 def build_classify(data: st.DataObject, d: Path) -> list[str]:
     n = data.draw(st.integers(1, 8))
     args = ["classify", _labels(data, d, "gold", n), _labels(data, d, "pred", n)]
+    if data.draw(st.integers(0, 2)) == 0:  # several PRED: a comparison against the first
+        args += [_labels(data, d, "pred2", n), "--n-resamples", "20"]
+        pool = {
+            "--test": st.sampled_from(["mcnemar", "randomization", "bootstrap", "t", "x"]),
+            "--mcnemar": st.sampled_from(["exact", "mid-p", "chi2", "y"]),
+            "-m": st.sampled_from(["accuracy", "f1(average='macro')", "mcc", "roc_auc", "?"]),
+            "--pos-label": st.sampled_from(["pos", "zzz"]),
+            "-f": FORMATS,
+        }
+        return [*args, *options(data, pool)]
     if data.draw(st.booleans()):
         values = [t for t, _ in data.draw(st.lists(scores(), min_size=n, max_size=n))]
         args += [

@@ -109,6 +109,8 @@ def _labels(folder: Path) -> None:
     pred = (scores > 0.6).astype(int)
     _lines(folder / "gold.txt", gold)
     _lines(folder / "pred.txt", pred)
+    # a second classifier of the same items (the comparison examples)
+    _lines(folder / "pred2.txt", (scores > 0.5).astype(int))
     _lines(folder / "scores.txt", scores)
     clusters = rng.integers(0, 4, 30)
     found = np.where(rng.random(30) < 0.7, clusters, rng.integers(0, 4, 30))

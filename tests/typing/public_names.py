@@ -72,6 +72,7 @@ def assay_classification() -> None:
     from assay.classification import classification_document
     from assay.classification import classification_report
     from assay.classification import cohen_kappa
+    from assay.classification import compare
     from assay.classification import confusion_matrix
     from assay.classification import confusion_table
     from assay.classification import evaluate
@@ -489,10 +490,12 @@ def assay_stats() -> None:
     from assay.stats import aso
     from assay.stats import bootstrap_ci
     from assay.stats import bootstrap_mean_ci
+    from assay.stats import cochran_q
     from assay.stats import cohens_d_paired
     from assay.stats import correct
     from assay.stats import georisk
     from assay.stats import kendall
+    from assay.stats import mcnemar
     from assay.stats import multinomial_resamples
     from assay.stats import paired_bootstrap_test
     from assay.stats import paired_pvalues

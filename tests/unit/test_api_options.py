@@ -197,6 +197,10 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.classification.classification_report": lambda: ((B_TRUE, B_PRED), {}),
     "assay.classification.simulate_f1_mcc": lambda: ((), {"n": 6}),
     "assay.classification.evaluate": lambda: ((B_TRUE, B_PRED, SCORES), {"pos_label": 1}),
+    "assay.classification.compare": lambda: (
+        (B_TRUE, {"a": B_PRED, "b": B_TRUE}),
+        {"n_resamples": 20},
+    ),
     "assay.clustering.ami": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.bcubed": lambda: ((Y_TRUE, Y_PRED), {}),
     "assay.clustering.compare": lambda: ((Y_TRUE, [Y_PRED, Y_TRUE]), {"n_resamples": 20}),
@@ -238,6 +242,7 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
     "assay.stats.partial_conjunction": lambda: (([0.01, 0.2, 0.04],), {}),
     "assay.stats.replicability": lambda: (([0.01, 0.2, 0.04],), {}),
     "assay.stats.correct": lambda: (([0.01, 0.04],), {}),
+    "assay.stats.mcnemar": lambda: (([1, 0, 1, 1], [0, 0, 1, 0]), {}),
     "assay.stats.risk_differences": lambda: ((A, B), {"risk_alpha": 1.0}),
     "assay.stats.urisk": lambda: ((A, B), {"risk_alpha": 1.0}),
     "assay.stats.trisk": lambda: ((A, B), {"risk_alpha": 1.0}),

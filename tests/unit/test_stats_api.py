@@ -38,6 +38,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "bootstrap_mean_ci": lambda **kw: S.bootstrap_mean_ci(D, **kw),
     "tukey_hsd": lambda **kw: S.tukey_hsd(T, **kw),
     "correct": lambda **kw: S.correct([0.01, 0.2, 0.04], **kw),
+    "mcnemar": lambda **kw: S.mcnemar([1, 0, 1, 1], [0, 0, 1, 0], **kw),
     "pearson": lambda **kw: S.pearson(A, B, **kw),
     "spearman": lambda **kw: S.spearman(A, B, **kw),
     "kendall": lambda **kw: S.kendall(A, B, **kw),
@@ -131,6 +132,7 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("partial_conjunction", "method", ["stouffer", 1, None]),
     ("replicability", "method", ["stouffer", 1, None]),
     ("replicability", "alpha", CONFIDENCE),
+    ("mcnemar", "method", ["fisher", "midp", None]),
 ]
 
 

@@ -8,7 +8,9 @@ registry: ``assay metrics``, ``docs/metrics.md``), :mod:`~assay.classification.c
 :mod:`~assay.classification.summary` (the report of every measure at once and the F1/MCC
 simulation), :mod:`~assay.classification.reader` (label and score files),
 :mod:`~assay.classification.evaluation` (:func:`evaluate`, what ``assay classify`` prints and
-its ``--report`` page), :mod:`~assay.classification.document` (the page's tables and plots)
+its ``--report`` page), :mod:`~assay.classification.comparison` (:func:`compare`: several
+systems against a baseline, McNemar's test, Cochran's Q; its resampled measures are
+:mod:`~assay.classification.resampled`), :mod:`~assay.classification.document` (the page's tables and plots)
 and :mod:`~assay.classification.options` (the option types). :func:`cohen_kappa` is the
 agreement family's (one implementation, exported by both). See
 :mod:`assay.classification.measures` for the conventions (label order, ``labels``,
@@ -63,6 +65,8 @@ _LAZY = {
     # what `assay classify` prints and draws
     "ClassificationEvaluation": "evaluation",
     "evaluate": "evaluation",
+    # several systems against a baseline
+    "compare": "comparison",
     "classification_document": "document",
     "confusion_table": "document",
     "labelled_report": "document",
@@ -77,6 +81,7 @@ _ELSEWHERE = {
 if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on first use
     from ..agreement import AgreementResult as AgreementResult
     from ..agreement import cohen_kappa as cohen_kappa
+    from .comparison import compare as compare
     from .curves import InterpolatedPrecision as InterpolatedPrecision
     from .curves import PrecisionRecallCurve as PrecisionRecallCurve
     from .curves import RocCurve as RocCurve

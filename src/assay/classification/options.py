@@ -7,9 +7,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .._options import Average, ZeroDivision
+from .._options import Average, McNemarMethod, ZeroDivision
 
-__all__ = ["Average", "Degenerate", "Normalize", "SBAAbsent", "ZeroDivision"]
+__all__ = [
+    "Average",
+    "ClassificationTest",
+    "Degenerate",
+    "McNemarMethod",
+    "Normalize",
+    "SBAAbsent",
+    "ZeroDivision",
+]
+
+#: The paired test of :func:`assay.classification.compare`: McNemar's on per-item correctness
+#: (accuracy), the per-item tests of :func:`assay.stats.paired_pvalues` (accuracy), and the
+#: two that resample items for any measure (``randomization``, ``bootstrap``).
+ClassificationTest = Literal["mcnemar", "randomization", "bootstrap", "t", "wilcoxon", "sign"]
 
 #: MCC with a zero denominator: ``zero`` (scikit-learn), ``limit`` (Chicco & Jurman), ``nan``.
 Degenerate = Literal["zero", "limit", "nan"]

@@ -1,5 +1,7 @@
-"""``assay classify GOLD PRED``: classification measures from label files (the layouts of
-:func:`assay.classification.read_labels`), computed by :func:`assay.classification.evaluate`.
+"""``assay classify GOLD PRED [PRED...]``: classification measures from label files (the
+layouts of :func:`assay.classification.read_labels`), computed by
+:func:`assay.classification.evaluate`; with several PRED, every one against a baseline by
+:func:`assay.classification.compare` (McNemar's test, randomisation, bootstrap, ...).
 Only typer and the standard library are imported at module level; NumPy and
 :mod:`assay.classification` load inside the command."""
 
@@ -9,17 +11,25 @@ from typing import Annotated, Any
 
 import typer
 
-from .._options import Average
-from ..classification.options import Degenerate
+from .._options import Average, McNemarMethod
+from ..classification.options import ClassificationTest, Degenerate
 from ._common import (
+    AlphaOption,
+    ConfidenceOption,
+    CorrectionOption,
     FormatOption,
     OutputOption,
     QuietOption,
     ReportOption,
     SaveOption,
+    SeedOption,
+    busy,
+    check_baseline,
     check_report,
+    distinct_inputs,
     errors,
     present,
+    unique_names,
     warn,
     write_documents,
 )
@@ -32,8 +42,12 @@ def classify(
         str,
         typer.Argument(help="True labels: one per line, or .csv/.tsv with a header; - for stdin."),
     ],
-    pred: Annotated[
-        str, typer.Argument(help="Predicted labels, aligned with GOLD item by item (same formats).")
+    preds: Annotated[
+        list[str],
+        typer.Argument(
+            help="Predicted labels, aligned with GOLD item by item (same formats). Several: "
+            "each one against --baseline."
+        ),
     ],
     scores: Annotated[
         str | None,
@@ -87,23 +101,79 @@ def classify(
             help="MCC with a zero denominator: zero (scikit-learn), limit (Chicco & Jurman), nan."
         ),
     ] = "zero",
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="With several PRED: the one every other is tested against (default: the first)."
+        ),
+    ] = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--metric",
+            help="With several PRED: a measure to compare, repeatable (default accuracy): "
+            "f1(average='macro'), mcc, balanced_accuracy ... (`assay metrics --family "
+            "classification`).",
+        ),
+    ] = None,
+    test: Annotated[
+        ClassificationTest,
+        typer.Option(
+            help="With several PRED: the paired test; mcnemar, t, wilcoxon, sign: accuracy "
+            "only; randomization, bootstrap: any measure."
+        ),
+    ] = "mcnemar",
+    mcnemar: Annotated[
+        McNemarMethod,
+        typer.Option(help="McNemar's p-value: exact, mid-p, chi2 (continuity-corrected)."),
+    ] = "exact",
+    n_resamples: Annotated[
+        int, typer.Option(help="Resamples of the tests and the bootstrap intervals.")
+    ] = 10000,
+    seed: SeedOption = 0,
+    confidence: ConfidenceOption = 0.95,
+    correction: CorrectionOption = "holm",
+    alpha: AlphaOption = 0.05,
     output: OutputOption = None,
     report: ReportOption = None,
     save: SaveOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Classification measures: per-class precision/recall/F, averages, accuracy, kappa, MCC,
-    SBA; ROC AUC, AP and interpolated precision with --scores."""
+    SBA; ROC AUC, AP and interpolated precision with --scores. With several PRED: each
+    against a baseline (McNemar's test, randomization, bootstrap; Cochran's Q over three or
+    more)."""
     with errors():
         from ..classification import evaluate
 
         check_report(report)
         zd = _zero_division(zero_division)
+        _check_test_options(n_resamples, seed, confidence, alpha)
+        if len(preds) > 1 or baseline is not None:
+            _refuse_single_options(scores, average, beta, degenerate)
+            comparison = _Comparison(
+                baseline, metric, test, mcnemar, n_resamples, seed, confidence, correction, alpha
+            )
+            paths = list(preds)
+            check_baseline(baseline, paths, "prediction")
+            if baseline is not None and baseline not in paths:
+                paths = [baseline, *paths]
+            _compare(
+                gold,
+                paths,
+                positive,
+                zd,
+                (column, gold_column, pred_column),
+                comparison,
+                (fmt, output, report, save, quiet),
+            )
+            return
+        y_true, y_pred, s = _read(
+            gold, preds[0], scores, column, gold_column, pred_column, scores_column
+        )
         if average == "binary" and positive is None:
             raise _option_error("--average binary needs --pos-label", "average")
-        y_true, y_pred, s = _read(
-            gold, pred, scores, column, gold_column, pred_column, scores_column
-        )
         if s is not None and positive is None:
             raise _option_error(
                 "--scores needs --pos-label (the class the scores are for)", "pos_label"
@@ -127,6 +197,115 @@ def classify(
             write_documents(
                 [result.document()], report=report, save=save, title="assay classify", quiet=quiet
             )
+
+
+def _check_test_options(n_resamples: int, seed: int, confidence: float, alpha: float) -> None:
+    """The comparison's numeric options, checked with one PRED too: a bad value is an error
+    whether or not it is used."""
+    from .. import _options as opt
+
+    opt.n_resamples(n_resamples)
+    opt.seed(seed)
+    opt.confidence(confidence)
+    opt.alpha(alpha)
+
+
+class _Comparison:
+    """The test options of a comparison (several PRED), as given."""
+
+    def __init__(self, baseline: str | None, metric: list[str] | None, *rest: Any) -> None:
+        self.baseline, self.metrics = baseline, metric or ["accuracy"]
+        (
+            self.test,
+            self.mcnemar,
+            self.n_resamples,
+            self.seed,
+            self.confidence,
+            self.correction,
+            self.alpha,
+        ) = rest
+
+
+def _refuse_single_options(
+    scores: str | None, average: str | None, beta: float, degenerate: str
+) -> None:
+    """Options of one PRED's report that a comparison has no use for: said, not ignored."""
+    given = [
+        flag
+        for flag, used in (
+            ("--scores", scores is not None),
+            ("--average", average is not None),
+            ("--beta", beta != 1.0),
+            ("--degenerate", degenerate != "zero"),
+        )
+        if used
+    ]
+    if given:
+        raise _option_error(
+            f"{', '.join(given)} apply to one PRED's report; with several PRED, name the "
+            "measures to compare with --metric (e.g. -m \"f_score(beta=2.0, average='macro')\", "
+            "-m \"mcc(degenerate='limit')\")",
+            given[0].lstrip("-").replace("-", "_"),
+        )
+
+
+def _compare(
+    gold: str,
+    paths: list[str],
+    positive: str | None,
+    zero_division: Any,
+    columns: tuple[str | None, str | None, str | None],
+    c: _Comparison,
+    out: tuple[Any, Any, Any, Any, bool],
+) -> None:
+    """Several PRED against the baseline: read, compare, present."""
+    from ..classification import compare
+    from ..errors import InputError
+
+    column, gold_column, pred_column = columns
+    fmt, output, report, save, quiet = out
+    distinct_inputs(paths, "prediction")
+    y_true = _labels(_reader(), gold, gold_column or column, "gold")
+    named: dict[str, Any] = {}
+    for name, path in zip(unique_names(paths), paths, strict=True):
+        labels = _labels(_reader(), path, pred_column or column, "pred")
+        if len(labels) != len(y_true):
+            raise InputError(f"{gold} has {len(y_true)} labels but {path} has {len(labels)}")
+        named[name] = labels
+    if positive is not None:
+        seen = set(y_true).union(*(set(v) for v in named.values()))
+        if positive not in seen:
+            raise _unknown_positive(positive, seen)
+    base = None if c.baseline is None else list(named)[paths.index(c.baseline)]
+    with busy(f"comparing classifiers ({c.test}, {c.n_resamples} resamples)", quiet):
+        result = compare(
+            y_true,
+            named,
+            baseline=base,
+            metrics=c.metrics,
+            test=c.test,
+            mcnemar=c.mcnemar,
+            n_resamples=c.n_resamples,
+            seed=c.seed,
+            correction=c.correction,
+            alpha=c.alpha,
+            confidence=c.confidence,
+            pos_label=positive,
+            zero_division=zero_division,
+        )
+    for note in result.notes:
+        warn(note)
+    present(result.report(), fmt, output)
+    if report is not None or save is not None:
+        write_documents(
+            [result.document()], report=report, save=save, title="assay classify", quiet=quiet
+        )
+
+
+def _reader() -> Any:
+    from ..classification import read_labels
+
+    return read_labels
 
 
 #: Labels a message lists before it only counts the rest.

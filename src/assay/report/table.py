@@ -60,9 +60,10 @@ LATEX_HEADERS = frozenset(
         "$\\Delta$ [CI]",
         "$p$ ($p_{adj}$)",
         "$d$",
-        "$p$",
-        "Test",
         "True $\\backslash$ predicted",
+        # the omnibus table of a PairedComparison (Cochran's Q, ...)
+        "Test",
+        "$p$",
     }
 )
 

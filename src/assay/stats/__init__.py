@@ -4,7 +4,8 @@ intervals, multiple-comparison corrections and correlations. Every random proced
 option is keyword-only and a bad one raises :class:`~assay.errors.OptionError`.
 
 Modules, by role: :mod:`~assay.stats.paired` (paired tests and the effect size),
-:mod:`~assay.stats.shuffling` (stratified shuffling), :mod:`~assay.stats.bootstrap`,
+:mod:`~assay.stats.shuffling` (stratified shuffling),
+:mod:`~assay.stats.contingency` (McNemar's test and Cochran's Q on per-item correctness), :mod:`~assay.stats.bootstrap`,
 :mod:`~assay.stats.multinomial` (bootstrap resamples of counted observations),
 :mod:`~assay.stats.tukey`, :mod:`~assay.stats.anova` (two-way ANOVA without replication),
 :mod:`~assay.stats.across_datasets` (replicability analysis over datasets),
@@ -39,6 +40,9 @@ _LAZY = {
     "paired_pvalues": "paired",
     "cohens_d_paired": "paired",
     "stratified_shuffling_test": "shuffling",
+    # paired 0/1 outcomes (classifiers' correctness)
+    "mcnemar": "contingency",
+    "cochran_q": "contingency",
     # intervals, many systems, corrections
     "bootstrap_ci": "bootstrap",
     "bootstrap_mean_ci": "bootstrap",
@@ -80,6 +84,8 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .bootstrap import bootstrap_ci as bootstrap_ci
     from .bootstrap import bootstrap_mean_ci as bootstrap_mean_ci
     from .concordance import kendall as kendall
+    from .contingency import cochran_q as cochran_q
+    from .contingency import mcnemar as mcnemar
     from .corrections import correct as correct
     from .correlation import pearson as pearson
     from .correlation import spearman as spearman
