@@ -151,6 +151,10 @@ def test_analysis_report_every_format(folder: Path, fmt: str) -> None:
             "--seeds must be a count or comma-separated",
         ),
         (["ltr", "run", "{folder}", "--seeds", "2,2"], "seeds lists seed 2 twice"),
+        (
+            ["ltr", "run", "{folder}", "--baseline", "svm"],
+            "baseline 'svm' is not one of the models",
+        ),
         (["ltr", "run", "{folder}", "--seed", "-1"], "seed must be a non-negative integer"),
         (["ltr", "stats", "{bad}"], "bad.txt:2: feature indices must increase"),
         (["ltr", "evaluate", "{folder}", "{folder}/x.run", "--split", "dev"], "no dev split"),
@@ -195,6 +199,8 @@ def test_run_with_listed_seeds(folder: Path) -> None:
         "random,lambdamart",
         "--seeds",
         "3,5",
+        "--baseline",
+        "lambdamart",
         "--n-resamples",
         "200",
         "-f",
@@ -204,3 +210,5 @@ def test_run_with_listed_seeds(folder: Path) -> None:
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     seeds = [r for r in rows if r["kind"] == "seeds"]
     assert seeds and all(r["n"] == 2 for r in seeds)
+    # the baseline has no ε_min over itself; the other model has one per metric
+    assert {r["model"] for r in seeds if r["eps_min"] is not None} == {"random"}

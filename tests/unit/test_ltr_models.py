@@ -128,6 +128,23 @@ def test_listed_seeds_give_the_seed_comparison_with_aso(
         ltr.run_experiment(splits, ["random", "linear"], seeds=[4, 4])
 
 
+def test_the_baseline_can_be_any_model(splits: dict[str, ltr.LetorDataset]) -> None:
+    metric = "ndcg(gain='exp')@10"
+    exp = ltr.run_experiment(
+        splits, ["random", "linear"], baseline="linear", seeds=2, n_resamples=200,
+        metrics=[metric],
+    )  # fmt: skip
+    assert exp.comparison.baseline == "linear"
+    assert exp.seed_comparisons[metric].baseline == "linear"
+    pair = exp.comparison.pair("random", "linear", metric)
+    assert pair.diff == pytest.approx(
+        exp.results.aggregate("random", metric) - exp.results.aggregate("linear", metric)
+    )
+    assert "random ≻ linear: ASO ε_min" in exp.report().render("table")
+    with pytest.raises(OptionError, match="baseline 'svm' is not one of the models"):
+        ltr.run_experiment(splits, ["random", "linear"], baseline="svm")
+
+
 # ---------------------------------------------------------------- saving and loading
 
 

@@ -118,6 +118,10 @@ def _model_names(models: str) -> list[Any]:
 def run(
     data: DataArg,
     models: ModelsOption = "linear,lambdamart",
+    baseline: Annotated[
+        str | None,
+        typer.Option(help="The model every other is compared with (default: the first)."),
+    ] = None,
     seeds: Annotated[
         str,
         typer.Option(
@@ -158,6 +162,7 @@ def run(
             exp = run_experiment(
                 splits,
                 _model_names(models),
+                baseline=baseline,
                 seeds=_seeds(seeds),
                 seed=seed,
                 num_threads=threads,

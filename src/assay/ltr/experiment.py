@@ -32,7 +32,7 @@ from .._options import n_resamples as check_resamples
 from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..comparison import Comparison, compare
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..evaluation import Results, evaluate
 from ..ranking.seed_comparison import SeedComparison
 from ..report.reported import Reported
@@ -199,7 +199,7 @@ def compare_scores(
 class Experiment(Result, Reported):
     """Models fitted on train and compared on the evaluation split.
 
-    ``comparison`` compares the models' first-seed runs (the first model is the baseline);
+    ``comparison`` compares the models' first-seed runs (against the baseline);
     ``spread`` gives each model's score distribution over seeds; ``trec_zero`` re-evaluates
     the normalised metrics with trec_eval's ``no_relevant="zero"``; ``models`` holds the
     fitted models (per model, one per seed) and ``scores`` their scores on the evaluation
@@ -214,7 +214,7 @@ class Experiment(Result, Reported):
     split : str
         The split the models were evaluated on (``test``, else ``vali``).
     comparison : Comparison
-        The comparison of the models' first-seed runs (the first model is the baseline).
+        The comparison of the models' first-seed runs against the baseline.
     spread : list of SeedSpread
         Each model's score distribution over seeds, per metric.
     trec_zero : Results
@@ -347,6 +347,22 @@ class Experiment(Result, Reported):
         return rows
 
 
+def _baseline(models: Sequence[Model], baseline: str | None) -> str:
+    """The baseline's name, checked before anything is fitted (a repeated model too)."""
+    names = [m.name for m in models]
+    repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if repeated is not None:
+        raise InputError(f"model {repeated!r} given twice")
+    if baseline is None:
+        return names[0]
+    if baseline not in names:
+        raise OptionError(
+            f"baseline {baseline!r} is not one of the models ({', '.join(names)})",
+            option="baseline",
+        )
+    return baseline
+
+
 def _split_for_evaluation(splits: Mapping[str, LetorDataset]) -> str:
     for name in ("test", "vali"):
         if name in splits:
@@ -358,6 +374,7 @@ def run_experiment(
     splits: Mapping[str, LetorDataset],
     models: Sequence[str | Model] = ("linear", "lambdamart"),
     *,
+    baseline: str | None = None,
     seeds: int | Sequence[int] = 1,
     seed: int = 0,
     num_threads: int = 1,
@@ -382,7 +399,9 @@ def run_experiment(
         The collection's splits (:func:`assay.ltr.load`), with a ``"train"`` split.
     models
         Two or more models: names as :func:`~assay.ltr.make_model` takes them, or model
-        objects; the first is the baseline.
+        objects.
+    baseline
+        The model every other is compared with (a model's name; default: the first).
     seeds, seed
         The fits of each model that give its spread over seeds: a count (seeds ``seed``,
         ``seed + 1``, ...) or the seeds themselves (distinct, e.g. ``[1, 2, 3, 4, 5]``); the
@@ -434,16 +453,16 @@ def run_experiment(
     where = _split_for_evaluation(splits)
     vali = splits.get("vali") if where != "vali" else None
     target = splits[where]
+    bases = [
+        make_model(cast(ModelName, spec), seed=seed, num_threads=num_threads)
+        if isinstance(spec, str)
+        else spec
+        for spec in models
+    ]
+    base_name = _baseline(bases, baseline)
     fitted: dict[str, list[Any]] = {}
     scores: dict[str, list[np.ndarray]] = {}
-    for spec in models:
-        base = (
-            make_model(cast(ModelName, spec), seed=seed, num_threads=num_threads)
-            if isinstance(spec, str)
-            else spec
-        )
-        if base.name in fitted:
-            raise InputError(f"model {base.name!r} given twice")
+    for base in bases:
         fitted[base.name], scores[base.name] = [], []
         for fit_seed in seed_list:
             model = with_seed(base, fit_seed)
@@ -463,7 +482,7 @@ def run_experiment(
         target,
         first,
         metrics,
-        baseline=names[0],
+        baseline=base_name,
         test=test,
         n_resamples=n_resamples,
         seed=seed,
@@ -480,7 +499,7 @@ def run_experiment(
     per_seed = evaluate_scores(target, seed_runs, metrics, **conv)
     by_model = {name: [f"{name}[seed={s}]" for s in seed_list] for name in names}
     over_seeds = (
-        seed_comparisons(per_seed, by_model, test, n_resamples, correction, alpha, seed)
+        seed_comparisons(per_seed, by_model, test, n_resamples, correction, alpha, seed, base_name)
         if n_seeds > 1
         else {}
     )

@@ -116,15 +116,15 @@ def seed_comparisons(
     correction: str,
     alpha: float,
     seed: int,
+    baseline: str,
 ) -> dict[str, SeedComparison]:
-    """Per metric, the models' per-query scores of every seed compared against the first
-    model (ASO over the seeds' means; the test over the queries of the seed-averaged scores;
+    """Per metric, the models' per-query scores of every seed compared against the baseline
+    (ASO over the seeds' means; the test over the queries of the seed-averaged scores;
     the randomised Tukey HSD has no pairwise form there, so it becomes the randomisation
     test)."""
     from ..seeds import compare_seeds
 
     paired = "randomization" if test == "tukey" else test
-    names = list(by_model)
     out = {}
     for m in per_seed.metric_names:
         scores = {
@@ -133,7 +133,7 @@ def seed_comparisons(
         }
         out[m] = compare_seeds(
             scores,
-            baseline=names[0],
+            baseline=baseline,
             metric=m,
             test=cast(PairedTest, paired),
             correction=cast(Correction, correction),
