@@ -492,6 +492,7 @@ def assay_stats() -> None:
     from assay.stats import bootstrap_mean_ci
     from assay.stats import cochran_q
     from assay.stats import cohens_d_paired
+    from assay.stats import corpus_pair_test
     from assay.stats import correct
     from assay.stats import georisk
     from assay.stats import kendall

@@ -34,6 +34,7 @@ CALLS: dict[str, Callable[..., Any]] = {
     "stratified_shuffling_test": lambda **kw: S.stratified_shuffling_test(
         np.array(A), np.array(B), np.mean, **kw
     ),
+    "corpus_pair_test": lambda **kw: S.corpus_pair_test(np.array(A), np.array(B), np.mean, **kw),
     "bootstrap_ci": lambda **kw: S.bootstrap_ci(A, **kw),
     "bootstrap_mean_ci": lambda **kw: S.bootstrap_mean_ci(D, **kw),
     "tukey_hsd": lambda **kw: S.tukey_hsd(T, **kw),
@@ -86,6 +87,11 @@ BAD: list[tuple[str, str, list[Any]]] = [
     ("paired_pvalues", "alternative", ALTERNATIVE),
     ("stratified_shuffling_test", "seed", SEED),
     ("stratified_shuffling_test", "n_resamples", N_RESAMPLES),
+    ("corpus_pair_test", "test", ["t", "mcnemar", None]),
+    ("corpus_pair_test", "seed", SEED),
+    ("corpus_pair_test", "n_resamples", N_RESAMPLES),
+    ("corpus_pair_test", "ci_resamples", [0, -1, 1.5, True]),
+    ("corpus_pair_test", "confidence", CONFIDENCE),
     ("bootstrap_ci", "seed", SEED),
     ("bootstrap_ci", "n_resamples", N_RESAMPLES),
     ("bootstrap_ci", "ci_method", ["bc", "t", "fisher", None]),
@@ -250,6 +256,7 @@ def _results() -> dict[str, Any]:
 
 
 _RESAMPLED = {"randomization_test", "paired_bootstrap_test", "stratified_shuffling_test"}
+_RESAMPLED |= {"corpus_pair_test"}
 _RESAMPLED |= {"bootstrap_ci", "tukey_hsd"}
 
 

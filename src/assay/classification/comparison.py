@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import _options as opt
-from .._options import Correction, McNemarMethod, ZeroDivision
+from .._options import Correction, McNemarMethod, ResamplingTest, ZeroDivision
 from .._result import provenance
 from ..errors import InputError, OptionError
 from ..metrics.labels import as_labels, check_pair, unique
@@ -427,19 +427,19 @@ def _corpus_pair(
     measure: MatrixMeasure, k: int, system: FloatArray, base: FloatArray, s: _Settings
 ) -> tuple[float, float, float, float, float]:
     """(p, diff, ci low, ci high, NaN effect size) of one system against the baseline."""
-    from ..stats import paired_bootstrap_test, stratified_shuffling_test
+    from ..stats import corpus_pair_test
 
-    statistic = _cells_statistic(measure, k)
-    boot = paired_bootstrap_test(
-        system, base, statistic, n_resamples=s.n_resamples, seed=s.seed, confidence=s.confidence
+    res = corpus_pair_test(
+        system,
+        base,
+        _cells_statistic(measure, k),
+        test=cast(ResamplingTest, s.test),
+        n_resamples=s.n_resamples,
+        seed=s.seed,
+        confidence=s.confidence,
     )
-    p = boot.pvalue
-    if s.test == "randomization":
-        p = stratified_shuffling_test(
-            system, base, statistic, n_resamples=s.n_resamples, seed=s.seed
-        ).pvalue
-    low, high = boot.ci if boot.ci is not None else (math.nan, math.nan)
-    return float(p), float(boot.statistic), float(low), float(high), math.nan
+    low, high = res.ci if res.ci is not None else (math.nan, math.nan)
+    return float(res.pvalue), float(res.statistic), float(low), float(high), math.nan
 
 
 def _pair(

@@ -65,7 +65,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import _options as opt
-from .._options import Correction
+from .._options import Correction, ResamplingTest
 from .._result import provenance
 from ..errors import InputError, OptionError
 from ..report.paired import PairedComparison
@@ -331,23 +331,20 @@ def _pair_test(
     seed: int,
     confidence: float,
 ) -> tuple[float, float, float]:
-    """(p-value, interval low, high) of one system against the baseline."""
-    from ..stats import paired_bootstrap_test, stratified_shuffling_test
+    """(p-value, interval low, high) of one system against the baseline. Under
+    ``randomization`` the records are the items' cells: a swap gives the item the other
+    system's (namespaced) cluster, with the same gold cluster."""
+    from ..stats import corpus_pair_test
 
-    boot = paired_bootstrap_test(
+    res = corpus_pair_test(
         system,
         base,
         statistic,
-        n_resamples=n_resamples if test == "bootstrap" else CI_RESAMPLES,
+        test=cast(ResamplingTest, test),
+        n_resamples=n_resamples,
+        ci_resamples=CI_RESAMPLES,
         seed=seed,
         confidence=confidence,
     )
-    pvalue = boot.pvalue
-    if test == "randomization":
-        # the records are the items' cells: a swap gives the item the other system's
-        # (namespaced) cluster, with the same gold cluster
-        pvalue = stratified_shuffling_test(
-            system, base, statistic, n_resamples=n_resamples, seed=seed
-        ).pvalue
-    low, high = cast(tuple[float, float], boot.ci)
-    return float(pvalue), low, high
+    low, high = cast(tuple[float, float], res.ci)
+    return float(res.pvalue), low, high

@@ -40,6 +40,7 @@ _LAZY = {
     "paired_pvalues": "paired",
     "cohens_d_paired": "paired",
     "stratified_shuffling_test": "shuffling",
+    "corpus_pair_test": "corpus",
     # paired 0/1 outcomes (classifiers' correctness)
     "mcnemar": "contingency",
     "cochran_q": "contingency",
@@ -86,6 +87,7 @@ if TYPE_CHECKING:  # what mypy and editors see; at run time the names load on fi
     from .concordance import kendall as kendall
     from .contingency import cochran_q as cochran_q
     from .contingency import mcnemar as mcnemar
+    from .corpus import corpus_pair_test as corpus_pair_test
     from .corrections import correct as correct
     from .correlation import pearson as pearson
     from .correlation import spearman as spearman

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _options as opt
-from .._options import Correction, ZeroDivision
+from .._options import Correction, ResamplingTest, ZeroDivision
 from .._result import REPR_LIMIT, Result, provenance, short
 from ..errors import InputError
 from ..report.reported import Reported
@@ -422,25 +422,20 @@ def _pair_test(
     confidence: float,
 ) -> tuple[float, float, float, float]:
     """(p-value, F1 difference, interval low, high) of one tagger against the baseline."""
-    from ..stats import paired_bootstrap_test, stratified_shuffling_test
+    from ..stats import corpus_pair_test
 
-    a = tagger.sentence_counts.astype(np.float64)
-    b = base.sentence_counts.astype(np.float64)
-    boot = paired_bootstrap_test(
-        a,
-        b,
+    res = corpus_pair_test(
+        tagger.sentence_counts.astype(np.float64),
+        base.sentence_counts.astype(np.float64),
         micro_f1,
-        n_resamples=n_resamples if test == "bootstrap" else CI_RESAMPLES,
+        test=cast(ResamplingTest, test),
+        n_resamples=n_resamples,
+        ci_resamples=CI_RESAMPLES,
         seed=seed,
         confidence=confidence,
     )
-    pvalue = boot.pvalue
-    if test == "randomization":
-        pvalue = stratified_shuffling_test(
-            a, b, micro_f1, n_resamples=n_resamples, seed=seed
-        ).pvalue
-    low, high = cast(tuple[float, float], boot.ci)
-    return float(pvalue), float(boot.statistic), low, high
+    low, high = cast(tuple[float, float], res.ci)
+    return float(res.pvalue), float(res.statistic), low, high
 
 
 def evaluate(
