@@ -129,6 +129,18 @@ def test_a_contingency_table_orders_numbers_as_numbers() -> None:
     assert rows == ["a<", "b"]
 
 
+def test_a_contingency_table_of_many_clusters_is_a_sentence_not_a_dense_table() -> None:
+    """40,000 singleton gold clusters against 20,000 pairs would be 800M cells: the page says
+    how many clusters there are instead (and the boundary itself is shown)."""
+    from assay.clustering.document import MAX_CLUSTERS, contingency_section
+
+    n = 40_000
+    big = contingency_section(list(range(n)), [k // 2 for k in range(n)])
+    assert big["items"] == [] and "40000 gold and 20000 predicted clusters" in big["text"]
+    edge = contingency_section(list(range(MAX_CLUSTERS)), [0] * MAX_CLUSTERS)
+    assert [next(iter(item)) for item in edge["items"]][-1] == "table"
+
+
 def test_a_heatmap_starts_its_scale_at_zero(mpl: None) -> None:
     from assay.report.plots import figure
 

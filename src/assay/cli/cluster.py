@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .._options import Correction
     from ..clustering.options import ClusteringLayout
     from ..report.paired import PairedComparison
+    from ..report.reported import Reported
 
 #: The title of the ``--report`` page.
 TITLE = "assay cluster"
@@ -140,7 +141,7 @@ def cluster(
             for note in result.notes:
                 warn(note)
             present(result.report(), fmt, output)
-            docs = [result.document()]
+            documented: Reported = result
         else:
             comparison = _compare(
                 gold,
@@ -157,9 +158,12 @@ def cluster(
                 quiet=quiet,
             )
             present(comparison.report(), fmt, output)
-            docs = [comparison.document()]
+            documented = comparison
         if report is not None or save is not None:
-            write_documents(docs, report=report, save=save, title=TITLE, quiet=quiet)
+            # the page only when asked for: its contingency table is work a printout skips
+            write_documents(
+                [documented.document()], report=report, save=save, title=TITLE, quiet=quiet
+            )
 
 
 def _check_comparison(n_resamples: int | None, seed: int, confidence: float, alpha: float) -> None:

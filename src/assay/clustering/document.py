@@ -15,8 +15,21 @@ from ..report.table import Cell, Column, DisplayTable
 __all__ = ["contingency_section", "crosstab"]
 
 
+#: Most clusters on either side the page shows the contingency table of (a larger table is
+#: too large to read, and its cells would grow with the square of the clusters).
+MAX_CLUSTERS = 60
+
+
 def contingency_section(gold: Sequence[Any], pred: Sequence[Any]) -> dict[str, Any]:
-    """The contingency table of two hard clusterings (items aligned): heatmap and table."""
+    """The contingency table of two hard clusterings (items aligned): heatmap and table; for
+    more than :data:`MAX_CLUSTERS` clusters on a side, a sentence saying how many there are."""
+    n_gold, n_pred = len(_codes(gold)[0]), len(_codes(pred)[0])
+    if max(n_gold, n_pred) > MAX_CLUSTERS:
+        return section(
+            "Contingency table",
+            text=f"{n_gold} gold and {n_pred} predicted clusters: the contingency table is not "
+            f"shown beyond {MAX_CLUSTERS} clusters on a side (the measures above use all of it).",
+        )
     rows, cols, counts = crosstab(gold, pred)
     table = DisplayTable(
         [Column("gold \\ pred"), *(Column(c, align="right") for c in cols)],
