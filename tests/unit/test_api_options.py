@@ -235,6 +235,10 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         (np.vstack([A, B]).T, np.vstack([B, A]).T, lambda m: m.sum(axis=0)[0]),
         {"n_resamples": 20},
     ),
+    "assay.stats.corpus_pair_test": lambda: (
+        (np.vstack([A, B]).T, np.vstack([B, A]).T, lambda m: m.sum(axis=0)[0]),
+        {"n_resamples": 20},
+    ),
     "assay.stats.bootstrap_ci": lambda: ((A,), {"n_resamples": 20}),
     "assay.stats.bootstrap_mean_ci": lambda: ((np.vstack([A, B]),), {"n_resamples": 20}),
     "assay.stats.tukey_hsd": lambda: ((np.vstack([A, B, A * 0.5]).T,), {"n_resamples": 20}),
