@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
@@ -192,28 +193,16 @@ def compare_seeds(
             )
     others = [n for n in names if n != base]
     m = len(others)
-    asos = {
-        n: aso(
-            per_seed[n],
-            per_seed[base],
-            confidence_level=level,
-            num_comparisons=m,
-            num_bootstrap_iterations=n_bootstrap,
-            seed=seed,
-        )
-        for n in others
-    }
-    reverse = {
-        n: aso(
-            per_seed[base],
-            per_seed[n],
-            confidence_level=level,
-            num_comparisons=m,
-            num_bootstrap_iterations=n_bootstrap,
-            seed=seed,
-        )
-        for n in others
-    }
+    # one setting for both directions: the level is Bonferroni's over the m pairs
+    order = partial(
+        aso,
+        confidence_level=level,
+        num_comparisons=m,
+        num_bootstrap_iterations=n_bootstrap,
+        seed=seed,
+    )
+    asos = {n: order(per_seed[n], per_seed[base]) for n in others}
+    reverse = {n: order(per_seed[base], per_seed[n]) for n in others}
     if design == "per-unit":
         units = {n: a.mean(axis=0) for n, a in arrays.items()}
         diffs = np.vstack([units[n] - units[base] for n in others])
