@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..report.output import Report
+from ..report.paired_render import difference_cells, p_text
 from ..report.table import Cell, Column, DisplayTable
 from ..report.values import count, short
 
@@ -206,15 +207,12 @@ def _differences_table(cmp: Comparison) -> DisplayTable:
     ]
     rows: list[list[Cell | str]] = []
     for p in cmp.pairs:
-        interval = f"[{short(p.ci_low)}, {short(p.ci_high)}]"
         rows.append(
             [
                 p.metric,
                 p.run,
                 *([p.baseline] if against else []),
-                Cell(short(p.diff), marks="*" if p.significant else "", note=interval),
-                f"{_p(p.p_value)} ({_p(p.p_adjusted)})",
-                short(p.effect_size, ".2f"),
+                *difference_cells(p),
                 f"{p.wins}/{p.ties}/{p.losses}",
             ]
         )
@@ -247,7 +245,7 @@ def _risk_table(cmp: Comparison) -> DisplayTable:
                 r.run,
                 Cell(short(r.urisk), marks="*" if r.significant(cmp.alpha) else "", note=interval),
                 short(r.trisk, ".2f"),
-                _p(r.p_value),
+                p_text(r.p_value),
                 f"{r.wins}/{r.ties}/{r.losses}",
             ]
         )
@@ -258,12 +256,6 @@ def _risk_table(cmp: Comparison) -> DisplayTable:
         f"2014), beyond ±2 a significant gain or risk of loss; * p < {cmp.alpha}"
     )
     return DisplayTable(columns, rows, title="Risk against the baseline", caption=caption, keys=2)
-
-
-def _p(value: float) -> str:
-    if math.isnan(value):
-        return "nan"
-    return "<0.0001" if value < 1e-4 else short(value)
 
 
 def _percent(confidence: float) -> str:

@@ -12,10 +12,16 @@ from .table import Cell, Column, DisplayTable
 from .values import short
 
 if TYPE_CHECKING:
+    from ..stats.pairs import PairResult
     from .document import Document
     from .paired import PairedComparison
 
-__all__ = ["paired_comparison_document", "paired_comparison_report"]
+__all__ = [
+    "difference_cells",
+    "p_text",
+    "paired_comparison_document",
+    "paired_comparison_report",
+]
 
 #: Differences the forest plot draws (the first ones, in table order).
 PLOT_PAIRS = 40
@@ -119,14 +125,11 @@ def _differences_table(cmp: PairedComparison) -> DisplayTable:
     ]
     rows: list[list[Cell | str]] = []
     for p in cmp.pairs:
-        interval = f"[{short(p.ci_low)}, {short(p.ci_high)}]"
         rows.append(
             [
                 p.metric,
                 p.system,
-                Cell(short(p.diff), marks="*" if p.significant else "", note=interval),
-                f"{_p(p.p_value)} ({_p(p.p_adjusted)})",
-                short(p.effect_size, ".2f"),
+                *difference_cells(p),
                 f"{p.wins}/{p.ties}/{p.losses}" if p.n else "",
             ]
         )
@@ -149,7 +152,7 @@ def _omnibus_table(cmp: PairedComparison) -> DisplayTable:
     for name, res in cmp.omnibus.items():
         df = res.details.get("df")
         rows.append(
-            [name, short(res.statistic), "" if df is None else short(df, "g"), _p(res.pvalue)]
+            [name, short(res.statistic), "" if df is None else short(df, "g"), p_text(res.pvalue)]
         )
     caption = "tests of all systems at once (no baseline)"
     return DisplayTable(columns, rows, title="All systems", caption=caption, keys=1)
@@ -181,7 +184,42 @@ def _forest(cmp: PairedComparison) -> dict[str, Any] | None:
     }
 
 
-def _p(value: float) -> str:
+def difference_cells(pair: PairResult) -> list[Cell | str]:
+    """A pair's cells of a differences table, as every comparison shows them: the difference
+    (``*`` when significant) with its interval, the raw and corrected p-values, the effect
+    size.
+
+    Parameters
+    ----------
+    pair : PairResult
+        One system against the baseline.
+
+    Returns
+    -------
+    list
+        The three cells.
+    """
+    interval = f"[{short(pair.ci_low)}, {short(pair.ci_high)}]"
+    return [
+        Cell(short(pair.diff), marks="*" if pair.significant else "", note=interval),
+        f"{p_text(pair.p_value)} ({p_text(pair.p_adjusted)})",
+        short(pair.effect_size, ".2f"),
+    ]
+
+
+def p_text(value: float) -> str:
+    """A p-value as tables show it: 4 decimals, ``<0.0001`` below, ``nan`` when undefined.
+
+    Parameters
+    ----------
+    value : float
+        The p-value.
+
+    Returns
+    -------
+    str
+        Its text.
+    """
     if math.isnan(value):
         return "nan"
     return "<0.0001" if value < 1e-4 else short(value)
