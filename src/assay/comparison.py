@@ -172,39 +172,6 @@ def _cis(
     return low, high
 
 
-def _pair_result(
-    metric: str,
-    pair: tuple[str, str],
-    d: np.ndarray,
-    ci: tuple[float, float],
-    p: tuple[float, float],
-    alpha: float,
-    higher_is_better: bool,
-) -> PairResult:
-    from .stats import cohens_d_paired
-
-    better = d if higher_is_better else -d  # wins and losses follow the metric's direction
-
-    effect = float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1 else float("nan")
-    return PairResult(
-        system=pair[0],
-        baseline=pair[1],
-        metric=metric,
-        diff=float(d.mean()) if len(d) else float("nan"),
-        ci_low=ci[0],
-        ci_high=ci[1],
-        p_value=p[0],
-        p_adjusted=p[1],
-        effect_size=effect,
-        wins=int((better > 0).sum()),
-        ties=int((d == 0).sum()),
-        losses=int((better < 0).sum()),
-        n=len(d),
-        significant=bool(p[1] < alpha),
-        higher_is_better=higher_is_better,
-    )
-
-
 def _check_options(
     test: str,
     correction: str,
@@ -348,7 +315,19 @@ def compare(
     for m, pair, i, t, tukey in plan.pairs:
         p = (tukey, tukey) if tukey is not None else (float(raw[t]), float(adjusted[t]))
         ci = (float(low[i]), float(high[i]))
-        pairs.append(_pair_result(m, pair, plan.ci_rows[i], ci, p, alpha, hib[m]))
+        pairs.append(
+            PairResult.from_differences(
+                pair[0],
+                pair[1],
+                m,
+                plan.ci_rows[i],
+                ci=ci,
+                p_value=p[0],
+                p_adjusted=p[1],
+                alpha=alpha,
+                higher_is_better=hib[m],
+            )
+        )
     _warn_if_powerless(pairs, test, n_resamples, correction, alpha)
     settings = provenance(
         test=test,

@@ -116,7 +116,7 @@ def compare(
     >>> cmp.scores["map_at_r"]["tight"], cmp.pair("tight").wins, cmp.n
     (1.0, 6, 6)
     """
-    from ..stats import bootstrap_mean_ci, cohens_d_paired, correct, paired_pvalues
+    from ..stats import bootstrap_mean_ci, correct, paired_pvalues
     from .measures import DEFAULT_METRICS
     from .retrieval import retrieval_metrics
 
@@ -177,27 +177,18 @@ def compare(
         d_low, d_high = bootstrap_mean_ci(
             diffs, n_resamples=n_resamples, seed=seed, ci_method=ci_method, confidence=confidence
         )
-        effects = np.atleast_1d(cohens_d_paired(own, ref))
-        sign = 1.0 if better[metric] else -1.0
         for i, s in enumerate(others):
-            d = diffs[i] * sign
             pairs.append(
-                PairResult(
-                    system=s,
-                    baseline=base,
-                    metric=metric,
-                    diff=float(diffs[i].mean()),
-                    ci_low=float(d_low[i]),
-                    ci_high=float(d_high[i]),
+                PairResult.from_differences(
+                    s,
+                    base,
+                    metric,
+                    diffs[i],
+                    ci=(float(d_low[i]), float(d_high[i])),
                     p_value=float(pvalues[i]),
                     p_adjusted=float(adjusted[i]),
-                    significant=bool(adjusted[i] < alpha),
+                    alpha=alpha,
                     higher_is_better=better[metric],
-                    effect_size=float(effects[i]),
-                    wins=int(np.count_nonzero(d > 0)),
-                    ties=int(np.count_nonzero(d == 0)),
-                    losses=int(np.count_nonzero(d < 0)),
-                    n=n,
                 )
             )
     n_lone = first.n_lone

@@ -6,6 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 __all__ = ["PairResult"]
 
 
@@ -73,6 +76,75 @@ class PairResult:
     ties: int = 0
     losses: int = 0
     n: int = 0
+
+    @classmethod
+    def from_differences(
+        cls,
+        system: str,
+        baseline: str,
+        metric: str,
+        d: NDArray[np.float64],
+        *,
+        ci: tuple[float, float],
+        p_value: float,
+        p_adjusted: float,
+        alpha: float,
+        higher_is_better: bool = True,
+    ) -> PairResult:
+        """The pair of a metric with a value per unit: ``d`` = system − baseline per unit
+        gives ``diff`` (its mean), the paired Cohen's d (mean / sd, NaN under 2 units) and
+        the wins, ties and losses by the metric's direction.
+
+        Parameters
+        ----------
+        system, baseline, metric : str
+            As the fields.
+        d : numpy.ndarray
+            The per-unit differences, system − baseline.
+        ci : tuple of float
+            The interval of the mean difference.
+        p_value, p_adjusted : float
+            The test's p-value, raw and corrected.
+        alpha : float
+            ``significant`` is ``p_adjusted < alpha``.
+        higher_is_better : bool
+            The metric's direction.
+
+        Returns
+        -------
+        PairResult
+            The pair.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay.stats import PairResult
+        >>> pair = PairResult.from_differences("b", "a", "mae", np.array([-0.1, 0.0, 0.2]),
+        ...     ci=(-0.1, 0.2), p_value=0.6, p_adjusted=0.6, alpha=0.05, higher_is_better=False)
+        >>> pair.wins, pair.ties, pair.losses, round(pair.diff, 4)
+        (1, 1, 1, 0.0333)
+        """
+        from .paired import cohens_d_paired
+
+        better = d if higher_is_better else -d  # wins and losses follow the metric's direction
+        effect = float(cohens_d_paired(d, np.zeros_like(d))) if len(d) > 1 else math.nan
+        return cls(
+            system=system,
+            baseline=baseline,
+            metric=metric,
+            diff=float(d.mean()) if len(d) else math.nan,
+            ci_low=ci[0],
+            ci_high=ci[1],
+            p_value=p_value,
+            p_adjusted=p_adjusted,
+            significant=bool(p_adjusted < alpha),
+            higher_is_better=higher_is_better,
+            effect_size=effect,
+            wins=int((better > 0).sum()),
+            ties=int((d == 0).sum()),
+            losses=int((better < 0).sum()),
+            n=len(d),
+        )
 
     @property
     def run(self) -> str:
