@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .data import Qrels, Run
     from .evaluation import MetricValues, Results, evaluate
     from .metrics import Metric
+    from .prepared import PreparedEvaluator, prepare
     from .seeds import SeedComparison, compare_seeds, compare_seeds_runs
 
 _LAZY = {
@@ -52,6 +53,8 @@ _LAZY = {
     "datasets": ("assay.datasets", None),
     "compare": ("assay.comparison", "compare"),
     "Comparison": ("assay.comparison", "Comparison"),
+    "prepare": ("assay.prepared", "prepare"),
+    "PreparedEvaluator": ("assay.prepared", "PreparedEvaluator"),
     "compare_seeds": ("assay.seeds", "compare_seeds"),
     "compare_seeds_runs": ("assay.seeds", "compare_seeds_runs"),
     "SeedComparison": ("assay.seeds", "SeedComparison"),
@@ -100,6 +103,7 @@ __all__ = [
     "OptionError",
     "ParseError",
     "PowerWarning",
+    "PreparedEvaluator",
     "Qrels",
     "Results",
     "Run",
@@ -109,4 +113,5 @@ __all__ = [
     "compare_seeds",
     "compare_seeds_runs",
     "evaluate",
+    "prepare",
 ]

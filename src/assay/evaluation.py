@@ -163,7 +163,7 @@ def _queries(n: int) -> str:
 Notice = tuple[type[Warning], str]
 
 
-def _join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
+def join_warnings(run: str, info: RankInfo, conv: Conventions) -> list[Notice]:
     """What the join counted for one run, said once each."""
     out: list[Notice] = []
     if info.unknown_queries:
@@ -205,7 +205,7 @@ def judged_counts(qrels: Qrels, queries: np.ndarray) -> np.ndarray:
     return np.where(codes >= 0, per[np.maximum(codes, 0)], 0)
 
 
-def _values(
+def conventional_values(
     name: str,
     m: Metric,
     values: np.ndarray,
@@ -463,10 +463,10 @@ def results_from_parts(
     data: dict[tuple[str, str], MetricValues] = {}
     notices: list[Notice] = []
     for name, (values, queries, info, _) in runs.items():
-        notices += _join_warnings(name, info, conventions)
+        notices += join_warnings(name, info, conventions)
         judged = judged_counts(qrels, queries) if conventions.short_queries == "skip" else None
         for m in metrics:
-            mv, n_short = _values(name, m, values[str(m)], queries, conventions, judged)
+            mv, n_short = conventional_values(name, m, values[str(m)], queries, conventions, judged)
             data[(name, str(m))] = mv
             notices += _short_warning(name, m, n_short)
         for m in metrics:

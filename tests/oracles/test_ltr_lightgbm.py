@@ -42,12 +42,16 @@ def test_reference_figures(experiment: ltr.Experiment) -> None:
     assert experiment.models["lambdamart"][0].best_iteration_ == 100  # no vali: all trees
 
 
+#: LightGBM's default gains, given explicitly: the model then keeps LightGBM's own ndcg metric.
+LIGHTGBM_GAINS = {"label_gain": [2.0**i - 1 for i in range(31)]}
+
+
 def test_ndcg_equals_lightgbm_evaluation(splits: dict[str, ltr.LetorDataset]) -> None:
     """LightGBM's ndcg@k (label_gain 2^i - 1, stable sort by score, k truncated to the
     query's size, 1 for a query without a relevant document) on train and test equals assay's
     NDCG@k under gain='exp', ties='input', no_relevant='one' to 1e-9."""
     train, test = splits["train"], splits["test"]
-    model = ltr.LambdaMART(params={"eval_at": list(KS)})
+    model = ltr.LambdaMART(params={"eval_at": list(KS), **LIGHTGBM_GAINS})
     model.fit(train, test)  # test as the validation set: LightGBM evaluates it every tree
     assert train.stats().no_relevant == 3  # the no_relevant convention is exercised
     assert int(train.sizes.min()) == 1  # and so is a query shorter than every k > 1
@@ -58,6 +62,24 @@ def test_ndcg_equals_lightgbm_evaluation(splits: dict[str, ltr.LetorDataset]) ->
         for k in KS:
             lightgbm = model.evals_result_[split][f"ndcg@{k}"][model.best_iteration_ - 1]
             assert abs(res.aggregate("m", f"ndcg(gain='exp')@{k}") - lightgbm) < 1e-9, (split, k)
+
+
+def test_early_stopping_on_assay_equals_lightgbm(splits: dict[str, ltr.LetorDataset]) -> None:
+    """By default LambdaMART watches assay's prepared evaluator, not LightGBM's metric: the
+    per-tree curves of both agree to 1e-9 on every cutoff and split, and early stopping
+    keeps the same tree."""
+    train, vali = splits["train"], splits["test"]
+    options = {"n_estimators": 120, "early_stopping": 5}
+    ours = ltr.LambdaMART(params={"eval_at": list(KS)}, **options).fit(train, vali)
+    theirs = ltr.LambdaMART(params={"eval_at": list(KS), **LIGHTGBM_GAINS}, **options)
+    theirs.fit(train, vali)
+    assert ours.best_iteration_ == theirs.best_iteration_ < 120  # it stopped early
+    for split in ("train", "vali"):
+        for k in KS:
+            a = np.array(ours.evals_result_[split][f"ndcg@{k}"])
+            b = np.array(theirs.evals_result_[split][f"ndcg@{k}"])
+            assert a.shape == b.shape and np.abs(a - b).max() < 1e-9, (split, k)
+    np.testing.assert_array_equal(ours.predict(vali), theirs.predict(vali))
 
 
 def test_trec_eval_zero_differs_only_on_queries_without_relevant(

@@ -26,6 +26,7 @@ def assay() -> None:
     from assay import OptionError
     from assay import ParseError
     from assay import PowerWarning
+    from assay import PreparedEvaluator
     from assay import Qrels
     from assay import Results
     from assay import Run
@@ -35,6 +36,7 @@ def assay() -> None:
     from assay import compare_seeds
     from assay import compare_seeds_runs
     from assay import evaluate
+    from assay import prepare
 
 
 def assay_agreement() -> None:

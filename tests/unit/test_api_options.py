@@ -159,6 +159,10 @@ CALLS: dict[str, Callable[[], tuple[tuple[Any, ...], dict[str, Any]]]] = {
         {"n_resamples": 20, "baseline": "run1", "risk_alpha": 1.0},
     ),
     "assay.evaluate": lambda: ((*_qrels_and_runs(), ["P@5"]), {}),
+    "assay.prepare": lambda: (
+        ({"q1": {"d1": 1}}, ["P@5"]),
+        {"queries": ["q1", "q1"], "docs": ["d1", "d2"]},
+    ),
     "assay.compare_seeds": lambda: (
         ({"a": np.vstack([A, B]), "b": np.vstack([B, A, B])},),
         {"n_bootstrap": 20, "n_resamples": 20},

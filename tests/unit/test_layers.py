@@ -25,7 +25,7 @@ SRC = ROOT / "src" / "assay"
 
 #: The ranking core: ranking's declarations and renderers (``ranking``), the results, the
 #: evaluation, the comparison and the seeded collections; they import among themselves freely.
-RANKING_CORE = {"ranking", "results", "evaluation", "comparison", "datasets", "seeds"}
+RANKING_CORE = {"ranking", "results", "evaluation", "prepared", "comparison", "datasets", "seeds"}
 
 #: The family packages (every family of the one family list but the ranking core's own).
 FAMILY_PACKAGES = {f.name for f in FAMILIES if not f.core}

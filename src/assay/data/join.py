@@ -298,13 +298,24 @@ def _truncate(rows: _Rows, depth: int) -> _Rows:
     return rows.take(top)
 
 
-def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventions) -> Ranked:
-    """The ranked lists of the evaluated queries ``eval_q`` with their qrels statistics."""
+@dataclass(frozen=True)
+class _QrelsSide:
+    """What the ranked lists of the evaluated queries ``eval_q`` take from the qrels alone:
+    their ids, judged documents per grade level and ideal rankings. Independent of the run,
+    so a prepared evaluation computes it once."""
+
+    eval_q: np.ndarray
+    emap: np.ndarray  # qrels query code -> evaluated position (-1: not evaluated)
+    query_ids: np.ndarray
+    levels: np.ndarray
+    ideal_grades: np.ndarray
+    ideal_offsets: np.ndarray
+
+
+def _qrels_side(qrels: Qrels, eval_q: np.ndarray) -> _QrelsSide:
     nq_all = qrels.n_queries
     emap = np.full(nq_all, -1, dtype=np.int64)
     emap[eval_q] = np.arange(len(eval_q))
-    offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(emap[rows.query], minlength=len(eval_q)), out=offsets[1:])
 
     # Per-query counts of judged documents per grade level, from the qrels.
     judged = qrels.grades >= 0
@@ -322,16 +333,41 @@ def _ranked(qrels: Qrels, rows: _Rows, eval_q: np.ndarray, conventions: Conventi
     jq, jg = jq[ok], jg[ok]
     ideal_offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
     np.cumsum(np.bincount(jq, minlength=len(eval_q)), out=ideal_offsets[1:])
-
-    return Ranked(
+    return _QrelsSide(
+        eval_q=eval_q,
+        emap=emap,
         query_ids=np.asarray(_ids(qrels, eval_q), dtype=object),
+        levels=levels,
+        ideal_grades=jg[np.lexsort((-jg, jq))],
+        ideal_offsets=ideal_offsets,
+    )
+
+
+def _ranked(
+    qrels: Qrels,
+    rows: _Rows,
+    eval_q: np.ndarray,
+    conventions: Conventions,
+    side: _QrelsSide | None = None,
+    offsets: np.ndarray | None = None,
+) -> Ranked:
+    """The ranked lists of the evaluated queries ``eval_q`` with their qrels statistics
+    (``side``: those statistics computed before, for these ``eval_q``; ``offsets``: the
+    lists' CSR offsets, when known)."""
+    if side is None:
+        side = _qrels_side(qrels, eval_q)
+    if offsets is None:
+        offsets = np.zeros(len(eval_q) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(side.emap[rows.query], minlength=len(eval_q)), out=offsets[1:])
+    return Ranked(
+        query_ids=side.query_ids,
         offsets=offsets,
         grade=rows.grade,
         score=rows.score,
-        levels=levels,
-        level_grades=level_grades,
-        ideal_grades=jg[np.lexsort((-jg, jq))],
-        ideal_offsets=ideal_offsets,
+        levels=side.levels,
+        level_grades=qrels.grade_levels,
+        ideal_grades=side.ideal_grades,
+        ideal_offsets=side.ideal_offsets,
         max_grade=qrels.max_grade,
         conventions=conventions,
         intents=ranked_intents(qrels, rows.qrow, eval_q, qrels.offsets),

@@ -130,6 +130,26 @@ class Ranked:
             conventions=self.conventions,
         )
 
+    def adopt_layout(self, previous: Ranked) -> None:
+        """Take over what ``previous`` computed from the lists' layout and the judgments
+        alone (the rows' query and rank, top-k selections, relevant counts, ideal DCGs), when
+        it has the same offsets and the same qrels statistics: the rows of a prepared
+        evaluation, scored again, differ only in their grades and scores."""
+        same = (
+            previous.levels is self.levels
+            and previous.ideal_grades is self.ideal_grades
+            and previous.conventions == self.conventions
+            and np.array_equal(previous.offsets, self.offsets)
+        )
+        if not same:
+            return
+        for name in ("n_ret", "qidx", "pos", "rank"):
+            if name in previous.__dict__:
+                self.__dict__[name] = previous.__dict__[name]
+        for key, value in previous._cache.items():
+            if isinstance(key, tuple) and key[0] in ("topk", "num_rel", "idcg"):
+                self._cache[key] = value
+
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         """The value cached under ``key``, computed once by ``compute()``: metrics that share
         an intermediate (pair counts, cumulative gains) build it once per ranked collection."""

@@ -23,8 +23,8 @@ from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..evaluation import Results
 from ..report.reported import Reported
-from .dataset import LetorDataset
-from .experiment import LTR_NO_RELEVANT, LTR_TIES, evaluate_scores
+from .dataset import LTR_NO_RELEVANT, LTR_TIES, LetorDataset
+from .experiment import evaluate_scores
 from .models import LambdaMART, Model
 from .options import AnalysisKind, ModelName
 from .stats import data_summary, feature_stats
@@ -326,6 +326,7 @@ def _permutation_drops(
     stats = feature_stats(data)
     varies = stats.minimum != stats.maximum
     drops = np.zeros(data.n_features)
+    ev = data.evaluator(metric, ties=LTR_TIES, no_relevant=LTR_NO_RELEVANT)
     for j in range(data.n_features):
         perm = rng.permutation(data.n_docs)
         if not varies[j]:
@@ -333,12 +334,15 @@ def _permutation_drops(
         column = x[:, j].copy()
         x[:, j] = column[perm]
         shuffled = replace(data, features=x)
-        value = evaluate_scores(data, {"p": model.predict(shuffled)}, [metric]).aggregate(
-            "p", metric
-        )
+        (value,) = ev(model.predict(shuffled)).values()
         drops[j] = base - value
         x[:, j] = column
     return drops
+
+
+def _only(values: Mapping[str, float]) -> float:
+    (value,) = values.values()
+    return value
 
 
 def trees_curve(
@@ -354,14 +358,13 @@ def trees_curve(
         counts.append(total)
     rows = []
     for split, data in splits.items():
-        runs = {str(t): model.predict(data, trees=t) for t in counts}
-        res = evaluate_scores(data, runs, [metric])
+        ev = data.evaluator(metric, ties=LTR_TIES, no_relevant=LTR_NO_RELEVANT)
         for t in counts:
             rows.append(
                 {
                     "split": split,
                     "trees": t,
-                    "value": res.aggregate(str(t), metric),
+                    "value": _only(ev(model.predict(data, trees=t))),
                     "best": t == model.best_iteration_,
                 }
             )

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
-from .._options import choice, integer, number
+from .._options import NoRelevant, ShortQueries, Ties, choice, integer, number
 from ..data import Qrels, Run
 from ..errors import InputError
 from ..io.limits import check_dense
@@ -24,7 +24,23 @@ from .letor import LetorFile, find_letor_splits, read_letor_files, write_letor
 from .options import FeatureLayout, FeatureNorm, IndexBase, ValueType
 from .stats import DatasetStats, dataset_stats
 
-__all__ = ["SENTINEL", "FeatureNorm", "LetorDataset", "load", "normalize"]
+if TYPE_CHECKING:
+    from ..prepared import PreparedEvaluator
+
+__all__ = [
+    "LTR_NO_RELEVANT",
+    "LTR_TIES",
+    "SENTINEL",
+    "FeatureNorm",
+    "LetorDataset",
+    "load",
+    "normalize",
+]
+
+#: What a run is scored under unless told otherwise (LightGBM's conventions): tied scores
+#: in input order (its stable sort), a query without a relevant document scores 1.
+LTR_TIES: Ties = "input"
+LTR_NO_RELEVANT: NoRelevant = "one"
 
 #: Feature values at least this large in magnitude (or not finite) are missing-value
 #: sentinels (Istella writes 1.79e308), left out of normalisation statistics.
@@ -239,6 +255,53 @@ class LetorDataset:
         if len(s) != self.n_docs:
             raise InputError(f"{len(s)} scores for {self.n_docs} documents of {self.name}")
         return Run.from_columns(self.row_query_ids(), self.doc_ids, s, name=name, source=self.name)
+
+    def evaluator(
+        self,
+        metrics: str | Sequence[str],
+        *,
+        ties: Ties = LTR_TIES,
+        no_relevant: NoRelevant = LTR_NO_RELEVANT,
+        short_queries: ShortQueries = "score",
+    ) -> PreparedEvaluator:
+        """A prepared evaluation of scores of this split's rows against its labels, for
+        calls once per tree or epoch (:func:`assay.prepare`): the values of
+        :func:`~assay.ltr.evaluate_scores` for the same scores.
+
+        Parameters
+        ----------
+        metrics : str or sequence of str
+            Metric names.
+        ties, no_relevant, short_queries
+            The conventions (LightGBM's by default).
+
+        Returns
+        -------
+        PreparedEvaluator
+            Called with one score per row, it returns every metric's mean.
+
+        Examples
+        --------
+        >>> from assay import ltr
+        >>> data = ltr.mslr_like(20, n_features=8, informative=2, seed=1)
+        >>> ev = data.evaluator(["ndcg(gain='exp')@10"])
+        >>> ev(data.labels)
+        {"ndcg(gain='exp')@10": 1.0}
+        """
+        from ..prepared import prepare
+
+        return prepare(
+            self.qrels(),
+            [metrics] if isinstance(metrics, str) else list(metrics),
+            queries=self.row_query_ids(),
+            docs=self.doc_ids,
+            ties=ties,
+            missing="error",
+            no_relevant=no_relevant,
+            short_queries=short_queries,
+            name=self.name,
+            source=self.source or self.name,
+        )
 
     def to_letor(self, path: str | os.PathLike[str]) -> None:
         """Write the dataset as a LETOR file (doc ids in ``# docid =`` comments)."""

@@ -33,10 +33,10 @@ from .._options import seed as check_seed
 from .._result import Result, provenance
 from ..comparison import Comparison, compare
 from ..errors import InputError, OptionError
-from ..evaluation import Results, evaluate
+from ..evaluation import Results
 from ..ranking.seed_comparison import SeedComparison
 from ..report.reported import Reported
-from .dataset import LetorDataset, normalize
+from .dataset import LTR_NO_RELEVANT, LTR_TIES, LetorDataset, normalize
 from .models import Model, make_model, with_seed
 from .options import FeatureNorm, ModelName
 from .seeds import SeedSpread, fit_seeds, seed_comparisons, spread
@@ -69,15 +69,19 @@ LTR_METRICS: tuple[str, ...] = (
     "discordant_pairs",
     "pairwise_accuracy",
 )
-#: What a run is scored under unless told otherwise (LightGBM's conventions).
-LTR_TIES: Ties = "input"
-LTR_NO_RELEVANT: NoRelevant = "one"
 
 
 def _runs(data: LetorDataset, scores: Mapping[str, ArrayLike]) -> list[Any]:
     if not scores:
         raise InputError("no model scores to evaluate")
     return [data.run(s, name) for name, s in scores.items()]
+
+
+def _scores(data: LetorDataset, scores: ArrayLike) -> np.ndarray:
+    s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    if len(s) != data.n_docs:
+        raise InputError(f"{len(s)} scores for {data.n_docs} documents of {data.name}")
+    return s
 
 
 def evaluate_scores(
@@ -117,15 +121,10 @@ def evaluate_scores(
     >>> res.aggregate("labels", "ndcg(gain='exp')@10")
     1.0
     """
-    return evaluate(
-        data.qrels(),
-        _runs(data, scores),
-        list(metrics),
-        ties=ties,
-        missing="error",
-        no_relevant=no_relevant,
-        short_queries=short_queries,
-    )
+    if not scores:
+        raise InputError("no model scores to evaluate")
+    ev = data.evaluator(metrics, ties=ties, no_relevant=no_relevant, short_queries=short_queries)
+    return ev.evaluate({name: _scores(data, s) for name, s in scores.items()})
 
 
 def compare_scores(

@@ -184,6 +184,32 @@ class Linear:
 # ---------------------------------------------------------------- LambdaMART
 
 
+#: LightGBM's evaluation hook: (scores, its Dataset) -> [(name, value, higher is better)].
+Feval = Callable[[np.ndarray, Any], list[tuple[str, float, bool]]]  # Any: lightgbm.Dataset
+
+
+def _assay_ndcg(params: dict[str, Any], splits: Mapping[int, LetorDataset]) -> Feval | None:
+    """LightGBM's ndcg@k (its default gains 2^g - 1) computed by assay's prepared evaluator
+    instead, under the workbench's conventions, for every cutoff of ``eval_at`` and every
+    split (by the id of its LightGBM Dataset); ``params`` then asks LightGBM for no metric
+    of its own. None, leaving LightGBM's, when the parameters ask for another metric or
+    other gains."""
+    if params.get("metric") != "ndcg" or "label_gain" in params:
+        return None
+    at = params["eval_at"]
+    cutoffs = [integer(k, "eval_at", minimum=1) for k in ([at] if isinstance(at, int) else at)]
+    metrics = [f"ndcg(gain='exp')@{k}" for k in cutoffs]
+    names = [f"ndcg@{k}" for k in cutoffs]
+    evaluators = {key: data.evaluator(metrics) for key, data in splits.items()}
+    params["metric"] = "None"
+
+    def feval(preds: np.ndarray, dataset: Any) -> list[tuple[str, float, bool]]:  # Any: Dataset
+        values = evaluators[id(dataset)](preds)
+        return [(name, values[m], True) for name, m in zip(names, metrics, strict=True)]
+
+    return feval
+
+
 @dataclass
 class LambdaMART:
     """LambdaMART: LightGBM's ``lambdarank`` objective (Burges 2010).
@@ -269,6 +295,8 @@ class LambdaMART:
                 lgb.Dataset(_matrix(vali), label=vali.grades, group=vali.sizes, reference=dtrain)
             )
             names.append("vali")
+        params = self.lightgbm_params()
+        feval = _assay_ndcg(params, {id(dtrain): train} | ({id(sets[-1]): vali} if vali else {}))
         record: dict[str, Any] = {}
         callbacks = [lgb.record_evaluation(record)]
         if vali is not None and patience > 0:
@@ -276,11 +304,12 @@ class LambdaMART:
         if progress is not None:
             callbacks.append(lambda env: progress(env.iteration + 1, rounds))
         booster = lgb.train(
-            self.lightgbm_params(),
+            params,
             dtrain,
             rounds,
             valid_sets=sets,
             valid_names=names,
+            feval=feval,
             callbacks=callbacks,
             keep_training_booster=True,
         )

@@ -97,10 +97,17 @@ _BASE = Param("b", 2.0, _log_base, "log base of the 'jk' discount (> 1)")
 
 
 def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
-    g = r.tie_mean(r.gains(gain))
-    mask = r.topk(k)
+    rows = r.topk(k)
     disc = _discount(discount, b)
-    return r.seg_sum(g * disc(r.pos.astype(np.float64)), mask)
+    # A tie group's mean reads rows below k, and a gain map checks every grade present.
+    if rows is None or r.ties == "average" or gain not in ("linear", "exp"):
+        g = r.tie_mean(r.gains(gain))
+        return r.seg_sum(g * disc(r.pos.astype(np.float64)), rows)
+    if gain == "exp" and len(r.grade):
+        r.gains(gain, r.grade[[int(np.argmax(r.grade))]])  # every grade's overflow check
+    # Only the top k of each list: the same products, summed in the same order.
+    terms = r.gains(gain, r.grade[rows]) * disc(r.pos[rows].astype(np.float64))
+    return np.bincount(r.qidx[rows], weights=terms, minlength=r.nq)
 
 
 @metric(
