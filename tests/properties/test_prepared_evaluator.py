@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import assay
@@ -71,8 +71,12 @@ def _both(qrels: Qrels, rows: RunRows, metrics: list[Any], **conv: Any) -> None:
     assert np.array_equal(kept.order("input"), original.order("input"))
 
 
+#: Each example checks every setting of its group under six conventions at once.
+EXAMPLES = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
 @pytest.mark.parametrize("group", sorted(g for g in GROUPS if g not in DIVERSITY))
-@PROPS
+@EXAMPLES
 @given(
     data=reference_collections(),
     ties=st.sampled_from(TIES),
