@@ -44,6 +44,7 @@ test: $(STAMP) $(RBO_STAMP) $(NDEVAL)
 bench: $(STAMP) $(NDEVAL)
 	$(BIN)/python benchmarks/bench_evaluate.py
 	$(BIN)/python benchmarks/bench_pytrec_compat.py
+	$(BIN)/python benchmarks/bench_prepared.py --rounds 9
 	$(BIN)/python benchmarks/bench_compare.py --tools assay
 	$(BIN)/python benchmarks/bench_agreement.py
 	$(BIN)/python benchmarks/bench_fusion.py --tools assay assay-stream
