@@ -25,6 +25,9 @@ The console script ``assay`` and ``python -m assay`` both call :func:`main`.
 
 from __future__ import annotations
 
+import copy
+import sys
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Annotated
 
@@ -35,7 +38,7 @@ from .._version import __version__
 from ._common import DEFAULT_METRICS
 from ._group import CommandGroup
 
-__all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
+__all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "app_for", "main"]
 
 #: Command modules, in the order ``assay --help`` lists their commands: the ranking core's
 #: (evaluate, compare, trec_eval), the registry's and the demo's, each family's in the order
@@ -85,6 +88,46 @@ for _name in COMMANDS:
     import_module(f"{__name__}.{_name}").register(app)
 
 
+def app_for(args: Sequence[str]) -> typer.Typer:
+    """The app that runs ``assay ARGS``: :data:`app` itself, or, when the first argument names
+    a command, a copy of it holding only that command.
+
+    Typer turns every registered command into a click command (reading each function's
+    signature and type hints) before it parses anything: most of the CLI's own start-up for
+    a one-command run. The copy parses the same arguments the same way (the command's help,
+    its usage errors, its output); ``assay``, ``assay --help``, ``--version`` and an unknown
+    name (its "no such command" error) get the whole app.
+
+    Parameters
+    ----------
+    args : sequence of str
+        The command line after ``assay``.
+
+    Returns
+    -------
+    typer.Typer
+        The app to call with ``args``.
+
+    Examples
+    --------
+    >>> from assay.cli import app, app_for
+    >>> [c.name for c in app_for(["evaluate", "qrels", "run"]).registered_commands]
+    ['evaluate']
+    >>> app_for(["--help"]) is app
+    True
+    """
+    if not args:
+        return app
+    commands = [c for c in app.registered_commands if c.name == args[0]]
+    groups = [g for g in app.registered_groups if g.name == args[0]]
+    if len(commands) + len(groups) != 1:
+        return app
+    only = copy.copy(app)
+    only.registered_commands = commands
+    only.registered_groups = groups
+    return only
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    app_for(sys.argv[1:])()
