@@ -147,3 +147,53 @@ def test_app_for_keeps_the_whole_app_unchanged() -> None:
     assert one.registered_groups == []
     assert [c.name for c in app.registered_commands] == names
     assert [g.name for g in app_for(["ltr", "run"]).registered_groups] == ["ltr"]
+
+
+def _ending(files: tuple[Path, Path], before: str, env: dict[str, str] | None = None) -> str:
+    """stderr of ``assay evaluate`` run through the console entry point after ``before``,
+    with a hook of the interpreter's own shutdown (threading's, run before it waits for the
+    threads and before the atexit handlers: TEARDOWN) and an atexit handler (ATEXIT)."""
+    import os
+    import subprocess
+    import sys
+
+    qrels, run = files
+    code = (
+        "import atexit, os, sys, threading\n"
+        "threading._register_atexit(lambda: os.write(2, b'TEARDOWN\\n'))\n"
+        "atexit.register(lambda: os.write(2, b'ATEXIT\\n'))\n"
+        f"{before}\n"
+        f"sys.argv = ['assay', 'evaluate', {str(qrels)!r}, {str(run)!r}, '-m', 'map']\n"
+        "from assay.cli import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("run\tmetric\tquery\tvalue\taggregate\n")
+    assert proc.stdout.endswith("\tmean\n")  # the whole output, flushed
+    return proc.stderr
+
+
+def test_a_finished_command_skips_the_teardown_but_not_atexit(files: tuple[Path, Path]) -> None:
+    env = {"ASSAY_DEBUG": ""}
+    assert _ending(files, "", env).splitlines() == ["ATEXIT"]
+
+
+def test_the_teardown_runs_when_something_may_need_it(files: tuple[Path, Path]) -> None:
+    # A thread still running is waited for (and what it writes arrives); ASSAY_DEBUG keeps
+    # the ordinary end.
+    thread = (
+        "done = threading.Event()\n"
+        "threading._register_atexit(done.set)\n"  # released by the shutdown alone
+        "threading.Thread(target=lambda: (done.wait(), os.write(2, b'THREAD\\n'))).start()"
+    )
+    lines = _ending(files, thread, {"ASSAY_DEBUG": ""}).splitlines()
+    assert sorted(lines[:2]) == ["TEARDOWN", "THREAD"]  # the two shutdown hooks, either order
+    assert lines[2:] == ["ATEXIT"]
+    assert _ending(files, "", {"ASSAY_DEBUG": "1"}).splitlines() == ["TEARDOWN", "ATEXIT"]

@@ -36,6 +36,7 @@ import typer
 from .._families import FAMILIES
 from .._version import __version__
 from ._common import DEFAULT_METRICS
+from ._exit import finish
 from ._group import CommandGroup
 
 __all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "app_for", "main"]
@@ -129,5 +130,9 @@ def app_for(args: Sequence[str]) -> typer.Typer:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app_for(sys.argv[1:])()
+    """Console-script entry point: the command, then the process's end (:func:`._exit.finish`:
+    without the interpreter's teardown when nothing needs it)."""
+    try:
+        app_for(sys.argv[1:])()
+    except SystemExit as exc:
+        finish(exc.code)
