@@ -5,6 +5,7 @@ the whole app, and ``assay evaluate`` writing TSV to a pipe imports no presentat
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,7 @@ def _loaded_after(argv: list[str]) -> tuple[str, list[str], int]:
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("LOADED"), proc.stderr
     loaded, built = last.removeprefix("LOADED ").rsplit(" BUILT ", 1)
-    return proc.stdout, eval(loaded), int(built)  # noqa: S307 - a list repr printed above
+    return proc.stdout, ast.literal_eval(loaded), int(built)
 
 
 def test_evaluate_to_a_pipe_imports_no_presentation_library(files: tuple[Path, Path]) -> None:

@@ -23,9 +23,9 @@ from typing import NoReturn
 __all__ = ["finish"]
 
 
-def finish(code: object) -> NoReturn:
+def finish(code: str | int | None) -> NoReturn:
     """End the process with ``code`` (a :class:`SystemExit`'s code)."""
-    if not isinstance(code, int) and code is not None:
+    if isinstance(code, str):
         sys.exit(code)  # a message: Python prints it, as ever
     if (
         threading.active_count() > 1
