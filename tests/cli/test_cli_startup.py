@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import assay
-from assay.cli import app, app_for
+from assay.cli import COMMAND_MODULES, COMMANDS, app, app_for
 from support.process import run_python
 
 runner = CliRunner()
@@ -39,6 +39,9 @@ DEFERRED_MODULES = {
     "assay.report.sections_tasks",
     "assay.stats.bootstrap",
     "concurrent.futures.thread",  # threads only for a run read in blocks
+    "assay.cli.ltr",  # other commands' modules: only the one run is imported
+    "assay.cli.meta",
+    "assay.cli.compare",
 }
 
 
@@ -139,6 +142,24 @@ def test_the_one_command_app_runs_like_the_whole_app(
         whole.stdout,
         whole.stderr,
     )
+
+
+def test_command_modules_names_what_each_module_registers() -> None:
+    import importlib
+
+    import typer
+
+    registered = {}
+    for module in COMMANDS:
+        one = typer.Typer()
+        importlib.import_module(f"assay.cli.{module}").register(one)
+        names = [c.name for c in one.registered_commands] + [g.name for g in one.registered_groups]
+        assert None not in names, f"{module}: a command registered without a name"
+        registered |= dict.fromkeys(names, module)
+    assert registered == COMMAND_MODULES
+    assert set(COMMAND_MODULES) == {c.name for c in app.registered_commands} | {
+        g.name for g in app.registered_groups
+    }
 
 
 def test_app_for_keeps_the_whole_app_unchanged() -> None:
