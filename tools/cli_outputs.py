@@ -12,7 +12,8 @@ Usage (the tree checked is the one on ``PYTHONPATH``)::
 ``--dir`` also keeps the outputs themselves, for a diff. ``--compare`` prints what differs
 and exits 1 if anything does. Only ``-k WORD`` cases run when given.
 
-The invocations run in process (typer's CliRunner, as the test suite does) in a fresh working
+The invocations run in process (typer's CliRunner, as the test suite does, on the app the
+console script runs for the arguments: ``assay.cli.app_for``) in a fresh working
 folder holding the inputs (tools/cli_cases.py), with relative paths, ``COLUMNS=100`` and fixed
 seeds, titles and names. One normalisation: the working folder's absolute path, should an
 output hold it, is replaced by ``<work>`` (it differs from run to run).
@@ -53,7 +54,7 @@ def run_cases(work: Path, only: list[str]) -> list[tuple[str, bytes]]:
     os.environ["NO_COLOR"] = "1"
     from typer.testing import CliRunner
 
-    from assay.cli import app
+    from assay.cli import app_for
 
     runner = CliRunner()
     outputs: list[tuple[str, bytes]] = []
@@ -65,7 +66,8 @@ def run_cases(work: Path, only: list[str]) -> list[tuple[str, bytes]]:
                 continue
             before = _snapshot(work)
             started = time.perf_counter()
-            result = runner.invoke(app, args)
+            # The app the console script runs for these arguments (only the named command).
+            result = runner.invoke(app_for(args), args)
             seconds = time.perf_counter() - started
             print(f"{seconds:7.2f}s  exit {result.exit_code}  {name}", file=sys.stderr)
             outputs.append((f"{name} :exit", str(result.exit_code).encode()))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import IO, Any
@@ -72,6 +71,8 @@ def atomic_path(path: PathLike, *, suffix: str | None = None) -> Iterator[str]:
     if mode == -1:
         yield real
         return
+    import tempfile  # here: a run printed to stdout writes no file
+
     folder, name = os.path.split(real)
     ext = os.path.splitext(name)[1] if suffix is None else suffix
     try:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "ordered_map",
@@ -48,6 +50,9 @@ def ordered_map(
     if n <= 1:
         yield from map(fn, items)
         return
+    # Imported here: a run read whole (every small one) never starts a thread.
+    from concurrent.futures import ThreadPoolExecutor
+
     pool = ThreadPoolExecutor(n, thread_name_prefix="assay")
     pending: deque[Future[R]] = deque()
     try:

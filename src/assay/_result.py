@@ -12,7 +12,6 @@ Results of the families and of the ranking core add ``report()`` and ``document(
 from __future__ import annotations
 
 import dataclasses
-import html
 import platform
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
@@ -136,6 +135,8 @@ def short_repr(result: Any) -> str:
 
 def records_html(title: str, records: list[dict[str, Any]]) -> str:
     """An HTML table of ``records`` (the first :data:`HTML_ROWS`), every text escaped."""
+    import html  # here: only an HTML view needs it, not every result's import
+
     columns = list(dict.fromkeys(key for row in records for key in row))
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
     body = "".join(

@@ -8,7 +8,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from assay.cli import app
+from assay.cli import app, app_for
 from assay.metrics import parse
 
 runner = CliRunner()
@@ -25,8 +25,10 @@ def commands() -> Iterator[tuple[str, Callable[..., Any]]]:
 
 
 def invoke(*args: str | Path, input: bytes | str | None = None) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of ``assay ARGS``; any exception but SystemExit is raised."""
-    result = runner.invoke(app, [str(a) for a in args], input=input)
+    """(exit code, stdout, stderr) of ``assay ARGS``; any exception but SystemExit is raised.
+    The app is the one the console script runs (only the named command is built)."""
+    argv = [str(a) for a in args]
+    result = runner.invoke(app_for(argv), argv, input=input)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.stdout, result.stderr

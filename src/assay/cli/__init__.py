@@ -18,13 +18,17 @@ Adding a command (this is how every command is written):
    Use the shared options of ``_common`` (``FormatOption``, ``OutputOption``, ``TiesOption``,
    ...) where they apply.
 4. Name the module in its family's entry of :data:`assay._families.FAMILIES` (``cli=``; by
-   default the module is named after the family): :data:`COMMANDS` below is derived from it.
+   default the module is named after the family): :data:`COMMANDS` below is derived from it;
+   and the names it registers in :data:`COMMAND_MODULES` (``assay NAME`` imports only the
+   module of NAME).
 
 The console script ``assay`` and ``python -m assay`` both call :func:`main`.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from importlib import import_module
 from typing import Annotated
 
@@ -33,9 +37,10 @@ import typer
 from .._families import FAMILIES
 from .._version import __version__
 from ._common import DEFAULT_METRICS
+from ._exit import finish
 from ._group import CommandGroup
 
-__all__ = ["COMMANDS", "DEFAULT_METRICS", "app", "main"]
+__all__ = ["COMMANDS", "COMMAND_MODULES", "DEFAULT_METRICS", "app", "app_for", "main"]
 
 #: Command modules, in the order ``assay --help`` lists their commands: the ranking core's
 #: (evaluate, compare, trec_eval), the registry's and the demo's, each family's in the order
@@ -51,16 +56,35 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
-app = typer.Typer(
-    name="assay",
-    cls=CommandGroup,
-    help="Offline evaluation of ranking and NLP systems: trec_eval-exact metrics, fast.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: The module of each command, by the name typed (``assay NAME``; a group's subcommands come
+#: with it): ``assay NAME ...`` imports only that module. ``tests/cli/test_cli_startup.py``
+#: checks it against what the modules of :data:`COMMANDS` register.
+COMMAND_MODULES: dict[str, str] = {
+    "evaluate": "evaluate",
+    "compare": "compare",
+    "seeds": "seeds",
+    "trec-eval": "trec_eval",
+    "gdeval": "gdeval",
+    "ndeval": "ndeval",
+    "metrics": "metrics",
+    "demo": "demo",
+    "classify": "classify",
+    "agree": "agree",
+    "cluster": "cluster",
+    "regression": "regression",
+    "tagging": "tagging",
+    "embed": "embed",
+    "generation": "generation",
+    "ltr": "ltr",
+    "fuse": "fusion",
+    "aggregate": "fusion",
+    "meta": "meta",
+    "leaderboard": "leaderboard",
+    "aggregate-labels": "crowd",
+    "crowd-qrels": "crowd_qrels",
+    "report": "report",
+    "plot": "plot",
+}
 
 
 def _version(value: bool) -> None:
@@ -69,7 +93,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -81,10 +104,80 @@ def _root(
     """Offline evaluation of ranking and NLP systems."""
 
 
-for _name in COMMANDS:
-    import_module(f"{__name__}.{_name}").register(app)
+def _new_app(modules: Sequence[str]) -> typer.Typer:
+    """The ``assay`` app with the commands of ``modules`` (names in :data:`COMMANDS`)."""
+    new = typer.Typer(
+        name="assay",
+        cls=CommandGroup,
+        help="Offline evaluation of ranking and NLP systems: trec_eval-exact metrics, fast.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    new.callback()(_root)
+    for name in modules:
+        import_module(f"{__name__}.{name}").register(new)
+    return new
+
+
+def _whole() -> typer.Typer:
+    """``assay.cli.app``, every command: built on first use (a one-command run never does)."""
+    built: typer.Typer | None = globals().get("app")
+    if built is None:
+        built = globals()["app"] = _new_app(COMMANDS)
+    return built
+
+
+def __getattr__(name: str) -> typer.Typer:
+    if name == "app":
+        return _whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def app_for(args: Sequence[str]) -> typer.Typer:
+    """The app that runs ``assay ARGS``: the whole app (``assay.cli.app``), or, when the
+    first argument names a command, an app holding only that command.
+
+    Typer turns every registered command into a click command (reading each function's
+    signature and type hints) before it parses anything, and every command's module would
+    be imported: most of the CLI's own start-up for a one-command run. The one-command app
+    parses the same arguments the same way (the command's help, its usage errors, its
+    output); ``assay``, ``assay --help``, ``--version`` and an unknown name (its "no such
+    command" error) get the whole app.
+
+    Parameters
+    ----------
+    args : sequence of str
+        The command line after ``assay``.
+
+    Returns
+    -------
+    typer.Typer
+        The app to call with ``args``.
+
+    Examples
+    --------
+    >>> from assay.cli import app, app_for
+    >>> [c.name for c in app_for(["evaluate", "qrels", "run"]).registered_commands]
+    ['evaluate']
+    >>> app_for(["--help"]) is app
+    True
+    """
+    module = COMMAND_MODULES.get(args[0]) if args else None
+    if module is None:
+        return _whole()
+    only = _new_app([module])
+    only.registered_commands = [c for c in only.registered_commands if c.name == args[0]]
+    only.registered_groups = [g for g in only.registered_groups if g.name == args[0]]
+    return only
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: the command, then the process's end (:func:`._exit.finish`:
+    without the interpreter's teardown when nothing needs it)."""
+    try:
+        app_for(sys.argv[1:])()
+    except SystemExit as exc:
+        finish(exc.code)
