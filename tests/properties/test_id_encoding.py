@@ -218,3 +218,29 @@ def test_a_repeated_pair_is_named_as_the_row_path_names_it(kind: str) -> None:
     assert got[0] == want[0] == "DuplicateError"
     assert got[1] == want[1]
     assert "document 'd0'" in got[1] and "row 38" in got[1]
+
+
+@pytest.mark.parametrize("layout", ["byte order", "queries moved", "queries apart"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_large_sorts_split_by_queries_match_one_three_key_sort(layout: str, seed: int) -> None:
+    """Above :data:`SPLIT_ROWS` rows the sort into trec_eval order runs a group of queries at a
+    time; the reference is one stable sort by query, score descending and docno descending."""
+    from assay.data.run import SPLIT_ROWS, trec_order
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 3000, size=200)
+    q = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)
+    if layout == "queries moved":
+        q = np.repeat(rng.permutation(len(sizes)).astype(np.int32), sizes)
+    elif layout == "queries apart":
+        q = rng.permutation(q)
+    assert len(q) > SPLIT_ROWS
+    score = rng.choice([0.0, -0.0, 0.25, 1.0, 3.5], size=len(q)) + rng.integers(0, 50, len(q))
+    docs = pa.array([f"d{x}" for x in rng.integers(0, 10**6, size=len(q))])
+    keys = pa.table({"q": q, "s": score, "d": docs})
+    want = pa.compute.sort_indices(
+        keys, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]
+    ).to_numpy()
+    got = trec_order(q, score, docs)
+    assert got is not None
+    assert np.array_equal(got, want)

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._arrow import from_np, to_np
+from .._parallel import ordered_map
 from ..errors import DuplicateError, InputError
 
 if TYPE_CHECKING:
@@ -249,18 +250,23 @@ def query_groups(offsets: np.ndarray, rows: int) -> list[tuple[int, int]]:
 
 def has_repeated_pair(offsets: np.ndarray, docs: pa.Array, rows: np.ndarray | None = None) -> bool:
     """Whether some query (rows ``offsets[q]:offsets[q + 1]``) holds a document twice. The ids
-    of about :data:`GROUP_ROWS` rows of whole queries are encoded at a time, exactly. With
-    ``rows``, grouped row ``i`` is ``docs[rows[i]]`` (the documents stay in input order)."""
-    for a, b in query_groups(offsets, GROUP_ROWS):
+    of about :data:`GROUP_ROWS` rows of whole queries are encoded at a time, exactly, the
+    groups on a few threads (Arrow's hashing releases the GIL). With ``rows``, grouped row
+    ``i`` is ``docs[rows[i]]`` (the documents stay in input order)."""
+
+    def repeats(group: tuple[int, int]) -> bool:
+        a, b = group
         r0, r1 = int(offsets[a]), int(offsets[b])
         if r1 - r0 < 2:
-            continue
-        group = docs.slice(r0, r1 - r0) if rows is None else docs.take(from_np(rows[r0:r1]))
-        codes = to_np(pc.dictionary_encode(group).indices).astype(np.int64)
+            return False
+        ids = docs.slice(r0, r1 - r0) if rows is None else docs.take(from_np(rows[r0:r1]))
+        codes = to_np(pc.dictionary_encode(ids).indices).astype(np.int64)
         query = np.repeat(np.arange(b - a, dtype=np.int64), np.diff(offsets[a : b + 1]))
-        if repeats_a_pair(query, codes, int(codes.max()) + 1):
-            return True
-    return False
+        return repeats_a_pair(query, codes, int(codes.max()) + 1)
+
+    groups = query_groups(offsets, GROUP_ROWS)
+    workers = None if len(groups) > 2 else 1
+    return any(ordered_map(repeats, groups, workers=workers))
 
 
 _INT32 = np.iinfo(np.int32)
