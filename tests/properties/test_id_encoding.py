@@ -244,3 +244,15 @@ def test_large_sorts_split_by_queries_match_one_three_key_sort(layout: str, seed
     got = trec_order(q, score, docs)
     assert got is not None
     assert np.array_equal(got, want)
+
+
+def test_document_dictionary_is_made_on_first_use_and_survives_pickling() -> None:
+    import pickle
+
+    run = Run.from_dict({"q1": {"d1": 0.5, "d2": 0.9}, "q2": {"d1": 1.0, "d3": 0.1}})
+    copy = pickle.loads(pickle.dumps(run))
+    for r in (run, copy):
+        assert r.doc_ids.to_pylist() == ["d1", "d2", "d3"]  # distinct, first seen first
+        assert r.doc_ids.take(pa.array(r.doc_codes)).to_pylist() == ["d2", "d1", "d1", "d3"]
+        assert r.to_dict() == {"q1": {"d2": 0.9, "d1": 0.5}, "q2": {"d1": 1.0, "d3": 0.1}}
+    assert pickle.loads(pickle.dumps(run)).doc_ids.to_pylist() == ["d1", "d2", "d3"]
