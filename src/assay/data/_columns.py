@@ -11,6 +11,7 @@ byte order) means the same thing whatever the source.
 from __future__ import annotations
 
 import itertools
+import threading
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -265,8 +266,16 @@ def has_repeated_pair(offsets: np.ndarray, docs: pa.Array, rows: np.ndarray | No
         return repeats_a_pair(query, codes, int(codes.max()) + 1)
 
     groups = query_groups(offsets, GROUP_ROWS)
-    workers = None if len(groups) > 2 else 1
-    return any(ordered_map(repeats, groups, workers=workers))
+    return any(ordered_map(repeats, groups, workers=group_workers(len(groups))))
+
+
+def group_workers(n_groups: int) -> int | None:
+    """Threads for work split into ``n_groups`` groups of queries: the default count on the
+    main thread, one (no pool) for a couple of groups or on a worker thread already (a
+    streamed run's blocks are on a pool of their own)."""
+    if n_groups <= 2 or threading.current_thread() is not threading.main_thread():
+        return 1
+    return None
 
 
 _INT32 = np.iinfo(np.int32)

@@ -19,6 +19,7 @@ from ._columns import (
     check_duplicates,
     csr_offsets,
     factorize,
+    group_workers,
     has_repeated_pair,
     query_groups,
 )
@@ -124,7 +125,8 @@ def _query_score_order(q: np.ndarray, score: np.ndarray, moved: np.ndarray | Non
         r0, r1 = int(offsets[group[0]]), int(offsets[group[1]])
         return _sort_query_score(qm[r0:r1], sm[r0:r1]).astype(np.int64) + r0
 
-    local = np.concatenate(list(ordered_map(part, query_groups(offsets, GROUP_ROWS))))
+    groups = query_groups(offsets, GROUP_ROWS)
+    local = np.concatenate(list(ordered_map(part, groups, workers=group_workers(len(groups)))))
     return cast(np.ndarray, moved[local])
 
 
