@@ -292,19 +292,26 @@ class Run(QueryDocTable):
         q, qids, da = cls._encode_ids(query, doc, len(sc), source, lines)
         # The document codes index the rows' own ids (input order), which is all the join
         # needs; the dictionary of distinct documents is made if something asks for it.
+        # Pairs known distinct (dict input) need no check. Otherwise each query's ids are
+        # hashed a group of queries at a time (in cache): in input order when each query's
+        # rows are together there (files, data frames), else in sorted order. Only a repeat,
+        # to be named, needs the dictionary of every document, found in input order.
+        q_in, repeated = q, False
+        starts = np.flatnonzero(q[1:] != q[:-1]) + 1
+        together = len(starts) + 1 == len(qids)
+        if not _unique and together:
+            runs = np.concatenate([[0], starts, [len(q)]]).astype(np.int64)
+            repeated = has_repeated_pair(runs, da)
         order = trec_order(q, sc, da)
         if order is None:  # already in rank order, as systems usually write runs
             pos = np.arange(len(q), dtype=np.int64)
         else:
             q, sc, pos = q[order], sc[order], order.astype(np.int64)
         offsets = csr_offsets(q, len(qids))
-        # Pairs known distinct (dict input) need no check. Otherwise each query's ids are
-        # hashed a group of queries at a time (in cache); only a repeat, to be named, needs
-        # the dictionary of every document, found in input order.
-        if not _unique and has_repeated_pair(offsets, da, None if order is None else pos):
+        if not _unique and not together:
+            repeated = has_repeated_pair(offsets, da, None if order is None else pos)
+        if not _unique and repeated:
             d_in, docs = factorize(da)
-            q_in = np.empty_like(q)
-            q_in[pos] = q
             check_duplicates(q_in, d_in, len(docs), "run", docs, qids, source, lines)
         return cls(
             _qids=qids,
