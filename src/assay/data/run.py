@@ -43,7 +43,8 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     """Permutation into trec_eval's order (query, score descending, docno descending), or
     None when the rows are in that order already.
 
-    Rows are sorted by (query, score) with NumPy; docno strings are compared only within runs
+    Rows are sorted by (query, score) with Arrow's stable sort (a group of whole queries at a
+    time when each query's rows are together); docno strings are compared only within runs
     of tied scores, and only those rows are sorted by them (ties are few in real runs, and a
     string sort of every row costs several times the numeric one).
 
