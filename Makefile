@@ -51,6 +51,8 @@ bench: $(STAMP) $(NDEVAL)
 	$(BIN)/python benchmarks/bench_meta.py
 	$(BIN)/python benchmarks/bench_tagging.py
 	$(BIN)/python benchmarks/bench_letor.py
+	$(BIN)/python benchmarks/bench_encode.py --sizes 2.5e5 1e6 --runs 5 --repeat 3
+	$(BIN)/python benchmarks/bench_letor.py --queries 1250 --runs 3 --base 4cca8ea
 	$(BIN)/python benchmarks/bench_embeddings.py
 	$(BIN)/python benchmarks/bench_scale.py --sizes 1e5 1e6 --plot benchmarks/scale.png
 	$(BIN)/python benchmarks/bench_diversity.py --repeat 1

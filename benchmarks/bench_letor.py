@@ -11,6 +11,7 @@ checksum of the features (as float32) shows both read the same numbers. Ratios a
 
     python benchmarks/bench_letor.py                   # 1 run (scikit-learn takes minutes)
     python benchmarks/bench_letor.py --runs 3 --queries 1000
+    python benchmarks/bench_letor.py --queries 1250 --runs 3 --base 4cca8ea   # 150k x 136
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -78,10 +80,15 @@ def make_data(queries: int, seed: int = 42) -> Path:
     return path
 
 
-def run_tool(code: str, args: list[str], path: Path) -> dict[str, float]:
+def run_tool(code: str, args: list[str], path: Path, src: Path | None = None) -> dict[str, float]:
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-c", code, str(path), *args], capture_output=True, text=True, check=False
+        [sys.executable, "-c", code, str(path), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     wall = time.perf_counter() - start
     if out.returncode != 0:
@@ -98,10 +105,28 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=6000)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--float64", action="store_true", help="also time assay with dtype=float64")
+    ap.add_argument(
+        "--base", help="also read with the reader of this older commit (git archive of its src)"
+    )
+    ap.add_argument("--no-sklearn", action="store_true", help="leave scikit-learn out")
     args = ap.parse_args()
     tools = dict(TOOLS)
+    if args.no_sklearn:
+        del tools["scikit-learn"]
     if args.float64:
         tools["assay (float64)"] = (ASSAY, ["float64"])
+    srcs: dict[str, Path | None] = dict.fromkeys(tools)
+    srcs["assay"] = HERE.parent / "src"  # this tree, whatever assay is installed
+    tmp = tempfile.TemporaryDirectory()
+    if args.base:
+        from bench_encode import base_tree, compile_tree
+
+        srcs[f"assay ({args.base})"] = base_tree(args.base, Path(tmp.name))
+        tools[f"assay ({args.base})"] = (ASSAY, ["float32"])
+        compile_tree(HERE.parent / "src")
+        for src in srcs.values():
+            if src is not None:
+                compile_tree(src)
     path = make_data(args.queries)
     size = path.stat().st_size / 1e6
     print(
@@ -119,7 +144,7 @@ def main() -> None:
     run_tool(*tools["assay"], path)
     for _ in range(args.runs):
         for t, (code, extra) in tools.items():
-            samples[t].append(run_tool(code, extra, path))
+            samples[t].append(run_tool(code, extra, path, srcs[t]))
     med = {
         t: {k: statistics.median(s[k] for s in samples[t]) for k in ("wall", "seconds", "rss_mb")}
         for t in tools

@@ -19,7 +19,7 @@ from .._arrow import from_np
 from .._files import atomic_path
 from ..errors import EmptyInputError, InputError, OptionError, ParseError
 from ._coerce import coerce_table, is_table
-from ._columns import as_ids, factorize_sorted
+from ._columns import as_ids, factorize_sorted, run_heads
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,15 +167,17 @@ class QueryDocTable:
     ) -> tuple[np.ndarray, pa.Array, pa.Array]:
         """Query codes, the distinct query ids (byte order) and the document id column, once
         the id columns are checked against the ``n_values`` values: equal lengths, not empty."""
-        qa = as_ids(query, "query", source, lines)
+        by_runs = _query_runs(query)
+        qa = as_ids(query, "query", source, lines) if by_runs is None else None
         da = as_ids(doc, "document", source, lines)
-        if not (len(qa) == len(da) == n_values):
+        n_query = len(qa) if qa is not None else len(query)
+        if not (n_query == len(da) == n_values):
             raise InputError(
                 f"query, doc and {cls.ROLES[2]} columns differ in length", source=source
             )
-        if len(qa) == 0:
+        if n_query == 0:
             raise EmptyInputError(cls.EMPTY, source=source)
-        q, qids = factorize_sorted(qa)
+        q, qids = by_runs if by_runs is not None else factorize_sorted(cast(pa.Array, qa))
         return q, qids, da
 
     def _evolve(self, **changes: Any) -> Self:
@@ -509,8 +511,12 @@ class QueryDocTable:
 
     # -------------------------------------------------------------- writers
 
+    def _doc_column(self) -> pa.Array:
+        """The document id of every row."""
+        return self.doc_ids.take(from_np(self.doc_codes))
+
     def _id_columns(self) -> tuple[pa.Array, pa.Array]:
-        return self._qids.take(from_np(self._q)), self.doc_ids.take(from_np(self.doc_codes))
+        return self._qids.take(from_np(self._q)), self._doc_column()
 
     def to_arrow(self) -> pa.Table:
         """Rows as a pyarrow Table: query, doc and the value column."""
@@ -533,7 +539,7 @@ class QueryDocTable:
         """
         from ..io.frames import grouped_to_nested
 
-        docs = self.doc_ids.take(from_np(self.doc_codes)).to_pylist()
+        docs = self._doc_column().to_pylist()
         return grouped_to_nested(self.queries, self._offsets, docs, self.values.tolist())
 
     def to_pandas(self) -> pd.DataFrame:
@@ -592,6 +598,34 @@ class QueryDocTable:
         return self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]  # why: unhashable, as __eq__ makes it
+
+
+def _query_runs(query: Any) -> tuple[np.ndarray, pa.Array] | None:
+    """Query codes and the distinct ids (byte order) of a NumPy query column whose rows come
+    in runs of one query, from one id per run (:func:`run_heads`): the codes are exactly those
+    of every row converted and encoded, since equal adjacent values are one id. None when the
+    column is not such, or when a run's id is not a valid string (missing, empty, not text):
+    the row-by-row path then finds the first bad row and names it."""
+    heads = run_heads(query)
+    if heads is None:
+        return None
+    try:
+        ids = as_ids(query[heads], "query", None, None)
+    except InputError:
+        return None
+    if not pa.types.is_string(ids.type) or pa.types.is_dictionary(ids.type):
+        return None
+    if query.dtype.kind == "O" and not _all_text(query[heads]):
+        return None
+    codes, qids = factorize_sorted(ids)
+    sizes = np.diff(np.append(heads, len(query)))
+    return np.repeat(codes, sizes), qids
+
+
+def _all_text(values: np.ndarray) -> bool:
+    """Whether an object array (one id per run) holds only ``str``: in a run of equal values,
+    other objects (``1 == 1.0 == True``) could stand for rows converted differently."""
+    return all(type(v) is str for v in values.tolist())
 
 
 def _rebuild(cls: type[QueryDocTable], state: dict[str, Any]) -> QueryDocTable:

@@ -218,9 +218,12 @@ def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list
     """The run's rows of qrels queries in rank order, with their grades; the run's queries
     unknown to the qrels and how many rows they had."""
     qmap = to_np(pc.index_in(run.query_ids, value_set=qrels.query_ids), fill=-1)
-    dmap = to_np(pc.index_in(run.doc_ids, value_set=qrels.doc_ids), fill=-1)
+    # The run's ids as it keeps them (each row's own, or distinct): looked up in the qrels'
+    # dictionary, never hashed into one of their own.
+    run_docs, rd = run._doc_lookup()
+    dmap = to_np(pc.index_in(run_docs, value_set=qrels.doc_ids), fill=-1)
     order = run.order(conventions.ties)
-    rq, rd, rs = run.query_codes, run.doc_codes, run.scores
+    rq, rs = run.query_codes, run.scores
     if order is not None:
         rq, rd, rs = rq[order], rd[order], rs[order]
     qq = qmap[rq]

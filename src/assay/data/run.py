@@ -12,7 +12,17 @@ import pyarrow.compute as pc
 from numpy.typing import ArrayLike
 
 from .._arrow import from_np, to_np
-from ._columns import as_scores, check_duplicates, csr_offsets, factorize
+from .._parallel import ordered_map
+from ._columns import (
+    GROUP_ROWS,
+    as_scores,
+    check_duplicates,
+    csr_offsets,
+    factorize,
+    group_workers,
+    has_repeated_pair,
+    query_groups,
+)
 from ._table import PathLike, QueryDocTable
 
 if TYPE_CHECKING:
@@ -33,7 +43,8 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     """Permutation into trec_eval's order (query, score descending, docno descending), or
     None when the rows are in that order already.
 
-    Rows are sorted by (query, score) with NumPy; docno strings are compared only within runs
+    Rows are sorted by (query, score) with Arrow's stable sort (a group of whole queries at a
+    time when each query's rows are together); docno strings are compared only within runs
     of tied scores, and only those rows are sorted by them (ties are few in real runs, and a
     string sort of every row costs several times the numeric one).
 
@@ -64,9 +75,9 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     same_q = q[1:] == q[:-1]
     descending = bool(((score[1:] <= score[:-1]) | ~same_q).all())
     if not (descending and bool((q[1:] >= q[:-1]).all())):
-        perm = _whole_queries_order(q, same_q) if descending else None
-        if perm is None:
-            perm = np.lexsort((-score, q))
+        perm = _whole_queries_order(q, same_q)
+        if perm is None or not descending:
+            perm = _query_score_order(q, score, perm)
         q, score = q[perm], score[perm]
         same_q = q[1:] == q[:-1]
     tied = same_q & (score[1:] == score[:-1])  # row i ties with row i + 1
@@ -90,6 +101,36 @@ def trec_order(q: np.ndarray, score: np.ndarray, docs: pa.Array) -> np.ndarray |
     return out
 
 
+#: Rows from which a sort into (query, score) order is split into groups of whole queries.
+SPLIT_ROWS = 2 * GROUP_ROWS
+
+
+def _sort_query_score(q: np.ndarray, score: np.ndarray) -> np.ndarray:
+    # Arrow's sort is stable and sorts the two keys 3.5x faster than ``np.lexsort`` (1M
+    # rows: 64 ms against 224 ms); -0.0 and 0.0 compare equal in both.
+    keys = pa.table({"q": from_np(q), "s": from_np(score)})
+    return to_np(pc.sort_indices(keys, sort_keys=[("q", "ascending"), ("s", "descending")]))
+
+
+def _query_score_order(q: np.ndarray, score: np.ndarray, moved: np.ndarray | None) -> np.ndarray:
+    """The stable sort by (query, score descending). When each query's rows are together
+    (``moved``: the stable sort by query that moves them whole), the rows of about
+    :data:`GROUP_ROWS` rows of whole queries are sorted at a time, on a few threads (smaller
+    sorts, in cache, and Arrow's sort releases the GIL); otherwise all rows in one sort."""
+    if moved is None or len(q) < SPLIT_ROWS:
+        return _sort_query_score(q, score).astype(np.int64)
+    qm, sm = q[moved], score[moved]
+    offsets = np.concatenate([[0], np.flatnonzero(qm[1:] != qm[:-1]) + 1, [len(qm)]])
+
+    def part(group: tuple[int, int]) -> np.ndarray:
+        r0, r1 = int(offsets[group[0]]), int(offsets[group[1]])
+        return _sort_query_score(qm[r0:r1], sm[r0:r1]).astype(np.int64) + r0
+
+    groups = query_groups(offsets, GROUP_ROWS)
+    local = np.concatenate(list(ordered_map(part, groups, workers=group_workers(len(groups)))))
+    return cast(np.ndarray, moved[local])
+
+
 def _whole_queries_order(q: np.ndarray, same_q: np.ndarray) -> np.ndarray | None:
     """The stable sort by query of rows whose queries each come in one run (a file's usual
     layout, its queries in another order than byte order), by moving whole runs; None when
@@ -103,6 +144,9 @@ def _whole_queries_order(q: np.ndarray, same_q: np.ndarray) -> np.ndarray | None
     moved_to = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     shift = np.repeat(starts[by_code] - moved_to, sizes)
     return cast(np.ndarray, np.arange(len(q), dtype=np.int64) + shift)
+
+
+_INT32_MAX = int(np.iinfo(np.int32).max)
 
 
 def default_name(source: str) -> str:
@@ -162,7 +206,7 @@ class Run(QueryDocTable):
     (array([1, 2, 1]), {'d2': 0.9, 'd1': 0.5})
     """
 
-    __slots__ = ("_cache", "_input_pos", "_score", "name", "tag")
+    __slots__ = ("_cache", "_input_pos", "_per_row", "_score", "name", "tag")
     ROLES = ("query", "doc", "score")
     KIND = "run"
     OPTIONS = ("name",)
@@ -181,6 +225,7 @@ class Run(QueryDocTable):
         name: str,
         tag: str | None = None,
         source: str | None = None,
+        _per_row: bool = False,
     ) -> None:
         super().__init__(
             _qids=_qids,
@@ -196,6 +241,9 @@ class Run(QueryDocTable):
         self.name = name
         self.tag = tag
         self._cache: dict[str, np.ndarray] = {}
+        # True while ``_docs`` holds every row's id (input order) and ``_d`` indexes those
+        # rows: the distinct dictionary (hashing every id) is made on first use only.
+        self._per_row = _per_row
 
     @classmethod
     def from_columns(
@@ -243,29 +291,41 @@ class Run(QueryDocTable):
         """
         sc = as_scores(score, source, lines)
         q, qids, da = cls._encode_ids(query, doc, len(sc), source, lines)
-        if _unique:
-            # Pairs known distinct (dict input): codes index the exact per-row strings, which
-            # is all the join needs; hashing every document id would only find no repeats.
-            d, docs = np.arange(len(da), dtype=np.int32), da
-        else:
-            d, docs = factorize(da)
-            check_duplicates(q, d, len(docs), "run", docs, qids, source, lines)
+        # The document codes index the rows' own ids (input order), which is all the join
+        # needs; the dictionary of distinct documents is made if something asks for it.
+        # Pairs known distinct (dict input) need no check. Otherwise each query's ids are
+        # hashed a group of queries at a time (in cache): in input order when each query's
+        # rows are together there (files, data frames), else in sorted order. Only a repeat,
+        # to be named, needs the dictionary of every document, found in input order.
+        q_in, repeated = q, False
+        starts = np.flatnonzero(q[1:] != q[:-1]) + 1
+        together = len(starts) + 1 == len(qids)
+        if not _unique and together:
+            runs = np.concatenate([[0], starts, [len(q)]]).astype(np.int64)
+            repeated = has_repeated_pair(runs, da)
         order = trec_order(q, sc, da)
         if order is None:  # already in rank order, as systems usually write runs
             pos = np.arange(len(q), dtype=np.int64)
         else:
-            q, d, sc, pos = q[order], d[order], sc[order], order.astype(np.int64)
+            q, sc, pos = q[order], sc[order], order.astype(np.int64)
+        offsets = csr_offsets(q, len(qids))
+        if not _unique and not together:
+            repeated = has_repeated_pair(offsets, da, None if order is None else pos)
+        if not _unique and repeated:
+            d_in, docs = factorize(da)
+            check_duplicates(q_in, d_in, len(docs), "run", docs, qids, source, lines)
         return cls(
             _qids=qids,
-            _docs=docs,
+            _docs=da,
             _q=q,
-            _d=d,
+            _d=pos.astype(np.int32) if len(pos) <= _INT32_MAX else pos,
             _score=sc,
             _input_pos=pos,
-            _offsets=csr_offsets(q, len(qids)),
+            _offsets=offsets,
             name=name or "run",
             tag=tag,
             source=source,
+            _per_row=True,
         )
 
     @classmethod
@@ -359,6 +419,40 @@ class Run(QueryDocTable):
     # -------------------------------------------------------------- views and writers
 
     @property
+    def doc_ids(self) -> pa.Array:
+        """The distinct document ids; :attr:`doc_codes` index them."""
+        return self._distinct_docs()[0]
+
+    @property
+    def doc_codes(self) -> np.ndarray:
+        """The document code of every row."""
+        return self._distinct_docs()[1]
+
+    def _distinct_docs(self) -> tuple[pa.Array, np.ndarray]:
+        """The dictionary of distinct documents and the rows' codes into it, made from the
+        rows' own ids on first use (and then kept in their place)."""
+        docs, d = self._docs, self._d
+        if docs is None or d is None:  # pragma: no cover - every constructor gives both
+            raise TypeError("run without documents")
+        if self._per_row:
+            codes, docs = factorize(docs)
+            d = codes[d]
+            d.setflags(write=False)
+            self._docs, self._d, self._per_row = docs, d, False
+        return docs, d
+
+    def _doc_lookup(self) -> tuple[pa.Array, np.ndarray]:
+        """Ids and every row's code into them, distinct or not: what a join by value needs,
+        without hashing every document id to make them distinct."""
+        if self._docs is None or self._d is None:  # pragma: no cover - as above
+            raise TypeError("run without documents")
+        return self._docs, self._d
+
+    def _doc_column(self) -> pa.Array:
+        docs, d = self._doc_lookup()
+        return docs.take(from_np(d))
+
+    @property
     def values(self) -> np.ndarray:
         return self._score
 
@@ -424,7 +518,7 @@ class Run(QueryDocTable):
             self.ranks(),
             self._score,
             tag or self.tag or self.name,
-            distinct=(self._qids, self._docs),
+            distinct=(self._qids, self._doc_lookup()[0]),
         )
 
     def rename(self, name: str) -> Run:
@@ -455,6 +549,7 @@ class Run(QueryDocTable):
             "_input_pos": self._input_pos,
             "name": self.name,
             "tag": self.tag,
+            "_per_row": self._per_row,
         }
 
     def order(self, ties: str) -> np.ndarray | None:

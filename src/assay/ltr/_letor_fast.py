@@ -78,6 +78,7 @@ def parse_block_fast(data: bytes, before: int, source: str) -> Block | None:
     if not filled.all():
         trimmed = trimmed.filter(from_np(filled))
     parts = pc.ascii_split_whitespace(trimmed)
+    del text, lines, trimmed  # copies of the block's text: freed before the tokens are cast
     n_tok = np.zeros(len(nl), dtype=np.int64)
     n_tok[data_lines] = to_np(pc.list_value_length(parts))
     per_line = _layout_ok(buf, nl, starts, n_tok)
@@ -110,7 +111,9 @@ def parse_block_fast(data: bytes, before: int, source: str) -> Block | None:
     if total and not to_np(pc.utf8_is_decimal(index_text)).all():
         return None  # a sign or other non-digit: the careful parser says which
     indices = _cast(index_text, pa.int64())
+    del index_text
     values = _cast(tokens.take(from_np(at + 1)), pa.float64())
+    del tokens, parts
     if indices is None or values is None or (total and int(indices.max()) >= _MAX_INDEX):
         return None
     line_numbers = data_lines.astype(np.int64) + before + 1

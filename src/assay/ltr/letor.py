@@ -56,8 +56,10 @@ __all__ = [
 ]
 
 
-#: Bytes per block: whole lines are parsed a block at a time, bounding working memory.
-BLOCK_BYTES = 1 << 23
+#: Bytes per block: whole lines are parsed a block at a time, bounding working memory (a
+#: block's tokens and their casts take about 12 times its text: a 150k x 136 file peaked at
+#: 333 MB with 8 MiB blocks, 233 MB with 2 MiB; benchmarks/RESULTS.md).
+BLOCK_BYTES = 1 << 21
 #: Try the Arrow fast path first (False: always the careful parser; for tests).
 FAST = True
 
