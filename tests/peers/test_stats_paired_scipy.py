@@ -16,6 +16,7 @@ def mean_diff(x, y, axis=-1):
     return np.mean(x - y, axis=axis)
 
 
+@pytest.mark.usefixtures("gc_collect_skipped")  # multipletests' gc.collect() per Holm call
 def test_correct_against_statsmodels() -> None:
     multitest = pytest.importorskip(
         "statsmodels.stats.multitest", reason="statsmodels not installed (optional reference)"

@@ -171,10 +171,11 @@ def test_replicability_equals_the_slow_procedure(p: list[float], alpha: float) -
     assert len(replicability(p, alpha=alpha).identified) == slow_count(p, alpha, "bonferroni")
 
 
+@pytest.mark.usefixtures("gc_collect_skipped")  # multipletests' gc.collect() per call
 def test_holm_equals_statsmodels() -> None:
     multitest = pytest.importorskip("statsmodels.stats.multitest")
     rng = np.random.default_rng(5)
-    for _ in range(60):  # statsmodels' multipletests takes ~70 ms a call here
+    for _ in range(60):
         p = rng.random(int(rng.integers(1, 15))) ** 3
         alpha = float(rng.choice([0.01, 0.05, 0.1]))
         reject = multitest.multipletests(p, alpha=alpha, method="holm")[0]

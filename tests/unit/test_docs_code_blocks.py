@@ -11,6 +11,7 @@ against the package.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -147,10 +148,18 @@ def test_synopsis_options_exist(block: Block):
     assert not wrong, wrong
 
 
+@functools.cache
+def _click_app() -> Any:  # Any: typer's own click group (no isinstance with click's)
+    """The click command tree of the app, built once: typer builds a new one on each call
+    (~70 ms), and a synopsis of N flags asked for it N times."""
+    return typer.main.get_command(app)
+
+
+@functools.cache
 def options(path: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """Every option name of the command ``assay PATH`` (``a|b``: of any of them), with the
     values of a choice."""
-    targets: list[Any] = [typer.main.get_command(app)]  # typer's own click: no isinstance
+    targets: list[Any] = [_click_app()]
     for word in path:
         if not hasattr(targets[0], "commands"):
             break  # an argument, not a subcommand

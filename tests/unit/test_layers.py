@@ -15,6 +15,7 @@ no import cycle forms is checked by ``test_import_cycles.py``.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,6 +112,19 @@ def _modules() -> list[Path]:
     return sorted(p for p in SRC.rglob("*.py"))
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed module, parsed once for all the tests of this file (each test walked every
+    module again). Only read: nothing here changes a tree."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of the module in ``ast.walk``'s order, walked once for all the checks."""
+    return tuple(ast.walk(_tree(path)))
+
+
 def _dotted(path: Path) -> list[str]:
     parts = ["assay", *path.relative_to(SRC).with_suffix("").parts]
     return parts[:-1] if parts[-1] == "__init__" else parts
@@ -128,13 +142,12 @@ def _resolve(path: Path, node: ast.ImportFrom) -> list[str]:
 
 def _imports(path: Path) -> Iterator[tuple[int, list[str], list[str], bool]]:
     """(line, target parts, imported names, at module level) for every import in ``path``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    top_level = {id(n) for n in tree.body}
+    top_level = {id(n) for n in _tree(path).body}
     type_checking = set()
-    for node in ast.walk(tree):
+    for node in _nodes(path):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             type_checking.update(id(n) for n in ast.walk(node))
-    for node in ast.walk(tree):
+    for node in _nodes(path):
         if id(node) in type_checking:
             continue
         if isinstance(node, ast.Import):
@@ -190,7 +203,7 @@ def _private_names_defined() -> dict[str, set[str]]:
     defined: dict[str, set[str]] = {}
     for path in _modules():
         names = defined.setdefault(_package(path), set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
                 names.add(node.attr)
             elif isinstance(node, ast.FunctionDef):
@@ -207,8 +220,7 @@ def _private_attribute_access() -> Iterator[str]:
     defined = _private_names_defined()
     for path in _modules():
         own = defined[_package(path)]
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in _nodes(path):
             if not isinstance(node, ast.Attribute):
                 continue
             attr = node.attr
