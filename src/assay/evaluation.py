@@ -155,6 +155,30 @@ def resolve_metrics(metrics: Any, conv: Conventions) -> list[Metric]:
     return metric_list
 
 
+def setup(
+    qrels: QrelsLike,
+    metrics: Any,  # Any: what parse_all takes (a name, a Metric or a sequence of them)
+    where: str,
+    *,
+    ties: Ties,
+    missing: Missing,
+    no_relevant: NoRelevant,
+    judged_only: bool,
+    short_queries: ShortQueries,
+) -> tuple[Qrels, Conventions, list[Metric]]:
+    """The qrels, conventions and metrics of an evaluation (:func:`evaluate`,
+    :func:`assay.prepare`), each checked; ``where`` names the function in messages."""
+    qrels = Qrels.coerce(qrels, where=where, role="qrels")
+    conv = Conventions(
+        ties=ties,
+        missing=missing,
+        no_relevant=no_relevant,
+        judged_only=judged_only,
+        short_queries=short_queries,
+    )
+    return qrels, conv, resolve_metrics(metrics, conv)
+
+
 def _queries(n: int) -> str:
     return f"quer{'y' if n == 1 else 'ies'}"
 
@@ -571,8 +595,10 @@ def evaluate(
     >>> res.per_query("bm25", "P@1")
     {'q1': 1.0, 'q2': 0.0}
     """
-    qrels = Qrels.coerce(qrels, where="evaluate", role="qrels")
-    conv = Conventions(
+    qrels, conv, metric_list = setup(
+        qrels,
+        metrics,
+        "evaluate",
         ties=ties,
         missing=missing,
         no_relevant=no_relevant,
@@ -580,7 +606,6 @@ def evaluate(
         short_queries=short_queries,
     )
     depth = check_depth(depth)
-    metric_list = resolve_metrics(metrics, conv)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
     parts = {s.name: _evaluate_one(qrels, s, metric_list, conv, depth) for s in sources}
     res = results_from_parts(qrels, parts, metric_list, conv, depth)

@@ -26,8 +26,8 @@ from .evaluation import (
     conventional_values,
     join_warnings,
     judged_counts,
-    resolve_metrics,
     results_from_parts,
+    setup,
 )
 from .metrics import Metric
 from .results import MetricValues, Results, RunInputs
@@ -320,15 +320,16 @@ def prepare(
     0 {'ndcg@10': 0.8154648767857288, 'P@1': 0.5}
     1 {'ndcg@10': 0.8154648767857288, 'P@1': 0.5}
     """
-    qrels = Qrels.coerce(qrels, where="prepare", role="qrels")
-    conv = Conventions(
+    qrels, conv, metric_list = setup(
+        qrels,
+        metrics,
+        "prepare",
         ties=ties,
         missing=missing,
         no_relevant=no_relevant,
         judged_only=judged_only,
         short_queries=short_queries,
     )
-    metric_list = resolve_metrics(metrics, conv)
     pairs = Run.from_columns(queries, docs, np.zeros(_length(queries)), name=name, source=source)
     join = PreparedJoin(qrels, pairs, conv, depth)
     for category, message in join_warnings(name, join.info, conv):
