@@ -165,9 +165,11 @@ def setup(
     no_relevant: NoRelevant,
     judged_only: bool,
     short_queries: ShortQueries,
-) -> tuple[Qrels, Conventions, list[Metric]]:
-    """The qrels, conventions and metrics of an evaluation (:func:`evaluate`,
-    :func:`assay.prepare`), each checked; ``where`` names the function in messages."""
+    depth: int | None,
+) -> tuple[Qrels, Conventions, int | None, list[Metric]]:
+    """The qrels, conventions, depth and metrics of an evaluation (:func:`evaluate`,
+    :func:`assay.prepare`), each checked in that order; ``where`` names the function in
+    messages."""
     qrels = Qrels.coerce(qrels, where=where, role="qrels")
     conv = Conventions(
         ties=ties,
@@ -176,7 +178,8 @@ def setup(
         judged_only=judged_only,
         short_queries=short_queries,
     )
-    return qrels, conv, resolve_metrics(metrics, conv)
+    depth = check_depth(depth)
+    return qrels, conv, depth, resolve_metrics(metrics, conv)
 
 
 def _queries(n: int) -> str:
@@ -595,7 +598,7 @@ def evaluate(
     >>> res.per_query("bm25", "P@1")
     {'q1': 1.0, 'q2': 0.0}
     """
-    qrels, conv, metric_list = setup(
+    qrels, conv, depth, metric_list = setup(
         qrels,
         metrics,
         "evaluate",
@@ -604,8 +607,8 @@ def evaluate(
         no_relevant=no_relevant,
         judged_only=judged_only,
         short_queries=short_queries,
+        depth=depth,
     )
-    depth = check_depth(depth)
     sources = _as_runs(runs, flag(stream, "stream") if stream is not None else None)
     parts = {s.name: _evaluate_one(qrels, s, metric_list, conv, depth) for s in sources}
     res = results_from_parts(qrels, parts, metric_list, conv, depth)

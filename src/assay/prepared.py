@@ -320,7 +320,7 @@ def prepare(
     0 {'ndcg@10': 0.8154648767857288, 'P@1': 0.5}
     1 {'ndcg@10': 0.8154648767857288, 'P@1': 0.5}
     """
-    qrels, conv, metric_list = setup(
+    qrels, conv, depth, metric_list = setup(
         qrels,
         metrics,
         "prepare",
@@ -329,6 +329,7 @@ def prepare(
         no_relevant=no_relevant,
         judged_only=judged_only,
         short_queries=short_queries,
+        depth=depth,
     )
     pairs = Run.from_columns(queries, docs, np.zeros(_length(queries)), name=name, source=source)
     join = PreparedJoin(qrels, pairs, conv, depth)
