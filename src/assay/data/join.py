@@ -112,14 +112,9 @@ def rank(
     (array(['q1', 'q2'], dtype=object), array([ 0,  1, -1], dtype=int32), array([0, 3, 3]))
     """
     depth = check_depth(depth, error=ConventionError)
-    rows, unknown_queries, unknown_rows = _join(qrels, run, conventions)
-    present = np.zeros(qrels.n_queries, dtype=bool)
-    present[rows.query] = True
+    rows, unknown_queries, unknown_rows, _ = _join(qrels, run, conventions)
+    present, missing_queries, eval_q = _evaluated(qrels, run.name, rows.query, conventions)
     rows, dropped = _cut(rows, depth, conventions.judged_only)
-    missing_queries = _ids(qrels, np.flatnonzero(~present))
-    if conventions.missing == "error" and missing_queries:
-        raise MissingQueryError(missing_message(run.name, missing_queries))
-    eval_q = np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
     ranked = _ranked(qrels, rows, eval_q, conventions)
     info = RankInfo(unknown_queries, unknown_rows, missing_queries, ~present[eval_q], dropped)
     return ranked, info
@@ -214,9 +209,12 @@ def lookalike_note(unknown: list[str], missing: list[str]) -> str:
     )
 
 
-def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list[str], int]:
+def _join(
+    qrels: Qrels, run: Run, conventions: Conventions
+) -> tuple[_Rows, list[str], int, np.ndarray | None]:
     """The run's rows of qrels queries in rank order, with their grades; the run's queries
-    unknown to the qrels and how many rows they had."""
+    unknown to the qrels and how many rows they had; and which of the run's stored rows the
+    rows are (None: all of them, in stored order)."""
     qmap = to_np(pc.index_in(run.query_ids, value_set=qrels.query_ids), fill=-1)
     # The run's ids as it keeps them (each row's own, or distinct): looked up in the qrels'
     # dictionary, never hashed into one of their own.
@@ -231,11 +229,27 @@ def _join(qrels: Qrels, run: Run, conventions: Conventions) -> tuple[_Rows, list
     unknown = np.flatnonzero(qmap < 0)
     unknown_queries = run.query_ids.take(from_np(unknown)).to_pylist() if len(unknown) else []
     unknown_rows = int(len(keep) - np.count_nonzero(keep))
+    picked = order
     if unknown_rows:
         qq, rd, rs = qq[keep], rd[keep], rs[keep]
+        picked = (np.arange(len(keep)) if order is None else order)[keep]
     at = _judgment_positions(qrels, qq, dmap[rd])
     qrow = None if qrels.intents is None else _qrels_rows(qrels, at)
-    return _Rows(qq, _grades(qrels, at), rs, qrow), unknown_queries, unknown_rows
+    return _Rows(qq, _grades(qrels, at), rs, qrow), unknown_queries, unknown_rows, picked
+
+
+def _evaluated(
+    qrels: Qrels, run: str, query: np.ndarray, conventions: Conventions
+) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Which qrels queries the joined rows (their query codes) cover, the ids of those they
+    do not (``missing="error"`` raises), and the queries evaluated under ``missing``."""
+    present = np.zeros(qrels.n_queries, dtype=bool)
+    present[query] = True
+    missing_queries = _ids(qrels, np.flatnonzero(~present))
+    if conventions.missing == "error" and missing_queries:
+        raise MissingQueryError(missing_message(run, missing_queries))
+    eval_q = np.flatnonzero(present) if conventions.missing == "skip" else np.arange(len(present))
+    return present, missing_queries, eval_q
 
 
 def _judgment_positions(qrels: Qrels, query: np.ndarray, doc: np.ndarray) -> np.ndarray:

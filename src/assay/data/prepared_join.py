@@ -7,28 +7,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pyarrow.compute as pc
 
-from .._arrow import from_np, to_np
 from .._options import depth as check_depth
-from ..errors import ConventionError, InputError, MissingQueryError
-from ._columns import as_scores, csr_offsets
+from ..errors import ConventionError, InputError
+from ._columns import as_scores
 from .conventions import Conventions
-from .join import (
-    RankInfo,
-    _cut,
-    _grades,
-    _ids,
-    _judgment_positions,
-    _qrels_rows,
-    _qrels_side,
-    _ranked,
-    _Rows,
-    missing_message,
-)
+from .join import RankInfo, _cut, _evaluated, _join, _qrels_side, _ranked, _Rows
 from .qrels import Qrels
 from .ranked import Ranked
-from .run import Run, trec_order
+from .run import Run
 
 __all__ = ["PreparedJoin", "SegmentSorter"]
 
@@ -172,52 +159,22 @@ class PreparedJoin:
         self.depth = check_depth(depth, error=ConventionError)
         self.n_pairs = len(pairs)
         self.source = pairs.source
-        # The pairs in input order, to make a Run of any scores (:meth:`run`).
-        inverse = np.empty(len(pairs), dtype=np.int64)
-        inverse[pairs._input_pos] = np.arange(len(pairs))
-        self._pairs_q = pairs.query_codes[inverse]
-        self._pairs_d = pairs.doc_codes[inverse]
-        self._pairs_qids, self._pairs_dict = pairs.query_ids, pairs.doc_ids
-        self._pairs_docs = pairs.doc_ids.take(from_np(self._pairs_d))
+        self._pairs = pairs  # rescored into a Run by :meth:`run`
 
-        # Rows in tie-break order within each query: the stored order of ``pairs`` when its
-        # scores are all equal is (query, docno descending).
-        q, pos = pairs.query_codes, pairs._input_pos
-        base = None if conventions.ties != "input" else np.lexsort((pos, q))
-        if base is not None:
-            q, pos = q[base], pos[base]
-        d = pairs.doc_codes if base is None else pairs.doc_codes[base]
-
-        qmap = to_np(pc.index_in(pairs.query_ids, value_set=qrels.query_ids), fill=-1)
-        dmap = to_np(pc.index_in(pairs.doc_ids, value_set=qrels.doc_ids), fill=-1)
-        qq = qmap[q]
-        keep = qq >= 0
-        unknown = np.flatnonzero(qmap < 0)
-        unknown_queries = pairs.query_ids.take(from_np(unknown)).to_pylist() if len(unknown) else []
-        if not keep.all():
-            qq, d, pos = qq[keep], d[keep], pos[keep]
-        at = _judgment_positions(qrels, qq, dmap[d])
-        self._query = qq
-        self._sorter = SegmentSorter(qq)
-        self._grade = _grades(qrels, at)
-        self._qrow = None if qrels.intents is None else _qrels_rows(qrels, at)
+        # The pairs' stored order when their scores are all equal is the tie-break order
+        # within each query: (query, docno descending), or input order for ties="input".
+        rows, unknown_queries, unknown_rows, picked = _join(qrels, pairs, conventions)
+        pos = pairs.input_positions if picked is None else pairs.input_positions[picked]
         self._input_row = pos.astype(np.int64, copy=False)
+        self._query, self._grade, self._qrow = rows.query, rows.grade, rows.qrow
+        self._sorter = SegmentSorter(rows.query)
 
-        present = np.zeros(qrels.n_queries, dtype=bool)
-        present[qq] = True
-        missing_queries = _ids(qrels, np.flatnonzero(~present))
-        if conventions.missing == "error" and missing_queries:
-            raise MissingQueryError(missing_message(pairs.name, missing_queries))
-        all_q = np.arange(len(present))
-        self.eval_q = np.flatnonzero(present) if conventions.missing == "skip" else all_q
+        present, missing_queries, self.eval_q = _evaluated(
+            qrels, pairs.name, rows.query, conventions
+        )
         self._side = _qrels_side(qrels, self.eval_q)
         self._previous: Ranked | None = None  # the last lists ranked (their layout is reused)
-        self.info = RankInfo(
-            unknown_queries,
-            int(len(keep) - np.count_nonzero(keep)),
-            missing_queries,
-            ~present[self.eval_q],
-        )
+        self.info = RankInfo(unknown_queries, unknown_rows, missing_queries, ~present[self.eval_q])
 
     @property
     def query_ids(self) -> np.ndarray:
@@ -267,20 +224,4 @@ class PreparedJoin:
     def run(self, scores: object, name: str) -> Run:
         """The pairs with these scores as a :class:`Run` (what :func:`assay.evaluate` would
         have been given): the same rows, in trec_eval order."""
-        s = self.scores(scores)
-        q, d = self._pairs_q, self._pairs_d
-        order = trec_order(q, s, self._pairs_docs)
-        pos = np.arange(len(q), dtype=np.int64) if order is None else order.astype(np.int64)
-        if order is not None:
-            q, d, s = q[order], d[order], s[order]
-        return Run(
-            _qids=self._pairs_qids,
-            _docs=self._pairs_dict,
-            _q=q,
-            _d=d,
-            _score=s,
-            _input_pos=pos,
-            _offsets=csr_offsets(q, len(self._pairs_qids)),
-            name=name,
-            source=self.source,
-        )
+        return self._pairs.rescored(self.scores(scores), name)

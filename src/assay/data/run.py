@@ -303,30 +303,83 @@ class Run(QueryDocTable):
         if not _unique and together:
             runs = np.concatenate([[0], starts, [len(q)]]).astype(np.int64)
             repeated = has_repeated_pair(runs, da)
+        run, in_order = cls._in_trec_order(q, qids, da, sc, name=name, tag=tag, source=source)
+        if not _unique and not together:
+            repeated = has_repeated_pair(run._offsets, da, None if in_order else run._input_pos)
+        if not _unique and repeated:
+            d_in, docs = factorize(da)
+            check_duplicates(q_in, d_in, len(docs), "run", docs, qids, source, lines)
+        return run
+
+    @classmethod
+    def _in_trec_order(
+        cls,
+        q: np.ndarray,
+        qids: pa.Array,
+        da: pa.Array,
+        sc: np.ndarray,
+        *,
+        name: str | None,
+        tag: str | None,
+        source: str | None,
+    ) -> tuple[Run, bool]:
+        """A run of rows given in input order -- query codes into ``qids``, each row's
+        document id, scores -- stored in trec_eval order; and whether the rows were in that
+        order already. The ids are taken as checked."""
         order = trec_order(q, sc, da)
         if order is None:  # already in rank order, as systems usually write runs
             pos = np.arange(len(q), dtype=np.int64)
         else:
             q, sc, pos = q[order], sc[order], order.astype(np.int64)
-        offsets = csr_offsets(q, len(qids))
-        if not _unique and not together:
-            repeated = has_repeated_pair(offsets, da, None if order is None else pos)
-        if not _unique and repeated:
-            d_in, docs = factorize(da)
-            check_duplicates(q_in, d_in, len(docs), "run", docs, qids, source, lines)
-        return cls(
+        run = cls(
             _qids=qids,
             _docs=da,
             _q=q,
             _d=pos.astype(np.int32) if len(pos) <= _INT32_MAX else pos,
             _score=sc,
             _input_pos=pos,
-            _offsets=offsets,
+            _offsets=csr_offsets(q, len(qids)),
             name=name or "run",
             tag=tag,
             source=source,
             _per_row=True,
         )
+        return run, order is None
+
+    def rescored(self, scores: np.ndarray, name: str) -> Run:
+        """The same (query, document) pairs with other scores, stored in trec_eval order:
+        what :meth:`from_columns` builds from the same columns, without encoding or checking
+        the ids again.
+
+        Parameters
+        ----------
+        scores : numpy.ndarray
+            One finite float64 score per pair, in the pairs' input order.
+        name : str
+            The new run's name.
+
+        Returns
+        -------
+        Run
+            The rescored run (its ``tag`` and ``source`` are this run's).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from assay import Run
+        >>> run = Run.from_columns(["q1", "q1"], ["d1", "d2"], [0.5, 0.9])
+        >>> run.rescored(np.array([0.9, 0.5]), "other").to_dict()
+        {'q1': {'d1': 0.9, 'd2': 0.5}}
+        """
+        docs, d = self._doc_lookup()
+        q_in = np.empty_like(self._q)
+        q_in[self._input_pos] = self._q
+        d_in = np.empty_like(d)
+        d_in[self._input_pos] = d
+        da = docs.take(from_np(d_in))
+        return self._in_trec_order(
+            q_in, self._qids, da, scores, name=name, tag=self.tag, source=self.source
+        )[0]
 
     @classmethod
     def from_codes(
