@@ -251,10 +251,33 @@ class LetorDataset:
     def run(self, scores: ArrayLike, name: str) -> Run:
         """Model scores as a run; the rows keep the dataset's order, which is the order
         ``ties="input"`` breaks ties by (LightGBM's stable sort)."""
+        s = self.model_scores(scores)
+        return Run.from_columns(self.row_query_ids(), self.doc_ids, s, name=name, source=self.name)
+
+    def model_scores(self, scores: ArrayLike) -> np.ndarray:
+        """A model's scores of this split's rows as float64, one per row (checked).
+
+        Parameters
+        ----------
+        scores : array_like
+            One score per row, in the split's order.
+
+        Returns
+        -------
+        numpy.ndarray
+            The scores, flat, as float64.
+
+        Examples
+        --------
+        >>> from assay import ltr
+        >>> data = ltr.mslr_like(2, mean_docs=5, n_features=8, informative=1, seed=1)
+        >>> data.model_scores(data.labels).dtype
+        dtype('float64')
+        """
         s = np.asarray(scores, dtype=np.float64).reshape(-1)
         if len(s) != self.n_docs:
             raise InputError(f"{len(s)} scores for {self.n_docs} documents of {self.name}")
-        return Run.from_columns(self.row_query_ids(), self.doc_ids, s, name=name, source=self.name)
+        return s
 
     def evaluator(
         self,

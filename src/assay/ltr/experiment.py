@@ -77,13 +77,6 @@ def _runs(data: LetorDataset, scores: Mapping[str, ArrayLike]) -> list[Any]:
     return [data.run(s, name) for name, s in scores.items()]
 
 
-def _scores(data: LetorDataset, scores: ArrayLike) -> np.ndarray:
-    s = np.asarray(scores, dtype=np.float64).reshape(-1)
-    if len(s) != data.n_docs:
-        raise InputError(f"{len(s)} scores for {data.n_docs} documents of {data.name}")
-    return s
-
-
 def evaluate_scores(
     data: LetorDataset,
     scores: Mapping[str, ArrayLike],
@@ -124,7 +117,7 @@ def evaluate_scores(
     if not scores:
         raise InputError("no model scores to evaluate")
     ev = data.evaluator(metrics, ties=ties, no_relevant=no_relevant, short_queries=short_queries)
-    return ev.evaluate({name: _scores(data, s) for name, s in scores.items()})
+    return ev.evaluate({name: data.model_scores(s) for name, s in scores.items()})
 
 
 def compare_scores(
