@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -96,6 +97,7 @@ def evaluate_files(
         "short_queries": short_queries,
     }
     with ExitStack() as stack:
+        unreachable = None
         try:
             if address == "local":
                 cluster = stack.enter_context(distributed.LocalCluster(dashboard_address=None))
@@ -105,7 +107,14 @@ def evaluate_files(
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             # TypeError: distributed's word for a connection it cannot set up (a TLS or UCX
             # setting check_address could not see); still the address's fault, not a bug.
-            raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            unreachable = f"cannot reach the Dask scheduler at {address}: {exc}"
+        if unreachable is not None:
+            # The Client that failed is left in a reference cycle (the traceback). Collected
+            # at some later allocation, its __del__ stops distributed's IO loop, which
+            # deadlocks a Client being started at that moment (seen in the test suite: two
+            # commands in one process). Collected here, with the traceback gone, it is not.
+            gc.collect()
+            raise InputError(unreachable)
         return evaluate(q, frames, metrics, timeout=timeout, **conventions, **names)
 
 
