@@ -3,10 +3,12 @@ results."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
-from assay import Qrels, Run
+from assay import Qrels, Run, evaluate
 from assay.errors import AssayError, EmptyInputError, InputError, OptionError
 from assay.fusion import aggregate, fuse, optimize_fusion
 from strategies.fusion import random_run_dicts
@@ -270,3 +272,21 @@ def test_results_follow_the_protocol() -> None:
         90.0,
         100.0,
     ]
+
+
+def test_optimize_fusion_scores_training_queries_without_warning_about_the_others() -> None:
+    # The held-out queries are left out of the trials on purpose: no "not in the qrels"
+    # warning, and each trial's score is the fused run's mean over the training queries.
+    qrels = Qrels.from_dict({f"q{i}": {"good": 1} for i in range(4)})
+    good = Run.from_dict({f"q{i}": {"good": 2.0, "bad": 1.0} for i in range(4)}, name="g")
+    bad = Run.from_dict({f"q{i}": {"good": 1.0, "bad": 5.0 - i} for i in range(4)}, name="b")
+    train = ["q0", "q3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        opt = optimize_fusion(qrels, [good, bad], method="wsum", metric="RR", train_queries=train)
+    for trial in opt.trials:
+        fused = fuse([good, bad], method="wsum", weights=trial["weights"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # q1 and q2: not in the training qrels
+            expected = evaluate(qrels.restrict(train), fused, "RR")
+        assert trial["score"] == expected.aggregate(fused.name, "RR")

@@ -23,11 +23,12 @@ from .methods import (
     fuse,
     fused_scores,
     stack,
-    to_run,
 )
 from .options import FusionMethod, Normalization, Search
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from ..data import Qrels, Run
 
 __all__ = ["FusionOptimum", "optimize_fusion"]
@@ -139,15 +140,35 @@ def _trials(
     depth: int | None,
 ) -> list[dict[str, Any]]:
     """Every candidate's mean ``metric`` on ``train``."""
+    from ..data import Run
     from ..evaluation import evaluate
 
     trials = []
+    qids, query_codes, rows = _training_groups(st, train)
     for wts, kv in candidates:
         w = np.ones(st.n_runs) if wts is None else np.asarray(wts)
-        run = to_run(st, fused_scores(st, method, norm, w, kv, 1.0), depth, "fused")
+        fused = fused_scores(st, method, norm, w, kv, 1.0)[rows]
+        run = Run.from_codes(
+            qids, st.docs, query_codes, st.g_d[rows], fused, name="fused", depth=depth
+        )
         score = evaluate(train, run, metric).aggregate("fused", metric)
         trials.append({"weights": wts, "rrf_k": kv, "score": score})
     return trials
+
+
+def _training_groups(st: Stacked, train: Qrels) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+    """The query ids of ``train``'s queries the runs hold, each group's code into them, and
+    which groups those are. Trials score the training queries only: fusion is per query, so
+    leaving the others out changes no training score, and a query held out of training is not
+    then said, once per trial, to be missing from the qrels."""
+    import pyarrow.compute as pc
+
+    from .._arrow import from_np, to_np
+
+    judged = to_np(pc.is_in(st.qids, value_set=train.query_ids), fill=False).astype(bool)
+    rows = np.flatnonzero(judged[st.g_q])
+    renumber = np.cumsum(judged) - 1
+    return st.qids.filter(from_np(judged)), renumber[st.g_q[rows]], rows
 
 
 def _check_rrf_ks(rrf_ks: Any) -> list[float]:
