@@ -12,6 +12,7 @@ binds them, per family the snippet imports, to data read from those same files.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,9 @@ def populate(folder: Path) -> None:
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
     _pairwise(folder)
+    _trec_quicktest(folder)
+    _generation(folder)
+    _regression(folder)
 
 
 def _ranking(folder: Path) -> None:
@@ -208,6 +212,37 @@ def _letor(fold: Path) -> None:
 def _pairwise(folder: Path) -> None:
     """evalica's food votes (``left,right,winner``), as docs/judgments.md reads them."""
     shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
+
+
+def _trec_quicktest(folder: Path) -> None:
+    """trec_eval 10.0's own test inputs and the output its quicktest expects (docs/ranking.md)."""
+    for name in ("qrels.test", "results.test", "out.test"):
+        shutil.copyfile(shared_file("trec_eval", name), folder / name)
+
+
+def _generation(folder: Path) -> None:
+    """Google's ROUGE test corpus (1,000 target / prediction lines) and sacrebleu's corpus
+    BLEU test case (three hypotheses, two reference streams), as docs/generation.md reads
+    them."""
+    for name in ("target_large.txt", "prediction_large.txt"):
+        shutil.copyfile(shared_file("generation", "rouge", name), folder / name)
+    fixtures = json.loads(shared_file("generation", "sacrebleu_test_fixtures.json").read_text())
+    hyps, refs, _, _ = fixtures["files"]["test_bleu.py"]["test_corpus_bleu_cases"][0]
+    _lines(folder / "mt.hyp.txt", hyps)
+    _lines(folder / "mt.ref1.txt", refs[0])
+    _lines(folder / "mt.ref2.txt", refs[1])
+
+
+def _regression(folder: Path) -> None:
+    """NIST's Norris data (lines 61-96: y x) as three one-number-per-line files: the
+    response, the predictor (an ideal monitor's reading) and the certified fit."""
+    lines = shared_file("regression", "Norris.dat").read_text(encoding="utf-8").splitlines()
+    rows = [line.split() for line in lines[60:96]]
+    certified = json.loads(shared_file("regression", "expected_norris.json").read_text())
+    b0, b1 = certified["certified"]["B0"], certified["certified"]["B1"]
+    _lines(folder / "norris_y.txt", (y for y, _ in rows))
+    _lines(folder / "norris_x.txt", (x for _, x in rows))
+    _lines(folder / "norris_fit.txt", (repr(b0 + b1 * float(x)) for _, x in rows))
 
 
 def _n_lines(path: Path) -> int:
