@@ -57,6 +57,7 @@ def populate(folder: Path) -> None:
     _tagging(folder)
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
+    _lambdarank(folder / "lambdarank")
     _pairwise(folder)
     _trec_quicktest(folder)
     _generation(folder)
@@ -207,6 +208,14 @@ def _letor(fold: Path) -> None:
     _lines(fold / "train.txt", train[:cut])
     _lines(fold / "vali.txt", train[cut:])
     _lines(fold / "test.txt", test)
+
+
+def _lambdarank(folder: Path) -> None:
+    """LightGBM's lambdarank example as LightGBM ships it (LibSVM lines and group files),
+    as docs/ltr.md reads it."""
+    folder.mkdir()
+    for name in ("rank.train", "rank.train.query", "rank.test", "rank.test.query"):
+        shutil.copyfile(shared_file("lightgbm_lambdarank", name), folder / name)
 
 
 def _pairwise(folder: Path) -> None:
