@@ -196,6 +196,9 @@ def _embeddings(folder: Path) -> None:
     _lines(folder / "r.txt", labels[30:])
     # a second embedding of the same items, noisier (drawn last: the files above keep theirs)
     np.save(folder / "emb2.npy", (x + rng.normal(scale=1.0, size=x.shape)).astype(np.float32))
+    # pytorch-metric-learning's own test cases, as docs/embeddings.md reads them
+    fixture = shared_file("embeddings", "pml_test_fixtures.json")
+    shutil.copyfile(fixture, folder / "pml_test_fixtures.json")
 
 
 def _letor(fold: Path) -> None:
