@@ -222,8 +222,10 @@ def _lambdarank(folder: Path) -> None:
 
 
 def _pairwise(folder: Path) -> None:
-    """evalica's food votes (``left,right,winner``), as docs/judgments.md reads them."""
+    """evalica's food votes (``left,right,winner``) and its golden leaderboards, as
+    docs/judgments.md reads them."""
     shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
+    shutil.copyfile(shared_file("pairwise", "food-golden.csv"), folder / "food-golden.csv")
 
 
 def _trec_quicktest(folder: Path) -> None:
