@@ -5,7 +5,9 @@ The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``go
 dataset and system),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
-test files, LightGBM's lambdarank example, the CoNLL-2000 sample output). A Python snippet
+test files, LightGBM's lambdarank example, the CoNLL-2000 sample output, sacrebleu's and
+rouge-score's test data, NIST's Norris data, pytorch-metric-learning's test case, evalica's
+votes and golden leaderboards). A Python snippet
 also uses names that stand for the reader's own data (``y_true``, ``x``, ``run_a``); ``givens``
 binds them, per family the snippet imports, to data read from those same files.
 """
