@@ -5,13 +5,16 @@ The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``go
 dataset and system),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
-test files, LightGBM's lambdarank example, the CoNLL-2000 sample output). A Python snippet
+test files, LightGBM's lambdarank example, the CoNLL-2000 sample output, sacrebleu's and
+rouge-score's test data, NIST's Norris data, pytorch-metric-learning's test case, evalica's
+votes and golden leaderboards). A Python snippet
 also uses names that stand for the reader's own data (``y_true``, ``x``, ``run_a``); ``givens``
 binds them, per family the snippet imports, to data read from those same files.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -56,7 +59,11 @@ def populate(folder: Path) -> None:
     _tagging(folder)
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
+    _lambdarank(folder / "lambdarank")
     _pairwise(folder)
+    _trec_quicktest(folder)
+    _generation(folder)
+    _regression(folder)
 
 
 def _ranking(folder: Path) -> None:
@@ -191,6 +198,9 @@ def _embeddings(folder: Path) -> None:
     _lines(folder / "r.txt", labels[30:])
     # a second embedding of the same items, noisier (drawn last: the files above keep theirs)
     np.save(folder / "emb2.npy", (x + rng.normal(scale=1.0, size=x.shape)).astype(np.float32))
+    # pytorch-metric-learning's own test cases, as docs/embeddings.md reads them
+    fixture = shared_file("embeddings", "pml_test_fixtures.json")
+    shutil.copyfile(fixture, folder / "pml_test_fixtures.json")
 
 
 def _letor(fold: Path) -> None:
@@ -205,9 +215,50 @@ def _letor(fold: Path) -> None:
     _lines(fold / "test.txt", test)
 
 
+def _lambdarank(folder: Path) -> None:
+    """LightGBM's lambdarank example as LightGBM ships it (LibSVM lines and group files),
+    as docs/ltr.md reads it."""
+    folder.mkdir()
+    for name in ("rank.train", "rank.train.query", "rank.test", "rank.test.query"):
+        shutil.copyfile(shared_file("lightgbm_lambdarank", name), folder / name)
+
+
 def _pairwise(folder: Path) -> None:
-    """evalica's food votes (``left,right,winner``), as docs/judgments.md reads them."""
+    """evalica's food votes (``left,right,winner``) and its golden leaderboards, as
+    docs/judgments.md reads them."""
     shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
+    shutil.copyfile(shared_file("pairwise", "food-golden.csv"), folder / "food-golden.csv")
+
+
+def _trec_quicktest(folder: Path) -> None:
+    """trec_eval 10.0's own test inputs and the output its quicktest expects (docs/ranking.md)."""
+    for name in ("qrels.test", "results.test", "out.test"):
+        shutil.copyfile(shared_file("trec_eval", name), folder / name)
+
+
+def _generation(folder: Path) -> None:
+    """Google's ROUGE test corpus (1,000 target / prediction lines) and sacrebleu's corpus
+    BLEU test case (three hypotheses, two reference streams), as docs/generation.md reads
+    them."""
+    for name in ("target_large.txt", "prediction_large.txt"):
+        shutil.copyfile(shared_file("generation", "rouge", name), folder / name)
+    fixtures = json.loads(shared_file("generation", "sacrebleu_test_fixtures.json").read_text())
+    hyps, refs, _, _ = fixtures["files"]["test_bleu.py"]["test_corpus_bleu_cases"][0]
+    _lines(folder / "mt.hyp.txt", hyps)
+    _lines(folder / "mt.ref1.txt", refs[0])
+    _lines(folder / "mt.ref2.txt", refs[1])
+
+
+def _regression(folder: Path) -> None:
+    """NIST's Norris data (lines 61-96: y x) as three one-number-per-line files: the
+    response, the predictor (an ideal monitor's reading) and the certified fit."""
+    lines = shared_file("regression", "Norris.dat").read_text(encoding="utf-8").splitlines()
+    rows = [line.split() for line in lines[60:96]]
+    certified = json.loads(shared_file("regression", "expected_norris.json").read_text())
+    b0, b1 = certified["certified"]["B0"], certified["certified"]["B1"]
+    _lines(folder / "norris_y.txt", (y for y, _ in rows))
+    _lines(folder / "norris_x.txt", (x for _, x in rows))
+    _lines(folder / "norris_fit.txt", (repr(b0 + b1 * float(x)) for _, x in rows))
 
 
 def _n_lines(path: Path) -> int:
