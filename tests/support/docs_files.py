@@ -2,10 +2,11 @@
 
 The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``gold.txt``,
 ``web_qrels.txt`` (numeric topics, as gdeval reads them), ``pvalues.csv`` (one p-value per
-dataset and system),
+dataset and system), ``qrels.test``/``results.test`` (trec_eval's quicktest),
+``targets.txt``/``predictions.txt`` (text generation),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
-test files, LightGBM's lambdarank example, the CoNLL-2000 sample output). A Python snippet
+test files, LightGBM's lambdarank example, the CoNLL-2000 sample output, the ROUGE test corpus). A Python snippet
 also uses names that stand for the reader's own data (``y_true``, ``x``, ``run_a``); ``givens``
 binds them, per family the snippet imports, to data read from those same files.
 """
@@ -57,6 +58,8 @@ def populate(folder: Path) -> None:
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
     _pairwise(folder)
+    _trec_eval_quicktest(folder)
+    _summaries(folder)
 
 
 def _ranking(folder: Path) -> None:
@@ -208,6 +211,27 @@ def _letor(fold: Path) -> None:
 def _pairwise(folder: Path) -> None:
     """evalica's food votes (``left,right,winner``), as docs/judgments.md reads them."""
     shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
+
+
+def _trec_eval_quicktest(folder: Path) -> None:
+    """trec_eval 10.0's own test inputs and the output it prints for them (``out.test``)."""
+    for name in ("qrels.test", "results.test", "out.test"):
+        shutil.copyfile(shared_file("trec_eval", name), folder / name)
+
+
+def _summaries(folder: Path) -> None:
+    """The first 200 lines of the ROUGE test corpus of Google's rouge package: its targets
+    (``targets.txt``), its predictions (``predictions.txt``) and a second system
+    (``predictions_b.txt``: the predictions with every 20th line replaced by its target)."""
+    corpus = shared_file("generation", "rouge", "target_large.txt").parent
+    targets = corpus.joinpath("target_large.txt").read_text(encoding="utf-8").splitlines()[:200]
+    preds = corpus.joinpath("prediction_large.txt").read_text(encoding="utf-8").splitlines()[:200]
+    _lines(folder / "targets.txt", targets)
+    _lines(folder / "predictions.txt", preds)
+    _lines(
+        folder / "predictions_b.txt",
+        (t if i % 20 == 0 else p for i, (t, p) in enumerate(zip(targets, preds, strict=True))),
+    )
 
 
 def _n_lines(path: Path) -> int:
