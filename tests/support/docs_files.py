@@ -58,7 +58,7 @@ def populate(folder: Path) -> None:
     _embeddings(folder)
     _letor(folder / "MSLR-WEB10K" / "Fold1")
     _pairwise(folder)
-    _trec_eval_quicktest(folder)
+    _trec_quicktest(folder)
     _summaries(folder)
 
 
@@ -213,8 +213,8 @@ def _pairwise(folder: Path) -> None:
     shutil.copyfile(shared_file("pairwise", "food.csv"), folder / "food.csv")
 
 
-def _trec_eval_quicktest(folder: Path) -> None:
-    """trec_eval 10.0's own test inputs and the output it prints for them (``out.test``)."""
+def _trec_quicktest(folder: Path) -> None:
+    """trec_eval 10.0's own test inputs and the output its quicktest expects (docs/ranking.md)."""
     for name in ("qrels.test", "results.test", "out.test"):
         shutil.copyfile(shared_file("trec_eval", name), folder / name)
 
