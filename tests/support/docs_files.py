@@ -2,7 +2,8 @@
 
 The docs name files as a user would have them (``qrels.txt``, ``bm25.run``, ``gold.txt``,
 ``web_qrels.txt`` (numeric topics, as gdeval reads them), ``pvalues.csv`` (one p-value per
-dataset and system),
+dataset and system), ``qrels.test``/``results.test`` (trec_eval's quicktest),
+``targets.txt``/``predictions.txt`` (text generation),
 ``emb.npy``, ``MSLR-WEB10K/``, …): ``populate`` writes each of them, from the seeded
 generators of assay (``assay.datasets.synthetic``) and from ``../shared/data`` (trec_eval's
 test files, LightGBM's lambdarank example, the CoNLL-2000 sample output, sacrebleu's and
@@ -64,6 +65,7 @@ def populate(folder: Path) -> None:
     _trec_quicktest(folder)
     _generation(folder)
     _regression(folder)
+    _summaries(folder)
 
 
 def _ranking(folder: Path) -> None:
@@ -259,6 +261,21 @@ def _regression(folder: Path) -> None:
     _lines(folder / "norris_y.txt", (y for y, _ in rows))
     _lines(folder / "norris_x.txt", (x for _, x in rows))
     _lines(folder / "norris_fit.txt", (repr(b0 + b1 * float(x)) for _, x in rows))
+
+
+def _summaries(folder: Path) -> None:
+    """The first 200 lines of the ROUGE test corpus of Google's rouge package: its targets
+    (``targets.txt``), its predictions (``predictions.txt``) and a second system
+    (``predictions_b.txt``: the predictions with every 20th line replaced by its target)."""
+    corpus = shared_file("generation", "rouge", "target_large.txt").parent
+    targets = corpus.joinpath("target_large.txt").read_text(encoding="utf-8").splitlines()[:200]
+    preds = corpus.joinpath("prediction_large.txt").read_text(encoding="utf-8").splitlines()[:200]
+    _lines(folder / "targets.txt", targets)
+    _lines(folder / "predictions.txt", preds)
+    _lines(
+        folder / "predictions_b.txt",
+        (t if i % 20 == 0 else p for i, (t, p) in enumerate(zip(targets, preds, strict=True))),
+    )
 
 
 def _n_lines(path: Path) -> int:
