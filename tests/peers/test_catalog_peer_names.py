@@ -11,7 +11,7 @@ import pytest
 
 from assay.metrics import REGISTRY, load_families
 
-#: The Python peers and their import names; the other tools are programs (conlleval).
+#: The Python peers and their import names; the other tools are programs (conlleval, gdeval.pl).
 PYTHON = {
     "scikit-learn": "sklearn",
     "krippendorff": "krippendorff",
@@ -24,8 +24,10 @@ PYTHON = {
     "evalica": "evalica",
     "choix": "choix",
     "pytorch-metric-learning": "pytorch_metric_learning",
+    "pyndeval": "pyndeval",
+    "cwl_eval": "cwl",
 }
-PROGRAMS = {"conlleval"}
+PROGRAMS = {"conlleval", "gdeval"}
 
 
 def _declared() -> list[tuple[str, str, str]]:

@@ -356,7 +356,7 @@ def _named_peers(spec: MetricSpec) -> list[dict[str, str]]:
                     "tool": row.peer,
                     "name": row.name,
                     "means": means,
-                    "differs": "",
+                    "differs": row.differs,
                     "note": "; ".join(dict.fromkeys(notes)),
                 }
             )

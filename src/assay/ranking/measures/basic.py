@@ -16,6 +16,7 @@ from ...metrics.registry import (
     REL,
     TREC_CUTOFFS,
     Param,
+    Peer,
     TrecName,
     closed_unit,
     metric,
@@ -76,6 +77,7 @@ def _relret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     params=(REL,),
     aliases=("precision",),
     trec={"P": TrecName("k", TREC_CUTOFFS), "set_P": TrecName()},
+    peers=(Peer("cwl_eval", "cwl.ruler.measures.cwl_precision.PrecisionCWLMetric"),),
 )
 def precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Precision: fraction of the top k that is relevant, P@k = sum_{i<=k} rel_i / k.
@@ -186,6 +188,13 @@ def _ap_terms(r: Ranked, rel: int) -> np.ndarray:
     params=(REL,),
     aliases=("map", "average_precision"),
     trec={"map": TrecName(), "map_cut": TrecName("k", TREC_CUTOFFS)},
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_ap.APCWLMetric",
+            "It divides by the relevant documents retrieved within the depth, not by all judged relevant ones.",
+        ),
+    ),
 )
 def average_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Average precision: AP@k = (1/R) sum_{i<=k} rel_i P@i, R = all judged relevant documents.
@@ -267,6 +276,13 @@ def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np
     params=(REL,),
     aliases=("mrr", "recip_rank", "reciprocal_rank"),
     trec={"recip_rank": TrecName()},
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_rr.RRCWLMetric",
+            "It reads the run to its depth: assay's RR@depth.",
+        ),
+    ),
 )
 def reciprocal_rank(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Reciprocal rank: 1 / rank of the first relevant document in the top k, 0 if none.
