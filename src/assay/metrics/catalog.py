@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import inspect
 import re
-from pathlib import Path
 from typing import Any
 
 from .registry import MetricSpec
@@ -225,9 +224,10 @@ def plain(text: str) -> str:
     return _DEFAULT_ROLE.sub(lambda m: m["body"], text)
 
 
-def _md_inline(text: str) -> str:
+def _md_inline(text: str, *, cell: bool = False) -> str:
     """One paragraph of reStructuredText as Markdown: roles and literals become code spans,
-    a ``<`` that could open an HTML tag an entity (``i<k``), emphasis stays."""
+    a ``<`` that could open an HTML tag an entity (``i<k``), emphasis stays; in a table
+    ``cell``, ``|`` is escaped."""
     text = _ROLE.sub(lambda m: f"``{_role(m)}``", text)
     parts = re.split(r"(``.+?``)", " ".join(text.split()))
     out = []
@@ -237,7 +237,8 @@ def _md_inline(text: str) -> str:
             tick = "``" if "`" in body else "`"
             out.append(f"{tick}{body}{tick}")
         else:
-            out.append(re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part).replace("|", "\\|"))
+            part = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part)
+            out.append(part.replace("|", "\\|") if cell else part)
     return "".join(out)
 
 
@@ -534,9 +535,11 @@ _INTRO = {
     "`assay.tagging.spans`; conventions (`average`, `zero_division`): "
     "`assay.tagging.measures`; partial matches (`match`): `assay.tagging.partial`.",
     "judgments": "From crowd labels (`crowd labels`: task, worker, label rows), with "
-    "`assay.judgments`, whose methods return each task's posterior and each worker's skill; "
-    "or from pairwise comparisons (`comparisons`), whose methods return a score per item "
-    "(`assay.judgments.pairwise`).",
+    "`assay.judgments`: each method returns every task's posterior and every worker's skill "
+    "(conventions: [conventions.md](conventions.md#crowd-label-aggregation)); or from "
+    "`pairwise comparisons` (left, right, winner rows), each method returning a score per "
+    "item, as evalica computes them "
+    "([conventions.md](conventions.md#pairwise-comparisons)).",
 }
 
 _AGGREGATE = {
@@ -571,20 +574,7 @@ def anchor(spec: MetricSpec) -> str:
     return f"{spec.family}-{spec.name}".lower()
 
 
-def _glossary() -> set[str]:
-    """The option names the parameter glossary (docs/parameters.md) defines."""
-    path = Path(__file__).resolve().parents[3] / "docs" / "parameters.md"
-    if not path.is_file():  # an installed package: no docs beside it
-        return set()
-    names: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        first = line.split("|")[1] if line.startswith("| `") else "("
-        if "(" not in first:  # "`p` (RBO)": a name with another meaning elsewhere
-            names.update(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", first))
-    return names
-
-
-def _entry(spec: MetricSpec, glossary: set[str]) -> str:
+def _entry(spec: MetricSpec) -> str:
     """One measure's entry: heading with its anchor, definition, facts, reference, peers."""
     row = describe(spec)
     out = [f'<a id="{anchor(spec)}"></a>\n\n### {spec.name}\n\n']
@@ -596,8 +586,7 @@ def _entry(spec: MetricSpec, glossary: set[str]) -> str:
     if spec.params:
         items = []
         for p in spec.params:
-            link = " ([glossary](parameters.md#options))" if p.name in glossary else ""
-            items.append(f"    - `{p.name}` = `{p.default!r}`: {_md_inline(p.doc)}{link}")
+            items.append(f"    - `{p.name}` = `{p.default!r}`: {_md_inline(p.doc)}")
         facts.append("**Parameters:**\n" + "\n".join(items))
     else:
         facts.append("**Parameters:** none")
@@ -651,7 +640,6 @@ def document() -> str:
     """
     from .registry import REGISTRY
 
-    glossary = _glossary()
     families = REGISTRY.families()
     out = [
         "# Metric catalogue\n\nGenerated from the metric declarations (the registry, "
@@ -670,13 +658,13 @@ def document() -> str:
         out.append("| measure | range | better | summary |\n|---|---|---|---|\n")
         for spec in specs:
             row = describe(spec)
-            summary = _md_inline(_first_sentence(" ".join(definition(spec).split())))
+            summary = _md_inline(_first_sentence(" ".join(definition(spec).split())), cell=True)
             out.append(
                 f"| [{spec.name}](#{anchor(spec)}) | {row['range']} | "
                 f"{_better(row)} | {summary} |\n"
             )
         for spec in specs:
-            out.append("\n" + _entry(spec, glossary))
+            out.append("\n" + _entry(spec))
         if family == "ranking":
             out.append("\n### trec_eval names\n\n" + _TREC_INTRO + trec_markdown())
     return "".join(out)

@@ -156,8 +156,9 @@ class DisplayTable:
         What the value columns are (``"metric"``): a table with one key column and a pivot can
         be transposed to fit a narrow terminal.
     wrap : bool
-        A table of prose columns (the metric catalogue): keeps its layout on a narrow terminal
-        and wraps its cells instead.
+        A table of prose columns (the metric catalogue): on a terminal its cells wrap, and
+        when its columns cannot all wrap within the width it is shown in long form (one
+        field per line, the prose wrapped), never cropped.
 
     Examples
     --------
