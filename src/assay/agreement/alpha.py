@@ -51,7 +51,7 @@ from .._options import choice, choices
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.labels import boolean
-from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, anything, measure
 from ._ratings import FloatArray, RatingsData, ratings, unit_counts
 from .options import Level
 
@@ -314,6 +314,13 @@ def _observed_sum(level: str | Distance, x: FloatArray, o: Any, n_c: FloatArray)
     params=(LEVEL, COUNTS, VALUES),
     bounds=(-1.0, 1.0),
     aliases=("alpha",),
+    peers=(
+        Peer(
+            "krippendorff",
+            "krippendorff.alpha",
+            "Takes raters × units (reliability_data) and level_of_measurement.",
+        ),
+    ),
 )
 def krippendorff_alpha(
     data: RatingsData,

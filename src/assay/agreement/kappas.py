@@ -41,7 +41,7 @@ from .._options import ZeroDivision, integer
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.labels import Counts, counts, zero_division_value
-from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure, one_of, optional
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, anything, measure, one_of, optional
 from ._ratings import FloatArray, RatingsData, is_missing, ratings, unit_counts, values_array
 from .alpha import COUNTS, LEVELS, AlphaResult, alpha_band, krippendorff_alpha
 from .bootstrap import AlphaBootstrap, alpha_bootstrap
@@ -252,6 +252,14 @@ def _kappa_value(t: FloatArray, chance: FloatArray, w: FloatArray, undefined: fl
         TABLE,
     ),
     aliases=("kappa",),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.cohen_kappa_score",
+            "Takes the two raters' labels only: no contingency table, and a missing label is not "
+            "dropped.",
+        ),
+    ),
 )
 def cohen_kappa(
     a: ArrayLike | None = None,
@@ -401,7 +409,18 @@ def _multirater(s: _Subjects, p_e: float, method: str, **settings: Any) -> Agree
     )
 
 
-@_agreement(input="ratings", params=(COUNTS,))
+@_agreement(
+    input="ratings",
+    params=(COUNTS,),
+    peers=(
+        Peer(
+            "statsmodels",
+            "statsmodels.stats.inter_rater.fleiss_kappa(method='fleiss')",
+            "Takes the subjects × categories count table only (assay's counts=True) and the same "
+            "number of raters for every subject.",
+        ),
+    ),
+)
 def fleiss_kappa(data: RatingsData, *, counts: bool = False) -> AgreementResult:
     """Fleiss' kappa (P_o - P_e) / (1 - P_e) with P_e = Σ_j p_j²: ``data`` subjects × raters
     labels (missing allowed) or, with ``counts=True``, a subjects × categories count table.
@@ -452,12 +471,23 @@ def _categories(value: Any) -> int | None:
             "number of categories k (default: those observed, or the count table's columns)",
         ),
     ),
+    peers=(
+        Peer(
+            "statsmodels",
+            "statsmodels.stats.inter_rater.fleiss_kappa(method='randolph')",
+            "Takes the subjects × categories count table only; k is its number of columns.",
+        ),
+    ),
 )
 def randolph_kappa(
     data: RatingsData, *, counts: bool = False, n_categories: int | None = None
 ) -> AgreementResult:
     """Randolph's (2005) free-marginal multirater kappa: as Fleiss but P_e = 1 / k, with
     ``k = n_categories`` (default: the categories observed, or the count table's columns).
+
+    Reference: Randolph (2005), "Free-marginal multirater kappa (multirater κ_free): an
+    alternative to Fleiss' fixed-marginal multirater kappa", Joensuu Learning and Instruction
+    Symposium.
 
     Parameters
     ----------
@@ -497,6 +527,9 @@ def percent_agreement(data: RatingsData, *, counts: bool = False) -> AgreementRe
     mean over subjects (with two or more ratings) of the share of agreeing rater pairs. With
     two raters, the share of items labelled alike. ``expected`` is 0 (no chance correction) so
     ``value == observed``.
+
+    Reference: Fleiss (1971), "Measuring nominal scale agreement among many raters",
+    Psychological Bulletin 76(5) (the observed agreement P_o).
 
     Parameters
     ----------

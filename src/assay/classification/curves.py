@@ -21,7 +21,7 @@ from .._options import choice, flag, number
 from .._result import Result, provenance
 from ..errors import EmptyInputError, InputError, MetricError
 from ..metrics.labels import as_labels, kind, py, unique
-from ..metrics.registry import FROM_SIGNATURE, Param, anything, measure
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, anything, measure
 from .measures import Label
 
 __all__ = [
@@ -335,7 +335,17 @@ def pr_curve(
 # ---------------------------------------------------------------- scalar measures
 
 
-@_scores_measure(aliases=("auc", "roc_auc_score"))
+@_scores_measure(
+    aliases=("auc", "roc_auc_score"),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.roc_auc_score",
+            "A single class raises an error there; assay gives NaN by default (undefined='error' "
+            "raises).",
+        ),
+    ),
+)
 def roc_auc(
     y_true: ArrayLike,
     scores: ArrayLike,
@@ -348,6 +358,10 @@ def roc_auc(
     to the trapezoidal area under the full curve, scikit-learn's ``roc_auc_score``). Undefined
     when y_true holds one class only: ``undefined`` = ``"nan"`` (default), ``"error"`` (raise
     InputError, as scikit-learn) or a number in [0, 1].
+
+    Reference: Hanley & McNeil (1982), "The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve", Radiology 143(1); Fawcett (2006), "An introduction to
+    ROC analysis", Pattern Recognition Letters 27(8).
 
     Parameters
     ----------
@@ -381,7 +395,16 @@ def roc_auc(
     return u / (n_pos * n_neg)
 
 
-@_scores_measure(aliases=("ap",))
+@_scores_measure(
+    aliases=("ap",),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.average_precision_score",
+            "Without positives it gives 0; assay gives NaN by default (undefined=0 gives 0).",
+        ),
+    ),
+)
 def average_precision(
     y_true: ArrayLike,
     scores: ArrayLike,
@@ -394,6 +417,8 @@ def average_precision(
     ``average_precision_score``; tied items enter together). Undefined without positives:
     ``undefined`` = ``"nan"`` (default), ``"error"`` or a number in [0, 1] (scikit-learn
     gives 0).
+
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §8.4.
 
     Parameters
     ----------

@@ -62,7 +62,7 @@ from ..metrics.labels import (
     py,
     unique,
 )
-from ..metrics.registry import FROM_SIGNATURE, Param, measure
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, measure
 from .matrix import ConfusionMatrix, confusion_matrix
 
 __all__ = [
@@ -164,9 +164,12 @@ def _ratio_measure(
 # ---------------------------------------------------------------- measures from the matrix
 
 
-@_labels_measure()
+@_labels_measure(peers=(Peer("scikit-learn", "sklearn.metrics.accuracy_score"),))
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Accuracy: the fraction of items whose predicted label is the true label, trace(C) / n.
+
+    Reference: Sokolova & Lapalme (2009), "A systematic analysis of performance measures for
+    classification tasks", Information Processing & Management 45(4).
 
     Parameters
     ----------
@@ -188,7 +191,7 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return float(np.trace(c.cm) / c.n)
 
 
-@_per_class(aliases=("ppv",))
+@_per_class(aliases=("ppv",), peers=(Peer("scikit-learn", "sklearn.metrics.precision_score"),))
 def precision(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -199,6 +202,9 @@ def precision(
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Precision TP / (TP + FP) (positive predictive value). Undefined with no predicted item.
+
+    Reference: Sokolova & Lapalme (2009), "A systematic analysis of performance measures for
+    classification tasks", Information Processing & Management 45(4).
 
     Parameters
     ----------
@@ -223,7 +229,9 @@ def precision(
     )
 
 
-@_per_class(aliases=("tpr", "sensitivity"))
+@_per_class(
+    aliases=("tpr", "sensitivity"), peers=(Peer("scikit-learn", "sklearn.metrics.recall_score"),)
+)
 def recall(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -234,6 +242,9 @@ def recall(
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """Recall TP / (TP + FN) (sensitivity, TPR). Undefined with no true item.
+
+    Reference: Sokolova & Lapalme (2009), "A systematic analysis of performance measures for
+    classification tasks", Information Processing & Management 45(4).
 
     Parameters
     ----------
@@ -273,6 +284,9 @@ def specificity(
 ) -> float | np.ndarray:
     """Specificity TN / (TN + FP) (TNR), one class against the rest.
 
+    Reference: Sokolova & Lapalme (2009), "A systematic analysis of performance measures for
+    classification tasks", Information Processing & Management 45(4).
+
     Parameters
     ----------
     y_true, y_pred
@@ -311,6 +325,8 @@ def npv(
 ) -> float | np.ndarray:
     """Negative predictive value TN / (TN + FN).
 
+    Reference: Altman & Bland (1994), "Diagnostic tests 2: predictive values", BMJ 309.
+
     Parameters
     ----------
     y_true, y_pred
@@ -345,6 +361,9 @@ def fpr(
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """False positive rate FP / (FP + TN) = 1 - specificity.
+
+    Reference: Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters
+    27(8).
 
     Parameters
     ----------
@@ -381,6 +400,9 @@ def fnr(
 ) -> float | np.ndarray:
     """False negative rate FN / (FN + TP) = 1 - recall.
 
+    Reference: Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters
+    27(8).
+
     Parameters
     ----------
     y_true, y_pred
@@ -404,7 +426,15 @@ def fnr(
     )
 
 
-@_per_class()
+@_per_class(
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.jaccard_score",
+            "zero_division takes 0 or 1 only (no 'nan').",
+        ),
+    )
+)
 def jaccard(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -416,6 +446,9 @@ def jaccard(
 ) -> float | np.ndarray:
     """Jaccard index TP / (TP + FP + FN). Undefined when the class is neither true nor
     predicted.
+
+    Reference: Jaccard (1912), "The distribution of the flora in the alpine zone", New
+    Phytologist 11(2).
 
     Parameters
     ----------
@@ -452,7 +485,10 @@ def _beta(value: Any) -> float:
 BETA = Param("beta", FROM_SIGNATURE, _beta, "weight of recall: 0 is precision, inf recall")
 
 
-@_labels_measure(params=(BETA, LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION))
+@_labels_measure(
+    params=(BETA, LABELS, AVERAGE, POS_LABEL, ZERO_DIVISION),
+    peers=(Peer("scikit-learn", "sklearn.metrics.fbeta_score"),),
+)
 def f_score(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -466,6 +502,8 @@ def f_score(
     """F-beta: (1+β²)·TP / ((1+β²)·TP + β²·FN + FP), the weighted harmonic mean of precision
     and recall (van Rijsbergen's effectiveness 1 - E). β = 0 is precision, β = inf recall.
     Undefined only when TP = FN = FP = 0. Micro-averaging sums the counts first.
+
+    Reference: van Rijsbergen (1979), Information Retrieval, ch. 7.
 
     Parameters
     ----------
@@ -506,7 +544,7 @@ def f_score(
     return average_values(divide(num, den, zero_division), tp + fn, average)
 
 
-@_per_class(aliases=("f1_score",))
+@_per_class(aliases=("f1_score",), peers=(Peer("scikit-learn", "sklearn.metrics.f1_score"),))
 def f1(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -517,6 +555,8 @@ def f1(
     zero_division: ZeroDivision = 0,
 ) -> float | np.ndarray:
     """F1 = 2·TP / (2·TP + FP + FN).
+
+    Reference: van Rijsbergen (1979), Information Retrieval, ch. 7.
 
     Parameters
     ----------
@@ -561,6 +601,9 @@ def fowlkes_mallows(
 ) -> float | np.ndarray:
     """Fowlkes–Mallows index of a class, √(precision · recall) = TP / √((TP+FP)(TP+FN)).
     Undefined (``zero_division``) when the class is never predicted or never true.
+
+    Reference: Fowlkes & Mallows (1983), "A method for comparing two hierarchical clusterings",
+    JASA 78(383).
 
     Parameters
     ----------

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..metrics.labels import boolean, counts
-from ..metrics.registry import FROM_SIGNATURE, Param, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, one_of
 from .measures import _labels_measure
 from .options import Degenerate, SBAAbsent
 
@@ -21,12 +21,16 @@ __all__ = ["balanced_accuracy", "mcc", "mcc_from_matrix", "sba"]
 @_labels_measure(
     params=(Param("adjusted", FROM_SIGNATURE, boolean("adjusted"), "rescale so chance is 0"),),
     bounds=(-1.0, 1.0),
+    peers=(Peer("scikit-learn", "sklearn.metrics.balanced_accuracy_score"),),
 )
 def balanced_accuracy(y_true: ArrayLike, y_pred: ArrayLike, *, adjusted: bool = False) -> float:
     """Balanced accuracy: the mean recall over the classes present in ``y_true``, (1/K) Σ_c
     TP_c / n_c (for two classes (TPR + TNR) / 2), in [0, 1]. Classes that are only predicted
     have no recall and are left out (as scikit-learn). ``adjusted=True`` rescales so that chance
     is 0: (score - 1/K) / (1 - 1/K), in [-1/(K-1), 1]; NaN for a single class.
+
+    Reference: Brodersen, Ong, Stephan & Buhmann (2010), "The balanced accuracy and its
+    posterior distribution", ICPR.
 
     Parameters
     ----------
@@ -71,7 +75,18 @@ DEGENERATE = Param(
 )
 
 
-@_labels_measure(params=(DEGENERATE,), bounds=(-1.0, 1.0), aliases=("matthews_corrcoef",))
+@_labels_measure(
+    params=(DEGENERATE,),
+    bounds=(-1.0, 1.0),
+    aliases=("matthews_corrcoef",),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.matthews_corrcoef",
+            "Only degenerate='zero' (assay's default); no 'limit' or 'nan'.",
+        ),
+    ),
+)
 def mcc(y_true: ArrayLike, y_pred: ArrayLike, *, degenerate: Degenerate = "zero") -> float:
     """Matthews correlation coefficient; for more than two classes Gorodkin's (2004) R_K,
     (n·c - t·p) / √((n² - t·t)(n² - p·p)) with c the number correct, t and p the true and
@@ -87,6 +102,10 @@ def mcc(y_true: ArrayLike, y_pred: ArrayLike, *, degenerate: Degenerate = "zero"
       item wrong, one class predicted for another), else 0, the limit of MCC when the empty
       row or column is filled with ε → 0.
     - ``"nan"``: NaN.
+
+    Reference: Matthews (1975), Biochimica et Biophysica Acta 405(2); Gorodkin (2004),
+    "Comparing two K-category assignments by a K-category correlation coefficient",
+    Computational Biology and Chemistry 28(5).
 
     Parameters
     ----------
@@ -154,6 +173,9 @@ def sba(y_true: ArrayLike, y_pred: ArrayLike, *, absent: SBAAbsent = "gosgens") 
     c_ii/b_i by a_i/n when b_i = 0, and SBA is 0 when no item is correct (minimal agreement).
     ``absent="nan"`` returns NaN instead whenever a class is absent from one side. Classes
     absent from both sides do not count.
+
+    Reference: Gösgens, Zhiyanov, Tikhonov & Prokhorenkova (2021), "Good classification measures
+    and how to find them", NeurIPS.
 
     Parameters
     ----------

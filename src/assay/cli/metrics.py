@@ -17,7 +17,9 @@ def metrics(
     family: Annotated[
         list[str] | None,
         typer.Option(
-            "--family", help="Only this family (repeatable): ranking, classification, ..."
+            "--family",
+            help="Only this family (repeatable): ranking, classification, agreement, "
+            "clustering, regression, tagging, embeddings, generation, judgments",
         ),
     ] = None,
     output: OutputOption = None,
@@ -35,8 +37,19 @@ def _rows(families: list[str] | None) -> list[dict[str, Any]]:
     from ..metrics.catalog import describe
 
     # Every family by default, in the declared order of the family list (assay._families).
-    chosen = families or REGISTRY.families()
+    chosen = [_registry_name(f) for f in families] if families else REGISTRY.families()
     return [describe(spec) for fam in dict.fromkeys(chosen) for spec in REGISTRY.specs(fam)]
+
+
+def _registry_name(name: str) -> str:
+    """The registry's name of a family given by its package name too (``embeddings`` is the
+    registry's ``embedding``); any other name is left for the registry to refuse."""
+    from .._families import FAMILIES
+
+    for fam in FAMILIES:
+        if fam.name == name and fam.metric_family is not None:
+            return fam.metric_family
+    return name
 
 
 def register(app: typer.Typer) -> None:

@@ -82,6 +82,7 @@ from numpy.typing import ArrayLike
 
 from .._options import ZeroDivision
 from .._result import provenance
+from ..metrics.registry import Peer
 from ._core import (
     AVERAGE_METHOD,
     BETA,
@@ -155,12 +156,23 @@ def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
     return ClusterPairCounts(tp, fp, fn, tn, provenance(measure="pair_counts"))
 
 
-@hard_measure(params=(ZERO_DIVISION,))
+@hard_measure(
+    params=(ZERO_DIVISION,),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.cluster.pair_confusion_matrix",
+            "Gives the pair counts (each pair counted twice), not the ratio.",
+        ),
+    ),
+)
 def pairwise_precision(
     gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise precision TP / (TP + FP): the fraction of pairs put together by ``pred`` that
     ``gold`` puts together. ``zero_division`` when ``pred`` is all singletons.
+
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §16.3.
 
     Parameters
     ----------
@@ -183,9 +195,20 @@ def pairwise_precision(
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[0]
 
 
-@hard_measure(params=(ZERO_DIVISION,))
+@hard_measure(
+    params=(ZERO_DIVISION,),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.cluster.pair_confusion_matrix",
+            "Gives the pair counts (each pair counted twice), not the ratio.",
+        ),
+    ),
+)
 def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0) -> float:
     """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons.
+
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §16.3.
 
     Parameters
     ----------
@@ -208,12 +231,23 @@ def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivi
     return pairwise(_pair_counts(table(gold, pred)), 1.0, zero_division_value(zero_division))[1]
 
 
-@hard_measure(params=(BETA, ZERO_DIVISION))
+@hard_measure(
+    params=(BETA, ZERO_DIVISION),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.cluster.pair_confusion_matrix",
+            "Gives the pair counts (each pair counted twice), not the ratio.",
+        ),
+    ),
+)
 def pairwise_f(
     gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0, zero_division: ZeroDivision = 0
 ) -> float:
     """Pairwise F_β: (1 + β²) TP / ((1 + β²) TP + β² FN + FP); ``zero_division`` when
     TP = FP = FN = 0 (both clusterings all singletons).
+
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §16.3.
 
     Parameters
     ----------
@@ -245,10 +279,13 @@ def _rand(c: tuple[int, ...]) -> float:
     return (tp + tn) / total
 
 
-@hard_measure()
+@hard_measure(peers=(Peer("scikit-learn", "sklearn.metrics.rand_score"),))
 def rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Rand index (TP + TN) / C(n, 2), the fraction of pairs on which the clusterings agree
     (Rand 1971); 1.0 when n = 1.
+
+    Reference: Rand (1971), "Objective criteria for the evaluation of clustering methods", JASA
+    66(336).
 
     Parameters
     ----------
@@ -276,11 +313,15 @@ def _ari(c: tuple[int, ...]) -> float:
     return 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
 
 
-@hard_measure(bounds=(-0.5, 1.0))
+@hard_measure(
+    bounds=(-0.5, 1.0), peers=(Peer("scikit-learn", "sklearn.metrics.adjusted_rand_score"),)
+)
 def adjusted_rand_index(gold: ArrayLike, pred: ArrayLike) -> float:
     """Hubert & Arabie's (1985) adjusted Rand index, (RI − E[RI]) / (max RI − E[RI]) from the
     pair counts: 1 for identical clusterings, 0 in expectation for random ones, negative below
     chance and never below −1/2 (Chacón & Rastrojo 2023).
+
+    Reference: Hubert & Arabie (1985), "Comparing partitions", Journal of Classification 2(1).
 
     Parameters
     ----------
@@ -308,10 +349,13 @@ def _fm(c: tuple[int, ...]) -> float:
     return math.sqrt(tp / (tp + fp)) * math.sqrt(tp / (tp + fn))
 
 
-@hard_measure()
+@hard_measure(peers=(Peer("scikit-learn", "sklearn.metrics.fowlkes_mallows_score"),))
 def fowlkes_mallows(gold: ArrayLike, pred: ArrayLike) -> float:
     """Fowlkes–Mallows index TP / sqrt((TP + FP)(TP + FN)), the geometric mean of pairwise
     precision and recall (Fowlkes & Mallows 1983); 0.0 when TP = 0.
+
+    Reference: Fowlkes & Mallows (1983), "A method for comparing two hierarchical clusterings",
+    JASA 78(383).
 
     Parameters
     ----------
@@ -354,6 +398,8 @@ def purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Purity (1/n) Σ_j max_i n_ij: each predicted cluster counts its largest overlap with a
     gold cluster (Manning et al. 2008, §16.3). 1 for a clustering of singletons.
 
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §16.3.
+
     Parameters
     ----------
     gold, pred
@@ -378,6 +424,9 @@ def inverse_purity(gold: ArrayLike, pred: ArrayLike) -> float:
     """Inverse purity (1/n) Σ_i max_j n_ij: each gold cluster counts its largest overlap with
     a predicted cluster (purity with the roles swapped). 1 for a single predicted cluster.
 
+    Reference: Amigó, Gonzalo, Artiles & Verdejo (2009), "A comparison of extrinsic clustering
+    evaluation metrics based on formal constraints", Information Retrieval 12(4).
+
     Parameters
     ----------
     gold, pred
@@ -400,6 +449,9 @@ def inverse_purity(gold: ArrayLike, pred: ArrayLike) -> float:
 @hard_measure()
 def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
     """Harmonic mean of purity and inverse purity, 2 PU iPU / (PU + iPU).
+
+    Reference: Amigó, Gonzalo, Artiles & Verdejo (2009), "A comparison of extrinsic clustering
+    evaluation metrics based on formal constraints", Information Retrieval 12(4).
 
     Parameters
     ----------
@@ -424,11 +476,17 @@ def purity_f1(gold: ArrayLike, pred: ArrayLike) -> float:
 # ---------------------------------------------------------------- information
 
 
-@hard_measure(params=(AVERAGE_METHOD,))
+@hard_measure(
+    params=(AVERAGE_METHOD,),
+    peers=(Peer("scikit-learn", "sklearn.metrics.normalized_mutual_info_score"),),
+)
 def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Normalized mutual information I / mean(H(gold), H(pred)), as scikit-learn's
     ``normalized_mutual_info_score`` (``average_method`` "arithmetic", "geometric", "min" or
     "max"; the arithmetic mean is Vinh et al.'s NMI_sum and equals the V-measure).
+
+    Reference: Vinh, Epps & Bailey (2010), "Information theoretic measures for clusterings
+    comparison", JMLR 11.
 
     Parameters
     ----------
@@ -451,10 +509,17 @@ def nmi(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "ar
     return nmi_of(table(gold, pred), average_method)
 
 
-@hard_measure(params=(AVERAGE_METHOD,), bounds=(None, 1.0))
+@hard_measure(
+    params=(AVERAGE_METHOD,),
+    bounds=(None, 1.0),
+    peers=(Peer("scikit-learn", "sklearn.metrics.adjusted_mutual_info_score"),),
+)
 def ami(gold: ArrayLike, pred: ArrayLike, *, average_method: AverageMethod = "arithmetic") -> float:
     """Adjusted mutual information (I − E[I]) / (mean(H(gold), H(pred)) − E[I]) (Vinh, Epps &
     Bailey 2010), as scikit-learn's ``adjusted_mutual_info_score``; negative below chance.
+
+    Reference: Vinh, Epps & Bailey (2010), "Information theoretic measures for clusterings
+    comparison", JMLR 11.
 
     Parameters
     ----------

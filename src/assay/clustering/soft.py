@@ -199,6 +199,9 @@ def nmpu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     clusters K_i of two items or more (Kawahara et al. 2014): see the module docstring for the
     exact reading. Singleton predicted clusters earn nothing.
 
+    Reference: Kawahara, Peterson & Palmer (2014), "A step-wise usage-based method for inducing
+    polysemy-aware verb classes", ACL.
+
     Parameters
     ----------
     gold, pred
@@ -227,6 +230,9 @@ def nipu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     """Normalized inverse purity niPU = (1/N) Σ_j max_i δ(K_i ∩ G_j) of ``pred`` against
     ``gold`` (Kawahara et al. 2014).
 
+    Reference: Kawahara, Peterson & Palmer (2014), "A step-wise usage-based method for inducing
+    polysemy-aware verb classes", ACL.
+
     Parameters
     ----------
     gold, pred
@@ -253,6 +259,9 @@ def nipu(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
 @soft_measure(params=(NORMALIZE,))
 def nmpu_f1(gold: Clusters, pred: Clusters, *, normalize: bool = True) -> float:
     """Harmonic mean of nmPU and niPU, 2 nmPU niPU / (nmPU + niPU) (Kawahara et al.'s F).
+
+    Reference: Kawahara, Peterson & Palmer (2014), "A step-wise usage-based method for inducing
+    polysemy-aware verb classes", ACL.
 
     Parameters
     ----------

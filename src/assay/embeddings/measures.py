@@ -40,7 +40,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._options import flag
 from ..errors import InputError, MetricError
-from ..metrics.registry import FROM_SIGNATURE, Metric, MetricSpec, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Metric, MetricSpec, Param, Peer, measure, one_of
 from ..metrics.registry import REGISTRY as _REGISTRY
 from .inputs import (
     ClassCounts,
@@ -241,12 +241,24 @@ def _evaluate(
 
 
 def _declare(
-    name: str, *, cutoff: bool, aliases: tuple[str, ...] = ()
+    name: str, *, cutoff: bool, aliases: tuple[str, ...] = (), peers: tuple[Peer, ...] = ()
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return _measure(name, aliases=aliases, cutoff="optional" if cutoff else "none")
+    return _measure(name, aliases=aliases, cutoff="optional" if cutoff else "none", peers=peers)
 
 
-@_declare("precision", cutoff=True, aliases=("p", "precision_at_k"))
+@_declare(
+    "precision",
+    cutoff=True,
+    aliases=("p", "precision_at_k"),
+    peers=(
+        Peer(
+            "pytorch-metric-learning",
+            "pytorch_metric_learning.utils.accuracy_calculator."
+            "AccuracyCalculator(include=('precision_at_1',))",
+            "Only k = 1.",
+        ),
+    ),
+)
 def precision(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
@@ -259,6 +271,8 @@ def precision(
     """Precision@k: |{same-class neighbours among the first k}| / k; ``precision@1`` is the
     fraction of queries whose nearest neighbour has their class (pytorch-metric-learning's
     ``precision_at_1``; Musgrave et al. 2020).
+
+    Reference: Musgrave, Belongie & Lim (2020), "A Metric Learning Reality Check", ECCV.
 
     Parameters
     ----------
@@ -292,7 +306,18 @@ def precision(
     )
 
 
-@_declare("r_precision", cutoff=False, aliases=("rprec", "r_prec"))
+@_declare(
+    "r_precision",
+    cutoff=False,
+    aliases=("rprec", "r_prec"),
+    peers=(
+        Peer(
+            "pytorch-metric-learning",
+            "pytorch_metric_learning.utils.accuracy_calculator."
+            "AccuracyCalculator(include=('r_precision',))",
+        ),
+    ),
+)
 def r_precision(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
@@ -303,6 +328,8 @@ def r_precision(
 ) -> float:
     """R-Precision: r / R, r the same-class neighbours among the first R, R the references of
     the query's class (Musgrave et al. 2020; pytorch-metric-learning's ``r_precision``).
+
+    Reference: Musgrave, Belongie & Lim (2020), "A Metric Learning Reality Check", ECCV.
 
     Parameters
     ----------
@@ -326,7 +353,18 @@ def r_precision(
     )
 
 
-@_declare("map_at_r", cutoff=False, aliases=("mapr", "mean_average_precision_at_r"))
+@_declare(
+    "map_at_r",
+    cutoff=False,
+    aliases=("mapr", "mean_average_precision_at_r"),
+    peers=(
+        Peer(
+            "pytorch-metric-learning",
+            "pytorch_metric_learning.utils.accuracy_calculator."
+            "AccuracyCalculator(include=('mean_average_precision_at_r',))",
+        ),
+    ),
+)
 def map_at_r(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
@@ -338,6 +376,8 @@ def map_at_r(
     """MAP@R: (1/R) Σ_{i=1..R} P(i)·rel(i), P(i) the precision at i among the first R
     neighbours, rel(i) = 1 when the i-th has the query's class (Musgrave, Belongie & Lim,
     "A Metric Learning Reality Check", ECCV 2020; also written ``map@r``).
+
+    Reference: Musgrave, Belongie & Lim (2020), "A Metric Learning Reality Check", ECCV.
 
     Parameters
     ----------
@@ -361,7 +401,18 @@ def map_at_r(
     )
 
 
-@_declare("map", cutoff=True, aliases=("map_at_k", "mean_average_precision"))
+@_declare(
+    "map",
+    cutoff=True,
+    aliases=("map_at_k", "mean_average_precision"),
+    peers=(
+        Peer(
+            "pytorch-metric-learning",
+            "pytorch_metric_learning.utils.accuracy_calculator."
+            "AccuracyCalculator(include=('mean_average_precision',))",
+        ),
+    ),
+)
 def map_at_k(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
@@ -373,6 +424,9 @@ def map_at_k(
 ) -> float:
     """MAP@k: (1/R) Σ_{i=1..k} P(i)·rel(i) over the first k neighbours, divided by R (not by
     min(R, k)), as pytorch-metric-learning's ``mean_average_precision``.
+
+    Reference: Musgrave, Belongie & Lim (2020), "A Metric Learning Reality Check", ECCV;
+    pytorch-metric-learning's mean_average_precision.
 
     Parameters
     ----------
@@ -407,6 +461,9 @@ def recall(
     """Recall@k in the metric-learning sense: 1 if a same-class neighbour is among the first k,
     else 0 (the Recall@K of Oh Song, Xiang, Jegelka & Savarese 2016, "Deep Metric Learning via
     Lifted Structured Feature Embedding", CVPR; ``recall@1`` = ``precision@1``).
+
+    Reference: Oh Song, Xiang, Jegelka & Savarese (2016), "Deep metric learning via lifted
+    structured feature embedding", CVPR.
 
     Parameters
     ----------
@@ -443,6 +500,8 @@ def recall_ir(
     """Recall@k in the information-retrieval sense: |{same-class neighbours among the first
     k}| / R (Manning, Raghavan & Schütze 2008, "Introduction to Information Retrieval", 8.3).
 
+    Reference: Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §8.3.
+
     Parameters
     ----------
     neighbour_labels, query_labels, class_counts, k, exclude_self, average
@@ -465,7 +524,18 @@ def recall_ir(
     )
 
 
-@_declare("mrr", cutoff=True, aliases=("mean_reciprocal_rank", "rr"))
+@_declare(
+    "mrr",
+    cutoff=True,
+    aliases=("mean_reciprocal_rank", "rr"),
+    peers=(
+        Peer(
+            "pytorch-metric-learning",
+            "pytorch_metric_learning.utils.accuracy_calculator."
+            "AccuracyCalculator(include=('mean_reciprocal_rank',))",
+        ),
+    ),
+)
 def mrr(
     neighbour_labels: ArrayLike,
     query_labels: ArrayLike,
@@ -477,6 +547,8 @@ def mrr(
 ) -> float:
     """Mean reciprocal rank: 1/i for the first same-class neighbour at position i ≤ k, else 0
     (Voorhees 1999, TREC-8 QA; pytorch-metric-learning's ``mean_reciprocal_rank``).
+
+    Reference: Voorhees (1999), TREC-8 question answering track report.
 
     Parameters
     ----------
@@ -510,6 +582,9 @@ def ndcg(
 ) -> float:
     """NDCG@k with binary gains: Σ_{i≤k} rel(i)/log2(i+1) divided by the ideal
     Σ_{i≤min(R,k)} 1/log2(i+1) (Järvelin & Kekäläinen 2002, ACM TOIS 20(4)).
+
+    Reference: Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    TOIS 20(4).
 
     Parameters
     ----------

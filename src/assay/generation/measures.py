@@ -26,7 +26,15 @@ from typing import Any
 
 from .._options import flag, number
 from ..errors import MetricError
-from ..metrics.registry import FROM_SIGNATURE, Param, measure, nonneg_int, one_of, positive_int
+from ..metrics.registry import (
+    FROM_SIGNATURE,
+    Param,
+    Peer,
+    measure,
+    nonneg_int,
+    one_of,
+    positive_int,
+)
 from .options import BleuSmoothing, BleuTokenize
 
 __all__ = [
@@ -120,7 +128,12 @@ def _corpus(name: str, references: References, hypotheses: Sequence[str], **opti
     return float(score(references=references, hypotheses=hypotheses, metric=spec).score)
 
 
-@_sacrebleu_measure("bleu", params=_BLEU, aliases=("sacrebleu",))
+@_sacrebleu_measure(
+    "bleu",
+    params=_BLEU,
+    aliases=("sacrebleu",),
+    peers=(Peer("sacrebleu", "sacrebleu.corpus_bleu"),),
+)
 def bleu(
     references: References,
     hypotheses: Sequence[str],
@@ -137,9 +150,11 @@ def bleu(
     BLEU = BP · exp(Σ_n (1/N) log p_n), n = 1..N (``max_ngram_order``), where p_n is the
     clipped n-gram precision from counts summed over the corpus and
     BP = min(1, exp(1 - r/c)) the brevity penalty of the summed hypothesis length c against
-    the summed closest reference lengths r. Papineni, Roukos, Ward & Zhu (2002), "BLEU: a
-    Method for Automatic Evaluation of Machine Translation", ACL; Post (2018), "A Call for
-    Clarity in Reporting BLEU Scores", WMT.
+    the summed closest reference lengths r.
+
+    Reference: Papineni, Roukos, Ward & Zhu (2002), "BLEU: a Method for Automatic Evaluation
+    of Machine Translation", ACL; Post (2018), "A Call for Clarity in Reporting BLEU Scores",
+    WMT.
     """
     return _corpus(
         "bleu",
@@ -154,7 +169,9 @@ def bleu(
     )
 
 
-@_sacrebleu_measure("chrf", params=_chrf(0), aliases=("chrf2",))
+@_sacrebleu_measure(
+    "chrf", params=_chrf(0), aliases=("chrf2",), peers=(Peer("sacrebleu", "sacrebleu.corpus_chrf"),)
+)
 def chrf(
     references: References,
     hypotheses: Sequence[str],
@@ -170,8 +187,10 @@ def chrf(
 
     chrF_β = 100 · (1 + β²) · chrP · chrR / (β² · chrP + chrR), chrP and chrR the character
     n-gram precision and recall averaged over n = 1..``char_order`` (and word n-grams up to
-    ``word_order``), from counts summed over the corpus; β = 2. Popović (2015), "chrF:
-    character n-gram F-score for automatic MT evaluation", WMT.
+    ``word_order``), from counts summed over the corpus; β = 2.
+
+    Reference: Popović (2015), "chrF: character n-gram F-score for automatic MT evaluation",
+    WMT.
     """
     return _corpus(
         "chrf",
@@ -186,7 +205,12 @@ def chrf(
     )
 
 
-@_sacrebleu_measure("chrfpp", params=_chrf(2), aliases=("chrf2pp",))
+@_sacrebleu_measure(
+    "chrfpp",
+    params=_chrf(2),
+    aliases=("chrf2pp",),
+    peers=(Peer("sacrebleu", "sacrebleu.corpus_chrf(word_order=2)"),),
+)
 def chrfpp(
     references: References,
     hypotheses: Sequence[str],
@@ -201,7 +225,8 @@ def chrfpp(
     """Corpus chrF++ (sacrebleu's ``corpus_chrf`` with ``word_order=2``), 0-100.
 
     chrF (see ``chrf``) whose precision and recall also average word unigrams and bigrams.
-    Popović (2017), "chrF++: words helping character n-grams", WMT.
+
+    Reference: Popović (2017), "chrF++: words helping character n-grams", WMT.
     """
     return _corpus(
         "chrf++",
@@ -216,7 +241,15 @@ def chrfpp(
     )
 
 
-@measure("ter", family=FAMILY, input=INPUT, params=_TER, bounds=(0.0, None), higher_is_better=False)
+@measure(
+    "ter",
+    family=FAMILY,
+    input=INPUT,
+    params=_TER,
+    bounds=(0.0, None),
+    higher_is_better=False,
+    peers=(Peer("sacrebleu", "sacrebleu.corpus_ter"),),
+)
 def ter(
     references: References,
     hypotheses: Sequence[str],
@@ -230,8 +263,10 @@ def ter(
 
     TER = 100 · Σ edits / Σ average reference length, the edits (insertions, deletions,
     substitutions and shifts of word sequences) of each hypothesis against its closest
-    reference, summed over the corpus. Snover, Dorr, Schwartz, Micciulla & Makhoul (2006),
-    "A Study of Translation Edit Rate with Targeted Human Annotation", AMTA.
+    reference, summed over the corpus.
+
+    Reference: Snover, Dorr, Schwartz, Micciulla & Makhoul (2006), "A Study of Translation
+    Edit Rate with Targeted Human Annotation", AMTA.
     """
     return _corpus(
         "ter",
@@ -256,7 +291,17 @@ def _rouge(
     )
 
 
-@_rouge_measure("rouge1", params=_ROUGE)
+@_rouge_measure(
+    "rouge1",
+    params=_ROUGE,
+    peers=(
+        Peer(
+            "rouge-score",
+            "rouge_score.rouge_scorer.RougeScorer(['rouge1'])",
+            "Scores one item at a time; assay's value is the mean of their F-measures.",
+        ),
+    ),
+)
 def rouge1(
     references: References,
     hypotheses: Sequence[str],
@@ -267,13 +312,25 @@ def rouge1(
     """ROUGE-1 F-measure (rouge-score's), the mean over the items.
 
     F = 2PR / (P + R) of each item, P and R the unigram overlap over the hypothesis's and
-    the reference's unigram counts (the best reference of an item with several). Lin (2004),
-    "ROUGE: A Package for Automatic Evaluation of Summaries", Text Summarization Branches Out.
+    the reference's unigram counts (the best reference of an item with several).
+
+    Reference: Lin (2004), "ROUGE: A Package for Automatic Evaluation of Summaries", Text
+    Summarization Branches Out.
     """
     return _rouge("rouge1", references, hypotheses, use_stemmer, split_summaries)
 
 
-@_rouge_measure("rouge2", params=_ROUGE)
+@_rouge_measure(
+    "rouge2",
+    params=_ROUGE,
+    peers=(
+        Peer(
+            "rouge-score",
+            "rouge_score.rouge_scorer.RougeScorer(['rouge2'])",
+            "Scores one item at a time; assay's value is the mean of their F-measures.",
+        ),
+    ),
+)
 def rouge2(
     references: References,
     hypotheses: Sequence[str],
@@ -283,13 +340,26 @@ def rouge2(
 ) -> float:
     """ROUGE-2 F-measure (rouge-score's), the mean over the items.
 
-    As ROUGE-1 with bigrams. Lin (2004), "ROUGE: A Package for Automatic Evaluation of
-    Summaries", Text Summarization Branches Out.
+    As ROUGE-1 with bigrams: F = 2PR / (P + R) of each item, P and R the bigram overlap over
+    the hypothesis's and the reference's bigram counts.
+
+    Reference: Lin (2004), "ROUGE: A Package for Automatic Evaluation of Summaries", Text
+    Summarization Branches Out.
     """
     return _rouge("rouge2", references, hypotheses, use_stemmer, split_summaries)
 
 
-@_rouge_measure("rougeL", params=_ROUGE)
+@_rouge_measure(
+    "rougeL",
+    params=_ROUGE,
+    peers=(
+        Peer(
+            "rouge-score",
+            "rouge_score.rouge_scorer.RougeScorer(['rougeL'])",
+            "Scores one item at a time; assay's value is the mean of their F-measures.",
+        ),
+    ),
+)
 def rougeL(
     references: References,
     hypotheses: Sequence[str],
@@ -300,13 +370,25 @@ def rougeL(
     """ROUGE-L F-measure (rouge-score's), the mean over the items.
 
     P = LCS / |hypothesis|, R = LCS / |reference|, F = 2PR / (P + R), LCS the length of the
-    longest common token subsequence. Lin (2004), "ROUGE: A Package for Automatic Evaluation
-    of Summaries", Text Summarization Branches Out.
+    longest common token subsequence.
+
+    Reference: Lin (2004), "ROUGE: A Package for Automatic Evaluation of Summaries", Text
+    Summarization Branches Out.
     """
     return _rouge("rougeL", references, hypotheses, use_stemmer, split_summaries)
 
 
-@_rouge_measure("rougeLsum", params=_ROUGE)
+@_rouge_measure(
+    "rougeLsum",
+    params=_ROUGE,
+    peers=(
+        Peer(
+            "rouge-score",
+            "rouge_score.rouge_scorer.RougeScorer(['rougeLsum'])",
+            "Scores one item at a time; assay's value is the mean of their F-measures.",
+        ),
+    ),
+)
 def rougeLsum(
     references: References,
     hypotheses: Sequence[str],
@@ -316,8 +398,12 @@ def rougeLsum(
 ) -> float:
     """ROUGE-Lsum F-measure (rouge-score's), the mean over the items.
 
-    ROUGE-L over sentences (split at newlines, or by nltk with ``split_summaries``): the
-    union LCS of every reference sentence with the hypothesis's sentences. Lin (2004),
-    "ROUGE: A Package for Automatic Evaluation of Summaries", Text Summarization Branches Out.
+    ROUGE-L over sentences (split at newlines, or by nltk with ``split_summaries``):
+    P = Σ_i LCS∪(r_i, H) / |H|, R = Σ_i LCS∪(r_i, H) / |reference|, F = 2PR / (P + R), with
+    LCS∪(r_i, H) the union LCS of the reference sentence r_i with the hypothesis's sentences
+    H (lengths in tokens).
+
+    Reference: Lin (2004), "ROUGE: A Package for Automatic Evaluation of Summaries", Text
+    Summarization Branches Out.
     """
     return _rouge("rougeLsum", references, hypotheses, use_stemmer, split_summaries)

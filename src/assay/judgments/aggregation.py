@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _options as opt
 from ..errors import OptionError
-from ..metrics.registry import REGISTRY, measure
+from ..metrics.registry import REGISTRY, Peer, measure
 from ._crowd_params import DS_PARAMS, GLAD_PARAMS, MACE_PARAMS, SEED, TIES, ZBS_PARAMS
 from .crowd_result import LabelAggregation, build
 from .options import CrowdMethod, DawidSkeneInit, LabelTies, MaceMethod
@@ -73,7 +73,7 @@ _method = functools.partial(measure, family=FAMILY, input=INPUT, bounds=(0.0, 1.
 # ---------------------------------------------------------------- the methods
 
 
-@_method(params=(TIES, SEED))
+@_method(params=(TIES, SEED), peers=(Peer("crowd-kit", "crowdkit.aggregation.MajorityVote"),))
 def majority_vote(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -85,6 +85,9 @@ def majority_vote(
     the majority labels (crowd-kit's ``MajorityVote``).
 
     Ties (``ties``): by default the label first seen in the rows, crowd-kit's rule.
+
+    Reference: Sheng, Provost & Ipeirotis (2008), "Get another label? Improving data quality and
+    data mining using multiple, noisy labelers", KDD.
 
     Parameters
     ----------
@@ -111,7 +114,7 @@ def majority_vote(
     return aggregate(labels, "majority_vote", {"ties": ties, "seed": seed})
 
 
-@_method(params=(TIES, SEED))
+@_method(params=(TIES, SEED), peers=(Peer("crowd-kit", "crowdkit.aggregation.Wawa"),))
 def wawa(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -147,7 +150,7 @@ def wawa(
     return aggregate(labels, "wawa", {"ties": ties, "seed": seed})
 
 
-@_method(params=ZBS_PARAMS)
+@_method(params=ZBS_PARAMS, peers=(Peer("crowd-kit", "crowdkit.aggregation.ZeroBasedSkill"),))
 def zbs(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -208,7 +211,7 @@ def zbs(
     return aggregate(labels, "zbs", options)
 
 
-@_method(params=DS_PARAMS)
+@_method(params=DS_PARAMS, peers=(Peer("crowd-kit", "crowdkit.aggregation.DawidSkene"),))
 def dawid_skene(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -260,7 +263,7 @@ def dawid_skene(
     return aggregate(labels, "dawid_skene", {**options, "ties": ties, "seed": seed})
 
 
-@_method(params=DS_PARAMS)
+@_method(params=DS_PARAMS, peers=(Peer("crowd-kit", "crowdkit.aggregation.OneCoinDawidSkene"),))
 def one_coin_dawid_skene(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -308,7 +311,7 @@ def one_coin_dawid_skene(
     return aggregate(labels, "one_coin_dawid_skene", {**options, "ties": ties, "seed": seed})
 
 
-@_method(params=GLAD_PARAMS)
+@_method(params=GLAD_PARAMS, peers=(Peer("crowd-kit", "crowdkit.aggregation.GLAD"),))
 def glad(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,
@@ -370,7 +373,7 @@ def glad(
     return aggregate(labels, "glad", options)
 
 
-@_method(params=MACE_PARAMS)
+@_method(params=MACE_PARAMS, peers=(Peer("crowd-kit", "crowdkit.aggregation.MACE"),))
 def mace(
     labels: Any,  # Any: CrowdLabels or what read_crowd_labels reads
     *,

@@ -22,7 +22,15 @@ from numpy.typing import NDArray
 from .. import _options as opt
 from .._result import Result, provenance
 from ..errors import MetricError
-from ..metrics.registry import FROM_SIGNATURE, Param, closed_unit, measure, one_of, positive_float
+from ..metrics.registry import (
+    FROM_SIGNATURE,
+    Param,
+    Peer,
+    closed_unit,
+    measure,
+    one_of,
+    positive_float,
+)
 from ..metrics.registry import real_number as _real
 from ._fit import PairwiseFit
 from .comparisons import Comparisons, as_comparisons
@@ -173,7 +181,11 @@ def _scores(
     )
 
 
-@_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, None))
+@_method(
+    params=(WIN_WEIGHT, TIE_WEIGHT),
+    bounds=(0.0, None),
+    peers=(Peer("evalica", "evalica.counting"),),
+)
 def counting(
     comparisons: Any,  # Any: as read_comparisons
     *,
@@ -184,6 +196,9 @@ def counting(
     Σ_j T[i, j]`` (``W[i, j]``: comparisons ``i`` won against ``j``, ``T``: ties; weighted
     when the comparisons have weights). Fair only when every item meets the same opponents
     equally often. Evalica's ``counting`` (Ustalov 2025, COLING demo).
+
+    Reference: Ustalov (2025), "Reliable, reproducible, and really fast leaderboards with
+    Evalica", COLING (demonstrations).
 
     Parameters
     ----------
@@ -206,7 +221,11 @@ def counting(
     return _scores(comparisons, "counting", win_weight=win_weight, tie_weight=tie_weight)
 
 
-@_method(params=(WIN_WEIGHT, TIE_WEIGHT), bounds=(0.0, 1.0))
+@_method(
+    params=(WIN_WEIGHT, TIE_WEIGHT),
+    bounds=(0.0, 1.0),
+    peers=(Peer("evalica", "evalica.average_win_rate"),),
+)
 def average_win_rate(
     comparisons: Any,  # Any: as read_comparisons
     *,
@@ -217,6 +236,9 @@ def average_win_rate(
     against each: with ``M = win_weight · W + tie_weight · T``, ``score_i = mean_j M[i, j] /
     (M[i, j] + M[j, i])`` (0 for an item that met nobody). Less sensitive than counting to
     how often each pair met, but still to which opponents. Evalica's ``average_win_rate``.
+
+    Reference: Ustalov (2025), "Reliable, reproducible, and really fast leaderboards with
+    Evalica", COLING (demonstrations).
 
     Parameters
     ----------
@@ -253,6 +275,14 @@ def average_win_rate(
         MAX_ITER,
     ),
     bounds=(0.0, None),
+    peers=(
+        Peer("evalica", "evalica.bradley_terry", "Only ties='half'; no Davidson model."),
+        Peer(
+            "choix",
+            "choix.ilsr_pairwise_dense",
+            "Centred log-strengths of the wins (ties as half wins): exp and normalise to compare.",
+        ),
+    ),
 )
 def bradley_terry(
     comparisons: Any,  # Any: as read_comparisons
@@ -274,6 +304,10 @@ def bradley_terry(
     (0: the limit), nor between groups of items one of which always beat the other; an item
     without comparisons scores NaN. Suits unbalanced designs: each item's strength is
     estimated from whichever opponents it met.
+
+    Reference: Bradley & Terry (1952), "Rank analysis of incomplete block designs", Biometrika
+    39; Hunter (2004), "MM algorithms for generalized Bradley-Terry models", Annals of
+    Statistics 32(1).
 
     Parameters
     ----------
@@ -321,6 +355,7 @@ def bradley_terry(
         MAX_ITER,
     ),
     bounds=(0.0, None),
+    peers=(Peer("evalica", "evalica.newman"),),
 )
 def newman(
     comparisons: Any,  # Any: as read_comparisons
@@ -336,6 +371,9 @@ def newman(
     computation of rankings from pairwise comparisons", JMLR 24(238)), ``v`` estimated
     alongside (:attr:`ItemScores.tie`). The method of choice when ties are frequent.
     Evalica's ``newman`` (no normalisation of the strengths).
+
+    Reference: Newman (2023), "Efficient computation of rankings from pairwise comparisons",
+    JMLR 24(238).
 
     Parameters
     ----------
@@ -384,6 +422,7 @@ def newman(
         TIE_WEIGHT,
     ),
     bounds=(None, None),
+    peers=(Peer("evalica", "evalica.elo"),),
 )
 def elo(
     comparisons: Any,  # Any: as read_comparisons
@@ -400,6 +439,8 @@ def elo(
     r_x) / scale))``, ``r_x += k (s_x - e_x)`` where ``s_x`` is ``win_weight`` for a win, 0
     for a loss, ``tie_weight`` for a tie. Shuffling the rows changes the ratings; the
     result describes a stream of games, not a fixed population. Evalica's ``elo``.
+
+    Reference: Elo (1978), The Rating of Chessplayers, Past and Present.
 
     Parameters
     ----------
@@ -434,7 +475,10 @@ def elo(
 
 
 @_method(
-    params=(WIN_WEIGHT, TIE_WEIGHT, TOLERANCE, MAX_ITER), bounds=(0.0, 1.0), higher_is_better=False
+    params=(WIN_WEIGHT, TIE_WEIGHT, TOLERANCE, MAX_ITER),
+    bounds=(0.0, 1.0),
+    higher_is_better=False,
+    peers=(Peer("evalica", "evalica.eigen"),),
 )
 def eigen(
     comparisons: Any,  # Any: as read_comparisons
@@ -451,6 +495,10 @@ def eigen(
     item that lost most scores highest; assay keeps evalica's values and declares the
     direction (Keener 1993, SIAM Review 35(1), iterates on ``M`` itself, higher is better).
     Needs a well connected comparison graph to converge.
+
+    Reference: Keener (1993), "The Perron-Frobenius theorem and the ranking of football teams",
+    SIAM Review 35(1); Ustalov (2025), "Reliable, reproducible, and really fast leaderboards
+    with Evalica", COLING (demonstrations).
 
     Parameters
     ----------
@@ -494,6 +542,7 @@ def eigen(
         MAX_ITER,
     ),
     bounds=(0.0, 1.0),
+    peers=(Peer("evalica", "evalica.pagerank"),),
 )
 def pagerank(
     comparisons: Any,  # Any: as read_comparisons
@@ -507,6 +556,9 @@ def pagerank(
     """PageRank on the comparison graph (Brin & Page 1998): every item links to the items
     that earned credit against it, in proportion; ``G = damping · P + (1 - damping) / n``;
     the scores are the stationary vector of ``G``, summing to 1 (evalica's ``pagerank``).
+
+    Reference: Brin & Page (1998), "The anatomy of a large-scale hypertextual web search
+    engine", WWW.
 
     Parameters
     ----------

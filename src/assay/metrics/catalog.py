@@ -1,16 +1,31 @@
-"""Human-readable descriptions of the metric declarations (``assay metrics``, docs)."""
+"""The measure catalogue, derived from the metric declarations: ``assay metrics`` and
+``docs/metrics.md``.
+
+Everything here is read off the declarations (:class:`~assay.metrics.spec.MetricSpec`): the
+definition and its formula are the docstring's prose, the reference its ``Reference:``
+sentence, the peers the declaration's :attr:`~assay.metrics.spec.MetricSpec.peers`, trec_eval's
+names (:attr:`~assay.metrics.spec.MetricSpec.trec`) and ir_measures' and ranx's names
+(:data:`assay.metrics.peers.PEER_NAMES`). Docstrings are reStructuredText: :func:`plain` makes
+them plain text for the terminal, the catalogue page keeps their code spans as Markdown.
+"""
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
 from .registry import MetricSpec
 
 __all__ = [
+    "anchor",
+    "definition",
     "describe",
     "document",
     "markdown",
+    "peers",
+    "plain",
+    "reference",
     "trec_names",
 ]
 
@@ -46,7 +61,25 @@ def _means(tname: str) -> str:
 
 def trec_names(spec: MetricSpec) -> list[dict[str, str]]:
     """trec_eval's names for ``spec``: the name, its parameter list, and what the bare name
-    means (trec_eval's defaults)."""
+    means (trec_eval's defaults).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        A ranking declaration.
+
+    Returns
+    -------
+    list of dict
+        One ``{"name", "params", "means"}`` per trec_eval name, sorted by name.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import trec_names
+    >>> trec_names(REGISTRY.lookup("RR"))
+    [{'name': 'recip_rank', 'params': '', 'means': 'RR'}]
+    """
     from .registry import REGISTRY
 
     return [
@@ -65,22 +98,314 @@ def _listed(spec: MetricSpec, kind: str) -> str:
     return "p=x,level=gain,..." if "p" in names else _LIST[kind]
 
 
+# ---------------------------------------------------------------- the docstring's parts
+
 #: The first NumPy-style section of a docstring (Parameters, Returns, Examples, ...).
 _SECTION = re.compile(
     r"^[ \t]*(?:Parameters|Returns|Examples|Notes|See Also|References)[ \t]*\n[ \t]*-{3,}[ \t]*$",
     re.MULTILINE,
 )
+#: The sentence that names a declaration's reference.
+_REFERENCE = re.compile(r"\bReferences?:\s*")
 
 
 def _prose(doc: str) -> str:
     """A declaration's description: its docstring up to the first NumPy-style section (the
-    parameters, returns and examples are the function's reference, not the catalogue's)."""
+    parameters, returns and examples are the function's reference, not the catalogue's),
+    dedented."""
     found = _SECTION.search(doc)
-    return doc if found is None else doc[: found.start()]
+    return inspect.cleandoc(doc if found is None else doc[: found.start()])
+
+
+def _split(spec: MetricSpec) -> tuple[str, str]:
+    """The docstring's prose as (definition, reference): the reference is the text after its
+    last ``Reference:``."""
+    prose = _prose(spec.doc)
+    found = list(_REFERENCE.finditer(prose))
+    if not found:
+        return prose.strip(), ""
+    last = found[-1]
+    return prose[: last.start()].strip(), " ".join(prose[last.end() :].split()).rstrip(".")
+
+
+def definition(spec: MetricSpec) -> str:
+    """The definition of a declared measure, its formula included: the docstring's prose
+    without its ``Reference:`` sentence (reStructuredText, paragraphs kept).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+
+    Returns
+    -------
+    str
+        The definition ("" when the docstring has none).
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import definition
+    >>> definition(REGISTRY.lookup("mse", "regression"))
+    'Mean squared error: (1/n) Σ (y_i - ŷ_i)².'
+    """
+    return _split(spec)[0]
+
+
+def reference(spec: MetricSpec) -> str:
+    """The reference of a declared measure: the text of its docstring's ``Reference:``
+    sentence ("" when there is none).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+
+    Returns
+    -------
+    str
+        The reference, without the final full stop.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import reference
+    >>> reference(REGISTRY.lookup("ndcg"))
+    'Järvelin & Kekäläinen (2002), TOIS 20(4)'
+    """
+    return _split(spec)[1]
+
+
+# ---------------------------------------------------------------- reStructuredText
+
+#: A role, ``:func:`name```, ``:class:`~a.b.Name```, ``:attr:`text <target>```.
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(?P<body>[^`]+)`")
+_LITERAL = re.compile(r"``(?P<body>.+?)``")
+_STRONG = re.compile(r"\*\*(?P<body>\S(?:.*?\S)?)\*\*")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?P<body>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])")
+_DEFAULT_ROLE = re.compile(r"(?<!`)`(?P<body>[^`]+)`(?!`)")
+
+
+def _role(match: re.Match[str]) -> str:
+    body = match["body"]
+    titled = re.fullmatch(r"(?P<title>.+?)\s*<[^<>]+>", body)
+    if titled:
+        return titled["title"]
+    if body.startswith("~"):
+        return body[1:].rsplit(".", 1)[-1]
+    return body
+
+
+def plain(text: str) -> str:
+    """reStructuredText as plain text, for the terminal: roles become their name
+    (``:func:`~assay.metrics.make``` is make), literals and emphasis lose their marks, and the
+    white space is one space.
+
+    Parameters
+    ----------
+    text : str
+        Text from a docstring.
+
+    Returns
+    -------
+    str
+        The text without markup, on one line.
+
+    Examples
+    --------
+    >>> from assay.metrics.catalog import plain
+    >>> plain("See :func:`~assay.metrics.make` and ``k``: *not* `x`.")
+    'See make and k: not x.'
+    """
+    text = _ROLE.sub(_role, " ".join(text.split()))
+    text = _LITERAL.sub(lambda m: m["body"], text)
+    text = _STRONG.sub(lambda m: m["body"], text)
+    text = _EMPHASIS.sub(lambda m: m["body"], text)
+    return _DEFAULT_ROLE.sub(lambda m: m["body"], text)
+
+
+def _md_inline(text: str, *, cell: bool = False) -> str:
+    """One paragraph of reStructuredText as Markdown: roles and literals become code spans,
+    a ``<`` that could open an HTML tag an entity (``i<k``), emphasis stays; in a table
+    ``cell``, ``|`` is escaped."""
+    text = _ROLE.sub(lambda m: f"``{_role(m)}``", text)
+    parts = re.split(r"(``.+?``)", " ".join(text.split()))
+    out = []
+    for part in parts:
+        if part.startswith("``") and part.endswith("``") and len(part) > 4:
+            body = part[2:-2]
+            tick = "``" if "`" in body else "`"
+            out.append(f"{tick}{body}{tick}")
+        else:
+            part = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part)
+            out.append(part.replace("|", "\\|") if cell else part)
+    return "".join(out)
+
+
+def _md_blocks(text: str) -> str:
+    """reStructuredText paragraphs and bullet lists as Markdown, each paragraph on one line
+    (an indented formula becomes a paragraph: never a code block)."""
+    blocks = []
+    for para in re.split(r"\n\s*\n", text.strip()):
+        lines = [line.strip() for line in para.splitlines() if line.strip()]
+        if lines and lines[0].startswith("- "):
+            items: list[str] = []
+            for line in lines:
+                if line.startswith("- "):
+                    items.append(line[2:])
+                else:
+                    items[-1] += " " + line
+            blocks.append("\n".join(f"- {_md_inline(item)}" for item in items))
+        else:
+            blocks.append(_md_inline(" ".join(lines)))
+    return "\n\n".join(b for b in blocks if b)
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of plain text (up to a full stop followed by a capital letter or a
+    parenthesis), whole: never cut inside it, so an abbreviation (et al., ch.) or an initial
+    does not end it."""
+    for found in re.finditer(r"\.\s+(?=[A-Z(])", text):
+        word = re.search(r"(\S+)$", text[: found.start()])
+        last = word.group(1) if word else ""
+        if last.lower() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", last):
+            continue
+        return text[: found.start() + 1]
+    return text
+
+
+#: Words after which a full stop does not end a sentence.
+_ABBREVIATIONS = {"al", "ch", "cf", "e.g", "i.e", "vs", "eq", "fig", "sec", "no", "vol"}
+
+
+# ---------------------------------------------------------------- peers
+
+
+def peers(spec: MetricSpec) -> list[dict[str, str]]:
+    """The other tools that compute a declared measure, and how each differs: trec_eval's
+    names (ranking), ir_measures' and ranx's names (:data:`assay.metrics.peers.PEER_NAMES`,
+    ranking) and the declaration's own :attr:`~assay.metrics.spec.MetricSpec.peers`.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+
+    Returns
+    -------
+    list of dict
+        One ``{"tool", "name", "means", "differs", "note"}`` per peer name: ``means`` is what
+        the peer's name means in assay's syntax (ranking), ``differs`` how its values differ
+        ("" : the same values), ``note`` how its parameters read in assay's.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import peers
+    >>> [(p["tool"], p["name"], p["means"]) for p in peers(REGISTRY.lookup("RR"))][:2]
+    [('trec_eval', 'recip_rank', 'RR'), ('ir_measures', 'RR', 'RR')]
+    >>> peers(REGISTRY.lookup("f1", "classification"))[0]["name"]
+    'sklearn.metrics.f1_score'
+    """
+    out: list[dict[str, str]] = []
+    if spec.family == "ranking":
+        out += _trec_peers(spec)
+        out += _named_peers(spec)
+    out += [
+        {"tool": p.tool, "name": p.name, "means": "", "differs": p.differs, "note": ""}
+        for p in spec.peers
+    ]
+    return out
+
+
+def _trec_peers(spec: MetricSpec) -> list[dict[str, str]]:
+    """trec_eval's names, with the parameters in which trec_eval's defaults differ from
+    assay's."""
+    rows = []
+    for t in trec_names(spec):
+        binding = spec.trec[t["name"]]
+        own = {p.name: p.default for p in spec.params}
+        changed = [f"{k}={v!r}" for k, v in binding.bound if k in own and own[k] != v]
+        differs = f"trec_eval's defaults: {', '.join(changed)}." if changed else ""
+        listed = f" (parameter list `{t['name']}.{t['params']}`)" if t["params"] else ""
+        rows.append(
+            {
+                "tool": "trec_eval",
+                "name": t["name"],
+                "means": t["means"] + listed,
+                "differs": differs,
+                "note": "",
+            }
+        )
+    return rows
+
+
+def _named_peers(spec: MetricSpec) -> list[dict[str, str]]:
+    """ir_measures' and ranx's names for ``spec`` (:data:`~assay.metrics.peers.PEER_NAMES`):
+    those it computes, and those refused whose nearest assay measure it is."""
+    from .peers import PEER_NAMES, peer_metric
+
+    rows = []
+    for row in PEER_NAMES:
+        if row.assay == spec.name:
+            notes = [f"its parameter {a} is assay's {b}" for a, b in row.rename]
+            notes += [f"it takes only {k}={v!r}" for k, v in row.fixed]
+            notes += [f"its {k} is the square of assay's" for k in row.root]
+            means = peer_metric(row, {}, None, row.name).canonical
+            rows.append(
+                {
+                    "tool": row.peer,
+                    "name": row.name,
+                    "means": means,
+                    "differs": row.differs,
+                    "note": "; ".join(dict.fromkeys(notes)),
+                }
+            )
+        elif row.assay is None and re.match(r"[^\s(@]+", row.nearest or "") is not None:
+            nearest = re.match(r"[^\s(@]+", row.nearest)
+            if nearest is not None and nearest.group() == spec.name:
+                rows.append(
+                    {
+                        "tool": row.peer,
+                        "name": row.name,
+                        "means": "",
+                        "differs": f"assay does not compute it: {row.reason}.",
+                        "note": "",
+                    }
+                )
+    return rows
+
+
+# ---------------------------------------------------------------- descriptions
 
 
 def describe(spec: MetricSpec) -> dict[str, Any]:
+    """Everything the catalogue says about a declaration, as one record (``assay metrics
+    --format json`` shows it under ``described``).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+
+    Returns
+    -------
+    dict
+        Its name, family, input, aliases, trec_eval names, parameters (name, default,
+        meaning), cutoff, range, direction, aggregate, ``summary`` (the definition's first
+        sentence, plain text), ``doc`` (the definition, plain text), ``reference`` and
+        ``peers``.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import describe
+    >>> row = describe(REGISTRY.lookup("rmse", "regression"))
+    >>> row["range"], row["higher_is_better"], row["summary"]
+    ('[0, inf)', False, 'Root mean squared error: sqrt((1/n) Σ (y_i - ŷ_i)²), in the unit of y.')
+    """
     params = [{"name": p.name, "default": p.default, "doc": p.doc} for p in spec.params]
+    doc = plain(definition(spec))
     return {
         "name": spec.name,
         "family": spec.family,
@@ -96,47 +421,45 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "higher_is_better": spec.higher_is_better,
         "aggregate": spec.aggregate,
         "ties_average": spec.average_ties,
-        "summary": spec.summary,
-        "doc": " ".join(_prose(spec.doc).split()),
+        "summary": _first_sentence(doc) if doc else spec.name,
+        "doc": doc,
+        "reference": plain(reference(spec)),
+        "peers": peers(spec),
     }
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    """A markdown table of described metrics. Ranking metrics show their cutoff, aggregate and
-    trec_eval names; the other families (computed once from their data) show their input."""
-    if rows and all(r["family"] != "ranking" for r in rows):
-        return _measure_markdown(rows)
+    """A markdown table of described metrics: name, parameters, cutoff, range, direction,
+    aliases (and trec_eval's names) and the definition.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Described declarations (:func:`describe`).
+
+    Returns
+    -------
+    str
+        The table.
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import describe, markdown
+    >>> print(markdown([describe(REGISTRY.lookup("mae", "regression"))]).splitlines()[2])
+    | `mae` | — | no | [0, inf) | lower | mean_absolute_error | Mean absolute error: (1/n) Σ abs(y_i - ŷ_i). |
+    """
     out = [
-        "| metric | parameters | @k | range | better | aggregate | aliases / trec_eval | description |",
-        "|---|---|---|---|---|---|---|---|",
+        "| metric | parameters | @k | range | better | aliases / trec_eval | description |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         names = ", ".join(
             [*r["aliases"], *(f"`{t['name']}` = {t['means']}" for t in r["trec_eval_names"])]
         )
-        better = _better(r)
         out.append(
             f"| `{r['name']}` | {r['params_text'] or '—'} | {r['cutoff']} | {r['range']} | "
-            f"{better} | {r['aggregate']} | {names or '—'} | {r['doc'].replace('|', '/')} |"
-        )
-    return "\n".join(out) + "\n"
-
-
-def _measure_markdown(rows: list[dict[str, Any]]) -> str:
-    # A family whose measures take a cutoff (embedding: recall@4) shows the @k column.
-    cut = any(r["cutoff"] != "no" for r in rows)
-    out = [
-        "| metric | input | parameters |"
-        + (" @k |" if cut else "")
-        + " range | better | aliases | description |",
-        "|---|---|---|" + ("---|" if cut else "") + "---|---|---|---|",
-    ]
-    for r in rows:
-        better = _better(r)
-        k = f" {r['cutoff']} |" if cut else ""
-        out.append(
-            f"| `{r['name']}` | {r['input']} | {r['params_text'] or '—'} |{k} {r['range']} | "
-            f"{better} | {', '.join(r['aliases']) or '—'} | {r['doc'].replace('|', '/')} |"
+            f"{_better(r)} | {names or '—'} | {r['doc'].replace('|', '/')} |"
         )
     return "\n".join(out) + "\n"
 
@@ -162,6 +485,8 @@ def trec_markdown() -> str:
     return "\n".join(out) + "\n"
 
 
+# ---------------------------------------------------------------- docs/metrics.md
+
 _TREC_INTRO = (
     "A name written as trec_eval writes it (alone, with trec_eval's parameter list after a "
     "dot, or as trec_eval's output name: `P`, `P.5,10`, `P_5`, `rbp.p=0.8`) means trec_eval's "
@@ -173,7 +498,10 @@ _TREC_INTRO = (
 
 _INTRO = {
     "ranking": "Per query, from ranked lists joined with the qrels; aggregated over queries. "
-    "Conventions that apply to every ranking metric: [conventions.md](conventions.md).",
+    "Conventions that apply to every ranking metric: [conventions.md](conventions.md). "
+    "pytrec_eval computes trec_eval's measures under trec_eval's names; the deliberate "
+    "differences from ir_measures and ranx are in "
+    "[conventions.md](conventions.md#names-of-ir_measures-and-ranx).",
     "classification": "From aligned true and predicted labels (`labels`), or true labels and "
     "scores (`scores`), with `assay.classification`. Conventions (label order, `labels`, "
     "`average`, `zero_division`, `pos_label`): `assay.classification.measures`. "
@@ -206,26 +534,137 @@ _INTRO = {
     "paired tests between taggers: [tagging.md](tagging.md)). Span rules (`scheme`, `mode`): "
     "`assay.tagging.spans`; conventions (`average`, `zero_division`): "
     "`assay.tagging.measures`; partial matches (`match`): `assay.tagging.partial`.",
+    "judgments": "From crowd labels (`crowd labels`: task, worker, label rows), with "
+    "`assay.judgments`: each method returns every task's posterior and every worker's skill "
+    "(conventions: [conventions.md](conventions.md#crowd-label-aggregation)); or from "
+    "`pairwise comparisons` (left, right, winner rows), each method returning a score per "
+    "item, as evalica computes them "
+    "([conventions.md](conventions.md#pairwise-comparisons)).",
+}
+
+_AGGREGATE = {
+    "mean": "mean over queries",
+    "gmean": "geometric mean over queries",
+    "sum": "sum over queries",
+    "none": "none (text values)",
 }
 
 
+def anchor(spec: MetricSpec) -> str:
+    """The stable anchor of a declaration's entry in ``docs/metrics.md``:
+    ``<family>-<name>``, lower case (``ranking-ndcg``, ``regression-rmse``).
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The declaration.
+
+    Returns
+    -------
+    str
+        The anchor (``docs/metrics.md#<anchor>`` links to the entry).
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> from assay.metrics.catalog import anchor
+    >>> anchor(REGISTRY.lookup("P"))
+    'ranking-p'
+    """
+    return f"{spec.family}-{spec.name}".lower()
+
+
+def _entry(spec: MetricSpec) -> str:
+    """One measure's entry: heading with its anchor, definition, facts, reference, peers."""
+    row = describe(spec)
+    out = [f'<a id="{anchor(spec)}"></a>\n\n### {spec.name}\n\n']
+    out.append(_md_blocks(definition(spec)) + "\n\n")
+    facts = []
+    if spec.aliases:
+        facts.append("**Also:** " + ", ".join(f"`{a}`" for a in spec.aliases))
+    facts.append(f"**Computed from:** {spec.input}")
+    if spec.params:
+        items = []
+        for p in spec.params:
+            items.append(f"    - `{p.name}` = `{p.default!r}`: {_md_inline(p.doc)}")
+        facts.append("**Parameters:**\n" + "\n".join(items))
+    else:
+        facts.append("**Parameters:** none")
+    cutoff = {
+        "none": "none",
+        "optional": f"optional (`{spec.name}@10`)",
+        "required": f"required (`{spec.name}@10`)",
+    }[spec.cutoff]
+    facts.append(f"**Cutoff:** {cutoff}")
+    facts.append(f"**Range:** {row['range']}")
+    better = "— (text)" if spec.value == "text" else _better(row) + " is better"
+    facts.append(f"**Direction:** {better}")
+    if spec.family == "ranking":
+        facts.append(f"**Aggregate:** {_AGGREGATE[spec.aggregate]}")
+    facts.append(f"**Reference:** {_md_inline(reference(spec)) or '—'}")
+    found = peers(spec)
+    if found:
+        lines = []
+        for peer in found:
+            means = peer["means"]
+            shown = f" = `{means}`" if means and means != peer["name"] else ""
+            if " (parameter list " in means:
+                head, _, listed = means.partition(" (parameter list ")
+                shown = f" = `{head}` (parameter list {listed}"
+            differs = _md_inline(peer["differs"]) if peer["differs"] else "the same values"
+            if peer["note"]:
+                differs += f" ({_md_inline(peer['note'])})"
+            lines.append(f"    - {peer['tool']} `{peer['name']}`{shown}: {differs}")
+        facts.append("**Peers:**\n" + "\n".join(lines))
+    else:
+        facts.append("**Peers:** none recorded")
+    out.append("\n".join(f"- {f}" for f in facts) + "\n")
+    return "".join(out)
+
+
 def document() -> str:
-    """The whole of docs/metrics.md (``make docs`` writes it; a test keeps it in sync)."""
+    """The whole of docs/metrics.md: per family, an index of its measures and one entry per
+    measure (``make docs`` writes it; a test keeps it in sync).
+
+    Returns
+    -------
+    str
+        The Markdown page (no code blocks: nothing in it is meant to be run).
+
+    Examples
+    --------
+    >>> from assay.metrics.catalog import document
+    >>> page = document()
+    >>> '<a id="ranking-ndcg"></a>' in page and "## Generation" in page
+    True
+    """
     from .registry import REGISTRY
 
-    # Every family, in the declared order of the family list (the registry loads them all).
     families = REGISTRY.families()
     out = [
-        "# Metric catalogue\n\nGenerated from the metric declarations in "
-        "`src/assay/metrics/` by `make docs`; a test keeps it in sync. Parameter names follow "
-        "the [glossary](parameters.md).\n"
+        "# Metric catalogue\n\nGenerated from the metric declarations (the registry, "
+        "`src/assay/metrics/`, and each family's measure modules) by `make docs`; a test keeps "
+        "it in sync. One entry per measure: its definition and formula, parameters, cutoff, "
+        "range, direction, reference and the other tools that compute it. Each entry's anchor "
+        "is `<family>-<name>` in lower case (`metrics.md#ranking-ndcg`). Parameter names "
+        "follow the [glossary](parameters.md); `assay metrics` lists the same in a terminal.\n\n"
+        "Families: " + ", ".join(f"[{f.capitalize()}](#{f})" for f in families) + ".\n"
     ]
     for family in families:
         specs = REGISTRY.specs(family)
         out.append(f"\n## {family.capitalize()}\n\n")
         if family in _INTRO:
             out.append(_INTRO[family] + "\n\n")
-        out.append(markdown([describe(spec) for spec in specs]))
+        out.append("| measure | range | better | summary |\n|---|---|---|---|\n")
+        for spec in specs:
+            row = describe(spec)
+            summary = _md_inline(_first_sentence(" ".join(definition(spec).split())), cell=True)
+            out.append(
+                f"| [{spec.name}](#{anchor(spec)}) | {row['range']} | "
+                f"{_better(row)} | {summary} |\n"
+            )
+        for spec in specs:
+            out.append("\n" + _entry(spec))
         if family == "ranking":
             out.append("\n### trec_eval names\n\n" + _TREC_INTRO + trec_markdown())
     return "".join(out)

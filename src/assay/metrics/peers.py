@@ -74,6 +74,9 @@ class PeerName:
         For a refused name: why.
     pending : bool
         Refused until the measure lands in assay (then the row gets its ``assay`` name).
+    differs : str
+        How the peer's values differ from assay's, in one sentence ("" : the same values);
+        the measure catalogue (``docs/metrics.md``) shows it.
 
     Examples
     --------
@@ -96,6 +99,7 @@ class PeerName:
     nearest: str = ""
     reason: str = ""
     pending: bool = False
+    differs: str = ""
 
 
 def _ir(name: str, assay: str | None, **kw: Any) -> PeerName:  # Any: PeerName's fields
@@ -107,6 +111,19 @@ def _ranx(name: str, assay: str | None, **kw: Any) -> PeerName:  # Any: PeerName
 
 
 _NDCG_DCG = (("dcg", (("log2", "linear"), ("exp-log2", "exp"))),)
+_RBP = (
+    "Without rel it takes the grade itself as the gain (values above 1 with grades above 1); "
+    "equal on binary qrels (graded in assay: rbp(gain='scaled') or a gain map)."
+)
+_NDEVAL = (
+    "pyndeval breaks score ties by ascending document id (assay's ties='input' on rows in that "
+    "order) and needs a cutoff."
+)
+_NDEVAL_IA = _NDEVAL[:-1] + "; alpha is fixed at 0.5 (assay's default)."
+_CWL = (
+    "cwl_eval needs max_rel (assay's default is the qrels' highest grade) and breaks score "
+    "ties in the run's input order; assay by its ties convention."
+)
 
 #: Every measure name of ir_measures 0.4.3's registry and every metric name of ranx 0.3.21,
 #: and what each means in assay. One row per name; the test enumerates both peers' lists.
@@ -137,8 +154,13 @@ PEER_NAMES: tuple[PeerName, ...] = (
     _ir("NumRet", "num_ret", at="none", switch=(("rel", ..., "num_rel_ret"),)),
     _ir("NumRelRet", "num_rel_ret", at="none"),
     _ir("NumRel", "num_rel", at="none"),
-    _ir("Judged", "judged"),
-    _ir("RBP", "rbp"),
+    _ir(
+        "Judged",
+        "judged",
+        differs="It divides by min(k, list length), assay by k: equal when the list has k "
+        "documents or more.",
+    ),
+    _ir("RBP", "rbp", differs=_RBP),
     _ir(
         "NumQ",
         None,
@@ -149,7 +171,11 @@ PEER_NAMES: tuple[PeerName, ...] = (
     ),
     # gdeval's ERR (its provider in ir_measures): grades on gdeval's fixed 0..4 scale, gdeval's
     # tie order; assay's own err stays lower case.
-    _ir("ERR", "gdeval_err"),
+    _ir(
+        "ERR",
+        "gdeval_err",
+        differs="gdeval prints 5 decimals, needs a cutoff and numeric topics.",
+    ),
     _ir(
         "Accuracy",
         None,
@@ -157,33 +183,39 @@ PEER_NAMES: tuple[PeerName, ...] = (
         reason="ir_measures' Accuracy (the share of relevant-before-non-relevant pairs, from its "
         "accuracy provider) is not an assay measure",
     ),
-    _ir("Compat", "Compat", at="none"),
+    _ir(
+        "Compat",
+        "Compat",
+        at="none",
+        differs="Its provider breaks score ties by ascending document id; assay by its ties "
+        "convention.",
+    ),
     # ---- ir_measures: diversity (pyndeval): ndeval's measures. ir_measures has no alpha on
     # ERR_IA, nERR_IA (pyndeval runs them at its default 0.5, assay's default); judged_only=True
     # is refused (assay's judged_only convention); a cutoff-less name is assay's @20 (ndeval's
     # deepest; ir_measures' provider fails there).
-    _ir("alpha_nDCG", "alpha_ndcg"),
-    _ir("α_nDCG", "alpha_ndcg"),
-    _ir("alpha_DCG", "alpha_dcg"),
-    _ir("α_DCG", "alpha_dcg"),
-    _ir("ERR_IA", "err_ia"),
-    _ir("nERR_IA", "nerr_ia"),
-    _ir("NRBP", "nrbp", at="none"),
-    _ir("nNRBP", "nnrbp", at="none"),
-    _ir("P_IA", "p_ia"),
-    _ir("AP_IA", "map_ia", at="none"),
-    _ir("MAP_IA", "map_ia", at="none"),
-    _ir("StRecall", "subtopic_recall"),
+    _ir("alpha_nDCG", "alpha_ndcg", differs=_NDEVAL),
+    _ir("α_nDCG", "alpha_ndcg", differs=_NDEVAL),
+    _ir("alpha_DCG", "alpha_dcg", differs=_NDEVAL),
+    _ir("α_DCG", "alpha_dcg", differs=_NDEVAL),
+    _ir("ERR_IA", "err_ia", differs=_NDEVAL_IA),
+    _ir("nERR_IA", "nerr_ia", differs=_NDEVAL_IA),
+    _ir("NRBP", "nrbp", at="none", differs=_NDEVAL),
+    _ir("nNRBP", "nnrbp", at="none", differs=_NDEVAL),
+    _ir("P_IA", "p_ia", differs=_NDEVAL),
+    _ir("AP_IA", "map_ia", at="none", differs=_NDEVAL),
+    _ir("MAP_IA", "map_ia", at="none", differs=_NDEVAL),
+    _ir("StRecall", "subtopic_recall", differs=_NDEVAL),
     # ---- ir_measures: C/W/L (cwl_eval): declared under ir_measures' names and parameters (T, p,
     # min_rel, max_rel; assay's max_rel defaults to the qrels' maximum where ir_measures needs it)
-    _ir("INST", "INST", at="none"),
-    _ir("INSQ", "INSQ", at="none"),
-    _ir("BPM", "BPM"),
-    _ir("NERR8", "NERR8"),
-    _ir("NERR9", "NERR9"),
-    _ir("NERR10", "NERR10", at="none"),
-    _ir("NERR11", "NERR11", at="none"),
-    _ir("SDCG", "SDCG", fixed=(("dcg", "log2"),)),
+    _ir("INST", "INST", at="none", differs=_CWL),
+    _ir("INSQ", "INSQ", at="none", differs=_CWL),
+    _ir("BPM", "BPM", differs=_CWL),
+    _ir("NERR8", "NERR8", differs=_CWL),
+    _ir("NERR9", "NERR9", differs=_CWL),
+    _ir("NERR10", "NERR10", at="none", differs=_CWL),
+    _ir("NERR11", "NERR11", at="none", differs=_CWL),
+    _ir("SDCG", "SDCG", fixed=(("dcg", "log2"),), differs=_CWL),
     # ---- ranx 0.3.21 (metric_switch of ranx.metrics)
     _ranx("precision", "P"),
     _ranx("recall", "R"),
@@ -192,12 +224,18 @@ PEER_NAMES: tuple[PeerName, ...] = (
     _ranx("map", "AP"),
     _ranx("mrr", "RR"),
     _ranx("r-precision", "Rprec", at="none"),
-    _ranx("bpref", "bpref", at="none"),
+    _ranx(
+        "bpref",
+        "bpref",
+        at="none",
+        differs="NaN (0/0) for a query without a judged non-relevant document, where assay "
+        "gives trec_eval's value (the share of its relevant documents retrieved).",
+    ),
     _ranx("dcg", "dcg"),
     _ranx("ndcg", "ndcg"),
     _ranx("dcg_burges", "dcg", bound=(("gain", "exp"),)),
     _ranx("ndcg_burges", "ndcg", bound=(("gain", "exp"),)),
-    _ranx("rbp", "rbp", at="none"),
+    _ranx("rbp", "rbp", at="none", differs=_RBP),
     _ranx(
         "hits",
         None,

@@ -40,6 +40,7 @@ from .spec import (
     Aggregate,
     Cutoff,
     MetricSpec,
+    Peer,
     TrecName,
     TrecParams,
     ValueKind,
@@ -55,6 +56,7 @@ __all__ = [
     "Metric",
     "MetricSpec",
     "Param",
+    "Peer",
     "Registry",
     "TrecName",
     "TrecParams",
@@ -393,6 +395,7 @@ def metric(
     trec: Mapping[str, TrecName] | None = None,
     from_qrels: bool = False,
     value: ValueKind = "number",
+    peers: tuple[Peer, ...] = (),
 ) -> Callable[[_Kernel], _Kernel]:
     """Declare a ranking metric on its kernel ``kernel(ranked, k, **params) -> per-query
     values``.
@@ -401,7 +404,8 @@ def metric(
     no pair of distinct grades, ...); the ``no_relevant`` convention decides what those become.
     ``trec`` maps trec_eval's names for the metric to how they read (:class:`TrecName`).
     ``value="text"`` declares a metric whose per-query values are strings (relstring): it
-    has no aggregate (``aggregate="none"``) and no undefined values.
+    has no aggregate (``aggregate="none"``) and no undefined values. ``peers``: other tools
+    that compute it besides trec_eval, ir_measures and ranx (:class:`Peer`).
     """
 
     def register(kernel: _Kernel) -> _Kernel:
@@ -424,6 +428,7 @@ def metric(
                 doc=kernel.__doc__ or "",
                 from_qrels=from_qrels,
                 value=value,
+                peers=peers,
             )
         )
         return kernel
@@ -442,6 +447,7 @@ def measure(
     integer: bool = False,
     aliases: tuple[str, ...] = (),
     cutoff: Cutoff = "none",
+    peers: tuple[Peer, ...] = (),
 ) -> Callable[[_Kernel], _Kernel]:
     """Declare a public function of a family as a metric (name: the function's, by default).
 
@@ -453,7 +459,8 @@ def measure(
 
     A measure with a rank cutoff (``cutoff="optional"``: ``recall@4``) takes it as the
     keyword-only parameter ``k`` (a positive integer or None), which is not a declared
-    parameter: the name carries it.
+    parameter: the name carries it. ``peers``: the other tools that compute it and how they
+    differ (:class:`Peer`), listed by the catalogue.
     """
 
     def register(func: _Kernel) -> _Kernel:
@@ -487,6 +494,7 @@ def measure(
                 aliases=aliases,
                 trec={},
                 doc=func.__doc__ or "",
+                peers=peers,
             )
         )
         return cast(_Kernel, validated)  # same signature (functools.wraps)

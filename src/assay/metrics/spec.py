@@ -1,6 +1,7 @@
 """What a metric declaration is: :class:`MetricSpec`, trec_eval's names for it
-(:class:`TrecName`) and the kinds a declaration chooses from (:data:`Cutoff`,
-:data:`Aggregate`, :data:`ValueKind`, :data:`TrecParams`). Re-exported by
+(:class:`TrecName`), the other tools that compute it (:class:`Peer`) and the kinds a
+declaration chooses from (:data:`Cutoff`, :data:`Aggregate`, :data:`ValueKind`,
+:data:`TrecParams`). Re-exported by
 :mod:`assay.metrics.registry`, whose :func:`~assay.metrics.registry.metric` and
 :func:`~assay.metrics.registry.measure` make the declarations.
 """
@@ -18,6 +19,7 @@ __all__ = [
     "Aggregate",
     "Cutoff",
     "MetricSpec",
+    "Peer",
     "TrecName",
     "TrecParams",
     "ValueKind",
@@ -50,6 +52,37 @@ class TrecName:
     params: TrecParams = ""
     defaults: tuple[Any, ...] = ()
     bound: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Another tool that computes a measure, as the declaration records it: the catalogue
+    (``docs/metrics.md``) lists it under the measure with how its value differs.
+
+    Parameters
+    ----------
+    tool : str
+        The tool as people know it (``"scikit-learn"``, ``"seqeval"``, ``"conlleval"``).
+    name : str
+        What computes the measure there: a Python tool's importable dotted name
+        (``"sklearn.metrics.f1_score"``; a test imports it), with the arguments that make it
+        compute assay's measure when they differ from its defaults
+        (``"sklearn.metrics.f1_score(average='macro')"``); any other tool's own name.
+    differs : str
+        How its values differ from assay's, in one sentence ("" : the same values, which the
+        peer tests check).
+
+    Examples
+    --------
+    >>> from assay.metrics import REGISTRY
+    >>> peer = REGISTRY.lookup("rmse", "regression").peers[0]
+    >>> peer.tool, peer.name, peer.differs
+    ('scikit-learn', 'sklearn.metrics.root_mean_squared_error', '')
+    """
+
+    tool: str
+    name: str
+    differs: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,11 +122,15 @@ class MetricSpec:
     trec : mapping of str to TrecName
         trec_eval's names for it, and how they read.
     doc : str
-        The docstring: the summary, formula and reference ``assay metrics`` shows.
+        The docstring: the definition with its formula, then a ``Reference:`` sentence
+        (``assay metrics`` and the catalogue show them).
     from_qrels : bool
         Whether its value comes from the qrels alone (kept for missing queries).
     value : {"number", "text"}
         What its per-query values are.
+    peers : tuple of Peer
+        Other tools that compute it, and how they differ (trec_eval's names are in ``trec``,
+        ir_measures' and ranx's in :data:`assay.metrics.peers.PEER_NAMES`).
 
     Examples
     --------
@@ -122,6 +159,7 @@ class MetricSpec:
     doc: str
     from_qrels: bool = False  # value comes from the qrels alone (kept for missing queries)
     value: ValueKind = "number"
+    peers: tuple[Peer, ...] = ()
 
     @property
     def summary(self) -> str:

@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._arrays import finite_array, same_length
 from ..errors import InputError
-from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, measure, one_of
 from .options import ConstantTarget, ZeroTarget
 
 __all__ = [
@@ -114,9 +114,15 @@ def is_constant(values: FloatArray) -> bool:
 # ---------------------------------------------------------------- error measures
 
 
-@_error_measure(aliases=("mean_squared_error",))
+@_error_measure(
+    aliases=("mean_squared_error",),
+    peers=(Peer("scikit-learn", "sklearn.metrics.mean_squared_error"),),
+)
 def mse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Mean squared error: (1/n) Σ (y_i - ŷ_i)².
+
+    Reference: Hyndman & Koehler (2006), "Another look at measures of forecast accuracy",
+    International Journal of Forecasting 22(4).
 
     Parameters
     ----------
@@ -140,9 +146,15 @@ def mse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return float(np.mean((t - p) ** 2))
 
 
-@_error_measure(aliases=("root_mean_squared_error",))
+@_error_measure(
+    aliases=("root_mean_squared_error",),
+    peers=(Peer("scikit-learn", "sklearn.metrics.root_mean_squared_error"),),
+)
 def rmse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Root mean squared error: sqrt((1/n) Σ (y_i - ŷ_i)²), in the unit of y.
+
+    Reference: Hyndman & Koehler (2006), "Another look at measures of forecast accuracy",
+    International Journal of Forecasting 22(4).
 
     Parameters
     ----------
@@ -165,9 +177,15 @@ def rmse(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return math.sqrt(mse(y_true, y_pred))
 
 
-@_error_measure(aliases=("mean_absolute_error",))
+@_error_measure(
+    aliases=("mean_absolute_error",),
+    peers=(Peer("scikit-learn", "sklearn.metrics.mean_absolute_error"),),
+)
 def mae(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Mean absolute error: (1/n) Σ abs(y_i - ŷ_i).
+
+    Reference: Hyndman & Koehler (2006), "Another look at measures of forecast accuracy",
+    International Journal of Forecasting 22(4).
 
     Parameters
     ----------
@@ -191,10 +209,15 @@ def mae(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return float(np.mean(np.abs(t - p)))
 
 
-@_error_measure(aliases=("medae",))
+@_error_measure(
+    aliases=("medae",), peers=(Peer("scikit-learn", "sklearn.metrics.median_absolute_error"),)
+)
 def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Median absolute error: median of abs(y_i - ŷ_i) (the mean of the two middle values for
     even n), robust to outliers.
+
+    Reference: Hyndman & Koehler (2006), "Another look at measures of forecast accuracy",
+    International Journal of Forecasting 22(4).
 
     Parameters
     ----------
@@ -218,9 +241,11 @@ def median_absolute_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     return float(np.median(np.abs(t - p)))
 
 
-@_error_measure()
+@_error_measure(peers=(Peer("scikit-learn", "sklearn.metrics.max_error"),))
 def max_error(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Maximum absolute error: max abs(y_i - ŷ_i), the worst case.
+
+    Reference: scikit-learn's max_error (sklearn.metrics).
 
     Parameters
     ----------
@@ -264,11 +289,25 @@ def percentage_errors(t: FloatArray, p: FloatArray, zero_target: str) -> FloatAr
     return out
 
 
-@_error_measure(params=(ZERO_TARGET,), aliases=("mean_absolute_percentage_error",))
+@_error_measure(
+    params=(ZERO_TARGET,),
+    aliases=("mean_absolute_percentage_error",),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.mean_absolute_percentage_error",
+            "Always divides by max(|y|, eps): assay's zero_target='eps' (assay's default raises "
+            "on a zero target).",
+        ),
+    ),
+)
 def mape(y_true: ArrayLike, y_pred: ArrayLike, *, zero_target: ZeroTarget = "error") -> float:
     """Mean absolute percentage error: (1/n) Σ abs(y_i - ŷ_i) / abs(y_i), as a fraction. A zero
     target makes a term undefined: ``zero_target`` says what happens (see the module
     docstring; "eps" is scikit-learn's ``mean_absolute_percentage_error``).
+
+    Reference: Hyndman & Koehler (2006), "Another look at measures of forecast accuracy",
+    International Journal of Forecasting 22(4).
 
     Parameters
     ----------
@@ -314,13 +353,26 @@ def _constant_value(perfect: bool, constant_target: str, what: str) -> float:
     return 1.0 if perfect else 0.0
 
 
-@_fit_measure(params=(CONSTANT_TARGET,), aliases=("r2_score", "r_squared"))
+@_fit_measure(
+    params=(CONSTANT_TARGET,),
+    aliases=("r2_score", "r_squared"),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.r2_score",
+            "A constant target whose float mean is inexact ([0.1, 0.1, 0.1]) is divided by a "
+            "rounding-error variance there; assay applies constant_target.",
+        ),
+    ),
+)
 def r2(
     y_true: ArrayLike, y_pred: ArrayLike, *, constant_target: ConstantTarget = "finite"
 ) -> float:
     """Coefficient of determination R² = 1 - Σ (y_i - ŷ_i)² / Σ (y_i - ȳ)²: 1 for a perfect
     prediction, 0 for predicting the mean, unbounded below. Constant ``y_true``: see
     ``constant_target``.
+
+    Reference: Kvålseth (1985), "Cautionary note about R²", The American Statistician 39(4).
 
     Parameters
     ----------
@@ -350,13 +402,26 @@ def r2(
     return 1.0 - numerator / denominator
 
 
-@_fit_measure(params=(CONSTANT_TARGET,), aliases=("explained_variance_score",))
+@_fit_measure(
+    params=(CONSTANT_TARGET,),
+    aliases=("explained_variance_score",),
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.explained_variance_score",
+            "A constant target whose float mean is inexact is divided by a rounding-error "
+            "variance there; assay applies constant_target.",
+        ),
+    ),
+)
 def explained_variance(
     y_true: ArrayLike, y_pred: ArrayLike, *, constant_target: ConstantTarget = "finite"
 ) -> float:
     """Explained variance 1 - Var(y - ŷ) / Var(y) (population variances): R² without the
     penalty for a constant bias. Constant ``y_true``: see ``constant_target`` (perfect
     means a constant residual).
+
+    Reference: scikit-learn's explained_variance_score (sklearn.metrics).
 
     Parameters
     ----------

@@ -113,7 +113,7 @@ def catalog_table(
         )
         if several and i + 1 < len(rows) and rows[i + 1]["family"] != r["family"]:
             sections.add(i)
-    return DisplayTable(columns, cells, sections=frozenset(sections), wrap=True)
+    return DisplayTable(columns, cells, sections=frozenset(sections), pivot="field", wrap=True)
 
 
 def catalog_report(

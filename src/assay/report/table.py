@@ -156,8 +156,9 @@ class DisplayTable:
         What the value columns are (``"metric"``): a table with one key column and a pivot can
         be transposed to fit a narrow terminal.
     wrap : bool
-        A table of prose columns (the metric catalogue): keeps its layout on a narrow terminal
-        and wraps its cells instead.
+        A table of prose columns (the metric catalogue): on a terminal its cells wrap, and
+        when its columns cannot all wrap within the width it is shown in long form (one
+        field per line, the prose wrapped), never cropped.
 
     Examples
     --------
@@ -223,24 +224,52 @@ def transpose(table: DisplayTable) -> DisplayTable:
 
 def long_form(table: DisplayTable) -> DisplayTable:
     """One row per value: the key columns (shown on a group's first row only, a rule after
-    each group), the value column's name, the value."""
+    each group), the value column's name, the value. A table of prose (``wrap``) keeps its
+    values left-aligned and leaves out its empty cells."""
     keys = list(table.columns[: table.keys])
-    columns = [*keys, Column(table.pivot or "column"), Column("value", align="right")]
+    align: Align = "left" if table.wrap else "right"
+    columns = [*keys, Column(table.pivot or "column"), Column("value", align=align)]
     rows: list[list[Cell | str]] = []
     sections = set()
     values = [(j, c) for j, c in enumerate(table.columns) if j >= table.keys]
     for row in table.cells():
-        for n, (j, c) in enumerate(values):
+        shown = [(j, c) for j, c in values if not (table.wrap and not row[j].text.strip())]
+        for n, (j, c) in enumerate(shown):
             label = row[: table.keys] if n == 0 else [Cell("")] * table.keys
             rows.append([*label, Cell(c.name), row[j]])
         sections.add(len(rows) - 1)
     return replace(table, columns=columns, rows=rows, sections=frozenset(sections), pivot="")
 
 
+#: The narrowest a prose column of a ``wrap`` table may be wrapped to and stay readable.
+PROSE_WIDTH = 30
+
+
+def wrapped_width(table: DisplayTable) -> int:
+    """Columns needed to show a ``wrap`` table boxed with its cells wrapped: the key columns
+    whole, the others as wide as their longest word (at most :data:`PROSE_WIDTH`), the last
+    (the prose) at least :data:`PROSE_WIDTH`."""
+    body = table.cells()
+    widths = []
+    for j, c in enumerate(table.columns):
+        cells = [_shown(row[j]) for row in body]
+        if j < table.keys:
+            widths.append(max([len(escape.terminal(c.name)), *map(len, cells)]))
+            continue
+        words = [len(w) for cell in cells for w in cell.split()]
+        widest = min(max([len(escape.terminal(c.name)), *words]), PROSE_WIDTH)
+        widths.append(max(widest, PROSE_WIDTH) if j == len(table.columns) - 1 else widest)
+    return sum(widths) + 3 * len(widths) + 1
+
+
 def fit(table: DisplayTable, width: int | None) -> DisplayTable:
-    """``table`` laid out to fit ``width`` columns: as it is, transposed, or in long form."""
-    if width is None or table.wrap or len(table.columns) <= table.keys + 1:
+    """``table`` laid out to fit ``width`` columns: as it is, transposed, or in long form. A
+    ``wrap`` table keeps its layout while its cells can wrap within ``width``, else it is
+    shown in long form (its prose wraps in the value column)."""
+    if width is None or len(table.columns) <= table.keys + 1:
         return table
+    if table.wrap:
+        return table if wrapped_width(table) <= width else long_form(table)
     if natural_width(table) <= width:
         return table
     if table.pivot and table.keys == 1:

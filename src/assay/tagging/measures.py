@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from .._options import ZeroDivision, choice
 from ..errors import EmptyInputError, MetricError
 from ..metrics.labels import ZERO_DIVISION, zero_division_value
-from ..metrics.registry import FROM_SIGNATURE, Param, measure, one_of
+from ..metrics.registry import FROM_SIGNATURE, Param, Peer, measure, one_of
 from .conll import Tags, TagSequences, check_aligned
 from .counts import SpanCounts, match_spans, prepare, span_counts
 from .options import MatchScheme, SpanAverage, TaggingMode, TaggingScheme
@@ -94,7 +94,13 @@ _ner_measure = functools.partial(_tags_measure, params=(SCHEME, MODE, MATCH, ZER
 # ---------------------------------------------------------------- span measures
 
 
-@_span_measure(aliases=("chunk_precision",))
+@_span_measure(
+    aliases=("chunk_precision",),
+    peers=(
+        Peer("seqeval", "seqeval.metrics.precision_score"),
+        Peer("conlleval", "conlleval", "Reports percentages (x 100)."),
+    ),
+)
 def span_precision(
     y_true: Tags,
     y_pred: Tags,
@@ -107,6 +113,9 @@ def span_precision(
     """Span precision: matched spans / predicted spans, a span matching a gold span of the
     same start, end and type (conlleval's and seqeval's precision; Tjong Kim Sang & Buchholz
     2000, CoNLL-2000 shared task).
+
+    Reference: Tjong Kim Sang & Buchholz (2000), "Introduction to the CoNLL-2000 shared task:
+    chunking", CoNLL; conlleval.
 
     Parameters
     ----------
@@ -137,7 +146,13 @@ def span_precision(
     return float(counts.precision(average, zero_division))
 
 
-@_span_measure(aliases=("chunk_recall",))
+@_span_measure(
+    aliases=("chunk_recall",),
+    peers=(
+        Peer("seqeval", "seqeval.metrics.recall_score"),
+        Peer("conlleval", "conlleval", "Reports percentages (x 100)."),
+    ),
+)
 def span_recall(
     y_true: Tags,
     y_pred: Tags,
@@ -149,6 +164,9 @@ def span_recall(
 ) -> float:
     """Span recall: matched spans / gold spans (conlleval's and seqeval's recall; Tjong Kim
     Sang & Buchholz 2000).
+
+    Reference: Tjong Kim Sang & Buchholz (2000), "Introduction to the CoNLL-2000 shared task:
+    chunking", CoNLL; conlleval.
 
     Parameters
     ----------
@@ -179,7 +197,13 @@ def span_recall(
     return float(counts.recall(average, zero_division))
 
 
-@_span_measure(aliases=("chunk_f1", "fb1"))
+@_span_measure(
+    aliases=("chunk_f1", "fb1"),
+    peers=(
+        Peer("seqeval", "seqeval.metrics.f1_score"),
+        Peer("conlleval", "conlleval", "Reports FB1 as a percentage (x 100)."),
+    ),
+)
 def span_f1(
     y_true: Tags,
     y_pred: Tags,
@@ -191,6 +215,9 @@ def span_f1(
 ) -> float:
     """Span F1 = 2·matched / (predicted + gold), the harmonic mean of span precision and
     recall (conlleval's FB1 / 100, seqeval's f1_score; Tjong Kim Sang & Buchholz 2000).
+
+    Reference: Tjong Kim Sang & Buchholz (2000), "Introduction to the CoNLL-2000 shared task:
+    chunking", CoNLL; conlleval.
 
     Parameters
     ----------
@@ -221,10 +248,19 @@ def span_f1(
     return float(counts.f1(average, zero_division))
 
 
-@_tags_measure(aliases=("tag_accuracy",))
+@_tags_measure(
+    aliases=("tag_accuracy",),
+    peers=(
+        Peer("seqeval", "seqeval.metrics.accuracy_score"),
+        Peer("conlleval", "conlleval", "Reports accuracy as a percentage (x 100)."),
+    ),
+)
 def token_accuracy(y_true: Tags, y_pred: Tags) -> float:
     """Token accuracy = tokens whose predicted tag equals the gold tag / tokens (conlleval's
     accuracy / 100, seqeval's accuracy_score).
+
+    Reference: Tjong Kim Sang & Buchholz (2000), "Introduction to the CoNLL-2000 shared task:
+    chunking", CoNLL; conlleval.
 
     Parameters
     ----------
@@ -270,7 +306,15 @@ def ner_counts(
     return overall, dict(per_type)
 
 
-@_ner_measure()
+@_ner_measure(
+    peers=(
+        Peer(
+            "nervaluate",
+            "nervaluate.Evaluator",
+            "Reports every match scheme at once; assay computes one (match).",
+        ),
+    )
+)
 def ner_precision(
     y_true: Tags,
     y_pred: Tags,
@@ -282,6 +326,9 @@ def ner_precision(
 ) -> float:
     """nervaluate's precision of a ``match`` scheme: (correct + ½·partial) / actual, actual =
     predicted spans (Segura-Bedmar et al. 2013, SemEval-2013 task 9.1; nervaluate).
+
+    Reference: Segura-Bedmar, Martínez & Herrero-Zazo (2013), "SemEval-2013 task 9: extraction
+    of drug-drug interactions from biomedical texts", SemEval; nervaluate.
 
     Parameters
     ----------
@@ -310,7 +357,15 @@ def ner_precision(
     return counts.precision(zero_division_value(zero_division))
 
 
-@_ner_measure()
+@_ner_measure(
+    peers=(
+        Peer(
+            "nervaluate",
+            "nervaluate.Evaluator",
+            "Reports every match scheme at once; assay computes one (match).",
+        ),
+    )
+)
 def ner_recall(
     y_true: Tags,
     y_pred: Tags,
@@ -322,6 +377,9 @@ def ner_recall(
 ) -> float:
     """nervaluate's recall of a ``match`` scheme: (correct + ½·partial) / possible, possible =
     gold spans (Segura-Bedmar et al. 2013; nervaluate).
+
+    Reference: Segura-Bedmar, Martínez & Herrero-Zazo (2013), "SemEval-2013 task 9: extraction
+    of drug-drug interactions from biomedical texts", SemEval; nervaluate.
 
     Parameters
     ----------
@@ -350,7 +408,15 @@ def ner_recall(
     return counts.recall(zero_division_value(zero_division))
 
 
-@_ner_measure()
+@_ner_measure(
+    peers=(
+        Peer(
+            "nervaluate",
+            "nervaluate.Evaluator",
+            "Reports every match scheme at once; assay computes one (match).",
+        ),
+    )
+)
 def ner_f1(
     y_true: Tags,
     y_pred: Tags,
@@ -362,6 +428,9 @@ def ner_f1(
 ) -> float:
     """nervaluate's F1 of a ``match`` scheme: 2PR / (P + R) of :func:`ner_precision` and
     :func:`ner_recall`, 0 when P + R = 0 (Segura-Bedmar et al. 2013; nervaluate).
+
+    Reference: Segura-Bedmar, Martínez & Herrero-Zazo (2013), "SemEval-2013 task 9: extraction
+    of drug-drug interactions from biomedical texts", SemEval; nervaluate.
 
     Parameters
     ----------

@@ -16,6 +16,7 @@ from ...metrics.registry import (
     REL,
     TREC_CUTOFFS,
     Param,
+    Peer,
     TrecName,
     closed_unit,
     metric,
@@ -76,6 +77,7 @@ def _relret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     params=(REL,),
     aliases=("precision",),
     trec={"P": TrecName("k", TREC_CUTOFFS), "set_P": TrecName()},
+    peers=(Peer("cwl_eval", "cwl.ruler.measures.cwl_precision.PrecisionCWLMetric"),),
 )
 def precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Precision: fraction of the top k that is relevant, P@k = sum_{i<=k} rel_i / k.
@@ -135,6 +137,8 @@ def relative_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
     Precision up to rank R, recall beyond. Without k, k = the list length (trec_eval's
     set_relative_P; 0 for an empty list). Undefined when R = 0. trec_eval's relative_P.
+
+    Reference: trec_eval's relative_P (NIST).
     """
     big_r = r.num_rel(rel)
     depth = r.n_ret if k is None else np.full(r.nq, k)
@@ -150,6 +154,8 @@ def set_map(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
     relret = sum_i rel_i over the whole list of n documents. Undefined when R = 0; 0 for an
     empty list. trec_eval's set_map (formerly exact_unranked_avg_prec).
+
+    Reference: trec_eval's set_map (NIST).
     """
     big_r = r.num_rel(rel)
     relret = _relret(r, None, rel)
@@ -182,6 +188,13 @@ def _ap_terms(r: Ranked, rel: int) -> np.ndarray:
     params=(REL,),
     aliases=("map", "average_precision"),
     trec={"map": TrecName(), "map_cut": TrecName("k", TREC_CUTOFFS)},
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_ap.APCWLMetric",
+            "It divides by the relevant documents retrieved within the depth, not by all judged relevant ones.",
+        ),
+    ),
 )
 def average_precision(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Average precision: AP@k = (1/R) sum_{i<=k} rel_i P@i, R = all judged relevant documents.
@@ -263,6 +276,13 @@ def _first_rel_stats(r: Ranked, rel: int, k: int | None) -> tuple[np.ndarray, np
     params=(REL,),
     aliases=("mrr", "recip_rank", "reciprocal_rank"),
     trec={"recip_rank": TrecName()},
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_rr.RRCWLMetric",
+            "It reads the run to its depth: assay's RR@depth.",
+        ),
+    ),
 )
 def reciprocal_rank(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Reciprocal rank: 1 / rank of the first relevant document in the top k, 0 if none.
@@ -327,7 +347,10 @@ def success(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     trec={"num_ret": TrecName()},
 )
 def num_ret(r: Ranked, k: int | None) -> np.ndarray:
-    """Number of documents retrieved for the query (summed over queries): n = list length."""
+    """Number of documents retrieved for the query (summed over queries): n = list length.
+
+    Reference: trec_eval's num_ret (NIST).
+    """
     return r.n_ret.astype(np.float64)
 
 
@@ -345,6 +368,8 @@ def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Number of judged relevant documents of the query (summed over queries).
 
     R = #{judged documents with grade >= rel}, retrieved or not.
+
+    Reference: trec_eval's num_rel (NIST).
     """
     return r.num_rel(rel).astype(np.float64)
 
@@ -359,7 +384,10 @@ def num_rel(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     trec={"num_rel_ret": TrecName()},
 )
 def num_rel_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
-    """Number of relevant documents retrieved (summed over queries): num_rel_ret = sum_i rel_i."""
+    """Number of relevant documents retrieved (summed over queries): num_rel_ret = sum_i rel_i.
+
+    Reference: trec_eval's num_rel_ret (NIST).
+    """
     return r.seg_count(r.isrel(rel)).astype(np.float64)
 
 
@@ -378,6 +406,8 @@ def num_nonrel_judged_ret(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
     Documents outside the qrels or pooled but unjudged are not counted. trec_eval's
     num_nonrel_judged_ret.
+
+    Reference: trec_eval's num_nonrel_judged_ret (NIST).
     """
     return r.seg_count(r.judged & ~r.isrel(rel)).astype(np.float64)
 
@@ -407,6 +437,8 @@ def unjudged(r: Ranked, k: int | None) -> np.ndarray:
     Counts documents outside the qrels and pooled-but-unjudged ones; a list shorter than k
     is padded with judged documents (divided by k). Without k, the fraction of the whole list
     (0 for an empty list). trec_eval's unj, a "red flag" for poorly covered runs.
+
+    Reference: trec_eval's unj (NIST).
     """
     x = r.tie_mean((~r.judged).astype(np.float64))
     num = r.seg_sum(x, r.topk(k))
@@ -473,6 +505,8 @@ def bin_g(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     Unjudged documents count as not relevant. Undefined when R = 0. trec_eval's
     experimental binG (Buckley, 2008): gain 1 per relevant document, discounted by the
     non-relevant ones read before it.
+
+    Reference: trec_eval's binG (NIST; Buckley, 2008).
     """
     r.require_average_support("binG", False)
     isrel = r.isrel(rel)

@@ -40,6 +40,7 @@ from ...data.ranked import NONPOOL, Ranked
 from ...errors import MetricError
 from ...metrics.registry import (
     Param,
+    Peer,
     closed_unit,
     metric,
     nonneg_int,
@@ -243,7 +244,20 @@ def _insq_factor(g: np.ndarray, t: float) -> np.ndarray:
     return ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0
 
 
-@metric("INST", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
+@metric(
+    "INST",
+    params=(_T, *_COMMON),
+    cutoff="none",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_inst.INSTCWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def inst(
     r: Ranked,
     k: int | None,
@@ -275,7 +289,20 @@ def inst(
     )
 
 
-@metric("INSQ", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
+@metric(
+    "INSQ",
+    params=(_T, *_COMMON),
+    cutoff="none",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_insq.INSQCWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def insq(
     r: Ranked,
     k: int | None,
@@ -309,7 +336,20 @@ def _bpm_cont(g: np.ndarray, c: np.ndarray, goal: np.ndarray, k: int) -> np.ndar
     return (wanting & patient).astype(np.float64)
 
 
-@metric("BPM", params=(_T, *_COMMON), cutoff="optional", bounds=(None, None), average_ties=False)
+@metric(
+    "BPM",
+    params=(_T, *_COMMON),
+    cutoff="optional",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_bpm.BPMCWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def bpm(
     r: Ranked,
     k: int | None,
@@ -349,6 +389,13 @@ def bpm(
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_bpm.BPMDCWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
 )
 def bpm_dynamic(
     r: Ranked,
@@ -388,6 +435,13 @@ def bpm_dynamic(
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_dcg.NDCGCWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
 )
 def sdcg(
     r: Ranked,
@@ -423,7 +477,20 @@ def _nerr(r: Ranked, name: str, cont: _Continue, **params: Any) -> np.ndarray:  
     return cwl_measure(r, cont, **params)
 
 
-@metric("NERR8", params=_COMMON, cutoff="optional", bounds=(None, None), average_ties=False)
+@metric(
+    "NERR8",
+    params=_COMMON,
+    cutoff="optional",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_nerr.NERReq8CWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def nerr8(
     r: Ranked,
     k: int | None,
@@ -454,7 +521,20 @@ def nerr8(
     )
 
 
-@metric("NERR9", params=_COMMON, cutoff="optional", bounds=(None, None), average_ties=False)
+@metric(
+    "NERR9",
+    params=_COMMON,
+    cutoff="optional",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_nerr.NERReq9CWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def nerr9(
     r: Ranked,
     k: int | None,
@@ -496,6 +576,13 @@ def nerr9(
     cutoff="none",
     bounds=(None, None),
     average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_nerr.NERReq10CWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
 )
 def nerr10(
     r: Ranked,
@@ -525,7 +612,20 @@ def nerr10(
     )
 
 
-@metric("NERR11", params=(_T, *_COMMON), cutoff="none", bounds=(None, None), average_ties=False)
+@metric(
+    "NERR11",
+    params=(_T, *_COMMON),
+    cutoff="none",
+    bounds=(None, None),
+    average_ties=False,
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_nerr.NERReq11CWLMetric",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    ),
+)
 def nerr11(
     r: Ranked,
     k: int | None,

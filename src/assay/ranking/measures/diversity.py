@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.ranked import Ranked
-from ...metrics.registry import REL, Param, closed_unit, metric
+from ...metrics.registry import REL, Param, Peer, closed_unit, metric
 from ._intents import (
     decays,
     discounts,
@@ -142,7 +142,18 @@ def _err_ideal_ideal(n_sub: np.ndarray, k: int, alpha: float) -> np.ndarray:
 
 
 @metric(
-    "alpha_dcg", params=(REL, _ALPHA), cutoff="optional", average_ties=False, aliases=("alpha_DCG",)
+    "alpha_dcg",
+    params=(REL, _ALPHA),
+    cutoff="optional",
+    average_ties=False,
+    aliases=("alpha_DCG",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('alpha-DCG@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
 )
 def alpha_dcg(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     """α-DCG@k with ndeval's collection-independent normalisation.
@@ -162,6 +173,13 @@ def alpha_dcg(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     cutoff="optional",
     average_ties=False,
     aliases=("alpha_nDCG",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('alpha-nDCG@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
 )
 def alpha_ndcg(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     """α-nDCG@k: the run's α-DCG@k over that of ndeval's greedy ideal ranking.
@@ -174,7 +192,20 @@ def alpha_ndcg(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     return _dcg_like(r, k, rel, alpha, discounts(k), True)
 
 
-@metric("err_ia", params=(REL, _ALPHA), cutoff="optional", average_ties=False, aliases=("ERR_IA",))
+@metric(
+    "err_ia",
+    params=(REL, _ALPHA),
+    cutoff="optional",
+    average_ties=False,
+    aliases=("ERR_IA",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('ERR-IA@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
+)
 def err_ia(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     """ERR-IA@k with ndeval's collection-independent normalisation.
 
@@ -187,7 +218,18 @@ def err_ia(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
 
 
 @metric(
-    "nerr_ia", params=(REL, _ALPHA), cutoff="optional", average_ties=False, aliases=("nERR_IA",)
+    "nerr_ia",
+    params=(REL, _ALPHA),
+    cutoff="optional",
+    average_ties=False,
+    aliases=("nERR_IA",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('nERR-IA@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
 )
 def nerr_ia(r: Ranked, k: int | None, rel: int, alpha: float) -> np.ndarray:
     """nERR-IA@k: the run's ERR-IA@k over that of ndeval's greedy ideal ranking.
@@ -214,7 +256,20 @@ def _nrbp_sum(r: Ranked, rel: int, alpha: float, beta: float) -> tuple[np.ndarra
         return run * factor, best * factor
 
 
-@metric("nrbp", params=(REL, _ALPHA, _BETA), cutoff="none", average_ties=False, aliases=("NRBP",))
+@metric(
+    "nrbp",
+    params=(REL, _ALPHA, _BETA),
+    cutoff="none",
+    average_ties=False,
+    aliases=("NRBP",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('NRBP')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
+)
 def nrbp(r: Ranked, k: None, rel: int, alpha: float, beta: float) -> np.ndarray:
     """Novelty- and rank-biased precision, ndeval's collection-independent normalisation.
 
@@ -226,7 +281,20 @@ def nrbp(r: Ranked, k: None, rel: int, alpha: float, beta: float) -> np.ndarray:
     return _undefined(r, rel, _nrbp_sum(r, rel, alpha, beta)[0])
 
 
-@metric("nnrbp", params=(REL, _ALPHA, _BETA), cutoff="none", average_ties=False, aliases=("nNRBP",))
+@metric(
+    "nnrbp",
+    params=(REL, _ALPHA, _BETA),
+    cutoff="none",
+    average_ties=False,
+    aliases=("nNRBP",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('nNRBP')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
+)
 def nnrbp(r: Ranked, k: None, rel: int, alpha: float, beta: float) -> np.ndarray:
     """NRBP over the NRBP of ndeval's greedy ideal ranking.
 
@@ -240,7 +308,20 @@ def nnrbp(r: Ranked, k: None, rel: int, alpha: float, beta: float) -> np.ndarray
         return _undefined(r, rel, run / best)
 
 
-@metric("p_ia", params=(REL,), cutoff="optional", average_ties=False, aliases=("P_IA",))
+@metric(
+    "p_ia",
+    params=(REL,),
+    cutoff="optional",
+    average_ties=False,
+    aliases=("P_IA",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('P-IA@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
+)
 def p_ia(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Intent-aware precision at k.
 
@@ -262,6 +343,13 @@ def p_ia(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     cutoff="optional",
     average_ties=False,
     aliases=("strec", "StRecall"),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('strec@k')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
 )
 def subtopic_recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
     """Subtopic recall at k: the fraction of the S subtopics covered by the top k.
@@ -278,7 +366,20 @@ def subtopic_recall(r: Ranked, k: int | None, rel: int) -> np.ndarray:
         return _undefined(r, rel, count / j.n_sub.astype(np.float64))
 
 
-@metric("map_ia", params=(REL,), cutoff="none", average_ties=False, aliases=("AP_IA",))
+@metric(
+    "map_ia",
+    params=(REL,),
+    cutoff="none",
+    average_ties=False,
+    aliases=("AP_IA",),
+    peers=(
+        Peer(
+            "pyndeval",
+            "pyndeval.RelevanceEvaluator ('MAP-IA')",
+            "Gives 0 where no subtopic has a positive judgment (nNRBP: NaN), where assay's no_relevant convention decides; it evaluates only the queries of both qrels and run (assay's missing='skip').",
+        ),
+    ),
+)
 def map_ia(r: Ranked, k: None, rel: int) -> np.ndarray:
     """Intent-aware average precision: the mean over the S subtopics of each subtopic's AP.
 

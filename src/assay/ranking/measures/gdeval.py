@@ -18,7 +18,7 @@ import numpy as np
 
 from ...data.ranked import Ranked
 from ...errors import MetricError
-from ...metrics.registry import metric
+from ...metrics.registry import Peer, metric
 from .basic import nan_divide
 from .graded import _dcg, _discount
 
@@ -47,7 +47,7 @@ def _check_scale(r: Ranked, name: str) -> None:
         )
 
 
-@metric("gdeval_ndcg")
+@metric("gdeval_ndcg", peers=(Peer("gdeval", "gdeval.pl"),))
 def gdeval_ndcg(r: Ranked, k: int | None) -> np.ndarray:
     """gdeval's nDCG@k: sum_{i<=k} (2^g_i - 1) / log2(i + 1), divided by the same sum over the
     ideal ranking of the topic's judged documents.
@@ -64,7 +64,7 @@ def gdeval_ndcg(r: Ranked, k: int | None) -> np.ndarray:
     return np.where(_relevant(r), value, np.nan)
 
 
-@metric("gdeval_err", average_ties=False)
+@metric("gdeval_err", average_ties=False, peers=(Peer("gdeval", "gdeval.pl"),))
 def gdeval_err(r: Ranked, k: int | None) -> np.ndarray:
     """gdeval's ERR@k = sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j), R_g = (2^g - 1) / 2^4.
 

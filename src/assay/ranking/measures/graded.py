@@ -20,6 +20,7 @@ from ...metrics.registry import (
     REL,
     TREC_CUTOFFS,
     Param,
+    Peer,
     TrecName,
     metric,
     one_of,
@@ -111,7 +112,17 @@ def _dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.nda
 
 
 @metric(
-    "dcg", params=(_GAIN, _DISCOUNT, _BASE), bounds=(0.0, None), trec={"dcg": TrecName("pairs")}
+    "dcg",
+    params=(_GAIN, _DISCOUNT, _BASE),
+    bounds=(0.0, None),
+    trec={"dcg": TrecName("pairs")},
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.dcg_score",
+            "Tied scores share their gains (assay's ties='average'); one row of grades and scores per query, every document judged and retrieved.",
+        ),
+    ),
 )
 def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Discounted cumulative gain: DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
@@ -129,6 +140,13 @@ def dcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndar
     params=(_GAIN, _DISCOUNT, _BASE),
     aliases=("ndcg_at",),
     trec={"ndcg_cut": TrecName("k", TREC_CUTOFFS), "ndcg": TrecName("pairs")},
+    peers=(
+        Peer(
+            "scikit-learn",
+            "sklearn.metrics.ndcg_score",
+            "Tied scores share their gains (assay's ties='average'); one row of grades and scores per query, every document judged and retrieved.",
+        ),
+    ),
 )
 def ndcg(r: Ranked, k: int | None, gain: Any, discount: str, b: float) -> np.ndarray:
     """Normalised DCG: NDCG@k = DCG@k / IDCG@k.
@@ -253,6 +271,13 @@ def _rbp_gains(r: Ranked, gain: Any, rel: int) -> np.ndarray:
     "rbp",
     params=(_P_RBP, _RBP_GAIN, REL),
     trec={"rbp": TrecName("pairs", bound=(("p", 0.9), ("gain", "scaled")))},
+    peers=(
+        Peer(
+            "cwl_eval",
+            "cwl.ruler.measures.cwl_rbp.RBPCWLMetric",
+            "Its weights are normalised over the padded depth: assay's rbp@depth / (1 - p^depth).",
+        ),
+    ),
 )
 def rbp(r: Ranked, k: int | None, p: float, gain: Any, rel: int) -> np.ndarray:
     """Rank-biased precision: RBP = (1 - p) sum_{i<=k} gain_i p^(i-1).

@@ -135,6 +135,9 @@ def mse(r: Ranked, k: int | None) -> np.ndarray:
     """Mean squared error of scores against grades over the retrieved documents (LTR).
 
     (1/n) sum_i (score_i - g_i)^2, unjudged documents with grade 0. Undefined for an empty list.
+
+    Reference: Liu (2009), "Learning to Rank for Information Retrieval", Foundations and Trends
+    in IR 3(3), ch. 2 (the pointwise approach).
     """
     d = r.score - r.clipped_grade
     return nan_divide(r.seg_sum(d * d), r.n_ret)
@@ -146,5 +149,8 @@ def rmse(r: Ranked, k: int | None) -> np.ndarray:
 
     rmse = sqrt((1/n) sum_i (score_i - g_i)^2). The aggregate is the mean of the per-query
     values.
+
+    Reference: Liu (2009), "Learning to Rank for Information Retrieval", Foundations and Trends
+    in IR 3(3), ch. 2 (the pointwise approach).
     """
     return cast(np.ndarray, np.sqrt(mse(r, k)))

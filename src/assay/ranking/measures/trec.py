@@ -88,6 +88,8 @@ def g_measure(r: Ranked, k: int | None, gain: Any) -> np.ndarray:
     within the ideal ranking and 1 beyond: a document counts nearly fully when the
     documents before it were as good as possible. Undefined without a positive ideal gain.
     trec_eval's experimental G (Buckley, 2008).
+
+    Reference: trec_eval's G (NIST; Buckley, 2008).
     """
     r.require_average_support("G", False)
     ideal, _, length = _ideal(r, gain)
@@ -126,6 +128,8 @@ def ndcg_rel(r: Ranked, k: int | None, gain: Any) -> np.ndarray:
     retrieved (n = list length; "relevant" = positive gain).
 
     Undefined when L = 0. trec_eval's experimental ndcg_rel.
+
+    Reference: trec_eval's ndcg_rel (NIST).
     """
     r.require_average_support("ndcg_rel", False)
     rg, dcg, icum = _dcg_parts(r, gain)
@@ -158,6 +162,8 @@ def rndcg(r: Ranked, k: int | None, gain: Any) -> np.ndarray:
 
     With 5 documents of grade 3, 3 of grade 2 and 10 of grade 1 (linear gains): the mean of
     NDCG at 5, 8, 18 and n. Undefined when L = 0. trec_eval's experimental Rndcg.
+
+    Reference: trec_eval's Rndcg (NIST).
     """
     r.require_average_support("Rndcg", False)
     _, dcg, icum = _dcg_parts(r, gain)
@@ -196,6 +202,8 @@ def rprec_mult(r: Ranked, k: int | None, mult: float, rel: int) -> np.ndarray:
 
     Missing documents below the list count as non-relevant; 0 when c = 0 (m R < 0.1).
     Undefined when R = 0. At m = 1 it is R-precision. trec_eval's Rprec_mult.
+
+    Reference: trec_eval's Rprec_mult (NIST).
     """
     big_r = r.num_rel(rel)
     cut = np.floor(mult * big_r + 0.9).astype(np.int64)
@@ -272,6 +280,8 @@ def gm_bpref(r: Ranked, k: int | None, rel: int) -> np.ndarray:
 
     Per-query values are bpref. The floor 1e-5 is trec_eval's. trec_eval's gm_bpref;
     Robertson (2006), "On GMAP", CIKM, for the geometric mean over topics.
+
+    Reference: Robertson (2006), "On GMAP", CIKM; trec_eval's gm_bpref (NIST).
     """
     return bpref(r, None, rel)
 
@@ -297,6 +307,8 @@ def relstring(r: Ranked, k: int | None, depth: int) -> np.ndarray:
     for one judged with a negative grade (pooled, unjudged). Text, not a number: no
     aggregate, not comparable; ``Results`` holds the strings as the per-query values.
     trec_eval's relstring.
+
+    Reference: trec_eval's relstring (NIST).
     """
     r.require_average_support("relstring", False)
     g = r.grade.astype(np.int64)
