@@ -110,7 +110,7 @@ def api_index(modules: list[str]) -> str:
     for module in modules:
         doc = (importlib.import_module(module).__doc__ or "").strip()
         summary = _markdown_text(rest_to_text(doc.split("\n\n")[0].replace("\n", " ")))
-        link = f"[`{module}`](api/{module}.md)"
+        link = f"[{module}](api/{module}.md)"
         lines.append(f"| {link} | {len(public_names(module))} | {summary} |")
     return "\n".join([*lines, ""])
 
@@ -297,7 +297,8 @@ _LITERAL = re.compile(r"(\S?)[ \t]*::$", re.MULTILINE)
 def _math_block(match: re.Match[str]) -> str:
     indent, first, rest = match.group(1), match.group(2), match.group(3)
     body = [first.strip(), *(line.strip() for line in rest.rstrip().splitlines())]
-    return "\n".join([f"{indent}```latex", *(indent + b for b in body if b), f"{indent}```", ""])
+    fence = [f"{indent}```latex", *(indent + b for b in body if b), f"{indent}```"]
+    return "\n".join(fence) + "\n\n"
 
 
 def _crossref(target: str, scope: griffe.Object | None) -> str:
@@ -451,6 +452,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         target = (source / match.group(2)).resolve()
         if target.is_relative_to(docs) or not target.exists():
             return match.group(0)
-        return f"{match.group(1)} (`{target.relative_to(ROOT)}` in the repository)"
+        path, text = target.relative_to(ROOT).as_posix(), match.group(1)
+        return f"`{path}`" if text.strip("`") == path else f"{text} (`{path}` in the repository)"
 
     return _LINK.sub(outside, markdown)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -35,6 +36,7 @@ from docs_site import (
     missing_api_entries,
     missing_cli_entries,
     on_config,
+    on_page_markdown,
     pinned_api,
 )
 
@@ -119,3 +121,17 @@ def test_rest_in_docstrings_becomes_markdown() -> None:
     assert "``x``:\n" in text
     assert "```latex\na = b\n```" in text
     assert ":func:" not in text and "::" not in text
+
+
+def test_a_link_out_of_docs_becomes_the_repository_path() -> None:
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="scale.md"))
+    config = {"docs_dir": str(ROOT / "docs")}
+    text = on_page_markdown(
+        "[benchmarks/RESULTS.md](../benchmarks/RESULTS.md#scale) and [the log](../CHANGELOG.md)"
+        " and [gone](../nowhere.md) and [in docs](conventions.md)",
+        page, config, None,
+    )  # fmt: skip
+    assert text == (
+        "`benchmarks/RESULTS.md` and the log (`CHANGELOG.md` in the repository)"
+        " and [gone](../nowhere.md) and [in docs](conventions.md)"
+    )
