@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The pinned public API (``module: name`` lines), which names the modules users import.
 PINNED = ROOT / "tests" / "unit" / "public_api.txt"
 #: Where the generated pages live in the site (no such folder exists in ``docs/``).
-API_INDEX = "reference/api.md"
+API_INDEX = "reference/api/index.md"
 API_DIR = "reference/api"
 CLI_PAGE = "reference/cli.md"
 #: The navigation entries the hooks complete.
@@ -110,7 +110,7 @@ def api_index(modules: list[str]) -> str:
     for module in modules:
         doc = (importlib.import_module(module).__doc__ or "").strip()
         summary = _markdown_text(rest_to_text(doc.split("\n\n")[0].replace("\n", " ")))
-        link = f"[{module}](api/{module}.md)"
+        link = f"[{module}]({module}.md)"
         lines.append(f"| {link} | {len(public_names(module))} | {summary} |")
     return "\n".join([*lines, ""])
 
@@ -374,8 +374,11 @@ def on_config(config: Any) -> Any:
         sys.path.insert(0, str(ROOT / "src"))
     modules = api_modules()
     api = [API_INDEX, *({m: api_uri(m)} for m in modules)]
-    catalogue = [CATALOGUE_PAGE, *sorted(p.name for p in _docs(config).glob("metrics-*.md"))]
-    config["nav"] = _expand(config["nav"], {API_TITLE: api, CATALOGUE_PAGE: catalogue})
+    sections: dict[str, list[Any]] = {API_TITLE: api}
+    catalogue = sorted(p.name for p in _docs(config).glob("metrics-*.md"))
+    if catalogue:
+        sections[CATALOGUE_PAGE] = [CATALOGUE_PAGE, *catalogue]
+    config["nav"] = _expand(config["nav"], sections)
     return config
 
 
@@ -414,7 +417,7 @@ def on_page_content(html_text: str, page: Any, config: Any, files: Any) -> str:
     (``assay.stats.paired.ttest`` for ``assay.stats.ttest``), so that a docstring's role naming
     it there links to the entry."""
     uri = page.file.src_uri
-    if uri.startswith(f"{API_DIR}/"):
+    if uri.startswith(f"{API_DIR}/") and uri != API_INDEX:
         autorefs = config["plugins"]["autorefs"]
         for canonical, public in _canonical_paths(uri.removeprefix(f"{API_DIR}/")[:-3]):
             if canonical != public:
