@@ -307,6 +307,10 @@ def _crossref(target: str, scope: griffe.Object | None) -> str:
     name = (explicit.group(2) if explicit else target).lstrip("~").lstrip(".")
     identifier = _resolve(name, scope)
     code = f"<code>{html.escape(title)}</code>"
+    if not identifier.startswith("assay."):
+        # Not one of assay's objects (a parameter, a Python or NumPy name): plain code, never
+        # a link to whatever prose heading happens to share its name (``data``).
+        return code
     return f'<autoref optional identifier="{html.escape(identifier)}">{code}</autoref>'
 
 

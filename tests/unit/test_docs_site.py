@@ -135,3 +135,10 @@ def test_a_link_out_of_docs_becomes_the_repository_path() -> None:
         "`benchmarks/RESULTS.md` and the log (`CHANGELOG.md` in the repository)"
         " and [gone](../nowhere.md) and [in docs](conventions.md)"
     )
+
+
+def test_a_role_naming_no_assay_object_is_plain_code() -> None:
+    """Not an autoref: it would link to any prose heading of the same name (``## Data``)."""
+    assert docstring_markdown(":attr:`data` and :func:`numpy.sort`") == (
+        "<code>data</code> and <code>numpy.sort</code>"
+    )
