@@ -286,8 +286,22 @@ class ReSTRoles(griffe.Extension):
 def docstring_markdown(text: str, scope: griffe.Object | None = None) -> str:
     """A docstring's reST constructs as Markdown (see :class:`ReSTRoles`)."""
     text = _MATH.sub(_math_block, text)
+    text = "\n".join(_literal_underscores(line) for line in text.split("\n"))
     text = _LITERAL.sub(lambda m: m.group(1) + (":" if m.group(1)[-1:].strip() else ""), text)
     return _ROLE.sub(lambda m: _crossref(m.group(1), scope), text)
+
+
+#: ``_`` after a combining mark (``x̄_i``): Markdown would open emphasis there (the mark is
+#: no word character); reST has no ``_`` emphasis, so it is always the character.
+_MARKED_UNDERSCORE = re.compile(r"(?<=[\u0300-\u036f])_")
+_CODE_RUN = re.compile(r"(`+[^`]*`+)")
+
+
+def _literal_underscores(line: str) -> str:
+    if line.lstrip().startswith((">>>", "...")):
+        return line
+    parts = _CODE_RUN.split(line)
+    return "".join(p if i % 2 else _MARKED_UNDERSCORE.sub(r"\\_", p) for i, p in enumerate(parts))
 
 
 _MATH = re.compile(r"^( *)\.\. math::[ \t]*(.*)\n((?:\1 +.*\n|[ \t]*\n)*)", re.MULTILINE)

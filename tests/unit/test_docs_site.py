@@ -142,3 +142,8 @@ def test_a_role_naming_no_assay_object_is_plain_code() -> None:
     assert docstring_markdown(":attr:`data` and :func:`numpy.sort`") == (
         "<code>data</code> and <code>numpy.sort</code>"
     )
+
+
+def test_an_underscore_after_a_combining_mark_is_no_emphasis() -> None:
+    text = docstring_markdown("x̄_i· (m,) and x̄_·j, ``x̄_k``\n>>> x̄_1 = 0")
+    assert text == "x̄\\_i· (m,) and x̄\\_·j, ``x̄_k``\n>>> x̄_1 = 0"
