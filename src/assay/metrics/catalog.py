@@ -15,6 +15,7 @@ import inspect
 import re
 from typing import Any
 
+from .doctext import first_sentence, markdown_blocks, markdown_inline, plain
 from .registry import MetricSpec
 
 __all__ = [
@@ -176,108 +177,6 @@ def reference(spec: MetricSpec) -> str:
     return _split(spec)[1]
 
 
-# ---------------------------------------------------------------- reStructuredText
-
-#: A role, ``:func:`name```, ``:class:`~a.b.Name```, ``:attr:`text <target>```.
-_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(?P<body>[^`]+)`")
-_LITERAL = re.compile(r"``(?P<body>.+?)``")
-_STRONG = re.compile(r"\*\*(?P<body>\S(?:.*?\S)?)\*\*")
-_EMPHASIS = re.compile(r"(?<![\w*])\*(?P<body>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])")
-_DEFAULT_ROLE = re.compile(r"(?<!`)`(?P<body>[^`]+)`(?!`)")
-
-
-def _role(match: re.Match[str]) -> str:
-    body = match["body"]
-    titled = re.fullmatch(r"(?P<title>.+?)\s*<[^<>]+>", body)
-    if titled:
-        return titled["title"]
-    if body.startswith("~"):
-        return body[1:].rsplit(".", 1)[-1]
-    return body
-
-
-def plain(text: str) -> str:
-    """reStructuredText as plain text, for the terminal: roles become their name
-    (``:func:`~assay.metrics.make``` is make), literals and emphasis lose their marks, and the
-    white space is one space.
-
-    Parameters
-    ----------
-    text : str
-        Text from a docstring.
-
-    Returns
-    -------
-    str
-        The text without markup, on one line.
-
-    Examples
-    --------
-    >>> from assay.metrics.catalog import plain
-    >>> plain("See :func:`~assay.metrics.make` and ``k``: *not* `x`.")
-    'See make and k: not x.'
-    """
-    text = _ROLE.sub(_role, " ".join(text.split()))
-    text = _LITERAL.sub(lambda m: m["body"], text)
-    text = _STRONG.sub(lambda m: m["body"], text)
-    text = _EMPHASIS.sub(lambda m: m["body"], text)
-    return _DEFAULT_ROLE.sub(lambda m: m["body"], text)
-
-
-def _md_inline(text: str, *, cell: bool = False) -> str:
-    """One paragraph of reStructuredText as Markdown: roles and literals become code spans,
-    a ``<`` that could open an HTML tag an entity (``i<k``), emphasis stays; in a table
-    ``cell``, ``|`` is escaped."""
-    text = _ROLE.sub(lambda m: f"``{_role(m)}``", text)
-    parts = re.split(r"(``.+?``)", " ".join(text.split()))
-    out = []
-    for part in parts:
-        if part.startswith("``") and part.endswith("``") and len(part) > 4:
-            body = part[2:-2]
-            tick = "``" if "`" in body else "`"
-            out.append(f"{tick}{body}{tick}")
-        else:
-            part = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", part)
-            out.append(part.replace("|", "\\|") if cell else part)
-    return "".join(out)
-
-
-def _md_blocks(text: str) -> str:
-    """reStructuredText paragraphs and bullet lists as Markdown, each paragraph on one line
-    (an indented formula becomes a paragraph: never a code block)."""
-    blocks = []
-    for para in re.split(r"\n\s*\n", text.strip()):
-        lines = [line.strip() for line in para.splitlines() if line.strip()]
-        if lines and lines[0].startswith("- "):
-            items: list[str] = []
-            for line in lines:
-                if line.startswith("- "):
-                    items.append(line[2:])
-                else:
-                    items[-1] += " " + line
-            blocks.append("\n".join(f"- {_md_inline(item)}" for item in items))
-        else:
-            blocks.append(_md_inline(" ".join(lines)))
-    return "\n\n".join(b for b in blocks if b)
-
-
-def _first_sentence(text: str) -> str:
-    """The first sentence of plain text (up to a full stop followed by a capital letter or a
-    parenthesis), whole: never cut inside it, so an abbreviation (et al., ch.) or an initial
-    does not end it."""
-    for found in re.finditer(r"\.\s+(?=[A-Z(])", text):
-        word = re.search(r"(\S+)$", text[: found.start()])
-        last = word.group(1) if word else ""
-        if last.lower() in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", last):
-            continue
-        return text[: found.start() + 1]
-    return text
-
-
-#: Words after which a full stop does not end a sentence.
-_ABBREVIATIONS = {"al", "ch", "cf", "e.g", "i.e", "vs", "eq", "fig", "sec", "no", "vol"}
-
-
 # ---------------------------------------------------------------- peers
 
 
@@ -421,7 +320,7 @@ def describe(spec: MetricSpec) -> dict[str, Any]:
         "higher_is_better": spec.higher_is_better,
         "aggregate": spec.aggregate,
         "ties_average": spec.average_ties,
-        "summary": _first_sentence(doc) if doc else spec.name,
+        "summary": first_sentence(doc) if doc else spec.name,
         "doc": doc,
         "reference": plain(reference(spec)),
         "peers": peers(spec),
@@ -578,7 +477,7 @@ def _entry(spec: MetricSpec) -> str:
     """One measure's entry: heading with its anchor, definition, facts, reference, peers."""
     row = describe(spec)
     out = [f'<a id="{anchor(spec)}"></a>\n\n### {spec.name}\n\n']
-    out.append(_md_blocks(definition(spec)) + "\n\n")
+    out.append(markdown_blocks(definition(spec)) + "\n\n")
     facts = []
     if spec.aliases:
         facts.append("**Also:** " + ", ".join(f"`{a}`" for a in spec.aliases))
@@ -586,7 +485,7 @@ def _entry(spec: MetricSpec) -> str:
     if spec.params:
         items = []
         for p in spec.params:
-            items.append(f"    - `{p.name}` = `{p.default!r}`: {_md_inline(p.doc)}")
+            items.append(f"    - `{p.name}` = `{p.default!r}`: {markdown_inline(p.doc)}")
         facts.append("**Parameters:**\n" + "\n".join(items))
     else:
         facts.append("**Parameters:** none")
@@ -601,7 +500,7 @@ def _entry(spec: MetricSpec) -> str:
     facts.append(f"**Direction:** {better}")
     if spec.family == "ranking":
         facts.append(f"**Aggregate:** {_AGGREGATE[spec.aggregate]}")
-    facts.append(f"**Reference:** {_md_inline(reference(spec)) or '—'}")
+    facts.append(f"**Reference:** {markdown_inline(reference(spec)) or '—'}")
     found = peers(spec)
     if found:
         lines = []
@@ -611,9 +510,9 @@ def _entry(spec: MetricSpec) -> str:
             if " (parameter list " in means:
                 head, _, listed = means.partition(" (parameter list ")
                 shown = f" = `{head}` (parameter list {listed}"
-            differs = _md_inline(peer["differs"]) if peer["differs"] else "the same values"
+            differs = markdown_inline(peer["differs"]) if peer["differs"] else "the same values"
             if peer["note"]:
-                differs += f" ({_md_inline(peer['note'])})"
+                differs += f" ({markdown_inline(peer['note'])})"
             lines.append(f"    - {peer['tool']} `{peer['name']}`{shown}: {differs}")
         facts.append("**Peers:**\n" + "\n".join(lines))
     else:
@@ -658,7 +557,7 @@ def document() -> str:
         out.append("| measure | range | better | summary |\n|---|---|---|---|\n")
         for spec in specs:
             row = describe(spec)
-            summary = _md_inline(_first_sentence(" ".join(definition(spec).split())), cell=True)
+            summary = markdown_inline(first_sentence(" ".join(definition(spec).split())), cell=True)
             out.append(
                 f"| [{spec.name}](#{anchor(spec)}) | {row['range']} | "
                 f"{_better(row)} | {summary} |\n"
