@@ -127,6 +127,15 @@ __all__ = [
 
 # ---------------------------------------------------------------- pairs
 
+#: scikit-learn counts the pairs but gives no pairwise precision, recall or F.
+_PAIR_CONFUSION = (
+    Peer(
+        "scikit-learn",
+        "sklearn.metrics.cluster.pair_confusion_matrix",
+        "Gives the pair counts (each pair counted twice), not the ratio.",
+    ),
+)
+
 
 def _pair_counts(t: Table) -> tuple[int, ...]:
     tp = comb2_sum(t.cell_count)
@@ -158,13 +167,7 @@ def pair_counts(gold: ArrayLike, pred: ArrayLike) -> ClusterPairCounts:
 
 @hard_measure(
     params=(ZERO_DIVISION,),
-    peers=(
-        Peer(
-            "scikit-learn",
-            "sklearn.metrics.cluster.pair_confusion_matrix",
-            "Gives the pair counts (each pair counted twice), not the ratio.",
-        ),
-    ),
+    peers=_PAIR_CONFUSION,
 )
 def pairwise_precision(
     gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0
@@ -197,13 +200,7 @@ def pairwise_precision(
 
 @hard_measure(
     params=(ZERO_DIVISION,),
-    peers=(
-        Peer(
-            "scikit-learn",
-            "sklearn.metrics.cluster.pair_confusion_matrix",
-            "Gives the pair counts (each pair counted twice), not the ratio.",
-        ),
-    ),
+    peers=_PAIR_CONFUSION,
 )
 def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivision = 0) -> float:
     """Pairwise recall TP / (TP + FN). ``zero_division`` when ``gold`` is all singletons.
@@ -233,13 +230,7 @@ def pairwise_recall(gold: ArrayLike, pred: ArrayLike, *, zero_division: ZeroDivi
 
 @hard_measure(
     params=(BETA, ZERO_DIVISION),
-    peers=(
-        Peer(
-            "scikit-learn",
-            "sklearn.metrics.cluster.pair_confusion_matrix",
-            "Gives the pair counts (each pair counted twice), not the ratio.",
-        ),
-    ),
+    peers=_PAIR_CONFUSION,
 )
 def pairwise_f(
     gold: ArrayLike, pred: ArrayLike, *, beta: float = 1.0, zero_division: ZeroDivision = 0

@@ -306,15 +306,17 @@ def ner_counts(
     return overall, dict(per_type)
 
 
-@_ner_measure(
-    peers=(
-        Peer(
-            "nervaluate",
-            "nervaluate.Evaluator",
-            "Reports every match scheme at once; assay computes one (match).",
-        ),
-    )
+#: nervaluate computes the partial-match measures, every scheme at once.
+_NERVALUATE = (
+    Peer(
+        "nervaluate",
+        "nervaluate.Evaluator",
+        "Reports every match scheme at once; assay computes one (match).",
+    ),
 )
+
+
+@_ner_measure(peers=_NERVALUATE)
 def ner_precision(
     y_true: Tags,
     y_pred: Tags,
@@ -357,15 +359,7 @@ def ner_precision(
     return counts.precision(zero_division_value(zero_division))
 
 
-@_ner_measure(
-    peers=(
-        Peer(
-            "nervaluate",
-            "nervaluate.Evaluator",
-            "Reports every match scheme at once; assay computes one (match).",
-        ),
-    )
-)
+@_ner_measure(peers=_NERVALUATE)
 def ner_recall(
     y_true: Tags,
     y_pred: Tags,
@@ -408,15 +402,7 @@ def ner_recall(
     return counts.recall(zero_division_value(zero_division))
 
 
-@_ner_measure(
-    peers=(
-        Peer(
-            "nervaluate",
-            "nervaluate.Evaluator",
-            "Reports every match scheme at once; assay computes one (match).",
-        ),
-    )
-)
+@_ner_measure(peers=_NERVALUATE)
 def ner_f1(
     y_true: Tags,
     y_pred: Tags,

@@ -244,19 +244,25 @@ def _insq_factor(g: np.ndarray, t: float) -> np.ndarray:
     return ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0
 
 
+def _cwl_eval(metric_class: str) -> tuple[Peer, ...]:
+    """cwl_eval's class for a measure (module ``cwl.ruler.measures``), and how it differs."""
+    return (
+        Peer(
+            "cwl_eval",
+            f"cwl.ruler.measures.{metric_class}",
+            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] "
+            "from a gain file (assay maps the grades with min_rel and max_rel).",
+        ),
+    )
+
+
 @metric(
     "INST",
     params=(_T, *_COMMON),
     cutoff="none",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_inst.INSTCWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_inst.INSTCWLMetric"),
 )
 def inst(
     r: Ranked,
@@ -295,13 +301,7 @@ def inst(
     cutoff="none",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_insq.INSQCWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_insq.INSQCWLMetric"),
 )
 def insq(
     r: Ranked,
@@ -342,13 +342,7 @@ def _bpm_cont(g: np.ndarray, c: np.ndarray, goal: np.ndarray, k: int) -> np.ndar
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_bpm.BPMCWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_bpm.BPMCWLMetric"),
 )
 def bpm(
     r: Ranked,
@@ -389,13 +383,7 @@ def bpm(
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_bpm.BPMDCWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_bpm.BPMDCWLMetric"),
 )
 def bpm_dynamic(
     r: Ranked,
@@ -435,13 +423,7 @@ def bpm_dynamic(
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_dcg.NDCGCWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_dcg.NDCGCWLMetric"),
 )
 def sdcg(
     r: Ranked,
@@ -483,13 +465,7 @@ def _nerr(r: Ranked, name: str, cont: _Continue, **params: Any) -> np.ndarray:  
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_nerr.NERReq8CWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_nerr.NERReq8CWLMetric"),
 )
 def nerr8(
     r: Ranked,
@@ -527,13 +503,7 @@ def nerr8(
     cutoff="optional",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_nerr.NERReq9CWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_nerr.NERReq9CWLMetric"),
 )
 def nerr9(
     r: Ranked,
@@ -576,13 +546,7 @@ def nerr9(
     cutoff="none",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_nerr.NERReq10CWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_nerr.NERReq10CWLMetric"),
 )
 def nerr10(
     r: Ranked,
@@ -618,13 +582,7 @@ def nerr10(
     cutoff="none",
     bounds=(None, None),
     average_ties=False,
-    peers=(
-        Peer(
-            "cwl_eval",
-            "cwl.ruler.measures.cwl_nerr.NERReq11CWLMetric",
-            "Reads the run in the order given (assay's ties='input') and takes gains in [0, 1] from a gain file (assay maps the grades with min_rel and max_rel).",
-        ),
-    ),
+    peers=_cwl_eval("cwl_nerr.NERReq11CWLMetric"),
 )
 def nerr11(
     r: Ranked,
