@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from .._families import FAMILIES
 from ._common import FormatOption, OutputOption, errors, present
 
 __all__ = ["metrics", "register"]
@@ -18,8 +19,8 @@ def metrics(
         list[str] | None,
         typer.Option(
             "--family",
-            help="Only this family (repeatable): ranking, classification, agreement, "
-            "clustering, regression, tagging, embeddings, generation, judgments",
+            help="Only this family (repeatable): "
+            + ", ".join(f.name for f in FAMILIES if f.metric_family is not None),
         ),
     ] = None,
     output: OutputOption = None,
@@ -37,19 +38,9 @@ def _rows(families: list[str] | None) -> list[dict[str, Any]]:
     from ..metrics.catalog import describe
 
     # Every family by default, in the declared order of the family list (assay._families).
-    chosen = [_registry_name(f) for f in families] if families else REGISTRY.families()
-    return [describe(spec) for fam in dict.fromkeys(chosen) for spec in REGISTRY.specs(fam)]
-
-
-def _registry_name(name: str) -> str:
-    """The registry's name of a family given by its package name too (``embeddings`` is the
-    registry's ``embedding``); any other name is left for the registry to refuse."""
-    from .._families import FAMILIES
-
-    for fam in FAMILIES:
-        if fam.name == name and fam.metric_family is not None:
-            return fam.metric_family
-    return name
+    chosen = families or REGISTRY.families()
+    specs = [spec for fam in chosen for spec in REGISTRY.specs(fam)]
+    return [describe(spec) for spec in dict.fromkeys(specs)]
 
 
 def register(app: typer.Typer) -> None:

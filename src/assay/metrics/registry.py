@@ -333,7 +333,9 @@ class Registry(Mapping[str, MetricSpec]):
         return sorted(self._families, key=lambda name: rank.get(name, len(rank)))
 
     def family(self, family: str) -> Mapping[str, MetricSpec]:
-        """The declarations of one family, in declaration order."""
+        """The declarations of one family, in declaration order; a family may be named by
+        its package too (``embeddings`` for the registry's ``embedding``)."""
+        family = _registry_family(family)
         self.load(family)
         if family not in self._families:
             known = ", ".join(self.families())
@@ -367,6 +369,15 @@ class Registry(Mapping[str, MetricSpec]):
     def __len__(self) -> int:
         self.load("ranking")
         return len(self._families.get("ranking", {}))
+
+
+def _registry_family(name: str) -> str:
+    """The registry's name of a family given by its package name (``embeddings``); any other
+    name as it is, for the lookup to accept or refuse."""
+    for fam in FAMILIES:
+        if fam.name == name and fam.metric_family is not None:
+            return fam.metric_family
+    return name
 
 
 def _measure_modules(metric_family: str) -> tuple[str, ...]:
