@@ -168,8 +168,8 @@ def setup(
     depth: int | None,
 ) -> tuple[Qrels, Conventions, int | None, list[Metric]]:
     """The qrels, conventions, depth and metrics of an evaluation (:func:`evaluate`,
-    :func:`assay.prepare`), each checked in that order; ``where`` names the function in
-    messages."""
+    :func:`assay.prepare`, :func:`assay.dist.evaluate`), each checked in that order; ``where``
+    names the function in messages."""
     qrels = Qrels.coerce(qrels, where=where, role="qrels")
     conv = Conventions(
         ties=ties,

@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._optional import require
 from .._options import Missing, NoRelevant, ShortQueries, Ties
-from .._options import depth as check_depth
 from ..data import Conventions, Qrels, Run, default_name
 from ..errors import InputError
 from ..evaluation import (
     BlockValues,
     block_values,
     combine_blocks,
-    resolve_metrics,
     results_from_parts,
+    setup,
 )
 from ..metrics import Metric
 from ..results import Results
@@ -184,17 +183,18 @@ def evaluate(
     True
     """
     dask = require("dask")
-    qrels = Qrels.coerce(qrels, where="assay.dist.evaluate", role="qrels")
-    conv = Conventions(
+    qrels, conv, depth, metric_list = setup(
+        qrels,
+        metrics,
+        "assay.dist.evaluate",
         ties=ties,
         missing=missing,
         no_relevant=no_relevant,
         judged_only=judged_only,
         short_queries=short_queries,
+        depth=depth,
     )
-    depth = check_depth(depth)
     deadline = timeout_seconds(timeout)
-    metric_list = resolve_metrics(metrics, conv)
     frames = _as_frames(runs)
     planned = _planned(runs)
     columns = (query, doc, score)
