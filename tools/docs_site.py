@@ -235,16 +235,9 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\*_\[\]|#])")
 
 def rest_to_text(text: str) -> str:
     """reST roles as code spans, without linking (``:func:`~a.b``` -> ```b```)."""
-    return _ROLE.sub(lambda m: f"`{_role_title(m.group(1))}`", text).replace("``", "`")
+    from assay.metrics.doctext import role_title
 
-
-def _role_title(target: str) -> str:
-    explicit = re.fullmatch(r"(.*?)\s*<(.+)>", target)
-    if explicit:
-        return explicit.group(1)
-    if target.startswith("~"):
-        return target[1:].rsplit(".", 1)[-1]
-    return target.lstrip(".")
+    return _ROLE.sub(lambda m: f"`{role_title(m.group(1))}`", text).replace("``", "`")
 
 
 def _markdown_text(text: str) -> str:
@@ -316,7 +309,9 @@ def _math_block(match: re.Match[str]) -> str:
 
 
 def _crossref(target: str, scope: griffe.Object | None) -> str:
-    title = _role_title(target)
+    from assay.metrics.doctext import role_title
+
+    title = role_title(target)
     explicit = re.fullmatch(r"(.*?)\s*<(.+)>", target)
     name = (explicit.group(2) if explicit else target).lstrip("~").lstrip(".")
     identifier = _resolve(name, scope)

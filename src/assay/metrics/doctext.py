@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["first_sentence", "markdown_blocks", "markdown_inline", "plain"]
+__all__ = ["first_sentence", "markdown_blocks", "markdown_inline", "plain", "role_title"]
 
 #: A role, ``:func:`name```, ``:class:`~a.b.Name```, ``:attr:`text <target>```.
 _ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(?P<body>[^`]+)`")
@@ -18,14 +18,36 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(?P<body>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*]
 _DEFAULT_ROLE = re.compile(r"(?<!`)`(?P<body>[^`]+)`(?!`)")
 
 
-def _role(match: re.Match[str]) -> str:
-    body = match["body"]
-    titled = re.fullmatch(r"(?P<title>.+?)\s*<[^<>]+>", body)
+def role_title(target: str) -> str:
+    """What a reST role shows for its target: the title of ``text <target>``, the last name
+    of ``~a.b.Name``, else the target (a relative ``.name`` without its dot).
+
+    Parameters
+    ----------
+    target : str
+        The text between a role's backquotes.
+
+    Returns
+    -------
+    str
+        The text a reader sees.
+
+    Examples
+    --------
+    >>> from assay.metrics.doctext import role_title
+    >>> role_title("~assay.metrics.make"), role_title("the catalogue <assay.metrics.catalog>")
+    ('make', 'the catalogue')
+    """
+    titled = re.fullmatch(r"(?P<title>.+?)\s*<[^<>]+>", target)
     if titled:
         return titled["title"]
-    if body.startswith("~"):
-        return body[1:].rsplit(".", 1)[-1]
-    return body
+    if target.startswith("~"):
+        return target[1:].rsplit(".", 1)[-1]
+    return target.lstrip(".")
+
+
+def _role(match: re.Match[str]) -> str:
+    return role_title(match["body"])
 
 
 def plain(text: str) -> str:
