@@ -15,6 +15,7 @@ import pytest
 
 from assay import clustering as C
 from assay import embeddings as E
+from support.browser import chromium
 from support.cli import assert_one_line_error, invoke
 
 GOLD = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 1, 2, 3]
@@ -246,16 +247,10 @@ def test_chromium_shows_both_comparison_pages(
 ) -> None:
     """The pages as a real browser reads them: the tables (scores, differences) and the
     forest plot, no script."""
-    import os
-    import shutil
     import subprocess
     import tempfile
 
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("chromium not found (CI=true: .ci/run installs the Debian package)")
-        pytest.skip("chromium not found: apt-get install chromium to run the browser test")
+    browser = chromium()
     c, s = clusterings, spaces
     runs = {
         "cluster.html": ["cluster", c["gold"], c["poor"], c["good"], "--n-resamples", "50"],

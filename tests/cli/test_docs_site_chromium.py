@@ -16,7 +16,6 @@ import functools
 import http.server
 import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ import pytest
 
 import assay
 from conftest import ROOT
+from support.browser import chromium
 from support.cdp import Browser
 
 #: The pages read, each with a heading it must show (``None``: any non-empty ``h1``; the prose
@@ -50,19 +50,11 @@ def _missing(what: str) -> None:
     pytest.skip(f"{what} not found: the documentation site's browser test needs it")
 
 
-def _chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        _missing("chromium")
-    assert found is not None
-    return found
-
-
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The built site: ``ASSAY_SITE`` if set, else a strict build of this checkout (only
     when there is a browser to read it: without one the test skips before building)."""
-    _chromium()
+    chromium()
     given = os.environ.get("ASSAY_SITE")
     if given:
         return Path(given)
@@ -126,7 +118,7 @@ _SEARCH = """new Promise(resolve => {
 
 def test_the_site_renders_searches_and_logs_no_error(site: Path, served: str) -> None:
     assert (site / "search" / "search_index.json").exists()
-    with Browser(_chromium()) as browser:
+    with Browser(chromium()) as browser:
         for page, heading in PAGES.items():
             browser.goto(served + page)
             headings = browser.evaluate(_HEADINGS)

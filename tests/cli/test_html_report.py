@@ -6,8 +6,6 @@ screenshot is saved."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from support.browser import chromium
 from support.cli import assert_one_line_error, invoke
 
 pytest.importorskip("lightgbm")
@@ -162,19 +161,10 @@ def test_a_report_without_matplotlib_is_an_install_hint(
 # ---------------------------------------------------------------- a real browser
 
 
-def _chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("chromium not found (CI=true: .ci/run installs the Debian package)")
-        pytest.skip("chromium not found: apt-get install chromium to run the browser test")
-    return found
-
-
 def _browse(page: Path, *args: str) -> str:
     """Headless Chromium (as root too) on ``page``; its stdout."""
     with tempfile.TemporaryDirectory() as profile:
-        cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                "--no-first-run", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
                *args, page.as_uri()]  # fmt: skip
