@@ -221,9 +221,9 @@ def _trec_peers(spec: MetricSpec) -> list[dict[str, str]]:
     """trec_eval's names, with the parameters in which trec_eval's defaults differ from
     assay's."""
     rows = []
+    own = {p.name: p.default for p in spec.params}
     for t in trec_names(spec):
         binding = spec.trec[t["name"]]
-        own = {p.name: p.default for p in spec.params}
         changed = [f"{k}={v!r}" for k, v in binding.bound if k in own and own[k] != v]
         differs = f"trec_eval's defaults: {', '.join(changed)}." if changed else ""
         listed = f" (parameter list `{t['name']}.{t['params']}`)" if t["params"] else ""
@@ -260,8 +260,8 @@ def _named_peers(spec: MetricSpec) -> list[dict[str, str]]:
                     "note": "; ".join(dict.fromkeys(notes)),
                 }
             )
-        elif row.assay is None and re.match(r"[^\s(@]+", row.nearest or "") is not None:
-            nearest = re.match(r"[^\s(@]+", row.nearest)
+        elif row.assay is None:
+            nearest = re.match(r"[^\s(@]+", row.nearest or "")
             if nearest is not None and nearest.group() == spec.name:
                 rows.append(
                     {
