@@ -473,9 +473,9 @@ def anchor(spec: MetricSpec) -> str:
     return f"{spec.family}-{spec.name}".lower()
 
 
-def _entry(spec: MetricSpec) -> str:
-    """One measure's entry: heading with its anchor, definition, facts, reference, peers."""
-    row = describe(spec)
+def _entry(spec: MetricSpec, row: dict[str, Any]) -> str:
+    """One measure's entry: heading with its anchor, definition, facts, reference, peers
+    (``row``: the declaration described, :func:`describe`)."""
     out = [f'<a id="{anchor(spec)}"></a>\n\n### {spec.name}\n\n']
     out.append(markdown_blocks(definition(spec)) + "\n\n")
     facts = []
@@ -501,7 +501,7 @@ def _entry(spec: MetricSpec) -> str:
     if spec.family == "ranking":
         facts.append(f"**Aggregate:** {_AGGREGATE[spec.aggregate]}")
     facts.append(f"**Reference:** {markdown_inline(reference(spec)) or '—'}")
-    found = peers(spec)
+    found = row["peers"]
     if found:
         lines = []
         for peer in found:
@@ -555,15 +555,15 @@ def document() -> str:
         if family in _INTRO:
             out.append(_INTRO[family] + "\n\n")
         out.append("| measure | range | better | summary |\n|---|---|---|---|\n")
-        for spec in specs:
-            row = describe(spec)
+        rows = [describe(spec) for spec in specs]
+        for spec, row in zip(specs, rows, strict=True):
             summary = markdown_inline(first_sentence(" ".join(definition(spec).split())), cell=True)
             out.append(
                 f"| [{spec.name}](#{anchor(spec)}) | {row['range']} | "
                 f"{_better(row)} | {summary} |\n"
             )
-        for spec in specs:
-            out.append("\n" + _entry(spec))
+        for spec, row in zip(specs, rows, strict=True):
+            out.append("\n" + _entry(spec, row))
         if family == "ranking":
             out.append("\n### trec_eval names\n\n" + _TREC_INTRO + trec_markdown())
     return "".join(out)
