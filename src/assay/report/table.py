@@ -199,6 +199,12 @@ def _shown(cell: Cell) -> str:
     return escape.terminal(cell.text + cell.marks + (f" {cell.note}" if cell.note else ""))
 
 
+def _boxed(widths: list[int]) -> int:
+    """Terminal columns of a boxed table whose columns hold ``widths`` characters: each
+    column's padding and rule ("| x "), and the closing rule."""
+    return sum(widths) + 3 * len(widths) + 1
+
+
 def natural_width(table: DisplayTable) -> int:
     """Columns needed to show ``table`` unwrapped as a boxed terminal table."""
     body = table.cells()
@@ -206,7 +212,7 @@ def natural_width(table: DisplayTable) -> int:
         max([len(escape.terminal(c.name)), *(len(_shown(row[j])) for row in body)])
         for j, c in enumerate(table.columns)
     ]
-    return sum(widths) + 3 * len(widths) + 1
+    return _boxed(widths)
 
 
 def transpose(table: DisplayTable) -> DisplayTable:
@@ -259,7 +265,7 @@ def wrapped_width(table: DisplayTable) -> int:
         words = [len(w) for cell in cells for w in cell.split()]
         widest = min(max([len(escape.terminal(c.name)), *words]), PROSE_WIDTH)
         widths.append(max(widest, PROSE_WIDTH) if j == len(table.columns) - 1 else widest)
-    return sum(widths) + 3 * len(widths) + 1
+    return _boxed(widths)
 
 
 def fit(table: DisplayTable, width: int | None) -> DisplayTable:
