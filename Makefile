@@ -59,6 +59,7 @@ bench: $(STAMP) $(NDEVAL)
 	$(BIN)/python benchmarks/bench_diversity.py --files --sizes 1e5 1e6 --repeat 3 --ndeval $(NDEVAL)
 	$(BIN)/python benchmarks/bench_pairwise.py --sizes 1e5 --rounds 200 --runs 3
 	$(BIN)/python benchmarks/bench_small.py --runs 7 --phases
+	$(BIN)/python benchmarks/bench_join.py
 
 # ranx's compare takes about 11 minutes on 2 cores: run it on purpose only.
 bench-full: bench
