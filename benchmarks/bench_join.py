@@ -3,9 +3,9 @@
 Three measurements on the 1,000-topic × 1,000 files of ``bench_evaluate.make_data`` (MAP,
 NDCG@10, RR, P@10, R@100, as ``bench_small.py``), each child a fresh Python process:
 
-- ``first``: the first and the second ``evaluate_files`` call of a process in which every
-  module the call needs is imported beforehand: what a fresh process pays once beyond its
-  imports, and how much one call's time moves from process to process;
+- ``first``: the time to import assay's modules that the call needs (after NumPy and
+  pyarrow), then the first and the second ``evaluate_files`` call: what a fresh process
+  pays once beyond its imports, and how much one call's time moves from process to process;
 - ``groups``: the block join's group size (``assay.data.blockjoin.GROUP_ROWS``) in turn, in
   one process per thread count (``ASSAY_THREADS``), the median of the rounds per size;
 - ``profile``: ``cProfile`` of the second call on one thread, the functions with the most
@@ -29,19 +29,21 @@ from bench_evaluate import compile_assay, make_data
 SRC = Path(__file__).resolve().parent.parent / "src"
 METRICS = ["map", "ndcg@10", "recip_rank", "P@10", "recall@100"]
 
-# argv: qrels, run, metrics as JSON; prints {"first": s, "second": s}.
+# argv: qrels, run, metrics as JSON; prints {"imports": s, "first": s, "second": s} (imports:
+# assay's modules the call needs, after NumPy and pyarrow).
 FIRST = """
 import json, sys, time
 import numpy, pyarrow, pyarrow.compute, pyarrow.csv
+t = time.perf_counter()
 import assay.evaluation, assay.data.blockjoin, assay.io.blocks, assay.ranking.reports
 from assay.ranking.collection import evaluate_files
+times = [time.perf_counter() - t]
 qrels, run, metrics = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-times = []
 for _ in range(2):
     t = time.perf_counter()
     evaluate_files(qrels, [run], metrics)
     times.append(time.perf_counter() - t)
-print(json.dumps({"first": times[0], "second": times[1]}))
+print(json.dumps({"imports": times[0], "first": times[1], "second": times[2]}))
 """
 
 # argv: qrels, run, metrics, sizes as JSON, rounds; prints {size: median seconds}.
@@ -87,10 +89,12 @@ def _child(code: str, args: list[str], threads: int | None = None) -> str:
 
 
 def first_calls(files: list[str], processes: int) -> None:
-    print("| process | first call s | second call s |\n|---:|---:|---:|")
+    print("| process | assay's imports s | first call s | second call s |\n|---:|---:|---:|---:|")
     for i in range(processes):
         found = json.loads(_child(FIRST, files))
-        print(f"| {i + 1} | {found['first']:.3f} | {found['second']:.3f} |")
+        print(
+            f"| {i + 1} | {found['imports']:.3f} | {found['first']:.3f} | {found['second']:.3f} |"
+        )
 
 
 def group_sizes(files: list[str], sizes: list[int], rounds: int) -> None:
